@@ -1,0 +1,68 @@
+//! Registers every entry of `recall_core::FUNCTIONS` on a rusqlite connection: the
+//! CLI's twin of the loadable extension's adapter, driven by the same table.
+use std::borrow::Cow;
+
+use recall_core::{FunctionSpec, Host, Output, Value, FUNCTIONS};
+use rusqlite::functions::{Context, FunctionFlags};
+use rusqlite::types::{Value as SqlValue, ValueRef};
+use rusqlite::{Connection, Error, Result};
+
+pub fn register(conn: &Connection) -> Result<()> {
+    let host = Host {
+        sqlite_version: rusqlite::version().to_string(),
+    };
+    for spec in FUNCTIONS {
+        for arity in spec.arities() {
+            let mut flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_INNOCUOUS;
+            if spec.is_deterministic(arity) {
+                flags |= FunctionFlags::SQLITE_DETERMINISTIC;
+            }
+            let host = host.clone();
+            conn.create_scalar_function(spec.name, arity as i32, flags, move |ctx| {
+                call(spec, &host, ctx)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn call(spec: &FunctionSpec, host: &Host, ctx: &Context) -> Result<SqlValue> {
+    let args: Vec<Value> = (0..ctx.len()).map(|i| read_value(ctx.get_raw(i))).collect();
+    match spec.invoke(&args, host) {
+        Ok(Output::Null) => Ok(SqlValue::Null),
+        Ok(Output::Integer(i)) => Ok(SqlValue::Integer(i)),
+        Ok(Output::Real(r)) => Ok(SqlValue::Real(r)),
+        Ok(Output::Text(t)) => Ok(SqlValue::Text(t)),
+        Err(message) => Err(Error::UserFunctionError(message.into())),
+    }
+}
+
+fn read_value(value: ValueRef<'_>) -> Value<'_> {
+    match value {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(i) => Value::Integer(i),
+        ValueRef::Real(r) => Value::Real(r),
+        ValueRef::Text(bytes) => Value::Text(String::from_utf8_lossy(bytes)),
+        ValueRef::Blob(bytes) => Value::Blob(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn functions_answer_through_rusqlite() -> Result<()> {
+        let conn = Connection::open_in_memory()?;
+        register(&conn)?;
+        let m: String = conn.query_row("select recall_match('a \"b c\" ddd')", [], |r| r.get(0))?;
+        assert_eq!(m, r#""b c" OR "ddd""#);
+        let err = conn
+            .query_row("select recall_decay(0, 0, -3)", [], |r| r.get::<_, f64>(0))
+            .unwrap_err();
+        assert!(err
+            .to_string()
+            .contains("recall_decay: half_life_days must be > 0, got -3"));
+        Ok(())
+    }
+}

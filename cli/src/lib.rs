@@ -1,0 +1,2 @@
+//! The `recall` command's library: everything `main.rs` dispatches to.
+pub mod functions;

@@ -1,0 +1,359 @@
+//! The one table of SQL functions. Both adapters (the loadable extension and the CLI's
+//! rusqlite connection) register exactly these entries, so they cannot drift apart.
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::value::{ArgResult, Args, Output, Value};
+use crate::{fold, prompt, query, score, stopwords, time};
+
+/// What the host tells a function about itself.
+#[derive(Debug, Clone, Default)]
+pub struct Host {
+    pub sqlite_version: String,
+}
+
+pub type Implementation = fn(&Args, &Host) -> ArgResult<Output>;
+
+/// One SQL function: registered once for every arity in `min_args..=max_args`.
+pub struct FunctionSpec {
+    pub name: &'static str,
+    pub min_args: usize,
+    pub max_args: usize,
+    /// Arities whose result depends on the clock (`recall_score` without `now`): not
+    /// DETERMINISTIC. Every other arity is DETERMINISTIC. All are UTF8 | INNOCUOUS.
+    pub clock_arities: &'static [usize],
+    pub run: Implementation,
+}
+
+impl FunctionSpec {
+    pub fn arities(&self) -> impl Iterator<Item = usize> {
+        self.min_args..=self.max_args
+    }
+
+    pub fn is_deterministic(&self, arity: usize) -> bool {
+        !self.clock_arities.contains(&arity)
+    }
+
+    /// Runs the function. A panic becomes an error: nothing may unwind into the host.
+    /// Errors start with the function's name.
+    pub fn invoke(&self, values: &[Value], host: &Host) -> Result<Output, String> {
+        let args = Args::new(values);
+        match catch_unwind(AssertUnwindSafe(|| (self.run)(&args, host))) {
+            Ok(Ok(out)) => Ok(out),
+            Ok(Err(message)) => Err(format!("{}: {message}", self.name)),
+            Err(_) => Err(format!(
+                "{}: internal error (please report it with the arguments that caused it)",
+                self.name
+            )),
+        }
+    }
+}
+
+pub const FUNCTIONS: &[FunctionSpec] = &[
+    FunctionSpec {
+        name: "recall_match",
+        min_args: 1,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_match,
+    },
+    FunctionSpec {
+        name: "recall_terms",
+        min_args: 1,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_terms,
+    },
+    FunctionSpec {
+        name: "recall_age_days",
+        min_args: 2,
+        max_args: 2,
+        clock_arities: &[],
+        run: recall_age_days,
+    },
+    FunctionSpec {
+        name: "recall_decay",
+        min_args: 3,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_decay,
+    },
+    FunctionSpec {
+        name: "recall_score",
+        min_args: 2,
+        max_args: 5,
+        clock_arities: &[2],
+        run: recall_score,
+    },
+    FunctionSpec {
+        name: "recall_prompt_terms",
+        min_args: 1,
+        max_args: 2,
+        clock_arities: &[],
+        run: recall_prompt_terms,
+    },
+    FunctionSpec {
+        name: "recall_overlap",
+        min_args: 2,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_overlap,
+    },
+    FunctionSpec {
+        name: "recall_related",
+        min_args: 2,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_related,
+    },
+    FunctionSpec {
+        name: "recall_rrf",
+        min_args: 1,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_rrf,
+    },
+    FunctionSpec {
+        name: "recall_limit",
+        min_args: 3,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_limit,
+    },
+    FunctionSpec {
+        name: "recall_fold",
+        min_args: 1,
+        max_args: 1,
+        clock_arities: &[],
+        run: recall_fold,
+    },
+    FunctionSpec {
+        name: "recall_stopwords",
+        min_args: 0,
+        max_args: 0,
+        clock_arities: &[],
+        run: recall_stopwords,
+    },
+    FunctionSpec {
+        name: "recall_version",
+        min_args: 0,
+        max_args: 0,
+        clock_arities: &[],
+        run: recall_version,
+    },
+    FunctionSpec {
+        name: "recall_debug",
+        min_args: 0,
+        max_args: 0,
+        clock_arities: &[],
+        run: recall_debug,
+    },
+];
+
+pub fn version() -> String {
+    format!("v{}", env!("CARGO_PKG_VERSION"))
+}
+
+fn json_array<S: serde::Serialize>(items: &[S]) -> Output {
+    // Serialising a list of strings cannot fail.
+    Output::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".to_string()))
+}
+
+/// `min_chars` as a count, or a tokenizer spec (trigram -> 3, anything else -> 1).
+fn min_chars(args: &Args, i: usize) -> ArgResult<usize> {
+    match args.get(i) {
+        None => Ok(query::DEFAULT_MIN_CHARS),
+        Some(Value::Text(t)) if t.trim().parse::<i64>().is_err() => {
+            Ok(query::min_chars_for_tokenizer(t))
+        }
+        Some(v) => match args.integer(i, "min_chars")? {
+            Some(n) if n >= 0 => Ok(n as usize),
+            _ => Err(format!(
+                "min_chars must be >= 0 or a tokenizer spec, got {}",
+                v.describe()
+            )),
+        },
+    }
+}
+
+fn match_terms_of(args: &Args) -> ArgResult<Option<Vec<String>>> {
+    let Some(text) = args.text(0, "text")? else {
+        return Ok(None);
+    };
+    let min = min_chars(args, 1)?;
+    let drop = args.flag(2, "drop_stopwords")?.unwrap_or(false);
+    Ok(Some(query::match_terms(&text, min, drop)))
+}
+
+fn recall_match(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match match_terms_of(args)? {
+        Some(terms) => Output::Text(query::to_match(&terms)),
+        None => Output::Null,
+    })
+}
+
+fn recall_terms(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match match_terms_of(args)? {
+        Some(terms) => json_array(&terms),
+        None => Output::Null,
+    })
+}
+
+fn recall_age_days(args: &Args, _: &Host) -> ArgResult<Output> {
+    let occurred = args.time(0, "occurred_at")?;
+    let now = args.time(1, "now")?;
+    Ok(match (occurred, now) {
+        (Some(o), Some(n)) => Output::Real(time::age_days(o, n)),
+        _ => Output::Null,
+    })
+}
+
+fn half_life(args: &Args, i: usize) -> ArgResult<Option<f64>> {
+    match args.real(i, "half_life_days")? {
+        Some(h) if h <= 0.0 => Err(format!("half_life_days must be > 0, got {h}")),
+        h => Ok(h),
+    }
+}
+
+fn recall_decay(args: &Args, _: &Host) -> ArgResult<Output> {
+    let occurred = args.time(0, "occurred_at")?;
+    let now = args.time(1, "now")?;
+    let half_life = half_life(args, 2)?;
+    Ok(match (occurred, now, half_life) {
+        (Some(o), Some(n), Some(h)) => Output::Real(score::decay(time::age_days(o, n), h)),
+        _ => Output::Null,
+    })
+}
+
+fn recall_score(args: &Args, _: &Host) -> ArgResult<Output> {
+    let bm25 = args.real(0, "bm25")?;
+    let occurred = args.time(1, "occurred_at")?;
+    let now = args.time(2, "now")?;
+    let half_life = half_life(args, 3)?.unwrap_or(score::DEFAULT_HALF_LIFE_DAYS);
+    let weight = match args.real(4, "recency_weight")? {
+        Some(w) if !(0.0..=1.0).contains(&w) => {
+            return Err(format!("recency_weight must be between 0 and 1, got {w}"))
+        }
+        w => w.unwrap_or(score::DEFAULT_RECENCY_WEIGHT),
+    };
+    let Some(bm25) = bm25 else {
+        return Ok(Output::Null);
+    };
+    let now = now.unwrap_or_else(time::now_unix_seconds);
+    let decay = occurred.map(|o| score::decay(time::age_days(o, now), half_life));
+    Ok(Output::Real(score::score(bm25, decay, weight)))
+}
+
+fn recall_prompt_terms(args: &Args, _: &Host) -> ArgResult<Output> {
+    let prompt = args.text(0, "prompt")?;
+    let max = match args.integer(1, "max_terms")? {
+        Some(n) if n < 0 => return Err(format!("max_terms must be >= 0, got {n}")),
+        Some(n) => n as usize,
+        None => prompt::DEFAULT_MAX_PROMPT_TERMS,
+    };
+    Ok(match prompt {
+        Some(p) => json_array(&prompt::prompt_terms(&p, max)),
+        None => Output::Null,
+    })
+}
+
+fn overlap_of(args: &Args) -> ArgResult<Option<usize>> {
+    let prompt = args.text(0, "prompt")?;
+    let title = args.text(1, "title")?;
+    let summary = args.text(2, "summary")?;
+    Ok(prompt.map(|p| {
+        prompt::overlap(
+            &p,
+            title.as_deref().unwrap_or(""),
+            summary.as_deref().unwrap_or(""),
+        )
+    }))
+}
+
+fn recall_overlap(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match overlap_of(args)? {
+        Some(n) => Output::Integer(n as i64),
+        None => Output::Null,
+    })
+}
+
+fn recall_related(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match overlap_of(args)? {
+        Some(n) => Output::Integer(i64::from(n >= prompt::RELATED_MIN_OVERLAP)),
+        None => Output::Null,
+    })
+}
+
+fn recall_rrf(args: &Args, _: &Host) -> ArgResult<Output> {
+    let rank = match args.real(0, "rank")? {
+        Some(r) if r < 1.0 => {
+            return Err(format!("rank must be >= 1 (ranks are 1-based), got {r}"))
+        }
+        r => r,
+    };
+    let k = match args.real(1, "k")? {
+        Some(k) if k < 0.0 => return Err(format!("k must be >= 0, got {k}")),
+        k => k.unwrap_or(score::DEFAULT_RRF_K),
+    };
+    let weight = match args.real(2, "weight")? {
+        Some(w) if w < 0.0 => return Err(format!("weight must be >= 0, got {w}")),
+        w => w.unwrap_or(1.0),
+    };
+    Ok(match rank {
+        Some(r) => Output::Real(score::rrf(r, k, weight)),
+        None => Output::Null,
+    })
+}
+
+fn recall_limit(args: &Args, _: &Host) -> ArgResult<Output> {
+    let requested = args.integer(0, "requested")?;
+    let default = args.integer(1, "default")?;
+    let max = args.integer(2, "max")?;
+    if let Some(m) = max.filter(|m| *m < 1) {
+        return Err(format!("max must be >= 1, got {m}"));
+    }
+    if let Some(d) = default.filter(|d| *d < 1) {
+        return Err(format!("default must be >= 1, got {d}"));
+    }
+    Ok(match (default, max) {
+        (Some(d), Some(m)) => Output::Integer(score::limit(requested, d, m)),
+        _ => Output::Null,
+    })
+}
+
+fn recall_fold(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match args.text(0, "text")? {
+        Some(t) => Output::Text(fold::fold(&t)),
+        None => Output::Null,
+    })
+}
+
+fn recall_stopwords(_: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(json_array(stopwords::stopwords()))
+}
+
+fn recall_version(_: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(Output::Text(version()))
+}
+
+fn recall_debug(_: &Args, host: &Host) -> ArgResult<Output> {
+    Ok(Output::Text(format!(
+        "Version: {}\nSource: {}\nSQLite: {}",
+        version(),
+        env!("RECALL_SOURCE_COMMIT"),
+        host.sqlite_version
+    )))
+}
+
+/// Looks a function up by name.
+pub fn find(name: &str) -> Option<&'static FunctionSpec> {
+    FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// Calls a function by name, as SQL would (for tests and the CLI's own use).
+pub fn call(name: &str, values: &[Value], host: &Host) -> Result<Output, String> {
+    let f = find(name).ok_or_else(|| format!("no such function: {name}"))?;
+    if !(f.min_args..=f.max_args).contains(&values.len()) {
+        return Err(format!("wrong number of arguments to function {name}()"));
+    }
+    f.invoke(values, host)
+}

@@ -1,0 +1,13 @@
+//! The algorithms of sqlite-recall, free of any SQLite binding: the loadable extension
+//! and the `recall` CLI are two thin adapters over [`functions::FUNCTIONS`].
+pub mod fold;
+pub mod functions;
+pub mod prompt;
+pub mod query;
+pub mod score;
+pub mod stopwords;
+pub mod time;
+pub mod value;
+
+pub use functions::{FunctionSpec, Host, FUNCTIONS};
+pub use value::{Output, Value};

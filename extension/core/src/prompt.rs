@@ -1,0 +1,93 @@
+//! The first-prompt rule: distinctive prompt words and their whole-word overlap with an
+//! item (SPEC §2, `recall_prompt_terms`, `recall_overlap`, `recall_related`).
+use std::collections::HashSet;
+
+use crate::fold::folded_words;
+use crate::stopwords::is_stopword;
+
+pub const DEFAULT_MAX_PROMPT_TERMS: usize = 20;
+/// Distinctive words shorter than this are ignored.
+pub const MIN_PROMPT_TERM_CHARS: usize = 3;
+/// `recall_related` needs at least this many shared words.
+pub const RELATED_MIN_OVERLAP: usize = 2;
+
+/// Folded, split on non-alphanumerics, 3+ characters, no stop words, unique, in order.
+pub fn prompt_terms(prompt: &str, max_terms: usize) -> Vec<String> {
+    let mut seen = HashSet::new();
+    folded_words(prompt)
+        .filter(|w| w.chars().count() >= MIN_PROMPT_TERM_CHARS && !is_stopword(w))
+        .filter(|w| seen.insert(w.clone()))
+        .take(max_terms)
+        .collect()
+}
+
+/// How many of the prompt's terms appear as whole folded words in title or summary.
+pub fn overlap(prompt: &str, title: &str, summary: &str) -> usize {
+    let terms = prompt_terms(prompt, DEFAULT_MAX_PROMPT_TERMS);
+    if terms.is_empty() {
+        return 0;
+    }
+    let words: HashSet<String> = folded_words(title).chain(folded_words(summary)).collect();
+    terms.iter().filter(|t| words.contains(*t)).count()
+}
+
+pub fn related(prompt: &str, title: &str, summary: &str) -> bool {
+    overlap(prompt, title, summary) >= RELATED_MIN_OVERLAP
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_terms_rules() {
+        assert_eq!(
+            prompt_terms("Please help me fix the Analytics script on the shop!", 20),
+            ["analytics", "script", "shop"]
+        );
+        // Accents stripped, split on every non-alphanumeric, unique in first order.
+        assert_eq!(
+            prompt_terms(
+                "¿Cuándo arreglé la migración? migración-final, MIGRACION",
+                20
+            ),
+            ["arregle", "migracion", "final"]
+        );
+        assert_eq!(
+            prompt_terms("niño über Señal", 20),
+            ["nino", "uber", "senal"]
+        );
+        // Two-character words are not distinctive.
+        assert_eq!(prompt_terms("go to db js", 20), Vec::<String>::new());
+        assert_eq!(prompt_terms("", 20), Vec::<String>::new());
+    }
+
+    #[test]
+    fn prompt_terms_cap() {
+        let prompt: String = (0..30).map(|i| format!("word{i} ")).collect();
+        let terms = prompt_terms(&prompt, 20);
+        assert_eq!(terms.len(), 20);
+        assert_eq!(terms[19], "word19");
+        assert_eq!(prompt_terms(&prompt, 2), ["word0", "word1"]);
+        assert!(prompt_terms(&prompt, 0).is_empty());
+    }
+
+    #[test]
+    fn overlap_counts_whole_folded_words() {
+        let prompt = "fix the consent banner migration";
+        assert_eq!(overlap(prompt, "Consent Banner", ""), 2);
+        assert_eq!(overlap(prompt, "consent", "the BANNER was moved"), 2);
+        // No stemming and no substrings.
+        assert_eq!(overlap(prompt, "migrations of consents", ""), 0);
+        assert_eq!(overlap("migración del banner", "Migracion", "banner"), 2);
+        assert_eq!(overlap("", "anything", "at all"), 0);
+    }
+
+    #[test]
+    fn related_needs_two() {
+        let prompt = "deploy the analytics script";
+        assert!(!related(prompt, "analytics", ""));
+        assert!(related(prompt, "analytics", "script"));
+        assert!(related(prompt, "Deploy analytics", ""));
+    }
+}

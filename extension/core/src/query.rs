@@ -1,0 +1,323 @@
+//! Safe FTS5 MATCH construction from free text (SPEC §2, `recall_match`/`recall_terms`).
+//!
+//! Every term ends up inside an FTS5 string ("..."), the one context in which FTS5 reads
+//! no operator, so nothing a user types can change the meaning of the query.
+use std::collections::HashSet;
+
+use crate::fold::fold;
+use crate::stopwords::is_stopword;
+
+/// The minimum term length of the trigram tokenizer, the default.
+pub const DEFAULT_MIN_CHARS: usize = 3;
+/// At most this many terms reach FTS5.
+pub const MAX_TERMS: usize = 64;
+
+const OPENING: &[char] = &['(', '[', '{', '<', '¿', '¡', '"', '\'', '“', '‘', '«'];
+const CLOSING: &[char] = &[
+    ')', ']', '}', '>', '?', '!', '.', ',', ';', ':', '"', '\'', '”', '’', '»',
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Term {
+    text: String,
+    phrase: bool,
+}
+
+/// NUL ends a C string, and FTS5 reads its query as one: inside a term it would cut the
+/// query short and leave a string unterminated. It separates words like whitespace.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == '\0'
+}
+
+/// The minimum term length a tokenizer spec implies: 3 for trigram, 1 for any other.
+pub fn min_chars_for_tokenizer(spec: &str) -> usize {
+    let first = spec
+        .split(|c: char| c.is_whitespace())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'));
+    if first.eq_ignore_ascii_case("trigram") {
+        3
+    } else {
+        1
+    }
+}
+
+/// Steps 1 and 2: words and quoted phrases, edge punctuation stripped from words.
+fn split(text: &str) -> Vec<Term> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut terms = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_separator(c) {
+            i += 1;
+            continue;
+        }
+        if c == '"' {
+            match chars[i + 1..].iter().position(|&c| c == '"') {
+                Some(offset) => {
+                    let end = i + 1 + offset;
+                    let inner: String = chars[i + 1..end].iter().collect();
+                    let phrase = inner
+                        .split(is_separator)
+                        .filter(|w| !w.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    terms.push(Term {
+                        text: phrase,
+                        phrase: true,
+                    });
+                    i = end + 1;
+                }
+                // No closing partner: drop the quote, read the rest as words.
+                None => i += 1,
+            }
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !is_separator(chars[i]) {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        let word = word.trim_start_matches(OPENING).trim_end_matches(CLOSING);
+        terms.push(Term {
+            text: word.to_string(),
+            phrase: false,
+        });
+    }
+    terms
+}
+
+/// The terms `recall_match` searches for, unquoted, in order (SPEC §2 steps 1–6).
+pub fn match_terms(text: &str, min_chars: usize, drop_stopwords: bool) -> Vec<String> {
+    let min_chars = min_chars.max(1);
+    let mut terms: Vec<Term> = split(text)
+        .into_iter()
+        .filter(|t| t.text.chars().count() >= min_chars)
+        .collect();
+    if drop_stopwords {
+        let is_stop = |t: &Term| !t.phrase && is_stopword(&fold(&t.text));
+        if terms.iter().any(|t| !is_stop(t)) {
+            terms.retain(|t| !is_stop(t));
+        }
+    }
+    let mut seen = HashSet::new();
+    terms
+        .into_iter()
+        .filter(|t| seen.insert(t.text.to_lowercase()))
+        .take(MAX_TERMS)
+        .map(|t| t.text)
+        .collect()
+}
+
+/// Quotes one term as an FTS5 string.
+pub fn quote(term: &str) -> String {
+    let mut out = String::with_capacity(term.len() + 2);
+    out.push('"');
+    for c in term.chars() {
+        if c == '"' {
+            out.push('"');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// Joins terms as `"a" OR "b"`; no terms gives `""`, which matches nothing.
+pub fn to_match<S: AsRef<str>>(terms: &[S]) -> String {
+    if terms.is_empty() {
+        return "\"\"".to_string();
+    }
+    terms
+        .iter()
+        .map(|t| quote(t.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+/// `recall_match`: free text to an FTS5 query in which nothing acts as an operator.
+pub fn build_match(text: &str, min_chars: usize, drop_stopwords: bool) -> String {
+    to_match(&match_terms(text, min_chars, drop_stopwords))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(text: &str) -> String {
+        build_match(text, DEFAULT_MIN_CHARS, false)
+    }
+
+    fn t(text: &str, min: usize) -> Vec<String> {
+        match_terms(text, min, false)
+    }
+
+    #[test]
+    fn spec_examples() {
+        assert_eq!(
+            m(r#"analytics shop "consent banner""#),
+            r#""analytics" OR "shop" OR "consent banner""#
+        );
+        assert_eq!(
+            m("When did Melanie paint a sunrise?"),
+            r#""When" OR "did" OR "Melanie" OR "paint" OR "sunrise""#
+        );
+        assert_eq!(
+            build_match("When did Melanie paint a sunrise?", 3, true),
+            r#""Melanie" OR "paint" OR "sunrise""#
+        );
+        assert_eq!(
+            m("NEAR(a b) AND c* -x ^y col:z OR"),
+            r#""NEAR(a" OR "AND" OR "col:z""#
+        );
+        assert_eq!(
+            t("NEAR(a b) AND c* -x ^y col:z OR", 1),
+            ["NEAR(a", "b", "AND", "c*", "-x", "^y", "col:z", "OR"]
+        );
+    }
+
+    #[test]
+    fn nothing_left_is_the_empty_string_query() {
+        assert_eq!(m(""), r#""""#);
+        assert_eq!(m("a an of"), r#""""#);
+        assert_eq!(m("   \t\n "), r#""""#);
+        assert_eq!(m(r#""" "?!""#), r#""""#);
+    }
+
+    #[test]
+    fn unmatched_quote_is_dropped() {
+        assert_eq!(t(r#""consent banner"#, 1), ["consent", "banner"]);
+        assert_eq!(t(r#"abc "def ghi"#, 1), ["abc", "def", "ghi"]);
+    }
+
+    #[test]
+    fn quote_inside_word_is_kept_and_doubled() {
+        assert_eq!(t(r#"foo"bar"#, 1), [r#"foo"bar"#]);
+        assert_eq!(m(r#"foo"bar"#), r#""foo""bar""#);
+        // The phrase opener finds the next quote even inside a later word.
+        assert_eq!(t(r#""abc de"fgh"#, 1), ["abc de", "fgh"]);
+    }
+
+    #[test]
+    fn phrase_whitespace_collapses_and_trims() {
+        assert_eq!(t("\"  consent \t\n banner  \"", 1), ["consent banner"]);
+        assert_eq!(t("\"a\u{00a0}\u{2003}b\"", 1), ["a b"]);
+    }
+
+    #[test]
+    fn unicode_whitespace_separates_words() {
+        assert_eq!(
+            t("foo\u{00a0}bar\u{3000}baz\u{2028}qux", 1),
+            ["foo", "bar", "baz", "qux"]
+        );
+    }
+
+    #[test]
+    fn nul_separates_words() {
+        assert_eq!(t("abc\0def", 1), ["abc", "def"]);
+        assert_eq!(t("\"ab\0cd\"", 1), ["ab cd"]);
+    }
+
+    #[test]
+    fn edge_punctuation_is_stripped_repeatedly() {
+        assert_eq!(t("(¿sunrise?!).", 1), ["sunrise"]);
+        assert_eq!(
+            t("«hola» “quoted” ‘single’ 'x' [y] {z} <w>", 1),
+            ["hola", "quoted", "single", "x", "y", "z", "w"]
+        );
+        assert_eq!(t("end. end, end; end:", 1), ["end"]);
+    }
+
+    #[test]
+    fn inner_and_other_edge_characters_stay() {
+        assert_eq!(
+            t("foo-bar test:consent node.js it's c++ C# -v .env $HOME", 1),
+            [
+                "foo-bar",
+                "test:consent",
+                "node.js",
+                "it's",
+                "c++",
+                "C#",
+                "-v",
+                ".env",
+                "$HOME"
+            ]
+        );
+    }
+
+    #[test]
+    fn phrases_keep_their_punctuation() {
+        assert_eq!(t("\"sunrise?\"", 1), ["sunrise?"]);
+    }
+
+    #[test]
+    fn min_chars_counts_characters_not_bytes() {
+        // "été" is 3 characters and 5 bytes; "éé" 2 characters and 4 bytes.
+        assert_eq!(t("été éé 東京都 東京", 3), ["été", "東京都"]);
+        assert_eq!(t("ab abc", 2), ["ab", "abc"]);
+        assert_eq!(t("a ab", 1), ["a", "ab"]);
+        // A phrase counts its characters, inner space included.
+        assert_eq!(t("\"a b\" \"ab\"", 3), ["a b"]);
+        // 0 behaves like 1: empty terms never survive.
+        assert_eq!(t("a \"\"", 0), ["a"]);
+    }
+
+    #[test]
+    fn dedupe_is_case_insensitive_keeping_first_spelling() {
+        assert_eq!(t("Foo foo FOO bar Bar", 1), ["Foo", "bar"]);
+        assert_eq!(t("ÉTÉ été", 1), ["ÉTÉ"]);
+        assert_eq!(
+            t("\"Consent Banner\" \"consent banner\"", 1),
+            ["Consent Banner"]
+        );
+    }
+
+    #[test]
+    fn at_most_64_terms_in_order() {
+        let text: String = (0..100).map(|i| format!("w{i:03} ")).collect();
+        let terms = t(&text, 1);
+        assert_eq!(terms.len(), 64);
+        assert_eq!(terms[0], "w000");
+        assert_eq!(terms[63], "w063");
+        // Duplicates do not use up places.
+        let text: String = (0..100).map(|i| format!("dup w{i:03} ")).collect();
+        let terms = t(&text, 1);
+        assert_eq!(terms.len(), 64);
+        assert_eq!(terms[1], "w000");
+        assert_eq!(terms[63], "w062");
+    }
+
+    #[test]
+    fn stopwords_dropped_only_when_something_remains() {
+        assert_eq!(match_terms("The Who", 3, true), ["The", "Who"]);
+        assert_eq!(match_terms("the analytics", 3, true), ["analytics"]);
+        // Stop words compare folded; quoted phrases are never dropped.
+        assert_eq!(
+            match_terms("CUÁNDO arreglé \"the who\"", 3, true),
+            ["arreglé", "the who"]
+        );
+        // A remaining phrase is enough for words to be dropped.
+        assert_eq!(match_terms("what \"the who\"", 3, true), ["the who"]);
+        // Short words are dropped first by length, then stop words are judged.
+        assert_eq!(match_terms("a the", 1, true), ["a", "the"]);
+    }
+
+    #[test]
+    fn tokenizer_specs() {
+        assert_eq!(min_chars_for_tokenizer("trigram remove_diacritics 1"), 3);
+        assert_eq!(min_chars_for_tokenizer("trigram"), 3);
+        assert_eq!(min_chars_for_tokenizer("'trigram' case_sensitive 0"), 3);
+        assert_eq!(min_chars_for_tokenizer("unicode61 remove_diacritics 2"), 1);
+        assert_eq!(min_chars_for_tokenizer("porter unicode61"), 1);
+        assert_eq!(min_chars_for_tokenizer(""), 1);
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote(r#"a"b""c"#), r#""a""b""""c""#);
+        assert_eq!(to_match(&["x", "y z"]), r#""x" OR "y z""#);
+    }
+}

@@ -1,0 +1,121 @@
+//! Reading time values: ISO-8601 / RFC 3339 text, or Unix seconds (SPEC §2).
+use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat, Utc};
+
+const SECONDS_PER_DAY: f64 = 86_400.0;
+
+/// A datetime in text, in UTC. Offsets are applied; no offset and bare dates are UTC.
+pub fn parse_datetime(text: &str) -> Option<DateTime<Utc>> {
+    let s = text.trim();
+    if s.len() == 10 {
+        let date = NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()?;
+        return Some(date.and_hms_opt(0, 0, 0)?.and_utc());
+    }
+    // A space (or lowercase t) may separate date and time; a lowercase z is Zulu too.
+    let mut s = s.to_string();
+    if s.is_char_boundary(10) && s.is_char_boundary(11) && matches!(&s[10..11], " " | "t") {
+        s.replace_range(10..11, "T");
+    }
+    if s.ends_with('z') {
+        s.pop();
+        s.push('Z');
+    }
+    for format in ["%Y-%m-%dT%H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M%#z"] {
+        if let Ok(dt) = DateTime::parse_from_str(&s, format) {
+            return Some(dt.with_timezone(&Utc));
+        }
+    }
+    for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
+        if let Ok(dt) = NaiveDateTime::parse_from_str(&s, format) {
+            return Some(dt.and_utc());
+        }
+    }
+    None
+}
+
+/// Unix seconds, with the fraction, of a datetime.
+pub fn unix_seconds(dt: &DateTime<Utc>) -> f64 {
+    dt.timestamp() as f64 + f64::from(dt.timestamp_subsec_nanos()) / 1e9
+}
+
+/// Text time to Unix seconds.
+pub fn parse_unix_seconds(text: &str) -> Option<f64> {
+    parse_datetime(text).map(|dt| unix_seconds(&dt))
+}
+
+/// The normal form stored in a library: `2025-03-04T05:06:07Z` (fraction kept if any).
+pub fn normalize(dt: &DateTime<Utc>) -> String {
+    dt.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+pub fn now_unix_seconds() -> f64 {
+    unix_seconds(&Utc::now())
+}
+
+/// Days from `occurred` to `now`, never negative.
+pub fn age_days(occurred: f64, now: f64) -> f64 {
+    ((now - occurred) / SECONDS_PER_DAY).max(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: &str) -> f64 {
+        parse_unix_seconds(s).unwrap_or_else(|| panic!("{s:?} should parse"))
+    }
+
+    // 2025-03-04T05:06:07Z as Unix seconds, computed independently:
+    // 2025-03-04 is day 20151 since 1970-01-01; 20151*86400 + 5*3600 + 6*60 + 7.
+    const T: f64 = 20151.0 * 86400.0 + 18367.0;
+
+    #[test]
+    fn every_listed_format() {
+        assert_eq!(secs("2025-03-04T05:06:07Z"), T);
+        assert_eq!(secs("2025-03-04t05:06:07z"), T);
+        assert_eq!(secs("2025-03-04 05:06:07Z"), T);
+        assert_eq!(secs("2025-03-04T05:06:07"), T);
+        assert_eq!(secs("2025-03-04 05:06:07"), T);
+        assert_eq!(secs("2025-03-04T07:06:07+02:00"), T);
+        assert_eq!(secs("2025-03-04T00:06:07-0500"), T);
+        assert_eq!(secs("2025-03-04T00:06:07-05"), T);
+        assert_eq!(secs("2025-03-04T05:06:07.250Z"), T + 0.25);
+        assert_eq!(secs("2025-03-04T05:06:07.5"), T + 0.5);
+        assert_eq!(secs("2025-03-04T05:06Z"), T - 7.0);
+        assert_eq!(secs("2025-03-04"), 20151.0 * 86400.0);
+        assert_eq!(secs("  2025-03-04T05:06:07Z  "), T);
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_time() {
+        for bad in [
+            "",
+            "yesterday",
+            "2025-13-01",
+            "2025-02-30",
+            "2025/03/04",
+            "04-03-2025",
+            "2025-03-04T25:00:00Z",
+            "2025-03-04T05:06:07+25:00",
+            "1741064767",
+            "2025-03-04Tx",
+            "2025-03-04é05:06:07",
+        ] {
+            assert_eq!(parse_unix_seconds(bad), None, "{bad:?} must not parse");
+        }
+    }
+
+    #[test]
+    fn normal_form() {
+        let dt = parse_datetime("2025-03-04T07:06:07+02:00").unwrap();
+        assert_eq!(normalize(&dt), "2025-03-04T05:06:07Z");
+        let dt = parse_datetime("2025-03-04 05:06:07.120").unwrap();
+        assert_eq!(normalize(&dt), "2025-03-04T05:06:07.120Z");
+    }
+
+    #[test]
+    fn ages() {
+        assert_eq!(age_days(0.0, 86400.0 * 1.5), 1.5);
+        assert_eq!(age_days(100.0, 0.0), 0.0, "future times are age 0");
+        assert_eq!(age_days(5.0, 5.0), 0.0);
+    }
+}

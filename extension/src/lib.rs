@@ -1,0 +1,10 @@
+//! The sqlite-recall loadable extension. `.load path/to/librecall0` finds
+//! `sqlite3_recall_init` by itself. This file only registers; see `adapter.rs`.
+mod adapter;
+
+use sqlite_loadable::prelude::*;
+
+#[sqlite_entrypoint]
+pub fn sqlite3_recall_init(db: *mut sqlite3) -> sqlite_loadable::Result<()> {
+    adapter::register_all(db)
+}
