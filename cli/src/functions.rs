@@ -1,6 +1,5 @@
 //! Registers every entry of `recall_core::FUNCTIONS` on a rusqlite connection: the
 //! CLI's twin of the loadable extension's adapter, driven by the same table.
-use std::borrow::Cow;
 
 use recall_core::{FunctionSpec, Host, Output, Value, FUNCTIONS};
 use rusqlite::functions::{Context, FunctionFlags};

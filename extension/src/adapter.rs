@@ -83,7 +83,7 @@ fn read_text<'a>(value: &'a *mut sqlite3_value) -> Cow<'a, str> {
     String::from_utf8_lossy(bytes)
 }
 
-fn read_blob<'a>(value: &'a *mut sqlite3_value) -> &'a [u8] {
+fn read_blob(value: &*mut sqlite3_value) -> &[u8] {
     if api::value_bytes(value) <= 0 {
         &[]
     } else {

@@ -46,7 +46,7 @@ impl Value<'_> {
                 }
                 format!("'{}'", shown.escape_debug())
             }
-            Value::Blob(b) => format!("a BLOB of {} bytes", b.len()),
+            Value::Blob(b) => format!("a {}-byte BLOB", b.len()),
         }
     }
 }
@@ -171,7 +171,7 @@ mod tests {
             format!("'{}…'", "x".repeat(60))
         );
         assert_eq!(Value::Text("a\0b\n".into()).describe(), r"'a\0b\n'");
-        assert_eq!(Value::Blob(&[1, 2, 3]).describe(), "a BLOB of 3 bytes");
+        assert_eq!(Value::Blob(&[1, 2, 3]).describe(), "a 3-byte BLOB");
     }
 
     #[test]
@@ -199,7 +199,7 @@ mod tests {
         assert!(args
             .text(4, "t")
             .unwrap_err()
-            .contains("must be TEXT, got a BLOB"));
+            .contains("must be TEXT, got a 1-byte BLOB"));
         assert_eq!(args.text(0, "t").unwrap().as_deref(), Some("3"));
         assert_eq!(
             args.flag(0, "f"),

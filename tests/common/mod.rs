@@ -1,0 +1,305 @@
+//! Shared by the end-to-end tests: finding the built extension, reading the SQL test
+//! files, and running statements in each host (the Debian `sqlite3` shell, the system
+//! Python's `sqlite3`, rusqlite's bundled SQLite with the extension loaded, and
+//! rusqlite with the CLI's own adapter registered).
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub const SHELL: &str = "sqlite3";
+pub const SYSTEM_PYTHON: &str = "/usr/bin/python3";
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory that holds this test binary's profile outputs (`target/debug`),
+/// wherever `CARGO_TARGET_DIR` put it.
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    // target/<profile>/deps/<test binary>
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("test binary lives in <target>/<profile>/deps")
+        .to_path_buf()
+}
+
+/// The built loadable extension, without its suffix (as `.load` takes it).
+pub fn extension_path() -> PathBuf {
+    let dir = profile_dir();
+    let lib = dir.join(format!("librecall0{}", std::env::consts::DLL_SUFFIX));
+    assert!(
+        lib.exists(),
+        "{} is missing: build it first with `cargo build --workspace` (the README's `make test` does)",
+        lib.display()
+    );
+    dir.join("librecall0")
+}
+
+/// One line of a SQL test file.
+#[derive(Debug, Clone)]
+pub enum Line {
+    /// `select 'id', <expr>;` that must return the single row `id|1`.
+    Check { id: String, sql: String },
+    /// A statement that must fail with an error containing `expected`.
+    Error {
+        id: String,
+        sql: String,
+        expected: String,
+    },
+    /// Anything else (create, insert): must succeed.
+    Setup { sql: String },
+}
+
+impl Line {
+    pub fn sql(&self) -> &str {
+        match self {
+            Line::Check { sql, .. } | Line::Error { sql, .. } | Line::Setup { sql } => sql,
+        }
+    }
+}
+
+pub fn sql_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/sql"))
+        .expect("tests/sql")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+        .collect();
+    files.sort();
+    files
+}
+
+pub fn parse_sql_file(path: &Path) -> Vec<Line> {
+    let text = std::fs::read_to_string(path).expect("read SQL test file");
+    let mut lines = Vec::new();
+    for raw in text.lines() {
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with("--") {
+            continue;
+        }
+        let id = raw
+            .strip_prefix("select '")
+            .and_then(|rest| rest.split_once('\''))
+            .map(|(id, _)| id.to_string());
+        match (id, raw.split_once(" -- error: ")) {
+            (Some(id), Some((sql, expected))) => lines.push(Line::Error {
+                id,
+                sql: sql.to_string(),
+                expected: expected.to_string(),
+            }),
+            (Some(id), None) => lines.push(Line::Check {
+                id,
+                sql: raw.to_string(),
+            }),
+            (None, _) => lines.push(Line::Setup {
+                sql: raw.to_string(),
+            }),
+        }
+    }
+    lines
+}
+
+/// What running statements in a host gave: rows per statement that ran, and the first
+/// error (all of stderr for the shell).
+#[derive(Debug, Default)]
+pub struct Run {
+    pub outputs: Vec<Vec<Vec<Option<String>>>>,
+    pub error: Option<String>,
+}
+
+pub trait SqlHost {
+    fn name(&self) -> String;
+    fn run(&self, statements: &[String]) -> Run;
+}
+
+/// The `sqlite3` command-line shell. Statements are separated by `.print` markers so
+/// that each one's rows can be told apart.
+pub struct Shell;
+
+const MARKER: &str = "@@statement@@";
+
+impl SqlHost for Shell {
+    fn name(&self) -> String {
+        format!("{SHELL} shell")
+    }
+
+    fn run(&self, statements: &[String]) -> Run {
+        let mut script = format!(".load {}\n", extension_path().display());
+        for sql in statements {
+            script.push_str(&format!(".print {MARKER}\n{sql}\n"));
+        }
+        let out = pipe(Command::new(SHELL).args(["-batch", ":memory:"]), &script);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        let outputs = stdout
+            .split(&format!("{MARKER}\n"))
+            .skip(1)
+            .map(|chunk| {
+                chunk
+                    .lines()
+                    .map(|l| l.split('|').map(|v| Some(v.to_string())).collect())
+                    .collect()
+            })
+            .collect();
+        let error = if !out.status.success() || !stderr.is_empty() {
+            Some(format!("exit {}: {stderr}", out.status))
+        } else {
+            None
+        };
+        Run { outputs, error }
+    }
+}
+
+/// `/usr/bin/python3` and its `sqlite3` module.
+pub struct Python;
+
+impl SqlHost for Python {
+    fn name(&self) -> String {
+        format!("{SYSTEM_PYTHON} sqlite3")
+    }
+
+    fn run(&self, statements: &[String]) -> Run {
+        let request = serde_json::json!({
+            "extension": extension_path(),
+            "statements": statements,
+        });
+        let out = pipe(
+            Command::new(SYSTEM_PYTHON).arg(root().join("tests/hosts/run_statements.py")),
+            &request.to_string(),
+        );
+        assert!(
+            out.status.success(),
+            "python host failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let reply: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("python host prints JSON");
+        let outputs = reply["outputs"]
+            .as_array()
+            .expect("outputs")
+            .iter()
+            .map(|rows| {
+                rows.as_array()
+                    .expect("rows")
+                    .iter()
+                    .map(|row| {
+                        row.as_array()
+                            .expect("row")
+                            .iter()
+                            .map(|v| v.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        Run {
+            outputs,
+            error: reply["error"].as_str().map(str::to_string),
+        }
+    }
+}
+
+/// rusqlite's bundled SQLite, either loading the extension or with the CLI's adapter.
+pub enum Rusqlite {
+    LoadExtension,
+    CliAdapter,
+}
+
+impl Rusqlite {
+    pub fn connect(&self) -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open_in_memory().expect("open in-memory database");
+        match self {
+            Rusqlite::LoadExtension => load_extension(&conn),
+            Rusqlite::CliAdapter => recall_cli::functions::register(&conn).expect("register"),
+        }
+        conn
+    }
+}
+
+pub fn load_extension(conn: &rusqlite::Connection) {
+    // SAFETY: loading the extension this workspace just built.
+    unsafe {
+        let _guard = rusqlite::LoadExtensionGuard::new(conn).expect("enable extension loading");
+        conn.load_extension(extension_path(), None::<&str>)
+            .expect("load librecall0");
+    }
+}
+
+impl SqlHost for Rusqlite {
+    fn name(&self) -> String {
+        match self {
+            Rusqlite::LoadExtension => format!("rusqlite {} + librecall0", rusqlite::version()),
+            Rusqlite::CliAdapter => format!("rusqlite {} + CLI adapter", rusqlite::version()),
+        }
+    }
+
+    fn run(&self, statements: &[String]) -> Run {
+        let conn = self.connect();
+        let mut run = Run::default();
+        for sql in statements {
+            match query_strings(&conn, sql) {
+                Ok(rows) => run.outputs.push(rows),
+                Err(e) => {
+                    run.error = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        run
+    }
+}
+
+pub fn query_strings(
+    conn: &rusqlite::Connection,
+    sql: &str,
+) -> rusqlite::Result<Vec<Vec<Option<String>>>> {
+    use rusqlite::types::ValueRef;
+    let mut stmt = conn.prepare(sql)?;
+    let n = stmt.column_count();
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        let mut values = Vec::with_capacity(n);
+        for i in 0..n {
+            values.push(match row.get_ref(i)? {
+                ValueRef::Null => None,
+                ValueRef::Integer(v) => Some(v.to_string()),
+                ValueRef::Real(v) => Some(v.to_string()),
+                ValueRef::Text(t) => Some(String::from_utf8_lossy(t).into_owned()),
+                ValueRef::Blob(b) => Some(format!("{b:?}")),
+            });
+        }
+        out.push(values);
+    }
+    Ok(out)
+}
+
+pub fn all_hosts() -> Vec<Box<dyn SqlHost>> {
+    vec![
+        Box::new(Shell),
+        Box::new(Python),
+        Box::new(Rusqlite::LoadExtension),
+        Box::new(Rusqlite::CliAdapter),
+    ]
+}
+
+/// Runs a command with `input` on stdin and collects its output.
+pub fn pipe(cmd: &mut Command, input: &str) -> std::process::Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for child");
+    let _ = writer.join();
+    out
+}

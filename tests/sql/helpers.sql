@@ -1,0 +1,26 @@
+-- recall_rrf, recall_limit, recall_fold, recall_stopwords, recall_version, recall_debug.
+select 'rrf_01', recall_rrf(1) = 1.0 / 61;
+select 'rrf_02', recall_rrf(10, 0, 2) = 0.2;
+select 'rrf_03', recall_rrf(3, 60) = 1.0 / 63;
+select 'rrf_04', recall_rrf(NULL) is null;
+select 'rrf_05', recall_rrf(2, NULL, NULL) = 1.0 / 62;
+select 'limit_01', recall_limit(NULL, 10, 50) = 10;
+select 'limit_02', recall_limit(0, 10, 50) = 10;
+select 'limit_03', recall_limit(-5, 10, 50) = 10;
+select 'limit_04', recall_limit(7, 10, 50) = 7;
+select 'limit_05', recall_limit(51, 10, 50) = 50;
+select 'limit_06', recall_limit(50, 10, 50) = 50;
+select 'limit_07', recall_limit('12', 10, 50) = 12;
+select 'limit_08', recall_limit(5, NULL, 50) is null;
+select 'limit_09', typeof(recall_limit(5, 10, 50)) = 'integer';
+select 'fold_01', recall_fold('Canción ÑANDÚ Crème Brûlée') = 'cancion nandu creme brulee';
+select 'fold_02', recall_fold(NULL) is null;
+select 'fold_03', recall_fold('Plain ASCII 42') = 'plain ascii 42';
+select 'fold_04', recall_fold('東京 Ωmega') = '東京 ωmega';
+select 'stopwords_01', json_valid(recall_stopwords());
+select 'stopwords_02', (select count(*) from json_each(recall_stopwords()) where value in ('the', 'when', 'please', 'para', 'cuando', 'quiero')) = 6;
+select 'stopwords_03', (select count(*) from json_each(recall_stopwords()) where value != recall_fold(value)) = 0;
+select 'stopwords_04', (select count(*) from json_each(recall_stopwords()) where value in ('sunrise', 'analytics', 'migration')) = 0;
+select 'version_01', recall_version() glob 'v[0-9]*.[0-9]*.[0-9]*';
+select 'debug_01', recall_debug() like 'Version: ' || recall_version() || '%';
+select 'debug_02', instr(recall_debug(), 'SQLite: ' || sqlite_version()) > 0;

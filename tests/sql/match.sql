@@ -1,0 +1,38 @@
+-- recall_match: safe MATCH construction (SPEC §2). One check per line; each must print 1.
+select 'match_01', recall_match('analytics shop "consent banner"') = '"analytics" OR "shop" OR "consent banner"';
+select 'match_02', recall_match('When did Melanie paint a sunrise?') = '"When" OR "did" OR "Melanie" OR "paint" OR "sunrise"';
+select 'match_03', recall_match('When did Melanie paint a sunrise?', 3, 1) = '"Melanie" OR "paint" OR "sunrise"';
+select 'match_04', recall_match('NEAR(a b) AND c* -x ^y col:z OR') = '"NEAR(a" OR "AND" OR "col:z"';
+select 'match_05', recall_match('NEAR(a b) AND c* -x ^y col:z OR', 1) = '"NEAR(a" OR "b" OR "AND" OR "c*" OR "-x" OR "^y" OR "col:z" OR "OR"';
+select 'match_06', recall_match('a b') = '""';
+select 'match_07', recall_match('') = '""';
+select 'match_08', recall_match(NULL) is null;
+select 'match_09', recall_match('The Who', 3, 1) = '"The" OR "Who"';
+select 'match_10', recall_match('"consent banner') = '"consent" OR "banner"';
+select 'match_11', recall_match('foo"bar') = '"foo""bar"';
+select 'match_12', recall_match('"  consent   banner "') = '"consent banner"';
+select 'match_13', recall_match('"consent' || char(9, 10, 160, 12288) || 'banner"') = '"consent banner"';
+select 'match_14', recall_match('été éé ñu') = '"été"';
+select 'match_15', recall_match('Foo foo FOO bar BAR') = '"Foo" OR "bar"';
+select 'match_16', recall_match('(¿sunrise?!). «hola» “quoted”') = '"sunrise" OR "hola" OR "quoted"';
+select 'match_17', recall_match('foo-bar test:consent node.js it''s c++ C# -v .env $HOME', 1) = '"foo-bar" OR "test:consent" OR "node.js" OR "it''s" OR "c++" OR "C#" OR "-v" OR ".env" OR "$HOME"';
+select 'match_18', recall_match('ab abc', 'unicode61 remove_diacritics 2') = '"ab" OR "abc"';
+select 'match_19', recall_match('ab abc', 'trigram remove_diacritics 1') = '"abc"';
+select 'match_20', recall_match('ab abc', 'trigram') = '"abc"';
+select 'match_21', recall_match('ab abc', '2') = '"ab" OR "abc"';
+select 'match_22', recall_match('ab abc', 2.0) = '"ab" OR "abc"';
+select 'match_23', recall_match('abc' || char(0) || 'def') = '"abc" OR "def"';
+select 'match_24', recall_match(12345) = '"12345"';
+select 'match_25', recall_match('what "the who"', 3, 1) = '"the who"';
+select 'match_26', recall_match('the analytics', 3, 0) = '"the" OR "analytics"';
+select 'match_27', recall_match('CUÁNDO arreglé', 3, 1) = '"arreglé"';
+select 'match_28', recall_match('abc', NULL, NULL) = '"abc"';
+select 'match_29', recall_match('x y', 1) = '"x" OR "y"';
+select 'match_30', recall_match('"a b" "ab"', 3) = '"a b"';
+select 'match_31', recall_match('"""quoted"""') = '"quoted"';
+select 'match_32', recall_match('sunrise?', 1) = '"sunrise"';
+select 'match_33', recall_match('"sunrise?"', 1) = '"sunrise?"';
+-- 100 distinct words: only the first 64 are kept, in order.
+select 'match_34', (with recursive n(i) as (select 0 union all select i + 1 from n where i < 99) select recall_match(group_concat(printf('w%03d', i), ' '), 1) from n) = (with recursive n(i) as (select 0 union all select i + 1 from n where i < 63) select group_concat(printf('"w%03d"', i), ' OR ') from n);
+-- Every stop word is dropped in drop_stopwords mode while another word remains.
+select 'match_35', (select count(*) from json_each(recall_stopwords()) where recall_match(value || ' zebra', 1, 1) != '"zebra"') = 0;

@@ -1,0 +1,22 @@
+-- recall_prompt_terms, recall_overlap, recall_related: the first-prompt rule.
+select 'prompt_01', recall_prompt_terms('Please help me fix the Analytics script on the shop!') = '["analytics","script","shop"]';
+select 'prompt_02', recall_prompt_terms('¿Cuándo arreglé la migración del banner?') = '["arregle","migracion","banner"]';
+select 'prompt_03', recall_prompt_terms('alpha beta gamma delta', 2) = '["alpha","beta"]';
+select 'prompt_04', (with recursive n(i) as (select 0 union all select i + 1 from n where i < 29) select json_array_length(recall_prompt_terms(group_concat('word' || i, ' '))) from n) = 20;
+select 'prompt_05', recall_prompt_terms('go to db') = '[]';
+select 'prompt_06', recall_prompt_terms(NULL) is null;
+select 'prompt_07', recall_prompt_terms('node.js foo-bar it''s Niño ÜBER niño') = '["node","foo","bar","nino","uber"]';
+select 'prompt_08', recall_prompt_terms('alpha beta', 0) = '[]';
+select 'prompt_09', recall_prompt_terms('Quiero que me ayudes con los tests para el deploy') = '["ayudes","tests","deploy"]';
+select 'overlap_01', recall_overlap('fix the consent banner migration', 'Consent Banner', NULL) = 2;
+select 'overlap_02', recall_overlap('fix the consent banner migration', 'migrations', 'consents') = 0;
+select 'overlap_03', recall_overlap('migración del banner', 'Migracion', 'BANNER') = 2;
+select 'overlap_04', recall_overlap(NULL, 'x', 'y') is null;
+select 'overlap_05', recall_overlap('deploy analytics', NULL, NULL) = 0;
+select 'overlap_06', recall_overlap('deploy analytics script', 'deploy-analytics.sh') = 2;
+select 'overlap_07', recall_overlap('deploy analytics script', 'redeploy the analyticsjs') = 0;
+select 'related_01', recall_related('deploy the analytics script', 'analytics', NULL) = 0;
+select 'related_02', recall_related('deploy the analytics script', 'Analytics', 'the script') = 1;
+select 'related_03', recall_related('deploy the analytics script', 'Deploy ANALYTICS') = 1;
+select 'related_04', recall_related(NULL, 'a', 'b') is null;
+select 'related_05', recall_related('the and for', 'the and for') = 0;

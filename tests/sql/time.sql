@@ -1,0 +1,24 @@
+-- recall_age_days and recall_decay: time values as ISO-8601 text or Unix seconds.
+select 'age_01', recall_age_days('2025-03-04T00:00:00Z', '2025-03-05T12:00:00Z') = 1.5;
+select 'age_02', abs(recall_age_days('2025-03-04T00:00:00+02:00', '2025-03-04') - 2.0 / 24) < 1e-12;
+select 'age_03', recall_age_days('2025-03-03T19:00:00-0500', '2025-03-04T00:00:00Z') = 0.0;
+select 'age_04', recall_age_days('2025-03-03T19:00:00-0500', '2025-03-05T00:00:00Z') = 1.0;
+select 'age_05', recall_age_days('2025-03-04 00:00:00', '2025-03-06') = 2.0;
+select 'age_06', abs(recall_age_days('2025-03-04T00:00:00.5Z', '2025-03-04T00:00:01Z') - 0.5 / 86400) < 1e-12;
+select 'age_07', recall_age_days('2025-03-04T00:00:00', '2025-03-04T06:00:00Z') = 0.25;
+select 'age_08', recall_age_days(0, 86400) = 1.0;
+select 'age_09', recall_age_days(0.0, 43200.0) = 0.5;
+select 'age_10', recall_age_days('1970-01-02', 0) = 0.0;
+select 'age_11', recall_age_days('1970-01-01', 864000) = 10.0;
+select 'age_12', recall_age_days(1741046400, '2025-03-05') = 1.0;
+select 'age_13', recall_age_days(NULL, 0) is null;
+select 'age_14', recall_age_days(0, NULL) is null;
+select 'age_15', recall_age_days('2025-03-04T05:06:07.250+00:00', '2025-03-04T05:06:07.250Z') = 0.0;
+select 'age_16', typeof(recall_age_days(0, 0)) = 'real';
+select 'decay_01', recall_decay('2025-01-01', '2025-04-01', 90) = 0.5;
+select 'decay_02', recall_decay(0, 86400 * 180, 90) = 0.25;
+select 'decay_03', recall_decay(0, 0, 1) = 1.0;
+select 'decay_04', recall_decay(86400 * 5, 0, 10) = 1.0;
+select 'decay_05', recall_decay(NULL, 0, 90) is null;
+select 'decay_06', recall_decay(0, 0, NULL) is null;
+select 'decay_07', abs(recall_decay('2025-03-02', '2025-04-01', 60) - 0.7071067811865476) < 1e-12;

@@ -1,0 +1,94 @@
+//! Runs every file of `tests/sql/` in every host: each check line must return exactly
+//! the row `id|1`, each error line must fail with its message, nothing else may fail.
+mod common;
+
+use common::{all_hosts, parse_sql_file, sql_files, Line, SqlHost};
+
+fn check_file_in(host: &dyn SqlHost, lines: &[Line], file: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    // 1. Everything but the error lines, in order, on one connection.
+    let statements: Vec<(usize, &Line)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !matches!(l, Line::Error { .. }))
+        .collect();
+    if !statements.is_empty() {
+        let sql: Vec<String> = statements
+            .iter()
+            .map(|(_, l)| l.sql().to_string())
+            .collect();
+        let run = host.run(&sql);
+        if let Some(e) = &run.error {
+            failures.push(format!("{file}: {}: unexpected error: {e}", host.name()));
+        }
+        for (pos, (_, line)) in statements.iter().enumerate() {
+            let Line::Check { id, .. } = line else {
+                continue;
+            };
+            let expected = vec![vec![Some(id.clone()), Some("1".to_string())]];
+            match run.outputs.get(pos) {
+                Some(rows) if *rows == expected => {}
+                got => failures.push(format!("{file}: {}: {id} gave {got:?}", host.name())),
+            }
+        }
+    }
+    // 2. Each error line alone, after the setup lines before it.
+    for (i, line) in lines.iter().enumerate() {
+        let Line::Error { id, sql, expected } = line else {
+            continue;
+        };
+        let mut sqls: Vec<String> = lines[..i]
+            .iter()
+            .filter(|l| matches!(l, Line::Setup { .. }))
+            .map(|l| l.sql().to_string())
+            .collect();
+        sqls.push(sql.clone());
+        let run = host.run(&sqls);
+        match &run.error {
+            Some(e) if e.contains(expected.as_str()) => {}
+            other => failures.push(format!(
+                "{file}: {}: {id} should fail with {expected:?}, got error {other:?}",
+                host.name()
+            )),
+        }
+    }
+    failures
+}
+
+#[test]
+fn sql_files_pass_in_every_host() {
+    let files = sql_files();
+    assert!(files.len() >= 7, "tests/sql holds the SQL test files");
+    let mut failures = Vec::new();
+    let mut checks = 0;
+    for host in all_hosts() {
+        for file in &files {
+            let lines = parse_sql_file(file);
+            checks += lines
+                .iter()
+                .filter(|l| !matches!(l, Line::Setup { .. }))
+                .count();
+            let name = file.file_name().unwrap_or_default().to_string_lossy();
+            failures.extend(check_file_in(host.as_ref(), &lines, &name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    eprintln!("{checks} SQL checks passed across 4 hosts");
+}
+
+#[test]
+fn ids_are_unique() {
+    let mut seen = std::collections::HashSet::new();
+    for file in sql_files() {
+        for line in parse_sql_file(&file) {
+            if let Line::Check { id, .. } | Line::Error { id, .. } = line {
+                assert!(seen.insert(id.clone()), "duplicate test id {id}");
+            }
+        }
+    }
+}
