@@ -60,7 +60,10 @@ fn per_call(c: &mut Criterion) {
 
 fn extension() -> PathBuf {
     let exe = std::env::current_exe().expect("bench binary path");
-    let dir = exe.parent().and_then(|p| p.parent()).expect("target/<profile>");
+    let dir = exe
+        .parent()
+        .and_then(|p| p.parent())
+        .expect("target/<profile>");
     dir.join("librecall0")
 }
 

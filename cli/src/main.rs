@@ -1,1 +1,4 @@
-fn main() {}
+//! `recall`: create, check, rebuild and search a sqlite-recall library.
+fn main() {
+    std::process::exit(recall_cli::run(std::env::args_os()));
+}

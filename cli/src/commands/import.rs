@@ -1,0 +1,79 @@
+//! `recall import FILE|-`: JSON Lines in one transaction. The first bad line stops the
+//! import with its number and the reason, and nothing is written.
+use std::io::{BufRead, BufReader, Read};
+use std::time::Instant;
+
+use rusqlite::named_params;
+use rusqlite::TransactionBehavior::Immediate;
+use serde_json::json;
+
+use super::Globals;
+use crate::error::{Context, Result};
+use crate::item::Item;
+use crate::library::{self, Access};
+use crate::{err, fault, output};
+
+pub fn run(g: &Globals, file: &str) -> Result<i32> {
+    let path = g.db()?;
+    let input: Box<dyn Read> = if file == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(file).map_err(|e| err!("cannot read {file}: {e}"))?)
+    };
+    let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+    let started = Instant::now();
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting the import")?;
+    let mut count = 0i64;
+    {
+        let mut insert = tx
+            .prepare(library::query_sql("import_item"))
+            .context("preparing the import")?;
+        let name = if file == "-" { "stdin" } else { file };
+        for (index, line) in BufReader::new(input).split(b'\n').enumerate() {
+            let n = index + 1;
+            let bytes = line.map_err(|e| err!("{name}: line {n}: cannot read: {e}"))?;
+            let text = std::str::from_utf8(&bytes).map_err(|e| {
+                err!(
+                    "{name}: line {n}: invalid UTF-8 at byte {}; nothing was imported",
+                    e.valid_up_to()
+                )
+            })?;
+            let text = text.trim();
+            if text.is_empty() {
+                continue;
+            }
+            let value: serde_json::Value = serde_json::from_str(text)
+                .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
+            let item = Item::from_json(&value)
+                .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
+            insert
+                .execute(named_params! {
+                    ":id": item.id,
+                    ":source": item.source,
+                    ":project": item.project,
+                    ":title": item.title,
+                    ":summary": item.summary,
+                    ":questions": item.questions,
+                    ":atoms": item.atoms,
+                    ":occurred_at": item.occurred_at,
+                    ":transcript": item.transcript,
+                })
+                .context(&format!(
+                    "{name}: line {n}: writing the item; nothing was imported"
+                ))?;
+            count += 1;
+            fault::pause_point("import", count);
+        }
+    }
+    tx.commit().context("committing the import")?;
+    let seconds = started.elapsed().as_secs_f64();
+    if g.json {
+        output::json(&json!({ "imported": count, "seconds": seconds }));
+    } else {
+        println!("imported {count} items in {seconds:.2} s");
+    }
+    Ok(0)
+}

@@ -1,0 +1,148 @@
+//! `recall migrate`, `recall rebuild`, `recall optimize`: each in one transaction, so
+//! an interrupted command leaves the library exactly as it was.
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rusqlite::TransactionBehavior::Immediate;
+use serde_json::json;
+
+use super::Globals;
+use crate::error::{Context, Result};
+use crate::library::{self, Access};
+use crate::{err, fault, output, tokenizer};
+
+pub fn migrate(g: &Globals) -> Result<i32> {
+    let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
+    library::check_configured(&lib, g.tokenizer.as_deref())?;
+    let (from, to) = library::migrate(&mut lib)?;
+    if g.json {
+        output::json(&json!({ "from": from, "to": to, "applied": to - from }));
+    } else if from == to {
+        println!("{} is up to date (schema version {to})", lib.path.display());
+    } else {
+        println!(
+            "migrated {} from schema version {from} to {to}",
+            lib.path.display()
+        );
+    }
+    Ok(0)
+}
+
+const BATCH: i64 = 2_000;
+
+pub fn rebuild(g: &Globals) -> Result<i32> {
+    let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
+    if lib.schema_version < library::latest_version() {
+        return Err(err!(
+            "{} needs `recall migrate` before a rebuild",
+            lib.path.display()
+        ));
+    }
+    let target = match &g.tokenizer {
+        Some(spec) => tokenizer::parse(spec)?,
+        None => lib.tokenizer.clone(),
+    };
+    let started = Instant::now();
+    let from = lib.tokenizer.clone();
+    let items: i64 = lib
+        .conn
+        .query_row("select count(*) from items", [], |r| r.get(0))
+        .context("counting items")?;
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting the rebuild")?;
+    if target == from {
+        tx.execute_batch("insert into items_fts(items_fts) values ('rebuild')")
+            .context("rebuilding the index")?;
+    } else {
+        tokenizer::ensure_buildable(&target)?;
+        let old_sql = library::index_sql(&tx)?.ok_or_else(|| {
+            err!("the library has no index table items_fts: `recall check` tells more")
+        })?;
+        let new_sql = tokenizer::with_tokenizer(&old_sql, &target)
+            .ok_or_else(|| err!("cannot read the index definition: {old_sql}"))?;
+        tx.execute_batch(&format!(
+            "drop table items_fts; {new_sql}; delete from items_fts_pending;"
+        ))
+        .context("recreating the index")?;
+        let bar = progress(items, g.json);
+        let mut last_id = i64::MIN;
+        let mut done = 0i64;
+        loop {
+            let (count, max_id): (i64, Option<i64>) = tx
+                .query_row(
+                    "with batch as (select id from items where id > ?1 order by id limit ?2)
+                     select count(*), max(id) from batch",
+                    [last_id, BATCH],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .context("reading items")?;
+            let Some(max_id) = max_id else { break };
+            tx.execute(
+                "insert into items_fts(rowid, title, summary, questions, atoms, project)
+                 select id, title, summary, questions, atoms, project from items
+                 where id > ?1 and id <= ?2",
+                [last_id, max_id],
+            )
+            .context("indexing items")?;
+            last_id = max_id;
+            done += count;
+            bar.set_position(done as u64);
+            fault::pause_point("rebuild", done);
+        }
+        bar.finish_and_clear();
+        tx.execute(
+            "update recall_meta set value = ?1 where key = 'tokenizer'",
+            [&target],
+        )
+        .context("recording the tokenizer")?;
+    }
+    tx.commit().context("committing the rebuild")?;
+    let seconds = started.elapsed().as_secs_f64();
+    if g.json {
+        output::json(&json!({
+            "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
+        }));
+    } else if target == from {
+        println!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
+    } else {
+        println!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
+    }
+    Ok(0)
+}
+
+fn progress(total: i64, json: bool) -> ProgressBar {
+    if json || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total.max(0) as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("reindexing {bar:40} {pos}/{len} items ({eta} left)")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+pub fn optimize(g: &Globals) -> Result<i32> {
+    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let started = Instant::now();
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting optimize")?;
+    tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
+        .context("merging the index segments")?;
+    fault::pause_point("optimize", 1);
+    tx.execute_batch("analyze").context("analyzing")?;
+    tx.commit().context("committing optimize")?;
+    let seconds = started.elapsed().as_secs_f64();
+    if g.json {
+        output::json(&json!({ "optimized": true, "seconds": seconds }));
+    } else {
+        println!("optimized the index and refreshed statistics in {seconds:.2} s");
+    }
+    Ok(0)
+}

@@ -1,0 +1,66 @@
+//! One module per command; `dispatch` resolves the settings they share.
+mod check;
+mod get;
+mod import;
+mod init;
+mod maintain;
+
+use std::path::PathBuf;
+
+use crate::args::{Cli, Command};
+use crate::config::Config;
+use crate::err;
+use crate::error::Result;
+
+/// What every command may need: the library path, configuration and global flags.
+pub struct Globals {
+    pub db: Option<PathBuf>,
+    pub config: Config,
+    /// The tokenizer of the flag, else of the config.
+    pub tokenizer: Option<String>,
+    pub json: bool,
+}
+
+impl Globals {
+    pub fn db(&self) -> Result<&PathBuf> {
+        self.db
+            .as_ref()
+            .ok_or_else(|| err!("no library given: pass --db PATH or set RECALL_DB"))
+    }
+
+    /// Allowed source globs: the flags, else the config, else every source (None).
+    pub fn allow(&self, flags: &[String]) -> Option<Vec<String>> {
+        if !flags.is_empty() {
+            Some(flags.to_vec())
+        } else {
+            self.config.access.allow.clone()
+        }
+    }
+}
+
+pub fn dispatch(cli: Cli) -> Result<i32> {
+    let config = Config::load(cli.config.as_deref())?;
+    let tokenizer = cli
+        .tokenizer
+        .clone()
+        .or_else(|| config.storage.tokenizer.clone());
+    let g = Globals {
+        db: cli.db,
+        config,
+        tokenizer,
+        json: cli.json,
+    };
+    match cli.command {
+        Command::Init => init::run(&g),
+        Command::Migrate => maintain::migrate(&g),
+        Command::Check => check::run(&g),
+        Command::Rebuild => maintain::rebuild(&g),
+        Command::Import { file } => import::run(&g, &file),
+        Command::Get {
+            id,
+            transcript,
+            access,
+        } => get::run(&g, id, transcript, &access.allow),
+        Command::Optimize => maintain::optimize(&g),
+    }
+}

@@ -1,0 +1,201 @@
+//! The optional TOML configuration (`--config PATH` or `RECALL_CONFIG`). Unknown keys and
+//! out-of-range values are refused with the key's name; flags override the file.
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::err;
+use crate::error::Result;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub storage: Storage,
+    #[serde(default)]
+    pub search: Search,
+    #[serde(default)]
+    pub later: Later,
+    #[serde(default)]
+    pub timeline: Timeline,
+    #[serde(default)]
+    pub access: Access,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Storage {
+    pub tokenizer: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Search {
+    pub candidate_pool: i64,
+    pub recency_half_life_days: f64,
+    pub recency_weight: f64,
+    pub default_limit: i64,
+    pub max_limit: i64,
+    pub drop_stopwords: bool,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search {
+            candidate_pool: 200,
+            recency_half_life_days: 90.0,
+            recency_weight: 0.3,
+            default_limit: 10,
+            max_limit: 50,
+            drop_stopwords: true,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Later {
+    pub default_limit: i64,
+}
+
+impl Default for Later {
+    fn default() -> Self {
+        Later { default_limit: 5 }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Timeline {
+    pub default_limit: i64,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Timeline { default_limit: 20 }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Access {
+    /// Glob patterns of the sources this caller may read; none means every source.
+    pub allow: Option<Vec<String>>,
+}
+
+impl Config {
+    pub fn load(path: Option<&Path>) -> Result<Config> {
+        let Some(path) = path else {
+            return Ok(Config::default());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| err!("cannot read config {}: {e}", path.display()))?;
+        let config: Config = toml::from_str(&text).map_err(|e| {
+            let message = e.message().trim().replace('\n', " ");
+            let place = e
+                .span()
+                .map(|s| format!(" (line {})", text[..s.start].lines().count().max(1)))
+                .unwrap_or_default();
+            err!("bad config {}{place}: {message}", path.display())
+        })?;
+        config
+            .validate()
+            .map_err(|e| err!("bad config {}: {e}", path.display()))?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> std::result::Result<(), String> {
+        let s = &self.search;
+        if !(10..=5000).contains(&s.candidate_pool) {
+            return Err(format!(
+                "search.candidate_pool must be 10..5000, got {}",
+                s.candidate_pool
+            ));
+        }
+        if !(s.recency_half_life_days > 0.0 && s.recency_half_life_days.is_finite()) {
+            return Err(format!(
+                "search.recency_half_life_days must be > 0, got {}",
+                s.recency_half_life_days
+            ));
+        }
+        if !(0.0..=1.0).contains(&s.recency_weight) {
+            return Err(format!(
+                "search.recency_weight must be between 0 and 1, got {}",
+                s.recency_weight
+            ));
+        }
+        if s.max_limit < 1 {
+            return Err(format!(
+                "search.max_limit must be >= 1, got {}",
+                s.max_limit
+            ));
+        }
+        for (key, value) in [
+            ("search.default_limit", s.default_limit),
+            ("later.default_limit", self.later.default_limit),
+            ("timeline.default_limit", self.timeline.default_limit),
+        ] {
+            if value < 1 {
+                return Err(format!("{key} must be >= 1, got {value}"));
+            }
+        }
+        if let Some(spec) = &self.storage.tokenizer {
+            crate::tokenizer::parse(spec)
+                .map_err(|e| format!("storage.tokenizer: {}", e.message))?;
+        }
+        if let Some(globs) = &self.access.allow {
+            if globs.iter().any(|g| g.is_empty()) {
+                return Err("access.allow has an empty pattern".to_string());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> std::result::Result<Config, String> {
+        let dir = std::env::temp_dir().join(format!(
+            "recall-config-{}-{}",
+            std::process::id(),
+            text.len()
+        ));
+        std::fs::write(&dir, text).unwrap();
+        let r = Config::load(Some(&dir)).map_err(|e| e.message);
+        let _ = std::fs::remove_file(&dir);
+        r
+    }
+
+    #[test]
+    fn defaults_and_overrides() {
+        let c = parse("[search]\nrecency_weight = 0.5\n[access]\nallow = [\"agent-*\"]\n").unwrap();
+        assert_eq!(c.search.recency_weight, 0.5);
+        assert_eq!(c.search.candidate_pool, 200);
+        assert_eq!(c.later.default_limit, 5);
+        assert_eq!(
+            c.access.allow.as_deref(),
+            Some(&["agent-*".to_string()][..])
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_key() {
+        assert!(parse("[search]\nrecency_wieght = 0.5\n")
+            .unwrap_err()
+            .contains("unknown field `recency_wieght`"));
+        assert!(parse("[search]\nrecency_weight = 1.5\n")
+            .unwrap_err()
+            .contains("search.recency_weight must be between 0 and 1, got 1.5"));
+        assert!(parse("[search]\ncandidate_pool = 5\n")
+            .unwrap_err()
+            .contains("search.candidate_pool must be 10..5000"));
+        assert!(parse("[storage]\ntokenizer = \"icu\"\n")
+            .unwrap_err()
+            .contains("storage.tokenizer: unknown tokenizer"));
+        assert!(parse("[search]\nrecency_weight = \"high\"\n")
+            .unwrap_err()
+            .contains("line 2"));
+    }
+}

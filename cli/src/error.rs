@@ -1,0 +1,74 @@
+//! One error type for the CLI: a single line for the user, and an exit code.
+use std::fmt;
+
+#[derive(Debug)]
+pub struct Error {
+    pub message: String,
+    pub code: i32,
+}
+
+/// Exit code of a failed command.
+pub const EXIT_ERROR: i32 = 2;
+/// Exit code of `check` when it found problems.
+pub const EXIT_PROBLEMS: i32 = 1;
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn new(message: impl Into<String>) -> Self {
+        Error {
+            message: message.into(),
+            code: EXIT_ERROR,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Shorthand: `Err(err!("..."))`.
+#[macro_export]
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::error::Error::new(format!($($arg)*)) };
+}
+
+/// Adds what was being done to a database error, and turns SQLite's codes into advice.
+pub trait Context<T> {
+    fn context(self, doing: &str) -> Result<T>;
+}
+
+impl<T> Context<T> for rusqlite::Result<T> {
+    fn context(self, doing: &str) -> Result<T> {
+        self.map_err(|e| Error::new(describe_sqlite(doing, &e)))
+    }
+}
+
+impl<T> Context<T> for std::io::Result<T> {
+    fn context(self, doing: &str) -> Result<T> {
+        self.map_err(|e| Error::new(format!("{doing}: {e}")))
+    }
+}
+
+pub fn describe_sqlite(doing: &str, e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode::*;
+    if let rusqlite::Error::SqliteFailure(f, _) = e {
+        let advice = match f.code {
+            DatabaseBusy | DatabaseLocked => Some(
+                "the library is locked by another writer and stayed locked past the busy timeout; try again when it is done",
+            ),
+            ReadOnly => Some("the library is read-only: this command writes, so it needs write access to the file and its directory"),
+            NotADatabase => Some("the file is not a SQLite database"),
+            DatabaseCorrupt => Some("the database file is corrupt: restore it from a backup, or run `recall check` to see what is wrong"),
+            DiskFull => Some("the disk is full"),
+            CannotOpen => Some("the file cannot be opened: check the path and its permissions"),
+            _ => None,
+        };
+        if let Some(advice) = advice {
+            return format!("{doing}: {advice} ({e})");
+        }
+    }
+    format!("{doing}: {e}")
+}

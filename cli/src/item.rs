@@ -1,0 +1,254 @@
+//! An item as JSON Lines carry it, validated field by field with messages that name the
+//! field and say what is wrong.
+use serde_json::{Map, Value};
+
+use recall_core::time;
+
+pub const FIELDS: &[&str] = &[
+    "id",
+    "source",
+    "project",
+    "title",
+    "summary",
+    "questions",
+    "atoms",
+    "occurred_at",
+    "transcript",
+];
+/// Size limits, in bytes of UTF-8.
+pub const MAX_TITLE: usize = 4 * 1024;
+pub const MAX_INDEXED: usize = 1024 * 1024;
+pub const MAX_TRANSCRIPT: usize = 32 * 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub id: Option<i64>,
+    pub source: String,
+    pub project: Option<String>,
+    pub title: String,
+    pub summary: String,
+    pub questions: String,
+    pub atoms: String,
+    pub occurred_at: String,
+    pub transcript: Option<String>,
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn checked(field: &str, s: &str, max: usize) -> Result<String, String> {
+    if s.contains('\0') {
+        return Err(format!("{field} contains a NUL character"));
+    }
+    if s.len() > max {
+        return Err(format!(
+            "{field} is {} bytes, more than the {max} allowed",
+            s.len()
+        ));
+    }
+    Ok(s.to_string())
+}
+
+fn required_text(obj: &Map<String, Value>, field: &str, max: usize) -> Result<String, String> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Err(format!("{field} is missing")),
+        Some(Value::String(s)) if s.trim().is_empty() => Err(format!("{field} is empty")),
+        Some(Value::String(s)) => checked(field, s, max),
+        Some(v) => Err(format!("{field} must be a string, got {}", type_name(v))),
+    }
+}
+
+fn optional_text(
+    obj: &Map<String, Value>,
+    field: &str,
+    max: usize,
+) -> Result<Option<String>, String> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => checked(field, s, max).map(Some),
+        Some(v) => Err(format!(
+            "{field} must be a string or null, got {}",
+            type_name(v)
+        )),
+    }
+}
+
+/// Text, or a list of texts (one per line), or nothing ('').
+fn text_or_list(obj: &Map<String, Value>, field: &str) -> Result<String, String> {
+    match obj.get(field) {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => checked(field, s, MAX_INDEXED),
+        Some(Value::Array(items)) => {
+            let mut lines = Vec::with_capacity(items.len());
+            for item in items {
+                match item {
+                    Value::String(s) => lines.push(s.as_str()),
+                    v => return Err(format!("{field} must hold strings, got {}", type_name(v))),
+                }
+            }
+            checked(field, &lines.join("\n"), MAX_INDEXED)
+        }
+        Some(v) => Err(format!(
+            "{field} must be a string or a list of strings, got {}",
+            type_name(v)
+        )),
+    }
+}
+
+fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
+    let dt = match obj.get("occurred_at") {
+        None | Some(Value::Null) => return Err("occurred_at is missing".to_string()),
+        Some(Value::String(s)) => time::parse_datetime(s).ok_or_else(|| {
+            format!("occurred_at {s:?} is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)")
+        })?,
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .filter(|f| f.is_finite())
+            .and_then(|f| {
+                chrono::DateTime::from_timestamp(f.floor() as i64, ((f - f.floor()) * 1e9) as u32)
+            })
+            .ok_or_else(|| format!("occurred_at {n} is out of range for Unix seconds"))?,
+        Some(v) => {
+            return Err(format!(
+                "occurred_at must be an ISO-8601 string or Unix seconds, got {}",
+                type_name(v)
+            ))
+        }
+    };
+    use chrono::Datelike;
+    if !(1..=9999).contains(&dt.year()) {
+        return Err(format!(
+            "occurred_at year {} is out of range (1 to 9999)",
+            dt.year()
+        ));
+    }
+    Ok(time::normalize(&dt))
+}
+
+impl Item {
+    pub fn from_json(v: &Value) -> Result<Item, String> {
+        let Value::Object(obj) = v else {
+            return Err(format!("expected a JSON object, got {}", type_name(v)));
+        };
+        if let Some(unknown) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            return Err(format!(
+                "unknown field {unknown:?} (known: {})",
+                FIELDS.join(", ")
+            ));
+        }
+        let id = match obj.get("id") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => match n.as_i64() {
+                Some(i) if i > 0 => Some(i),
+                _ => return Err(format!("id must be a positive integer, got {n}")),
+            },
+            Some(v) => {
+                return Err(format!(
+                    "id must be a positive integer, got {}",
+                    type_name(v)
+                ))
+            }
+        };
+        Ok(Item {
+            id,
+            source: required_text(obj, "source", MAX_TITLE)?,
+            project: optional_text(obj, "project", MAX_TITLE)?,
+            title: required_text(obj, "title", MAX_TITLE)?,
+            summary: text_or_list(obj, "summary")?,
+            questions: text_or_list(obj, "questions")?,
+            atoms: text_or_list(obj, "atoms")?,
+            occurred_at: occurred_at(obj)?,
+            transcript: optional_text(obj, "transcript", MAX_TRANSCRIPT)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn item(v: Value) -> Result<Item, String> {
+        Item::from_json(&v)
+    }
+
+    #[test]
+    fn a_full_item() {
+        let it = item(json!({
+            "source": "agent-claude", "project": "shop", "title": "Remove analytics",
+            "summary": "gone", "questions": ["why?", "when?"], "atoms": null,
+            "occurred_at": "2025-03-04T07:06:07+02:00", "transcript": "…", "id": 7
+        }))
+        .unwrap();
+        assert_eq!(it.occurred_at, "2025-03-04T05:06:07Z");
+        assert_eq!(it.questions, "why?\nwhen?");
+        assert_eq!(it.atoms, "");
+        assert_eq!(it.id, Some(7));
+        let it = item(json!({"source": "s", "title": "t", "occurred_at": 0})).unwrap();
+        assert_eq!(it.occurred_at, "1970-01-01T00:00:00Z");
+        assert_eq!(it.project, None);
+    }
+
+    #[test]
+    fn reasons() {
+        let base = || json!({"source": "s", "title": "t", "occurred_at": "2025-01-01"});
+        let with = |k: &str, v: Value| {
+            let mut b = base();
+            b[k] = v;
+            item(b).unwrap_err()
+        };
+        let without = |k: &str| {
+            let mut b = base();
+            b.as_object_mut().unwrap().remove(k);
+            item(b).unwrap_err()
+        };
+        assert_eq!(without("title"), "title is missing");
+        assert_eq!(without("source"), "source is missing");
+        assert_eq!(without("occurred_at"), "occurred_at is missing");
+        assert_eq!(
+            with("title", json!(3)),
+            "title must be a string, got a number"
+        );
+        assert_eq!(with("title", json!("  ")), "title is empty");
+        assert_eq!(
+            with("summary", json!({})),
+            "summary must be a string or a list of strings, got an object"
+        );
+        assert_eq!(
+            with("questions", json!([1])),
+            "questions must hold strings, got a number"
+        );
+        assert_eq!(with("occurred_at", json!("yesterday")), "occurred_at \"yesterday\" is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)");
+        assert_eq!(
+            with("occurred_at", json!(1e300)),
+            "occurred_at 1e300 is out of range for Unix seconds"
+        );
+        assert_eq!(
+            with("occurred_at", json!(true)),
+            "occurred_at must be an ISO-8601 string or Unix seconds, got a boolean"
+        );
+        assert_eq!(
+            with("id", json!(-1)),
+            "id must be a positive integer, got -1"
+        );
+        assert_eq!(
+            with("title", json!("a\u{0}b")),
+            "title contains a NUL character"
+        );
+        assert!(with("summary", json!("x".repeat(MAX_INDEXED + 1)))
+            .starts_with("summary is 1048577 bytes"));
+        assert!(with("colour", json!("red")).starts_with("unknown field \"colour\""));
+        assert_eq!(
+            item(json!([1])).unwrap_err(),
+            "expected a JSON object, got an array"
+        );
+    }
+}
