@@ -26,6 +26,8 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct Storage {
     pub tokenizer: Option<String>,
+    /// How long a command waits for another writer before giving up.
+    pub busy_timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize)]

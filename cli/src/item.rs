@@ -229,7 +229,7 @@ mod tests {
         assert_eq!(with("occurred_at", json!("yesterday")), "occurred_at \"yesterday\" is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)");
         assert_eq!(
             with("occurred_at", json!(1e300)),
-            "occurred_at 1e300 is out of range for Unix seconds"
+            "occurred_at 1e+300 is out of range for Unix seconds"
         );
         assert_eq!(
             with("occurred_at", json!(true)),

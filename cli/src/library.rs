@@ -16,6 +16,17 @@ pub const APPLICATION_ID: i64 = 0x5243_4c4c;
 /// The tokenize clause of the migrations, replaced by the library's tokenizer.
 pub const DEFAULT_TOKENIZE_CLAUSE: &str = "tokenize = 'trigram remove_diacritics 1'";
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+static BUSY: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+/// Sets the busy timeout of every connection this process opens (from the config).
+pub fn set_busy_timeout(timeout: Duration) {
+    let _ = BUSY.set(timeout);
+}
+
+fn busy_timeout() -> Duration {
+    BUSY.get().copied().unwrap_or(BUSY_TIMEOUT)
+}
 pub const TRIGGERS: &[&str] = &[
     "items_fts_before_insert",
     "items_fts_after_insert",
@@ -50,7 +61,7 @@ pub struct Library {
 }
 
 fn configure(conn: &Connection) -> Result<()> {
-    conn.busy_timeout(BUSY_TIMEOUT)
+    conn.busy_timeout(busy_timeout())
         .context("setting the busy timeout")?;
     recall_cli_functions(conn)
 }
@@ -111,6 +122,16 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
     if path.is_dir() {
         return Err(err!(
             "{} is a directory, not a library file",
+            path.display()
+        ));
+    }
+    let read_only = std::fs::metadata(path)
+        .map(|m| m.permissions().readonly())
+        .unwrap_or(false);
+    if access == Access::Write && read_only {
+        return Err(err!(
+            "{} is read-only and this command writes to it: make it writable (chmod u+w {}) or use a read command",
+            path.display(),
             path.display()
         ));
     }

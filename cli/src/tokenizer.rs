@@ -142,19 +142,21 @@ pub fn ensure_buildable(spec: &str) -> Result<()> {
             sql_literal(&normal)
         ))
     };
-    probe().map_err(|e| {
-        let needs = min_sqlite_version(&normal);
-        let have = parse_version(rusqlite::version()).unwrap_or((0, 0, 0));
-        if have < needs {
-            err!(
-                "tokenizer '{normal}' needs SQLite {} or later; this SQLite is {}",
-                version_string(needs),
-                rusqlite::version()
-            )
-        } else {
-            err!("SQLite cannot build tokenizer '{normal}': {e}")
-        }
-    })
+    probe().map_err(|e| unbuildable(&normal, rusqlite::version(), &e.to_string()))
+}
+
+/// Why a tokenizer could not be built: the SQLite version it needs when `have` is older,
+/// else SQLite's own reason.
+fn unbuildable(normal: &str, have: &str, reason: &str) -> crate::error::Error {
+    let needs = min_sqlite_version(normal);
+    if parse_version(have).unwrap_or((0, 0, 0)) < needs {
+        err!(
+            "tokenizer '{normal}' needs SQLite {} or later; this SQLite is {have}",
+            version_string(needs)
+        )
+    } else {
+        err!("SQLite cannot build tokenizer '{normal}': {reason}")
+    }
 }
 
 /// The `tokenize` option of an FTS5 `CREATE VIRTUAL TABLE` statement, in normal form;
@@ -298,6 +300,22 @@ mod tests {
         assert_eq!(min_sqlite_version("porter unicode61"), (3, 9, 0));
         assert_eq!(parse_version("3.40.1"), Some((3, 40, 1)));
         assert_eq!(parse_version("3.45"), Some((3, 45, 0)));
+    }
+
+    #[test]
+    fn an_older_sqlite_is_told_the_version_it_needs() {
+        let e = unbuildable(
+            "trigram remove_diacritics 1",
+            "3.40.1",
+            "error in tokenizer constructor",
+        );
+        assert_eq!(e.message, "tokenizer 'trigram remove_diacritics 1' needs SQLite 3.45.0 or later; this SQLite is 3.40.1");
+        let e = unbuildable(
+            "unicode61 remove_diacritics 7",
+            "3.54.1",
+            "error in tokenizer constructor",
+        );
+        assert_eq!(e.message, "SQLite cannot build tokenizer 'unicode61 remove_diacritics 7': error in tokenizer constructor");
     }
 
     #[test]

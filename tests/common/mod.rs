@@ -4,6 +4,8 @@
 //! rusqlite with the CLI's own adapter registered).
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -40,6 +40,9 @@ impl Globals {
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     let config = Config::load(cli.config.as_deref())?;
+    if let Some(ms) = config.storage.busy_timeout_ms {
+        crate::library::set_busy_timeout(std::time::Duration::from_millis(ms));
+    }
     let tokenizer = cli
         .tokenizer
         .clone()

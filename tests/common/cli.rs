@@ -1,0 +1,189 @@
+//! Spawning the real `recall` binary on temporary libraries.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use super::{pipe, profile_dir};
+
+pub fn recall_bin() -> PathBuf {
+    let bin = profile_dir().join(format!("recall{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} is missing: run `cargo build --workspace`",
+        bin.display()
+    );
+    bin
+}
+
+/// A temporary directory with a library path in it (not created until `init`).
+pub struct TempLib {
+    pub dir: tempfile::TempDir,
+    pub db: PathBuf,
+}
+
+#[derive(Debug)]
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    fn from(out: Output) -> Ran {
+        Ran {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}): {}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+
+    /// Asserts success and returns self.
+    pub fn ok(self) -> Ran {
+        assert_eq!(self.code, 0, "expected success; stderr: {}", self.stderr);
+        self
+    }
+
+    /// Asserts failure with exactly one stderr line containing `needle`.
+    pub fn fails_with(self, needle: &str) -> Ran {
+        assert_ne!(self.code, 0, "expected failure; stdout: {}", self.stdout);
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(
+            lines.len(),
+            1,
+            "expected one error line, got: {:?}",
+            self.stderr
+        );
+        assert!(lines[0].starts_with("recall: "), "{}", lines[0]);
+        assert!(
+            lines[0].contains(needle),
+            "error {:?} lacks {needle:?}",
+            lines[0]
+        );
+        self
+    }
+}
+
+impl TempLib {
+    pub fn new() -> TempLib {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("library.db");
+        TempLib { dir, db }
+    }
+
+    /// A library created with `recall init` (and `--tokenizer` when given).
+    pub fn init(tokenizer: Option<&str>) -> TempLib {
+        let lib = TempLib::new();
+        let mut args = vec!["init"];
+        if let Some(t) = tokenizer {
+            args.extend(["--tokenizer", t]);
+        }
+        lib.run(&args).ok();
+        lib
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    pub fn command(&self) -> Command {
+        let mut cmd = Command::new(recall_bin());
+        cmd.arg("--db").arg(&self.db);
+        cmd.env_remove("RECALL_DB")
+            .env_remove("RECALL_CONFIG")
+            .env_remove("RECALL_TOKENIZER")
+            .env_remove("RECALL_TEST_PAUSE_AT");
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Ran {
+        Ran::from(self.command().args(args).output().expect("run recall"))
+    }
+
+    pub fn run_stdin(&self, args: &[&str], input: &str) -> Ran {
+        Ran::from(pipe(self.command().args(args), input))
+    }
+
+    /// Imports JSON Lines given as text.
+    pub fn import(&self, jsonl: &str) -> Ran {
+        self.run_stdin(&["import", "-"], jsonl)
+    }
+
+    pub fn conn(&self) -> rusqlite::Connection {
+        let conn = rusqlite::Connection::open(&self.db).expect("open library");
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .expect("busy timeout");
+        conn
+    }
+
+    pub fn count(&self, sql: &str) -> i64 {
+        self.conn().query_row(sql, [], |r| r.get(0)).expect(sql)
+    }
+
+    /// Ids whose index entry matches an FTS5 query, sorted.
+    pub fn matching(&self, fts_query: &str) -> Vec<i64> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
+            .expect("prepare");
+        let ids = stmt
+            .query_map([fts_query], |r| r.get(0))
+            .expect("query")
+            .collect::<rusqlite::Result<Vec<i64>>>()
+            .expect("rows");
+        ids
+    }
+
+    /// Everything a user could see of the library, for before/after comparisons.
+    pub fn snapshot(&self) -> String {
+        let conn = self.conn();
+        let mut out = String::new();
+        for sql in [
+            "select group_concat(id || '|' || source || '|' || coalesce(project, '') || '|' || title || '|' || summary || '|' || occurred_at, char(10)) from (select * from items order by id)",
+            "select group_concat(key || '=' || value, ';') from (select * from recall_meta where key = 'tokenizer')",
+            "select sql from sqlite_master where name = 'items_fts'",
+            "select count(*) from items_fts_docsize",
+            "pragma user_version",
+        ] {
+            let v: Option<String> = conn
+                .query_row(sql, [], |r| r.get::<_, rusqlite::types::Value>(0))
+                .map(|v| Some(format!("{v:?}")))
+                .expect(sql);
+            out.push_str(&v.unwrap_or_default());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+const SOURCES: [&str; 3] = ["agent-a", "agent-b", "human"];
+
+/// JSON Lines of `n` generated items in a few projects and sources.
+pub fn generated_items(n: usize) -> String {
+    let mut out = String::new();
+    for i in 0..n {
+        out.push_str(
+            &serde_json::json!({
+                "source": SOURCES[i % 3],
+                "project": format!("project-{}", i % 7),
+                "title": format!("Item {i}: migrate the widget{} table", i % 101),
+                "summary": format!("Summary {i} with keyword{} and analytics{}", i % 13, i % 17),
+                "occurred_at": format!("2024-{:02}-{:02}T10:00:00Z", 1 + i % 12, 1 + i % 28),
+            })
+            .to_string(),
+        );
+        out.push('\n');
+    }
+    out
+}
+
+pub fn exists(p: &Path) -> bool {
+    p.exists()
+}
