@@ -1,21 +1,49 @@
 #!/usr/bin/env bash
-# The README's main job: the extension in the plain sqlite3 shell on a tiny library.
+# The README's main job: the recall CLI and the plain sqlite3 shell (with the extension
+# loaded) on the bundled sample library.
 # Usage: examples/demo.sh TARGET_PROFILE_DIR   (e.g. target/debug)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-lib="${1:-target/debug}/librecall0"
+root=$(cd "$(dirname "$0")/.." && pwd)
+profile=$(cd "${1:-$root/target/debug}" && pwd)
+recall="$profile/recall"
 command -v sqlite3 >/dev/null || { echo "demo: the sqlite3 shell is missing: apt-get install sqlite3" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export RECALL_DB="$work/sample.db"
+now=2025-11-29T00:00:00Z
 
-echo "== sqlite3 $(sqlite3 --version | cut -d' ' -f1) with $lib"
-sqlite3 -batch :memory: <<SQL
-.load $lib
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+run() { step "recall $*"; "$recall" "$@"; }
+
+run init
+run import "$root/examples/sample.jsonl"
+run check
+run search "When did we decide to remove the analytics script?" --now "$now" --limit 5
+run search "database is locked" --project api --now "$now" --limit 3 --explain
+run search "migracion fechas" --now "$now" --limit 3
+run later 14
+run related "The importer fails with database is locked again, please fix it" --now "$now"
+run timeline --project infra --since 2025-01-01 --limit 4
+step "recall --json search 'ECONNREFUSED 5432' --limit 1"
+"$recall" --json search 'ECONNREFUSED 5432' --now "$now" --limit 1
+
+# The Debian sqlite3 shell (SQLite 3.40) cannot use trigram remove_diacritics (3.45+):
+# a copy of the library, rebuilt with unicode61, serves the shell.
+cp "$RECALL_DB" "$work/shell.db"
+run --db "$work/shell.db" rebuild --tokenizer 'unicode61 remove_diacritics 2'
+
+step "sqlite3 $work/shell.db   # .load $profile/librecall0, then the SQL files of sql/"
+sqlite3 -batch "$work/shell.db" <<SQL
+.load $profile/librecall0
 .mode box
-select recall_version() as version;
-select recall_match('When did we remove the analytics script?', 3, 1) as "match expression";
-select recall_prompt_terms('¿Cuándo arreglé la migración?') as "prompt terms";
-.read $here/tiny_library.sql
-.parameter set :query "'When did we remove the analytics script?'"
-.parameter set :now "'2025-03-01T00:00:00Z'"
+select recall_version() as version, sqlite_version() as sqlite;
+.parameter set :query "'When did we decide to remove the analytics script?'"
+.parameter set :tokenizer "'unicode61 remove_diacritics 2'"
+.parameter set :now "'$now'"
 .parameter set :limit 3
-.read $here/two_stage_search.sql
+.read $root/sql/search.sql
+.parameter clear
+.parameter set :item_id 14
+.parameter set :tokenizer "'unicode61 remove_diacritics 2'"
+.read $root/sql/later.sql
 SQL

@@ -59,6 +59,105 @@ pub enum Command {
     },
     /// Merge the index's segments and refresh the query planner's statistics.
     Optimize,
+    /// Search: FTS5 ranks a pool by bm25, recency re-ranks it.
+    Search(SearchArgs),
+    /// Newer items on the same subject as an item.
+    Later(LaterArgs),
+    /// Items newest first, in a project or source.
+    Timeline(TimelineArgs),
+    /// Items sharing at least two distinctive words with a first prompt.
+    Related(RelatedArgs),
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct Filters {
+    /// Only this project.
+    #[arg(long)]
+    pub project: Option<String>,
+    /// Only this source.
+    #[arg(long)]
+    pub source: Option<String>,
+    /// Only items at or after this time (ISO-8601; a bare date is UTC).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only items before this time.
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct Common {
+    /// How many results (the default and maximum come from the configuration).
+    #[arg(long)]
+    pub limit: Option<i64>,
+    /// Also tell which terms and filters ran, and why an answer is empty.
+    #[arg(long)]
+    pub explain: bool,
+    #[command(flatten)]
+    pub access: AccessArgs,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct Recency {
+    /// The reference time for recency (default: now).
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Recency half-life in days (default 90).
+    #[arg(long, value_name = "DAYS")]
+    pub half_life: Option<f64>,
+    /// Recency weight, 0 (pure relevance) to 1 (default 0.3).
+    #[arg(long)]
+    pub weight: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Free text: nothing in it acts as an FTS5 operator; "quoted phrases" stay phrases.
+    pub query: String,
+    #[command(flatten)]
+    pub filters: Filters,
+    /// Stage-1 pool size (clamped to 10..5000; default 200).
+    #[arg(long)]
+    pub pool: Option<i64>,
+    /// Keep stop words (by default they are dropped while another word remains).
+    #[arg(long)]
+    pub literal: bool,
+    #[command(flatten)]
+    pub recency: Recency,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Debug, Args)]
+pub struct LaterArgs {
+    /// The item whose later history is wanted.
+    pub id: i64,
+    /// Subject words (default: the item's title).
+    #[arg(long)]
+    pub query: Option<String>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Debug, Args)]
+pub struct TimelineArgs {
+    #[command(flatten)]
+    pub filters: Filters,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Debug, Args)]
+pub struct RelatedArgs {
+    /// The first prompt of a session.
+    pub prompt: String,
+    /// Only this project.
+    #[arg(long)]
+    pub project: Option<String>,
+    #[command(flatten)]
+    pub recency: Recency,
+    #[command(flatten)]
+    pub common: Common,
 }
 
 #[derive(Debug, Args, Clone, Default)]

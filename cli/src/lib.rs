@@ -8,6 +8,7 @@ pub mod functions;
 pub mod item;
 pub mod library;
 pub mod output;
+pub mod query;
 pub mod tokenizer;
 
 use std::ffi::OsString;

@@ -27,3 +27,5 @@ select 'err_25', recall_related('a', x'00'); -- error: recall_related: title mus
 select 'err_26', recall_fold(x'01'); -- error: recall_fold: text must be TEXT, got a 1-byte BLOB
 select 'err_27', recall_age_days('2025-01-01' || char(0) || 'x', 0); -- error: recall_age_days: occurred_at must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got '2025-01-01\0x'
 select 'err_28', recall_match('abc', 1, 'yes'); -- error: recall_match: drop_stopwords must be 0 or 1, got 'yes'
+select 'err_29', recall_time('soon'); -- error: recall_time: value must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got 'soon'
+select 'err_30', recall_time(1e15); -- error: recall_time: value is out of range (years 1 to 9999), got 1000000000000000

@@ -190,7 +190,7 @@ pub fn run(g: &Globals) -> Result<i32> {
         output::json(&serde_json::json!({ "path": lib.path, "healthy": healthy, "checks": r.0 }));
     } else {
         for c in &r.0 {
-            println!(
+            crate::say!(
                 "{} {}: {}",
                 if c.ok { "ok     " } else { "PROBLEM" },
                 c.name,

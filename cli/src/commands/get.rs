@@ -55,7 +55,7 @@ pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i
         output::json(&serde_json::json!({ "item": item }));
         return Ok(0);
     }
-    println!(
+    crate::say!(
         "[{}] {} {} ({}, {})",
         item.id,
         &item.occurred_at,
@@ -69,11 +69,11 @@ pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i
         ("atoms", &item.atoms),
     ] {
         if !text.is_empty() {
-            println!("{label}:\n{}", indent(text));
+            crate::say!("{label}:\n{}", indent(text));
         }
     }
     if let Some(t) = &item.transcript {
-        println!("transcript:\n{}", indent(t));
+        crate::say!("transcript:\n{}", indent(t));
     }
     Ok(0)
 }

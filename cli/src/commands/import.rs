@@ -73,7 +73,7 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
     if g.json {
         output::json(&json!({ "imported": count, "seconds": seconds }));
     } else {
-        println!("imported {count} items in {seconds:.2} s");
+        crate::say!("imported {count} items in {seconds:.2} s");
     }
     Ok(0)
 }

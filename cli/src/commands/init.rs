@@ -16,7 +16,7 @@ pub fn run(g: &Globals) -> Result<i32> {
             "tokenizer": lib.tokenizer,
         }));
     } else {
-        println!(
+        crate::say!(
             "created {} (schema version {}, tokenizer '{}')",
             lib.path.display(),
             lib.schema_version,

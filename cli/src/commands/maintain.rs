@@ -19,9 +19,9 @@ pub fn migrate(g: &Globals) -> Result<i32> {
     if g.json {
         output::json(&json!({ "from": from, "to": to, "applied": to - from }));
     } else if from == to {
-        println!("{} is up to date (schema version {to})", lib.path.display());
+        crate::say!("{} is up to date (schema version {to})", lib.path.display());
     } else {
-        println!(
+        crate::say!(
             "migrated {} from schema version {from} to {to}",
             lib.path.display()
         );
@@ -106,9 +106,9 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
             "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
         }));
     } else if target == from {
-        println!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
+        crate::say!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
     } else {
-        println!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
+        crate::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
     }
     Ok(0)
 }
@@ -142,7 +142,7 @@ pub fn optimize(g: &Globals) -> Result<i32> {
     if g.json {
         output::json(&json!({ "optimized": true, "seconds": seconds }));
     } else {
-        println!("optimized the index and refreshed statistics in {seconds:.2} s");
+        crate::say!("optimized the index and refreshed statistics in {seconds:.2} s");
     }
     Ok(0)
 }

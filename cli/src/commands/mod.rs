@@ -4,6 +4,7 @@ mod get;
 mod import;
 mod init;
 mod maintain;
+mod queries;
 
 use std::path::PathBuf;
 
@@ -65,5 +66,9 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             access,
         } => get::run(&g, id, transcript, &access.allow),
         Command::Optimize => maintain::optimize(&g),
+        Command::Search(a) => queries::search(&g, &a),
+        Command::Later(a) => queries::later(&g, &a),
+        Command::Timeline(a) => queries::timeline(&g, &a),
+        Command::Related(a) => queries::related(&g, &a),
     }
 }

@@ -71,6 +71,13 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_age_days,
     },
     FunctionSpec {
+        name: "recall_time",
+        min_args: 1,
+        max_args: 1,
+        clock_arities: &[],
+        run: recall_time,
+    },
+    FunctionSpec {
         name: "recall_decay",
         min_args: 3,
         max_args: 3,
@@ -204,6 +211,25 @@ fn recall_age_days(args: &Args, _: &Host) -> ArgResult<Output> {
     Ok(match (occurred, now) {
         (Some(o), Some(n)) => Output::Real(time::age_days(o, n)),
         _ => Output::Null,
+    })
+}
+
+fn recall_time(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match args.time(0, "value")? {
+        Some(seconds) => {
+            let whole = seconds.floor();
+            match chrono::DateTime::from_timestamp(whole as i64, 0) {
+                Some(dt) if (1..=9999).contains(&chrono::Datelike::year(&dt)) => {
+                    Output::Text(time::normalize(&dt))
+                }
+                _ => {
+                    return Err(format!(
+                        "value is out of range (years 1 to 9999), got {seconds}"
+                    ))
+                }
+            }
+        }
+        None => Output::Null,
     })
 }
 

@@ -1,5 +1,5 @@
 //! Reading time values: ISO-8601 / RFC 3339 text, or Unix seconds (SPEC §2).
-use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 
 const SECONDS_PER_DAY: f64 = 86_400.0;
 
@@ -42,9 +42,10 @@ pub fn parse_unix_seconds(text: &str) -> Option<f64> {
     parse_datetime(text).map(|dt| unix_seconds(&dt))
 }
 
-/// The normal form stored in a library: `2025-03-04T05:06:07Z` (fraction kept if any).
+/// The normal form stored in a library: `2025-03-04T05:06:07Z`, whole seconds, so that
+/// text order is time order (a fraction would sort `07.5Z` before `07Z`).
 pub fn normalize(dt: &DateTime<Utc>) -> String {
-    dt.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+    dt.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 pub fn now_unix_seconds() -> f64 {
@@ -108,8 +109,10 @@ mod tests {
     fn normal_form() {
         let dt = parse_datetime("2025-03-04T07:06:07+02:00").unwrap();
         assert_eq!(normalize(&dt), "2025-03-04T05:06:07Z");
-        let dt = parse_datetime("2025-03-04 05:06:07.120").unwrap();
-        assert_eq!(normalize(&dt), "2025-03-04T05:06:07.120Z");
+        let dt = parse_datetime("2025-03-04 05:06:07.920").unwrap();
+        assert_eq!(normalize(&dt), "2025-03-04T05:06:07Z");
+        let dt = parse_datetime("0900-01-01").unwrap();
+        assert_eq!(normalize(&dt), "0900-01-01T00:00:00Z");
     }
 
     #[test]

@@ -1,0 +1,331 @@
+//! `recall search`, `later`, `timeline`, `related`: run the query files of `sql/` and
+//! print a table for people or one JSON object for machines.
+
+use serde_json::{json, Map, Value as Json};
+
+use super::Globals;
+use crate::args::{Common, Filters, LaterArgs, Recency, RelatedArgs, SearchArgs, TimelineArgs};
+use crate::error::Result;
+use crate::library::{self, Access, Library};
+use crate::query::{self, int, real, text, Params};
+use crate::{err, output};
+
+type Rows = Vec<Map<String, Json>>;
+
+/// A time flag, checked and normalised (the SQL would silently read garbage as NULL).
+fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
+    value
+        .map(|v| {
+            recall_core::time::parse_datetime(v)
+                .map(|dt| recall_core::time::normalize(&dt))
+                .ok_or_else(|| err!("{flag} {v:?} is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)"))
+        })
+        .transpose()
+}
+
+fn open(g: &Globals) -> Result<Library> {
+    library::open(g.db()?, Access::Read, g.tokenizer.as_deref())
+}
+
+fn sources(g: &Globals, c: &Common) -> Option<String> {
+    g.allow(&c.access.allow)
+        .map(|globs| json!(globs).to_string())
+}
+
+struct Checked {
+    filters: Map<String, Json>,
+    params: Params,
+}
+
+fn filters(f: &Filters) -> Result<Checked> {
+    let since = time_flag("--since", f.since.as_deref())?;
+    let until = time_flag("--until", f.until.as_deref())?;
+    let mut shown = Map::new();
+    for (k, v) in [
+        ("project", &f.project),
+        ("source", &f.source),
+        ("since", &since),
+        ("until", &until),
+    ] {
+        if let Some(v) = v {
+            shown.insert(k.to_string(), json!(v));
+        }
+    }
+    Ok(Checked {
+        filters: shown,
+        params: vec![
+            (":project", text(f.project.as_deref())),
+            (":source", text(f.source.as_deref())),
+            (":since", text(since.as_deref())),
+            (":until", text(until.as_deref())),
+        ],
+    })
+}
+
+fn recency(g: &Globals, r: &Recency) -> Result<(Option<String>, f64, f64)> {
+    let now = time_flag("--now", r.now.as_deref())?;
+    let half_life = r
+        .half_life
+        .unwrap_or(g.config.search.recency_half_life_days);
+    if !(half_life > 0.0 && half_life.is_finite()) {
+        return Err(err!("--half-life must be > 0 days, got {half_life}"));
+    }
+    let weight = r.weight.unwrap_or(g.config.search.recency_weight);
+    if !(0.0..=1.0).contains(&weight) {
+        return Err(err!("--weight must be between 0 and 1, got {weight}"));
+    }
+    Ok((now, half_life, weight))
+}
+
+/// Why an answer is empty: nothing searchable, nothing stored, or excluded.
+fn reason(rows: &Rows, terms: Option<&Json>, items: i64) -> Json {
+    if !rows.is_empty() {
+        return Json::Null;
+    }
+    match terms {
+        Some(Json::Array(t)) if t.is_empty() => json!("no_terms"),
+        _ if items == 0 => json!("no_rows"),
+        _ => json!("filtered"),
+    }
+}
+
+fn explain_facts(
+    lib: &Library,
+    query_text: Option<&str>,
+    drop_stopwords: bool,
+) -> Result<(Option<Json>, i64)> {
+    let rows = query::run(
+        &lib.conn,
+        "explain",
+        &vec![
+            (":query", text(query_text)),
+            (":tokenizer", text(Some(&lib.tokenizer))),
+            (":drop_stopwords", int(Some(drop_stopwords as i64))),
+        ],
+    )?;
+    let row = rows.into_iter().next().unwrap_or_default();
+    let terms = row
+        .get("terms")
+        .and_then(|t| t.as_str())
+        .and_then(|t| serde_json::from_str::<Json>(t).ok());
+    let items = row.get("items").and_then(|n| n.as_i64()).unwrap_or(0);
+    Ok((terms, items))
+}
+
+/// Prints the answer: JSON `{"results", "settings", "explain"?}` or one line per row.
+fn print(g: &Globals, command: &str, rows: &Rows, settings: Json, explain: Option<Json>) {
+    if g.json {
+        let mut doc = json!({ "command": command, "results": rows, "settings": settings });
+        if let Some(e) = explain {
+            doc["explain"] = e;
+        }
+        output::json(&doc);
+        return;
+    }
+    let mut last_matched_by: Option<&str> = None;
+    for row in rows {
+        let s = |k: &str| {
+            row.get(k)
+                .and_then(|v| v.as_str())
+                .unwrap_or("-")
+                .to_string()
+        };
+        if let Some(m) = row.get("matched_by").and_then(|v| v.as_str()) {
+            if last_matched_by != Some(m) {
+                crate::say!("# matched by {}", m.replace('_', " "));
+                last_matched_by = Some(m);
+            }
+        }
+        let date: String = s("date").chars().take(10).collect();
+        crate::say!(
+            "[{}] {date} {} ({}, {})",
+            row.get("id").map(|v| v.to_string()).unwrap_or_default(),
+            s("title"),
+            s("project"),
+            s("source")
+        );
+    }
+    if rows.is_empty() {
+        crate::say!("(no results)");
+    }
+    if let Some(e) = explain {
+        crate::say!("--");
+        if let Some(obj) = e.as_object() {
+            for (k, v) in obj {
+                let shown = match v {
+                    Json::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                crate::say!("{k}: {shown}");
+            }
+        }
+    }
+}
+
+pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
+    let lib = open(g)?;
+    let checked = filters(&a.filters)?;
+    let (now, half_life, weight) = recency(g, &a.recency)?;
+    let cfg = &g.config.search;
+    let pool = a.pool.unwrap_or(cfg.candidate_pool).clamp(10, 5000);
+    let drop_stopwords = cfg.drop_stopwords && !a.literal;
+    let limit = recall_core::score::limit(a.common.limit, cfg.default_limit, cfg.max_limit);
+    let allow = sources(g, &a.common);
+    let mut params = checked.params;
+    params.extend([
+        (":query", text(Some(&a.query))),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":drop_stopwords", int(Some(drop_stopwords as i64))),
+        (":sources", text(allow.as_deref())),
+        (":pool", int(Some(pool))),
+        (":limit", int(Some(limit))),
+        (":default_limit", int(Some(cfg.default_limit))),
+        (":max_limit", int(Some(cfg.max_limit))),
+        (":now", text(now.as_deref())),
+        (":half_life", real(Some(half_life))),
+        (":weight", real(Some(weight))),
+    ]);
+    let rows = query::run(&lib.conn, "search", &params)?;
+    let settings = json!({
+        "query": a.query, "tokenizer": lib.tokenizer, "drop_stopwords": drop_stopwords,
+        "pool": pool, "limit": limit, "half_life_days": half_life, "recency_weight": weight,
+        "now": now, "filters": checked.filters, "allow": g.allow(&a.common.access.allow),
+    });
+    let explain = if a.common.explain {
+        let (terms, items) = explain_facts(&lib, Some(&a.query), drop_stopwords)?;
+        Some(json!({
+            "terms": terms, "filters": checked.filters, "allow": g.allow(&a.common.access.allow),
+            "pool": pool, "limit": limit, "items": items,
+            "reason": reason(&rows, terms.as_ref(), items),
+        }))
+    } else {
+        None
+    };
+    print(g, "search", &rows, settings, explain);
+    Ok(0)
+}
+
+pub fn timeline(g: &Globals, a: &TimelineArgs) -> Result<i32> {
+    let lib = open(g)?;
+    let checked = filters(&a.filters)?;
+    let default_limit = g.config.timeline.default_limit;
+    let limit = recall_core::score::limit(a.common.limit, default_limit, 50);
+    let allow = sources(g, &a.common);
+    let mut params = checked.params;
+    params.extend([
+        (":sources", text(allow.as_deref())),
+        (":limit", int(Some(limit))),
+        (":default_limit", int(Some(default_limit))),
+    ]);
+    let rows = query::run(&lib.conn, "timeline", &params)?;
+    let settings = json!({ "limit": limit, "filters": checked.filters, "allow": g.allow(&a.common.access.allow) });
+    let explain = if a.common.explain {
+        let (_, items) = explain_facts(&lib, None, false)?;
+        Some(json!({
+            "filters": checked.filters, "allow": g.allow(&a.common.access.allow), "limit": limit,
+            "items": items, "reason": reason(&rows, None, items),
+        }))
+    } else {
+        None
+    };
+    print(g, "timeline", &rows, settings, explain);
+    Ok(0)
+}
+
+pub fn later(g: &Globals, a: &LaterArgs) -> Result<i32> {
+    let lib = open(g)?;
+    let allow = sources(g, &a.common);
+    // The item must exist and be readable: otherwise answer exactly as `get` does.
+    let item = query::run(
+        &lib.conn,
+        "get",
+        &vec![
+            (":id", int(Some(a.id))),
+            (":sources", text(allow.as_deref())),
+            (":transcript", int(Some(0))),
+        ],
+    )?;
+    let Some(item) = item.into_iter().next() else {
+        return Err(err!("no item {} in {}", a.id, lib.path.display()));
+    };
+    let default_limit = g.config.later.default_limit;
+    let limit = recall_core::score::limit(a.common.limit, default_limit, 50);
+    let params: Params = vec![
+        (":item_id", int(Some(a.id))),
+        (":query", text(a.query.as_deref())),
+        (":limit", int(Some(limit))),
+        (":default_limit", int(Some(default_limit))),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(allow.as_deref())),
+    ];
+    let rows = query::run(&lib.conn, "later", &params)?;
+    let subject = a
+        .query
+        .clone()
+        .filter(|q| !q.trim().is_empty())
+        .or_else(|| {
+            item.get("title")
+                .and_then(|t| t.as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    let settings = json!({
+        "item_id": a.id, "subject": subject, "limit": limit, "allow": g.allow(&a.common.access.allow),
+    });
+    let explain = if a.common.explain {
+        let (terms, items) = explain_facts(&lib, Some(&subject), true)?;
+        let scope = match item.get("project").and_then(|p| p.as_str()) {
+            Some(p) => json!({ "project": p }),
+            None => json!({ "source": item.get("source") }),
+        };
+        Some(json!({
+            "terms": terms, "scope": scope, "since": item.get("occurred_at"), "limit": limit,
+            "items": items, "reason": reason(&rows, terms.as_ref(), items),
+        }))
+    } else {
+        None
+    };
+    print(g, "later", &rows, settings, explain);
+    Ok(0)
+}
+
+pub fn related(g: &Globals, a: &RelatedArgs) -> Result<i32> {
+    let lib = open(g)?;
+    let (now, half_life, weight) = recency(g, &a.recency)?;
+    let allow = sources(g, &a.common);
+    let limit = recall_core::score::limit(a.common.limit, 3, 3);
+    let params: Params = vec![
+        (":prompt", text(Some(&a.prompt))),
+        (":project", text(a.project.as_deref())),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(allow.as_deref())),
+        (":limit", int(Some(limit))),
+        (":now", text(now.as_deref())),
+        (":half_life", real(Some(half_life))),
+        (":weight", real(Some(weight))),
+    ];
+    let rows = query::run(&lib.conn, "related", &params)?;
+    let terms =
+        recall_core::prompt::prompt_terms(&a.prompt, recall_core::prompt::DEFAULT_MAX_PROMPT_TERMS);
+    let settings = json!({
+        "prompt": a.prompt, "project": a.project, "limit": limit, "half_life_days": half_life,
+        "recency_weight": weight, "now": now, "allow": g.allow(&a.common.access.allow),
+    });
+    let explain = if a.common.explain {
+        let (_, items) = explain_facts(&lib, None, false)?;
+        // Fewer than two distinctive words: nothing to relate by.
+        let terms_json = if terms.len() < 2 {
+            json!([])
+        } else {
+            json!(terms)
+        };
+        Some(json!({
+            "terms": terms, "project": a.project, "allow": g.allow(&a.common.access.allow),
+            "items": items, "reason": reason(&rows, Some(&terms_json), items),
+        }))
+    } else {
+        None
+    };
+    print(g, "related", &rows, settings, explain);
+    Ok(0)
+}

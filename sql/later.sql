@@ -1,0 +1,83 @@
+-- later: newer items on the same subject as an item.
+--
+-- 1. The subject is :query, or the item's title. Search the item's project (an item
+--    without a project: its own source) among readable sources, for items at or after
+--    the item's time (same time counts), 50 hits by pure relevance.
+-- 2. The bar is 0.3 x the best relevance among the hits, the item itself included;
+--    then the item is dropped and hits below the bar too.
+-- 3. The 2 most relevant stay; the remaining places go to the newest of the rest.
+-- 4. Newest first, at most :limit (default 5), matched_by = 'subject'.
+-- 5. Nothing kept: the project's (or source's) newer items instead, newest first,
+--    matched_by = 'project_timeline' (context, not evidence of a change).
+--
+-- Parameters: :item_id; :query (optional); :limit; :tokenizer; :sources (JSON array of
+-- glob patterns, NULL: all). An item the caller may not read gives no rows.
+with
+item as (
+  select i.id, i.project, i.source, i.occurred_at, i.title
+  from items as i
+  where i.id = :item_id
+    and (:sources is null
+         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+),
+lim as (
+  select recall_limit(:limit, coalesce(:default_limit, 5), 50) as n
+),
+hits as (
+  select f.rowid as id, -bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) as relevance
+  from items_fts as f
+  join items as i on i.id = f.rowid
+  join item
+  where items_fts match recall_match(coalesce(nullif(trim(:query), ''), item.title),
+                                     coalesce(:tokenizer, 'trigram'), 1)
+    and (case when item.project is not null then i.project = item.project
+              else i.project is null and i.source = item.source end)
+    and i.occurred_at >= item.occurred_at
+    and (:sources is null
+         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+  order by bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5)
+  limit 50
+),
+kept as (
+  select hits.id, hits.relevance,
+         row_number() over (order by hits.relevance desc, hits.id desc) as by_relevance
+  from hits, item
+  where hits.id <> item.id
+    and hits.relevance >= 0.3 * (select max(relevance) from hits)
+),
+chosen as (
+  select kept.id, kept.relevance
+  from kept, lim
+  where kept.by_relevance <= min(2, lim.n)
+  union all
+  select * from (
+    select kept.id, kept.relevance
+    from kept
+    join items as i on i.id = kept.id
+    where kept.by_relevance > 2
+    order by i.occurred_at desc, i.id desc
+    limit max((select n from lim) - 2, 0)
+  )
+)
+select * from (
+  select i.id, i.occurred_at as date, i.title, i.project, i.source,
+         chosen.relevance, 'subject' as matched_by
+  from chosen
+  join items as i on i.id = chosen.id
+  union all
+  select * from (
+    select i.id, i.occurred_at as date, i.title, i.project, i.source,
+           null as relevance, 'project_timeline' as matched_by
+    from items as i, item
+    where not exists (select 1 from chosen)
+      and i.id <> item.id
+      and (case when item.project is not null then i.project = item.project
+                else i.project is null and i.source = item.source end)
+      and i.occurred_at >= item.occurred_at
+      and (:sources is null
+           or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+    order by i.occurred_at desc, i.id desc
+    limit (select n from lim)
+  )
+)
+order by date desc, id desc;

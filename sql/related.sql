@@ -1,0 +1,39 @@
+-- related: the first-prompt rule. The prompt's distinctive words (recall_prompt_terms);
+-- fewer than 2: nothing. Search with those words (each quoted, OR-ed, normal scoring),
+-- take the first 8, keep a result only when recall_related(prompt, title, summary) = 1,
+-- and return at most 3 (fewer with :limit).
+--
+-- Parameters: :prompt; :project (optional); :tokenizer; :sources (JSON array of glob
+-- patterns, NULL: all); :now, :half_life, :weight as in search.
+with
+terms as (
+  select group_concat(value, ' ') as words, count(*) as n
+  from json_each(recall_prompt_terms(:prompt))
+),
+pool as (
+  select f.rowid as id, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) as bm25
+  from items_fts as f
+  join items as i on i.id = f.rowid
+  join terms
+  where terms.n >= 2
+    and items_fts match recall_match(terms.words, coalesce(:tokenizer, 'trigram'))
+    and (:project is null or i.project = :project)
+    and (:sources is null
+         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+  order by bm25
+  limit 200
+),
+first8 as (
+  select pool.id, recall_score(pool.bm25, i.occurred_at, :now, :half_life, :weight) as score
+  from pool
+  join items as i on i.id = pool.id
+  order by score desc, i.occurred_at desc, i.id desc
+  limit 8
+)
+select i.id, i.occurred_at as date, i.title, i.project, i.source, first8.score,
+       recall_overlap(:prompt, i.title, i.summary) as overlap
+from first8
+join items as i on i.id = first8.id
+where recall_related(:prompt, i.title, i.summary) = 1
+order by first8.score desc, i.occurred_at desc, i.id desc
+limit recall_limit(:limit, 3, 3);

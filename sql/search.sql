@@ -1,0 +1,43 @@
+-- search: two-stage literal search.
+--
+-- Stage 1 (FTS5): match the query's terms, apply every filter, order by bm25 and keep
+-- the first :pool rows. Stage 2: re-rank that pool by recency with recall_score and
+-- return the first :limit rows. Recency only reorders the pool: it never brings in an
+-- item that did not match.
+--
+-- Parameters (unset = NULL = the default):
+--   :query           free text; nothing in it acts as an FTS5 operator
+--   :tokenizer       the library's tokenizer (sets the minimum term length); default trigram
+--   :drop_stopwords  1 (default) drops stop words while another term remains; 0 keeps all
+--   :sources         JSON array of glob patterns of readable sources; NULL: all sources
+--   :project, :source            exact filters
+--   :since, :until   time bounds: since inclusive, until exclusive; bare dates are UTC
+--   :pool            stage-1 pool size, default 200, clamped to 10..5000
+--   :limit           default :default_limit (10), at most :max_limit (50)
+--   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
+with
+pool as (
+  select f.rowid as id, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) as bm25
+  from items_fts as f
+  join items as i on i.id = f.rowid
+  where items_fts match recall_match(:query, coalesce(:tokenizer, 'trigram'), coalesce(:drop_stopwords, 1))
+    and (:project is null or i.project = :project)
+    and (:source is null or i.source = :source)
+    and (:since is null or i.occurred_at >= recall_time(:since))
+    and (:until is null or i.occurred_at < recall_time(:until))
+    and (:sources is null
+         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+  order by bm25
+  limit max(10, min(5000, coalesce(:pool, 200)))
+),
+scored as (
+  select pool.id, -pool.bm25 as relevance,
+         recall_score(pool.bm25, i.occurred_at, :now, :half_life, :weight) as score
+  from pool
+  join items as i on i.id = pool.id
+)
+select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance
+from scored as s
+join items as i on i.id = s.id
+order by s.score desc, i.occurred_at desc, i.id desc
+limit recall_limit(:limit, coalesce(:default_limit, 10), coalesce(:max_limit, 50));

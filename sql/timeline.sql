@@ -1,0 +1,17 @@
+-- timeline: items newest first, in a project and/or a source, between two times.
+--
+-- Parameters (unset = NULL = the default):
+--   :project, :source   exact filters (either, both or none)
+--   :since, :until      since inclusive, until exclusive; bare dates are UTC
+--   :sources            JSON array of glob patterns of readable sources; NULL: all
+--   :limit              default :default_limit (20), at most 50
+select i.id, i.occurred_at as date, i.title, i.project, i.source
+from items as i
+where (:project is null or i.project = :project)
+  and (:source is null or i.source = :source)
+  and (:since is null or i.occurred_at >= recall_time(:since))
+  and (:until is null or i.occurred_at < recall_time(:until))
+  and (:sources is null
+       or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+order by i.occurred_at desc, i.id desc
+limit recall_limit(:limit, coalesce(:default_limit, 20), 50);
