@@ -187,3 +187,55 @@ pub fn generated_items(n: usize) -> String {
 pub fn exists(p: &Path) -> bool {
     p.exists()
 }
+
+/// One JSON Lines item: source, project (None for no project), title, summary, time.
+pub fn item(source: &str, project: Option<&str>, title: &str, summary: &str, at: &str) -> String {
+    serde_json::json!({
+        "source": source, "project": project, "title": title, "summary": summary, "occurred_at": at,
+    })
+    .to_string()
+}
+
+/// The ids of a `--json` answer's results, in order.
+pub fn ids(answer: &serde_json::Value) -> Vec<i64> {
+    answer["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no results in {answer}"))
+        .iter()
+        .map(|r| r["id"].as_i64().expect("id"))
+        .collect()
+}
+
+impl TempLib {
+    /// A library holding these items (ids 1, 2, … in order).
+    pub fn with_items(tokenizer: Option<&str>, items: &[String]) -> TempLib {
+        let lib = TempLib::init(tokenizer);
+        lib.import(&items.join("\n")).ok();
+        lib
+    }
+
+    /// `recall --json ARGS`, which must succeed.
+    pub fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut full = vec!["--json"];
+        full.extend_from_slice(args);
+        self.run(&full).ok().json()
+    }
+
+    /// Relevance (-bm25 with the library's weights) of every item matching `fts_query`,
+    /// straight from FTS5: the independent side of ranking tests.
+    pub fn relevance(&self, fts_query: &str) -> Vec<(i64, f64)> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "select rowid, -bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) from items_fts
+                 where items_fts match ?1 order by bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5)",
+            )
+            .expect("prepare");
+        let rows = stmt
+            .query_map([fts_query], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("query")
+            .collect::<rusqlite::Result<Vec<(i64, f64)>>>()
+            .expect("rows");
+        rows
+    }
+}

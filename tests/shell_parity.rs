@@ -1,0 +1,116 @@
+//! The SQL files of `sql/` give the same answers from the CLI and from the Debian
+//! sqlite3 shell (`.load` + `.parameter set` + `.read`), on the bundled sample library.
+mod common;
+
+use common::cli::{ids, TempLib};
+use common::{extension_path, pipe, root, SHELL};
+
+const NOW: &str = "2025-11-29T00:00:00Z";
+const TOKENIZER: &str = "unicode61 remove_diacritics 2";
+
+fn sample() -> TempLib {
+    // The shell's SQLite 3.40 cannot use trigram remove_diacritics (3.45+).
+    let lib = TempLib::init(Some(TOKENIZER));
+    let sample = root().join("examples/sample.jsonl");
+    lib.run(&["import", sample.to_str().unwrap()]).ok();
+    lib
+}
+
+/// Runs sql/<name>.sql in the shell with these parameters; returns the first column.
+fn shell_ids(lib: &TempLib, name: &str, params: &[(&str, String)]) -> Vec<i64> {
+    let mut script = format!(".load {}\n.mode list\n", extension_path().display());
+    for (key, value) in params {
+        script.push_str(&format!(".parameter set {key} {value}\n"));
+    }
+    script.push_str(&format!(
+        ".read {}\n",
+        root().join("sql").join(format!("{name}.sql")).display()
+    ));
+    let out = pipe(
+        std::process::Command::new(SHELL).arg("-batch").arg(&lib.db),
+        &script,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{name}: {stderr}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('|').next().unwrap_or("").parse().expect("an id"))
+        .collect()
+}
+
+fn quoted(s: &str) -> String {
+    format!("\"'{}'\"", s.replace('\'', "''"))
+}
+
+#[test]
+fn search_later_timeline_related_agree() {
+    let lib = sample();
+    for (query, project) in [
+        ("When did we decide to remove the analytics script?", None),
+        ("database is locked", Some("api")),
+        ("¿Qué pasarela de pago usa la tienda?", None),
+        ("ECONNREFUSED 5432", None),
+        ("Bump serde", Some("shop")),
+    ] {
+        let mut args = vec!["search", query, "--now", NOW, "--limit", "8"];
+        if let Some(p) = project {
+            args.extend(["--project", p]);
+        }
+        let cli = ids(&lib.json(&args));
+        let mut params = vec![
+            (":query", quoted(query)),
+            (":tokenizer", quoted(TOKENIZER)),
+            (":now", quoted(NOW)),
+            (":limit", "8".to_string()),
+        ];
+        if let Some(p) = project {
+            params.push((":project", quoted(p)));
+        }
+        assert!(!cli.is_empty(), "{query}");
+        assert_eq!(shell_ids(&lib, "search", &params), cli, "search {query}");
+    }
+    for id in [14, 31, 86, 120] {
+        let cli = ids(&lib.json(&["later", &id.to_string()]));
+        let shell = shell_ids(
+            &lib,
+            "later",
+            &[
+                (":item_id", id.to_string()),
+                (":tokenizer", quoted(TOKENIZER)),
+            ],
+        );
+        assert_eq!(shell, cli, "later {id}");
+    }
+    let cli = ids(&lib.json(&[
+        "timeline",
+        "--project",
+        "infra",
+        "--since",
+        "2025-01-01",
+        "--limit",
+        "7",
+    ]));
+    let shell = shell_ids(
+        &lib,
+        "timeline",
+        &[
+            (":project", quoted("infra")),
+            (":since", quoted("2025-01-01")),
+            (":limit", "7".into()),
+        ],
+    );
+    assert_eq!(shell, cli);
+    let prompt = "The importer fails with database is locked again, please fix it";
+    let cli = ids(&lib.json(&["related", prompt, "--now", NOW]));
+    assert!(!cli.is_empty());
+    let shell = shell_ids(
+        &lib,
+        "related",
+        &[
+            (":prompt", quoted(prompt)),
+            (":tokenizer", quoted(TOKENIZER)),
+            (":now", quoted(NOW)),
+        ],
+    );
+    assert_eq!(shell, cli);
+}
