@@ -114,3 +114,31 @@ fn search_later_timeline_related_agree() {
     );
     assert_eq!(shell, cli);
 }
+
+#[test]
+fn the_readme_cookbook_runs_in_the_shell() {
+    let examples = root().join("examples");
+    let script = format!(
+        ".load {}\n.read {}\n.parameter set :query \"'When did we remove the analytics script?'\"\n.parameter set :now \"'2025-03-01T00:00:00Z'\"\n.parameter set :limit 3\n.read {}\n",
+        extension_path().display(),
+        examples.join("tiny_library.sql").display(),
+        examples.join("two_stage_search.sql").display()
+    );
+    let out = pipe(
+        std::process::Command::new(SHELL).args(["-batch", ":memory:"]),
+        &script,
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split('|').next().unwrap_or(""))
+        .collect();
+    // Item 3 "Remove the analytics script" is the only one with all three words.
+    assert_eq!(first.len(), 3, "{stdout}");
+    assert_eq!(first[0], "3", "{stdout}");
+}
