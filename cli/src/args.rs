@@ -67,6 +67,35 @@ pub enum Command {
     Timeline(TimelineArgs),
     /// Items sharing at least two distinctive words with a first prompt.
     Related(RelatedArgs),
+    /// Measure retrieval quality on labeled cases, under one or more settings.
+    Eval(EvalArgs),
+    /// Import a LoCoMo-format file (conversations and questions) and write eval cases.
+    ImportLocomo {
+        /// The LoCoMo JSON file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Where to write the cases (JSON Lines).
+        #[arg(long, value_name = "PATH")]
+        cases: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The cases, as JSON Lines.
+    #[arg(value_name = "CASES")]
+    pub cases: PathBuf,
+    /// Compare settings: KEY=V1,V2 (repeatable; every combination runs), for
+    /// search.recency_weight, search.recency_half_life_days, search.candidate_pool,
+    /// search.drop_stopwords.
+    #[arg(long = "set", value_name = "KEY=VALUES")]
+    pub set: Vec<String>,
+    /// Another library to compare (e.g. built with another tokenizer); repeatable.
+    #[arg(long = "library", value_name = "PATH")]
+    pub libraries: Vec<PathBuf>,
+    /// How many of the worst cases to list.
+    #[arg(long, default_value_t = 10)]
+    pub worst: usize,
 }
 
 #[derive(Debug, Args, Clone, Default)]

@@ -3,6 +3,7 @@ pub mod args;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod eval;
 pub mod fault;
 pub mod functions;
 pub mod item;

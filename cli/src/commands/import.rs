@@ -49,21 +49,9 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
                 .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
             let item = Item::from_json(&value)
                 .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
-            insert
-                .execute(named_params! {
-                    ":id": item.id,
-                    ":source": item.source,
-                    ":project": item.project,
-                    ":title": item.title,
-                    ":summary": item.summary,
-                    ":questions": item.questions,
-                    ":atoms": item.atoms,
-                    ":occurred_at": item.occurred_at,
-                    ":transcript": item.transcript,
-                })
-                .context(&format!(
-                    "{name}: line {n}: writing the item; nothing was imported"
-                ))?;
+            insert_item(&mut insert, &item).context(&format!(
+                "{name}: line {n}: writing the item; nothing was imported"
+            ))?;
             count += 1;
             fault::pause_point("import", count);
         }
@@ -76,4 +64,19 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
         crate::say!("imported {count} items in {seconds:.2} s");
     }
     Ok(0)
+}
+
+/// Writes one item with `sql/import_item.sql` (an upsert when it has an id).
+pub fn insert_item(stmt: &mut rusqlite::Statement, item: &Item) -> rusqlite::Result<usize> {
+    stmt.execute(named_params! {
+        ":id": item.id,
+        ":source": item.source,
+        ":project": item.project,
+        ":title": item.title,
+        ":summary": item.summary,
+        ":questions": item.questions,
+        ":atoms": item.atoms,
+        ":occurred_at": item.occurred_at,
+        ":transcript": item.transcript,
+    })
 }

@@ -1,10 +1,11 @@
 //! One module per command; `dispatch` resolves the settings they share.
 mod check;
+mod eval;
 mod get;
 mod import;
 mod init;
 mod maintain;
-mod queries;
+pub mod queries;
 
 use std::path::PathBuf;
 
@@ -70,5 +71,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Later(a) => queries::later(&g, &a),
         Command::Timeline(a) => queries::timeline(&g, &a),
         Command::Related(a) => queries::related(&g, &a),
+        Command::Eval(a) => eval::run(&g, &a),
+        Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
     }
 }

@@ -13,7 +13,7 @@ use crate::{err, output};
 type Rows = Vec<Map<String, Json>>;
 
 /// A time flag, checked and normalised (the SQL would silently read garbage as NULL).
-fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
+pub fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
     value
         .map(|v| {
             recall_core::time::parse_datetime(v)
@@ -32,12 +32,12 @@ fn sources(g: &Globals, c: &Common) -> Option<String> {
         .map(|globs| json!(globs).to_string())
 }
 
-struct Checked {
-    filters: Map<String, Json>,
-    params: Params,
+pub struct Checked {
+    pub filters: Map<String, Json>,
+    pub params: Params,
 }
 
-fn filters(f: &Filters) -> Result<Checked> {
+pub fn filters(f: &Filters) -> Result<Checked> {
     let since = time_flag("--since", f.since.as_deref())?;
     let until = time_flag("--until", f.until.as_deref())?;
     let mut shown = Map::new();
@@ -112,6 +112,90 @@ fn explain_facts(
     Ok((terms, items))
 }
 
+/// The ranking knobs of search and related (what `recall eval` varies).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Ranking {
+    pub pool: i64,
+    pub drop_stopwords: bool,
+    pub half_life: f64,
+    pub weight: f64,
+}
+
+impl Ranking {
+    pub fn from_config(c: &crate::config::Search) -> Ranking {
+        Ranking {
+            pool: c.candidate_pool,
+            drop_stopwords: c.drop_stopwords,
+            half_life: c.recency_half_life_days,
+            weight: c.recency_weight,
+        }
+    }
+}
+
+/// The parameters of `sql/search.sql`; `filters` holds :project, :source, :since, :until.
+pub fn search_params(
+    lib: &Library,
+    query: &str,
+    r: &Ranking,
+    limit: i64,
+    now: Option<&str>,
+    sources: Option<&str>,
+    mut filters: Params,
+) -> Params {
+    filters.extend([
+        (":query", text(Some(query))),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":drop_stopwords", int(Some(r.drop_stopwords as i64))),
+        (":sources", text(sources)),
+        (":pool", int(Some(r.pool.clamp(10, 5000)))),
+        (":limit", int(Some(limit))),
+        (":max_limit", int(Some(limit.max(1)))),
+        (":now", text(now)),
+        (":half_life", real(Some(r.half_life))),
+        (":weight", real(Some(r.weight))),
+    ]);
+    filters
+}
+
+/// The parameters of `sql/later.sql`.
+pub fn later_params(
+    lib: &Library,
+    item_id: i64,
+    query: Option<&str>,
+    limit: i64,
+    sources: Option<&str>,
+) -> Params {
+    vec![
+        (":item_id", int(Some(item_id))),
+        (":query", text(query)),
+        (":limit", int(Some(limit))),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(sources)),
+    ]
+}
+
+/// The parameters of `sql/related.sql`.
+pub fn related_params(
+    lib: &Library,
+    prompt: &str,
+    project: Option<&str>,
+    r: &Ranking,
+    limit: i64,
+    now: Option<&str>,
+    sources: Option<&str>,
+) -> Params {
+    vec![
+        (":prompt", text(Some(prompt))),
+        (":project", text(project)),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(sources)),
+        (":limit", int(Some(limit))),
+        (":now", text(now)),
+        (":half_life", real(Some(r.half_life))),
+        (":weight", real(Some(r.weight))),
+    ]
+}
+
 /// Prints the answer: JSON `{"results", "settings", "explain"?}` or one line per row.
 fn print(g: &Globals, command: &str, rows: &Rows, settings: Json, explain: Option<Json>) {
     if g.json {
@@ -167,24 +251,24 @@ pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
     let checked = filters(&a.filters)?;
     let (now, half_life, weight) = recency(g, &a.recency)?;
     let cfg = &g.config.search;
-    let pool = a.pool.unwrap_or(cfg.candidate_pool).clamp(10, 5000);
-    let drop_stopwords = cfg.drop_stopwords && !a.literal;
+    let ranking = Ranking {
+        pool: a.pool.unwrap_or(cfg.candidate_pool).clamp(10, 5000),
+        drop_stopwords: cfg.drop_stopwords && !a.literal,
+        half_life,
+        weight,
+    };
+    let (pool, drop_stopwords) = (ranking.pool, ranking.drop_stopwords);
     let limit = recall_core::score::limit(a.common.limit, cfg.default_limit, cfg.max_limit);
     let allow = sources(g, &a.common);
-    let mut params = checked.params;
-    params.extend([
-        (":query", text(Some(&a.query))),
-        (":tokenizer", text(Some(&lib.tokenizer))),
-        (":drop_stopwords", int(Some(drop_stopwords as i64))),
-        (":sources", text(allow.as_deref())),
-        (":pool", int(Some(pool))),
-        (":limit", int(Some(limit))),
-        (":default_limit", int(Some(cfg.default_limit))),
-        (":max_limit", int(Some(cfg.max_limit))),
-        (":now", text(now.as_deref())),
-        (":half_life", real(Some(half_life))),
-        (":weight", real(Some(weight))),
-    ]);
+    let params = search_params(
+        &lib,
+        &a.query,
+        &ranking,
+        limit,
+        now.as_deref(),
+        allow.as_deref(),
+        checked.params,
+    );
     let rows = query::run(&lib.conn, "search", &params)?;
     let settings = json!({
         "query": a.query, "tokenizer": lib.tokenizer, "drop_stopwords": drop_stopwords,
@@ -250,14 +334,7 @@ pub fn later(g: &Globals, a: &LaterArgs) -> Result<i32> {
     };
     let default_limit = g.config.later.default_limit;
     let limit = recall_core::score::limit(a.common.limit, default_limit, 50);
-    let params: Params = vec![
-        (":item_id", int(Some(a.id))),
-        (":query", text(a.query.as_deref())),
-        (":limit", int(Some(limit))),
-        (":default_limit", int(Some(default_limit))),
-        (":tokenizer", text(Some(&lib.tokenizer))),
-        (":sources", text(allow.as_deref())),
-    ];
+    let params = later_params(&lib, a.id, a.query.as_deref(), limit, allow.as_deref());
     let rows = query::run(&lib.conn, "later", &params)?;
     let subject = a
         .query
@@ -294,16 +371,20 @@ pub fn related(g: &Globals, a: &RelatedArgs) -> Result<i32> {
     let (now, half_life, weight) = recency(g, &a.recency)?;
     let allow = sources(g, &a.common);
     let limit = recall_core::score::limit(a.common.limit, 3, 3);
-    let params: Params = vec![
-        (":prompt", text(Some(&a.prompt))),
-        (":project", text(a.project.as_deref())),
-        (":tokenizer", text(Some(&lib.tokenizer))),
-        (":sources", text(allow.as_deref())),
-        (":limit", int(Some(limit))),
-        (":now", text(now.as_deref())),
-        (":half_life", real(Some(half_life))),
-        (":weight", real(Some(weight))),
-    ];
+    let ranking = Ranking {
+        half_life,
+        weight,
+        ..Ranking::from_config(&g.config.search)
+    };
+    let params = related_params(
+        &lib,
+        &a.prompt,
+        a.project.as_deref(),
+        &ranking,
+        limit,
+        now.as_deref(),
+        allow.as_deref(),
+    );
     let rows = query::run(&lib.conn, "related", &params)?;
     let terms =
         recall_core::prompt::prompt_terms(&a.prompt, recall_core::prompt::DEFAULT_MAX_PROMPT_TERMS);

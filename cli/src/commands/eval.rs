@@ -1,0 +1,215 @@
+//! `recall eval` and `recall import-locomo`.
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use rusqlite::TransactionBehavior::Immediate;
+use serde_json::{json, Value};
+
+use super::import::insert_item;
+use super::queries::Ranking;
+use super::Globals;
+use crate::args::EvalArgs;
+use crate::error::{Context, Result};
+use crate::eval::metrics::{self, Outcome, Summary};
+use crate::eval::{self, locomo};
+use crate::library::{self, Access};
+use crate::{err, output, say};
+
+struct Column {
+    label: String,
+    outcomes: Vec<Outcome>,
+    summary: Summary,
+}
+
+pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
+    let cases = eval::read_cases(&a.cases)?;
+    let mut libraries = vec![g.db()?.clone()];
+    libraries.extend(a.libraries.iter().cloned());
+    let variants = eval::variants(&Ranking::from_config(&g.config.search), &a.set, &libraries)?;
+    let mut columns = Vec::new();
+    for v in &variants {
+        let lib = library::open(&v.library, Access::Read, None)?;
+        let outcomes = eval::run_variant(&lib, &cases, &v.ranking)?;
+        let summary = metrics::summarize(outcomes.iter());
+        columns.push(Column {
+            label: v.label.clone(),
+            outcomes,
+            summary,
+        });
+    }
+    let tags: BTreeSet<String> = cases.iter().flat_map(|c| c.tags.iter().cloned()).collect();
+    let per_tag = |c: &Column| -> Vec<(String, Summary)> {
+        tags.iter()
+            .map(|t| {
+                (
+                    t.clone(),
+                    metrics::summarize(c.outcomes.iter().filter(|o| o.tags.contains(t))),
+                )
+            })
+            .collect()
+    };
+    if g.json {
+        let doc: Vec<Value> = columns
+            .iter()
+            .zip(&variants)
+            .map(|(c, v)| {
+                json!({
+                    "label": c.label, "library": v.library, "settings": v.ranking,
+                    "summary": c.summary,
+                    "per_tag": per_tag(c).into_iter().map(|(t, s)| (t, json!(s))).collect::<serde_json::Map<_, _>>(),
+                    "cases": c.outcomes,
+                })
+            })
+            .collect();
+        output::json(&json!({ "cases": cases.len(), "variants": doc }));
+        return Ok(0);
+    }
+    let kinds = |k: &str| cases.iter().filter(|c| c.kind() == k).count();
+    say!(
+        "{} cases: {} search, {} related, {} later",
+        cases.len(),
+        kinds("search"),
+        kinds("related"),
+        kinds("later")
+    );
+    print_table(
+        &columns
+            .iter()
+            .map(|c| (c.label.clone(), c.summary.clone()))
+            .collect::<Vec<_>>(),
+        true,
+    );
+    if !tags.is_empty() {
+        say!("\nper tag ({}):", columns[0].label);
+        print_table(&per_tag(&columns[0]), false);
+    }
+    print_worst(&columns[0], a.worst);
+    Ok(0)
+}
+
+/// Metrics down, one column per label; with `diff`, columns after the first also show
+/// the difference to the first.
+fn print_table(columns: &[(String, Summary)], diff: bool) {
+    let width = columns
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(8)
+        .max(16);
+    let mut header = format!("{:<12}", "");
+    for (label, _) in columns {
+        header.push_str(&format!(" {label:>width$}"));
+    }
+    say!("{header}");
+    type Metric = fn(&Summary) -> f64;
+    let rows: [(&str, Metric); 5] = [
+        ("Recall@1", |s| s.recall_at_1),
+        ("Recall@5", |s| s.recall_at_5),
+        ("Recall@10", |s| s.recall_at_10),
+        ("MRR", |s| s.mrr),
+        ("nDCG@10", |s| s.ndcg_at_10),
+    ];
+    let first = &columns[0].1;
+    for (name, get) in rows {
+        let mut line = format!("{name:<12}");
+        for (i, (_, s)) in columns.iter().enumerate() {
+            let cell = if i == 0 || !diff {
+                format!("{:.3}", get(s))
+            } else {
+                format!("{:.3} ({:+.3})", get(s), get(s) - get(first))
+            };
+            line.push_str(&format!(" {cell:>width$}"));
+        }
+        say!("{line}");
+    }
+    let mut line = format!("{:<12}", "must-not");
+    for (_, s) in columns {
+        line.push_str(&format!(" {:>width$}", s.must_not_violations));
+    }
+    say!("{line}");
+    let mut line = format!("{:<12}", "cases");
+    for (_, s) in columns {
+        line.push_str(&format!(" {:>width$}", s.cases));
+    }
+    say!("{line}");
+}
+
+fn print_worst(c: &Column, n: usize) {
+    let mut ranked: Vec<&Outcome> = c
+        .outcomes
+        .iter()
+        .filter(|o| !o.ranks.is_empty() || !o.violations.is_empty())
+        .collect();
+    let badness = |o: &Outcome| {
+        (o.reciprocal_rank().unwrap_or(1.0) + o.recall_at(10).unwrap_or(1.0))
+            - o.violations.len() as f64
+    };
+    ranked.sort_by(|a, b| badness(a).total_cmp(&badness(b)));
+    let worst: Vec<&&Outcome> = ranked.iter().take(n).filter(|o| badness(o) < 2.0).collect();
+    if worst.is_empty() {
+        return;
+    }
+    say!("\nworst cases ({}):", c.label);
+    for o in worst {
+        let ranks: Vec<String> = o
+            .ranks
+            .iter()
+            .map(|(id, r)| match r {
+                Some(r) => format!("{id} at {r}"),
+                None => format!("{id} not found"),
+            })
+            .chain(
+                o.violations
+                    .iter()
+                    .map(|(id, r)| format!("must-not {id} at {r}")),
+            )
+            .collect();
+        say!("  {} [{}] {}", o.id, o.kind, ranks.join(", "));
+    }
+}
+
+pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32> {
+    let text =
+        std::fs::read_to_string(file).map_err(|e| err!("cannot read {}: {e}", file.display()))?;
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
+    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let first_id: i64 = lib
+        .conn
+        .query_row("select coalesce(max(id), 0) + 1 from items", [], |r| {
+            r.get(0)
+        })
+        .context("reading the next id")?;
+    let converted = locomo::convert(&doc, first_id)?;
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting the import")?;
+    {
+        let mut stmt = tx
+            .prepare(library::query_sql("import_item"))
+            .context("preparing the import")?;
+        for item in &converted.items {
+            insert_item(&mut stmt, item).context("writing an item")?;
+        }
+    }
+    let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();
+    std::fs::write(cases_path, lines)
+        .map_err(|e| err!("cannot write {}: {e}", cases_path.display()))?;
+    tx.commit().context("committing the import")?;
+    if g.json {
+        output::json(&json!({
+            "items": converted.items.len(), "cases": converted.cases.len(),
+            "skipped_questions": converted.skipped_questions, "cases_file": cases_path,
+        }));
+    } else {
+        say!(
+            "imported {} turns as items and wrote {} cases to {} ({} questions without evidence skipped)",
+            converted.items.len(),
+            converted.cases.len(),
+            cases_path.display(),
+            converted.skipped_questions
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,191 @@
+//! LoCoMo-format conversations into a library plus evaluation cases: one item per turn
+//! (title: the text, summary: who said it), one project per conversation, the time of
+//! its session; one case per question with evidence, scoped to the conversation.
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+use serde_json::{json, Value};
+
+use crate::err;
+use crate::error::Result;
+use crate::item::Item;
+
+/// LoCoMo session times read like `1:56 pm on 8 May, 2023`.
+pub fn parse_session_time(text: &str) -> Option<String> {
+    let t = text.trim().replace("  ", " ");
+    for format in [
+        "%I:%M %p on %d %B, %Y",
+        "%I:%M %p on %d %b, %Y",
+        "%H:%M on %d %B, %Y",
+    ] {
+        if let Ok(dt) = NaiveDateTime::parse_from_str(&t, format) {
+            return Some(recall_core::time::normalize(&dt.and_utc()));
+        }
+    }
+    recall_core::time::parse_datetime(&t).map(|dt| recall_core::time::normalize(&dt))
+}
+
+pub struct Converted {
+    pub items: Vec<Item>,
+    pub cases: Vec<Value>,
+    pub skipped_questions: usize,
+}
+
+/// Converts the LoCoMo JSON (a list of samples) with item ids starting at `first_id`.
+pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
+    let samples = doc
+        .as_array()
+        .ok_or_else(|| err!("a LoCoMo file is a JSON array of samples"))?;
+    let mut items = Vec::new();
+    let mut cases = Vec::new();
+    let mut skipped = 0;
+    let mut next_id = first_id;
+    for (n, sample) in samples.iter().enumerate() {
+        let project = sample["sample_id"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("conversation-{}", n + 1));
+        let conv = sample["conversation"]
+            .as_object()
+            .ok_or_else(|| err!("sample {project}: no conversation object"))?;
+        let mut sessions: Vec<(u32, &Vec<Value>)> = conv
+            .iter()
+            .filter_map(|(k, v)| {
+                let n = k.strip_prefix("session_")?.parse::<u32>().ok()?;
+                Some((n, v.as_array()?))
+            })
+            .collect();
+        sessions.sort_by_key(|(n, _)| *n);
+        let mut by_dia: HashMap<String, i64> = HashMap::new();
+        let mut last_time = String::new();
+        for (session, turns) in sessions {
+            let key = format!("session_{session}_date_time");
+            let when = conv
+                .get(&key)
+                .and_then(|v| v.as_str())
+                .and_then(parse_session_time)
+                .ok_or_else(|| err!("sample {project}: {key} is missing or unreadable"))?;
+            let base = recall_core::time::parse_datetime(&when)
+                .ok_or_else(|| err!("sample {project}: bad time {when}"))?;
+            for (i, turn) in turns.iter().enumerate() {
+                let text = turn["text"].as_str().unwrap_or("").trim();
+                let dia = turn["dia_id"].as_str().unwrap_or("");
+                if text.is_empty() || dia.is_empty() {
+                    continue;
+                }
+                let speaker = turn["speaker"].as_str().unwrap_or("someone");
+                // Turns of a session keep their order: one second apart.
+                let at = base + chrono::Duration::seconds(i as i64);
+                last_time = recall_core::time::normalize(&at);
+                let title: String = text.chars().take(1000).collect();
+                items.push(Item {
+                    id: Some(next_id),
+                    source: "locomo".into(),
+                    project: Some(project.clone()),
+                    title,
+                    summary: format!("{speaker} said"),
+                    questions: String::new(),
+                    atoms: String::new(),
+                    occurred_at: last_time.clone(),
+                    transcript: Some(format!("{dia} {speaker}: {text}")),
+                });
+                by_dia.insert(dia.to_string(), next_id);
+                next_id += 1;
+            }
+        }
+        for (q, qa) in sample["qa"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+        {
+            let question = qa["question"].as_str().unwrap_or("").trim();
+            let expect: Vec<i64> = qa["evidence"]
+                .as_array()
+                .map(|e| {
+                    e.iter()
+                        .filter_map(|d| d.as_str())
+                        .filter_map(|d| by_dia.get(d.trim()).copied())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if question.is_empty() || expect.is_empty() {
+                skipped += 1;
+                continue;
+            }
+            let category = qa["category"]
+                .as_i64()
+                .map(|c| format!("category-{c}"))
+                .unwrap_or_else(|| "category-unknown".into());
+            cases.push(json!({
+                "id": format!("{project}/q{}", q + 1),
+                "tags": ["locomo", category],
+                "query": question,
+                "project": project,
+                "now": last_time,
+                "expect": expect,
+            }));
+        }
+    }
+    Ok(Converted {
+        items,
+        cases,
+        skipped_questions: skipped,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_times() {
+        assert_eq!(
+            parse_session_time("1:56 pm on 8 May, 2023").as_deref(),
+            Some("2023-05-08T13:56:00Z")
+        );
+        assert_eq!(
+            parse_session_time("10:37 am on 27 June, 2023").as_deref(),
+            Some("2023-06-27T10:37:00Z")
+        );
+        assert_eq!(
+            parse_session_time("2023-06-27").as_deref(),
+            Some("2023-06-27T00:00:00Z")
+        );
+        assert_eq!(parse_session_time("sometime"), None);
+    }
+
+    #[test]
+    fn converts_turns_and_questions() {
+        let doc = json!([{
+            "sample_id": "conv-1",
+            "conversation": {
+                "speaker_a": "Ana", "speaker_b": "Ben",
+                "session_1_date_time": "1:56 pm on 8 May, 2023",
+                "session_1": [
+                    {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a cat named Miso."},
+                    {"speaker": "Ben", "dia_id": "D1:2", "text": "Lovely! I started pottery."}
+                ],
+                "session_2_date_time": "9:00 am on 1 June, 2023",
+                "session_2": [{"speaker": "Ana", "dia_id": "D2:1", "text": "Miso broke a vase."}]
+            },
+            "qa": [
+                {"question": "What is the name of Ana's cat?", "answer": "Miso", "evidence": ["D1:1"], "category": 1},
+                {"question": "What happened later?", "answer": "x", "evidence": ["D2:1", "D1:1"], "category": 2},
+                {"question": "Unanswerable?", "answer": "no", "evidence": [], "category": 5}
+            ]
+        }]);
+        let c = convert(&doc, 10).unwrap();
+        assert_eq!(c.items.len(), 3);
+        assert_eq!(c.items[0].id, Some(10));
+        assert_eq!(c.items[1].occurred_at, "2023-05-08T13:56:01Z");
+        assert_eq!(c.items[2].occurred_at, "2023-06-01T09:00:00Z");
+        assert_eq!(c.items[1].summary, "Ben said");
+        assert_eq!(c.cases.len(), 2);
+        assert_eq!(c.skipped_questions, 1);
+        assert_eq!(c.cases[1]["expect"], json!([12, 10]));
+        assert_eq!(c.cases[0]["tags"], json!(["locomo", "category-1"]));
+        assert_eq!(c.cases[0]["project"], "conv-1");
+    }
+}

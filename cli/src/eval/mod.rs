@@ -1,0 +1,265 @@
+//! `recall eval`: labeled cases run through the same queries as the CLI, under one or
+//! more settings, with Recall@k, MRR, nDCG@10 and must-not violations.
+pub mod locomo;
+pub mod metrics;
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::commands::queries::{later_params, related_params, search_params, Ranking};
+use crate::err;
+use crate::error::Result;
+use crate::library::Library;
+use crate::query::{self, text};
+use metrics::Outcome;
+
+/// One labeled case, as a line of the cases file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub id: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// A search query; with `item`, the subject words of `later`.
+    pub query: Option<String>,
+    /// A first prompt, for `related`.
+    pub prompt: Option<String>,
+    /// An item id, for `later`.
+    pub item: Option<i64>,
+    pub project: Option<String>,
+    pub source: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+    /// The reference time for recency; without it, the time of the run.
+    pub now: Option<String>,
+    /// Ids that must be found.
+    #[serde(default)]
+    pub expect: Vec<i64>,
+    /// Ids that must not appear in the first 10.
+    #[serde(default)]
+    pub must_not: Vec<i64>,
+}
+
+impl Case {
+    pub fn kind(&self) -> &'static str {
+        if self.item.is_some() {
+            "later"
+        } else if self.prompt.is_some() {
+            "related"
+        } else {
+            "search"
+        }
+    }
+
+    fn check(&self) -> std::result::Result<(), String> {
+        if self.item.is_none() && self.prompt.is_none() && self.query.is_none() {
+            return Err(
+                "a case needs a query (search), a prompt (related) or an item (later)".into(),
+            );
+        }
+        if self.prompt.is_some() && (self.query.is_some() || self.item.is_some()) {
+            return Err("a prompt case (related) takes no query or item".into());
+        }
+        if self.expect.is_empty() && self.must_not.is_empty() {
+            return Err("a case needs ids in expect or must_not".into());
+        }
+        for (name, v) in [
+            ("now", &self.now),
+            ("since", &self.since),
+            ("until", &self.until),
+        ] {
+            if let Some(v) = v {
+                if recall_core::time::parse_datetime(v).is_none() {
+                    return Err(format!("{name} {v:?} is not an ISO-8601 time"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn read_cases(path: &Path) -> Result<Vec<Case>> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| err!("cannot read {}: {e}", path.display()))?;
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut case: Case = serde_json::from_str(line)
+            .map_err(|e| err!("{}: line {}: {e}", path.display(), i + 1))?;
+        case.check()
+            .map_err(|e| err!("{}: line {}: {e}", path.display(), i + 1))?;
+        case.id.get_or_insert_with(|| format!("line-{}", i + 1));
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return Err(err!("{} holds no cases", path.display()));
+    }
+    Ok(cases)
+}
+
+/// One column of the comparison: a library and ranking settings.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub label: String,
+    pub library: PathBuf,
+    pub ranking: Ranking,
+}
+
+/// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order.
+pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Result<Vec<Variant>> {
+    let mut combos: Vec<(Vec<String>, Ranking)> = vec![(Vec::new(), base.clone())];
+    for set in sets {
+        let (key, values) = set.split_once('=').ok_or_else(|| {
+            err!("--set {set:?}: write KEY=VALUE[,VALUE…], like search.recency_weight=0,0.3")
+        })?;
+        let mut next = Vec::new();
+        for (labels, ranking) in &combos {
+            for value in values.split(',') {
+                let mut r = ranking.clone();
+                apply(&mut r, key.trim(), value.trim())?;
+                let mut l = labels.clone();
+                l.push(format!(
+                    "{}={}",
+                    key.trim().trim_start_matches("search."),
+                    value.trim()
+                ));
+                next.push((l, r));
+            }
+        }
+        combos = next;
+    }
+    let mut out = Vec::new();
+    for library in libraries {
+        for (labels, ranking) in &combos {
+            let mut label = labels.join(" ");
+            if libraries.len() > 1 {
+                let name = library
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                label = format!("{name} {label}").trim().to_string();
+            }
+            if label.is_empty() {
+                label = "defaults".to_string();
+            }
+            out.push(Variant {
+                label,
+                library: library.clone(),
+                ranking: ranking.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn apply(r: &mut Ranking, key: &str, value: &str) -> Result<()> {
+    let number = || {
+        value
+            .parse::<f64>()
+            .map_err(|_| err!("--set {key}: {value:?} is not a number"))
+    };
+    match key {
+        "search.recency_weight" => {
+            r.weight = number()?;
+            if !(0.0..=1.0).contains(&r.weight) {
+                return Err(err!("--set {key}: must be between 0 and 1, got {value}"));
+            }
+        }
+        "search.recency_half_life_days" => {
+            r.half_life = number()?;
+            if r.half_life <= 0.0 {
+                return Err(err!("--set {key}: must be > 0, got {value}"));
+            }
+        }
+        "search.candidate_pool" => {
+            r.pool = value.parse().map_err(|_| err!("--set {key}: {value:?} is not an integer"))?;
+            if !(10..=5000).contains(&r.pool) {
+                return Err(err!("--set {key}: must be 10..5000, got {value}"));
+            }
+        }
+        "search.drop_stopwords" => {
+            r.drop_stopwords = value.parse().map_err(|_| err!("--set {key}: write true or false, got {value:?}"))?;
+        }
+        _ => {
+            return Err(err!(
+                "--set: unknown setting {key:?}; known: search.recency_weight, search.recency_half_life_days, search.candidate_pool, search.drop_stopwords"
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn normal_time(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .and_then(recall_core::time::parse_datetime)
+        .map(|dt| recall_core::time::normalize(&dt))
+}
+
+/// The ids a case's query returns, in rank order.
+pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>> {
+    let now = normal_time(&case.now);
+    let rows = match case.kind() {
+        "later" => {
+            let item = case.item.unwrap_or_default();
+            query::run(
+                &lib.conn,
+                "later",
+                &later_params(lib, item, case.query.as_deref(), 50, None),
+            )?
+        }
+        "related" => {
+            let prompt = case.prompt.as_deref().unwrap_or_default();
+            query::run(
+                &lib.conn,
+                "related",
+                &related_params(
+                    lib,
+                    prompt,
+                    case.project.as_deref(),
+                    ranking,
+                    3,
+                    now.as_deref(),
+                    None,
+                ),
+            )?
+        }
+        _ => {
+            let filters = vec![
+                (":project", text(case.project.as_deref())),
+                (":source", text(case.source.as_deref())),
+                (":since", text(normal_time(&case.since).as_deref())),
+                (":until", text(normal_time(&case.until).as_deref())),
+            ];
+            let q = case.query.as_deref().unwrap_or_default();
+            query::run(
+                &lib.conn,
+                "search",
+                &search_params(lib, q, ranking, 50, now.as_deref(), None, filters),
+            )?
+        }
+    };
+    Ok(rows
+        .iter()
+        .filter_map(|r| r.get("id").and_then(|v| v.as_i64()))
+        .collect())
+}
+
+pub fn run_variant(lib: &Library, cases: &[Case], ranking: &Ranking) -> Result<Vec<Outcome>> {
+    cases
+        .iter()
+        .map(|c| {
+            let ids = answer(lib, c, ranking)?;
+            Ok(metrics::outcome(
+                c.id.clone().unwrap_or_default(),
+                c.kind(),
+                c.tags.clone(),
+                &ids,
+                &c.expect,
+                &c.must_not,
+            ))
+        })
+        .collect()
+}

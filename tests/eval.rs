@@ -1,0 +1,228 @@
+//! `recall eval` on the bundled labeled set (the defaults must meet its thresholds),
+//! settings compared side by side, libraries compared, and the LoCoMo adapter.
+mod common;
+
+use common::cli::TempLib;
+use common::root;
+use serde_json::{json, Value};
+
+fn sample(tokenizer: Option<&str>) -> TempLib {
+    let lib = TempLib::init(tokenizer);
+    let sample = root().join("examples/sample.jsonl");
+    lib.run(&["import", sample.to_str().unwrap()]).ok();
+    lib
+}
+
+fn cases() -> String {
+    root()
+        .join("examples/sample_cases.jsonl")
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn tag<'a>(variant: &'a Value, t: &str) -> &'a Value {
+    &variant["per_tag"][t]
+}
+
+#[test]
+fn the_defaults_meet_the_thresholds_of_the_bundled_set() {
+    let lib = sample(None);
+    let out = lib.json(&["eval", &cases()]);
+    assert!(out["cases"].as_u64().unwrap() >= 60);
+    let v = &out["variants"][0];
+    let s = &v["summary"];
+    let at_least = |value: &Value, min: f64, what: &str| {
+        let x = value.as_f64().unwrap_or_else(|| panic!("{what}: {value}"));
+        assert!(x >= min, "{what} = {x}, below {min}");
+    };
+    // Measured with the defaults (see README): Recall@10 0.934, MRR 0.858.
+    at_least(&s["recall_at_10"], 0.93, "Recall@10");
+    at_least(&s["recall_at_5"], 0.91, "Recall@5");
+    at_least(&s["mrr"], 0.85, "MRR");
+    assert_eq!(s["must_not_violations"], 0);
+    for t in ["error-string", "accent", "filter"] {
+        at_least(&tag(v, t)["recall_at_1"], 1.0, t);
+    }
+    for t in [
+        "fragment", "later", "related", "reversal", "spanish", "words",
+    ] {
+        at_least(&tag(v, t)["recall_at_10"], 1.0, t);
+    }
+    // A reversed decision: the newer item within the first two, and first in half the cases.
+    at_least(&tag(v, "reversal")["mrr"], 0.75, "reversal MRR");
+    // Queries in other words are the known limit of literal search: they stay misses.
+    assert!(tag(v, "expected-miss")["recall_at_10"].as_f64().unwrap() <= 0.2);
+    // Each case lists where its expected ids appeared.
+    let case = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "case-01")
+        .unwrap();
+    assert_eq!(case["ranks"], json!([[130, 1]]));
+}
+
+#[test]
+fn settings_side_by_side() {
+    let lib = sample(None);
+    let out = lib.json(&[
+        "eval",
+        &cases(),
+        "--set",
+        "search.recency_weight=0,0.3",
+        "--set",
+        "search.candidate_pool=10,200",
+    ]);
+    let variants = out["variants"].as_array().unwrap();
+    let labels: Vec<&str> = variants
+        .iter()
+        .map(|v| v["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "recency_weight=0 candidate_pool=10",
+            "recency_weight=0 candidate_pool=200",
+            "recency_weight=0.3 candidate_pool=10",
+            "recency_weight=0.3 candidate_pool=200",
+        ]
+    );
+    assert_eq!(variants[0]["settings"]["weight"], 0.0);
+    assert_eq!(variants[3]["settings"]["pool"], 200);
+    // The text form shows the differences against the first column.
+    let text = lib
+        .run(&["eval", &cases(), "--set", "search.recency_weight=0.3,0"])
+        .ok()
+        .stdout;
+    let recall1 = text.lines().find(|l| l.starts_with("Recall@1 ")).unwrap();
+    assert!(recall1.contains('(') && recall1.contains(')'), "{recall1}");
+    assert!(text.contains("per tag (recency_weight=0.3):"));
+    lib.run(&["eval", &cases(), "--set", "search.colour=red"])
+        .fails_with("unknown setting \"search.colour\"");
+    lib.run(&["eval", &cases(), "--set", "search.recency_weight=2"])
+        .fails_with("must be between 0 and 1, got 2");
+}
+
+#[test]
+fn libraries_with_other_tokenizers_compare() {
+    let trigram = sample(None);
+    let words = sample(Some("unicode61 remove_diacritics 2"));
+    let out = trigram.json(&["eval", &cases(), "--library", words.db.to_str().unwrap()]);
+    let variants = out["variants"].as_array().unwrap();
+    assert_eq!(variants.len(), 2);
+    assert!(variants[1]["label"]
+        .as_str()
+        .unwrap()
+        .starts_with("library.db"));
+    let fragment = |v: &Value| tag(v, "fragment")["recall_at_10"].as_f64().unwrap();
+    // Substrings ("OOMKill", "unrelated histor") need the trigram tokenizer.
+    assert!(
+        fragment(&variants[0]) > fragment(&variants[1]),
+        "{} vs {}",
+        fragment(&variants[0]),
+        fragment(&variants[1])
+    );
+}
+
+#[test]
+fn bad_cases_are_refused_with_their_line() {
+    let lib = sample(None);
+    let file = lib.path("cases.jsonl");
+    std::fs::write(
+        &file,
+        "{\"query\": \"x\", \"expect\": [1]}\n{\"expect\": [1]}\n",
+    )
+    .unwrap();
+    lib.run(&["eval", file.to_str().unwrap()])
+        .fails_with("line 2: a case needs a query (search), a prompt (related) or an item (later)");
+    std::fs::write(
+        &file,
+        "{\"query\": \"x\", \"expect\": [1], \"colour\": 1}\n",
+    )
+    .unwrap();
+    lib.run(&["eval", file.to_str().unwrap()])
+        .fails_with("line 1: unknown field `colour`");
+    std::fs::write(
+        &file,
+        "{\"query\": \"x\", \"expect\": [1], \"now\": \"soon\"}\n",
+    )
+    .unwrap();
+    lib.run(&["eval", file.to_str().unwrap()])
+        .fails_with("line 1: now \"soon\" is not an ISO-8601 time");
+}
+
+#[test]
+fn locomo_conversations_become_a_library_and_cases() {
+    // A small file in the LoCoMo format, written here.
+    let doc = json!([{
+        "sample_id": "conv-a",
+        "conversation": {
+            "speaker_a": "Ana", "speaker_b": "Ben",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a kitten last week, her name is Miso."},
+                {"speaker": "Ben", "dia_id": "D1:2", "text": "Congrats! I signed up for a pottery class on Tuesdays."},
+                {"speaker": "Ana", "dia_id": "D1:3", "text": "Pottery sounds relaxing."}
+            ],
+            "session_2_date_time": "10:37 am on 27 June, 2023",
+            "session_2": [
+                {"speaker": "Ben", "dia_id": "D2:1", "text": "My pottery teacher moved to Lisbon."},
+                {"speaker": "Ana", "dia_id": "D2:2", "text": "Miso knocked my plant off the shelf."}
+            ]
+        },
+        "qa": [
+            {"question": "What is the name of Ana's kitten?", "answer": "Miso", "evidence": ["D1:1"], "category": 1},
+            {"question": "Where did Ben's pottery teacher move?", "answer": "Lisbon", "evidence": ["D2:1"], "category": 2},
+            {"question": "What did Miso knock off the shelf?", "answer": "a plant", "evidence": ["D2:2"], "category": 1},
+            {"question": "What is Ben's favourite colour?", "answer": "unknown", "evidence": [], "category": 5}
+        ]
+    }, {
+        "sample_id": "conv-b",
+        "conversation": {
+            "session_1_date_time": "9:00 am on 1 March, 2023",
+            "session_1": [{"speaker": "Cy", "dia_id": "D1:1", "text": "The kitten shelter needs volunteers."}]
+        },
+        "qa": [{"question": "Who needs volunteers at the kitten shelter?", "evidence": ["D1:1"], "category": 1}]
+    }]);
+    let lib = TempLib::init(None);
+    lib.import(r#"{"source":"other","title":"an existing item","occurred_at":"2024-01-01"}"#)
+        .ok();
+    let file = lib.path("locomo.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
+    let cases = lib.path("locomo_cases.jsonl");
+    let out = lib.json(&[
+        "import-locomo",
+        file.to_str().unwrap(),
+        "--cases",
+        cases.to_str().unwrap(),
+    ]);
+    assert_eq!(out["items"], 6);
+    assert_eq!(out["cases"], 4);
+    assert_eq!(out["skipped_questions"], 1);
+    // Ids continue after the existing item; one project per conversation; session times.
+    let item = lib.json(&["get", "5"]);
+    assert_eq!(item["item"]["title"], "My pottery teacher moved to Lisbon.");
+    assert_eq!(item["item"]["project"], "conv-a");
+    assert_eq!(item["item"]["occurred_at"], "2023-06-27T10:37:00Z");
+    let lines: Vec<Value> = std::fs::read_to_string(&cases)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["expect"], json!([2]));
+    assert_eq!(lines[0]["project"], "conv-a");
+    assert_eq!(lines[3]["project"], "conv-b");
+    let result = lib.json(&["eval", cases.to_str().unwrap()]);
+    let s = &result["variants"][0]["summary"];
+    assert_eq!(s["cases"], 4);
+    assert_eq!(s["recall_at_10"], 1.0, "{result}");
+    assert!(result["variants"][0]["per_tag"].get("category-1").is_some());
+    // Scoped to its conversation: the conv-b question never finds conv-a's kitten.
+    let conv_b = result["variants"][0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "conv-b/q1")
+        .unwrap();
+    assert_eq!(conv_b["ranks"], json!([[7, 1]]));
+}
