@@ -12,7 +12,7 @@ fn init_records_the_default_tokenizer_and_check_is_clean() {
     let lib = TempLib::new();
     let out = lib.run(&["--json", "init"]).ok().json();
     assert_eq!(out["tokenizer"], "trigram remove_diacritics 1");
-    assert_eq!(out["schema_version"], 1);
+    assert_eq!(out["schema_version"], 2);
     let check = lib.run(&["--json", "check"]).ok().json();
     assert_eq!(check["healthy"], true, "{check}");
     let names: Vec<&str> = check["checks"]
@@ -434,9 +434,9 @@ fn check_finds_each_problem_and_exits_1() {
     assert_eq!(out.code, 1);
     assert!(out
         .stdout
-        .contains("PROBLEM schema: schema version 0 of 1: run `recall migrate`"));
+        .contains("PROBLEM schema: schema version 0 of 2: run `recall migrate`"));
     lib.run(&["get", "1"])
-        .fails_with("is at schema version 0, this recall needs 1: run `recall migrate` first");
+        .fails_with("is at schema version 0, this recall needs 2: run `recall migrate` first");
 }
 
 #[test]
@@ -451,12 +451,12 @@ fn optimize_and_migrate_report() {
     );
     assert_eq!(lib.run(&["check"]).code, 0);
     let out = lib.run(&["--json", "migrate"]).ok().json();
-    assert_eq!(out, json!({"from": 1, "to": 1, "applied": 0}));
+    assert_eq!(out, json!({"from": 2, "to": 2, "applied": 0}));
     assert!(lib
         .run(&["migrate"])
         .ok()
         .stdout
-        .contains("is up to date (schema version 1)"));
+        .contains("is up to date (schema version 2)"));
 }
 
 #[test]

@@ -228,6 +228,29 @@ pub fn create(path: &Path, tokenizer_spec: &str) -> Result<Library> {
     result
 }
 
+/// Records an applied migration in `recall_migrations`, which exists from version 2.
+fn log_migration(tx: &rusqlite::Transaction, version: u32, name: &str) -> Result<()> {
+    if version >= 2 {
+        tx.execute(
+            "insert into recall_migrations (version, name, applied_at)
+             values (?1, ?2, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+            rusqlite::params![version, name],
+        )
+        .context("recording the migration")?;
+    }
+    Ok(())
+}
+
+/// The schema version `init` builds: the latest, unless a test asks for an older one
+/// (`RECALL_TEST_INIT_VERSION`) to exercise `migrate`.
+fn init_version() -> u32 {
+    std::env::var("RECALL_TEST_INIT_VERSION")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(|v: u32| v.min(latest_version()))
+        .unwrap_or_else(latest_version)
+}
+
 fn create_inner(path: &Path, spec: &str) -> Result<Library> {
     let doing = format!("creating {}", path.display());
     let conn = Connection::open(path).context(&doing)?;
@@ -239,19 +262,25 @@ fn create_inner(path: &Path, spec: &str) -> Result<Library> {
     let tx = conn.transaction().context(&doing)?;
     tx.execute_batch(&format!("pragma application_id = {APPLICATION_ID}"))
         .context(&doing)?;
-    for (version, name, sql) in MIGRATIONS {
-        tx.execute_batch(&migration_sql(sql, spec))
-            .context(&format!("applying migration {version:04}_{name}"))?;
+    let target = init_version();
+    for (version, name, sql) in MIGRATIONS.iter().filter(|m| m.0 <= target) {
+        let doing = format!("applying migration {version:04}_{name}");
+        tx.execute_batch(&migration_sql(sql, spec)).context(&doing)?;
+        if *version == 1 {
+            // Migration 0002 reads the creation time to date migration 1.
+            tx.execute(
+                "insert into recall_meta(key, value) values ('created_at', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+                [],
+            )
+            .context(&doing)?;
+        }
+        log_migration(&tx, *version, name)?;
     }
-    tx.execute_batch(&format!("pragma user_version = {}", latest_version()))
+    tx.execute_batch(&format!("pragma user_version = {target}"))
         .context(&doing)?;
     tx.execute(
-        "insert into recall_meta(key, value) values ('tokenizer', ?1), ('created_at', ?2), ('created_by', ?3)",
-        rusqlite::params![
-            spec,
-            recall_core::time::normalize(&chrono::Utc::now()),
-            format!("recall {}", recall_core::functions::version())
-        ],
+        "insert into recall_meta(key, value) values ('tokenizer', ?1), ('created_by', ?2)",
+        rusqlite::params![spec, format!("recall {}", recall_core::functions::version())],
     )
     .context(&doing)?;
     tx.commit().context(&doing)?;
@@ -259,7 +288,7 @@ fn create_inner(path: &Path, spec: &str) -> Result<Library> {
         conn,
         path: path.to_path_buf(),
         tokenizer: spec.to_string(),
-        schema_version: latest_version(),
+        schema_version: target,
     })
 }
 
@@ -274,8 +303,10 @@ pub fn migrate(lib: &mut Library) -> Result<(u32, u32)> {
             .context(&doing)?;
         tx.execute_batch(&migration_sql(sql, &lib.tokenizer))
             .context(&doing)?;
+        log_migration(&tx, *version, name)?;
         tx.execute_batch(&format!("pragma user_version = {version}"))
             .context(&doing)?;
+        crate::fault::pause_point("migrate", i64::from(*version));
         tx.commit().context(&doing)?;
         lib.schema_version = *version;
     }

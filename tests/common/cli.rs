@@ -239,3 +239,21 @@ impl TempLib {
         rows
     }
 }
+
+impl TempLib {
+    /// Imports into a library still at schema version 1 (which `import` refuses until
+    /// migrated), straight through SQL, for migration tests.
+    pub fn import_at_v1(&self, jsonl: &str) {
+        let conn = self.conn();
+        let tx = conn.unchecked_transaction().expect("begin");
+        for line in jsonl.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            tx.execute(
+                "insert into items(source, project, title, summary, occurred_at) values (?1, ?2, ?3, ?4, ?5)",
+                rusqlite::params![v["source"].as_str(), v["project"].as_str(), v["title"].as_str(), v["summary"].as_str().unwrap_or(""), v["occurred_at"].as_str()],
+            )
+            .expect("insert");
+        }
+        tx.commit().expect("commit");
+    }
+}
