@@ -27,7 +27,12 @@ fn kill_at_pause(mut child: Child) {
     child.wait().expect("reap");
 }
 
-fn spawn(lib: &TempLib, args: &[&str], pause: Option<&str>, stdin_file: Option<&std::path::Path>) -> Child {
+fn spawn(
+    lib: &TempLib,
+    args: &[&str],
+    pause: Option<&str>,
+    stdin_file: Option<&std::path::Path>,
+) -> Child {
     let mut cmd = lib.command();
     cmd.args(args).stdout(Stdio::null()).stderr(Stdio::piped());
     if let Some(p) = pause {
@@ -41,7 +46,10 @@ fn spawn(lib: &TempLib, args: &[&str], pause: Option<&str>, stdin_file: Option<&
 
 /// A library copied from a template, so that every run starts from the same state.
 fn copy_of(template: &TempLib) -> TempLib {
-    template.conn().execute_batch("pragma wal_checkpoint(truncate)").expect("checkpoint");
+    template
+        .conn()
+        .execute_batch("pragma wal_checkpoint(truncate)")
+        .expect("checkpoint");
     let lib = TempLib::new();
     std::fs::copy(&template.db, &lib.db).expect("copy library");
     lib
@@ -62,7 +70,11 @@ fn assert_healthy(lib: &TempLib) {
 }
 
 /// Runs the command to completion on a copy: the after state, and how long it took.
-fn after_state(template: &TempLib, args: &[&str], input: Option<&std::path::Path>) -> (String, Duration) {
+fn after_state(
+    template: &TempLib,
+    args: &[&str],
+    input: Option<&std::path::Path>,
+) -> (String, Duration) {
     let lib = copy_of(template);
     let started = std::time::Instant::now();
     let status = spawn(&lib, args, None, input).wait().expect("wait");
@@ -71,7 +83,12 @@ fn after_state(template: &TempLib, args: &[&str], input: Option<&std::path::Path
     (lib.snapshot(), took)
 }
 
-fn crash_matrix(template: &TempLib, args: &[&str], points: &[&str], input: Option<&std::path::Path>) {
+fn crash_matrix(
+    template: &TempLib,
+    args: &[&str],
+    points: &[&str],
+    input: Option<&std::path::Path>,
+) {
     let before = copy_of(template).snapshot();
     let (after, took) = after_state(template, args, input);
     for point in points {
@@ -94,12 +111,18 @@ fn crash_matrix(template: &TempLib, args: &[&str], points: &[&str], input: Optio
         if state == before {
             outcomes.0 += 1;
         } else {
-            assert_eq!(state, after, "{args:?}: neither the before nor the after state");
+            assert_eq!(
+                state, after,
+                "{args:?}: neither the before nor the after state"
+            );
             outcomes.1 += 1;
         }
         assert_healthy(&lib);
     }
-    eprintln!("{args:?}: random kills left {} before and {} after states", outcomes.0, outcomes.1);
+    eprintln!(
+        "{args:?}: random kills left {} before and {} after states",
+        outcomes.0, outcomes.1
+    );
 }
 
 #[test]
@@ -108,7 +131,12 @@ fn killing_import_loses_nothing() {
     template.import(&generated_items(2_000)).ok();
     let input = template.path("more.jsonl");
     std::fs::write(&input, generated_items(8_000)).unwrap();
-    crash_matrix(&template, &["import", "-"], &["import:1", "import:4000", "import:8000"], Some(&input));
+    crash_matrix(
+        &template,
+        &["import", "-"],
+        &["import:1", "import:4000", "import:8000"],
+        Some(&input),
+    );
 }
 
 #[test]
@@ -136,7 +164,12 @@ fn killing_optimize_loses_nothing() {
 #[test]
 fn killing_migrate_loses_nothing() {
     let template = TempLib::new();
-    let out = template.command().arg("init").env("RECALL_TEST_INIT_VERSION", "1").output().unwrap();
+    let out = template
+        .command()
+        .arg("init")
+        .env("RECALL_TEST_INIT_VERSION", "1")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     template.import_at_v1(&generated_items(3_000));
     crash_matrix(&template, &["migrate"], &["migrate:2"], None);

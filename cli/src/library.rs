@@ -265,7 +265,8 @@ fn create_inner(path: &Path, spec: &str) -> Result<Library> {
     let target = init_version();
     for (version, name, sql) in MIGRATIONS.iter().filter(|m| m.0 <= target) {
         let doing = format!("applying migration {version:04}_{name}");
-        tx.execute_batch(&migration_sql(sql, spec)).context(&doing)?;
+        tx.execute_batch(&migration_sql(sql, spec))
+            .context(&doing)?;
         if *version == 1 {
             // Migration 0002 reads the creation time to date migration 1.
             tx.execute(
@@ -280,7 +281,10 @@ fn create_inner(path: &Path, spec: &str) -> Result<Library> {
         .context(&doing)?;
     tx.execute(
         "insert into recall_meta(key, value) values ('tokenizer', ?1), ('created_by', ?2)",
-        rusqlite::params![spec, format!("recall {}", recall_core::functions::version())],
+        rusqlite::params![
+            spec,
+            format!("recall {}", recall_core::functions::version())
+        ],
     )
     .context(&doing)?;
     tx.commit().context(&doing)?;
