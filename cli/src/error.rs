@@ -61,7 +61,7 @@ pub fn describe_sqlite(doing: &str, e: &rusqlite::Error) -> String {
             ),
             ReadOnly => Some("the library is read-only: this command writes, so it needs write access to the file and its directory"),
             NotADatabase => Some("the file is not a SQLite database"),
-            DatabaseCorrupt => Some("the database file is corrupt: restore it from a backup, or run `recall check` to see what is wrong"),
+            DatabaseCorrupt => Some("the database file is corrupt: restore it from a backup (`recall check` lists the damage)"),
             DiskFull => Some("the disk is full"),
             CannotOpen => Some("the file cannot be opened: check the path and its permissions"),
             _ => None,

@@ -20,10 +20,25 @@ use clap::Parser;
 pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
     let cli = match args::Cli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { error::EXIT_ERROR } else { 0 };
+        // Help and version print as clap writes them; a usage error is one line.
+        Err(e) if !e.use_stderr() => {
             let _ = e.print();
-            return code;
+            return 0;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let message = message.join(" ");
+            eprintln!(
+                "recall: {} (see `recall --help`)",
+                message.trim_start_matches("error: ")
+            );
+            return error::EXIT_ERROR;
         }
     };
     match commands::dispatch(cli) {

@@ -43,7 +43,23 @@ pub fn run(g: &Globals) -> Result<i32> {
     } else {
         Access::Read
     };
-    let lib = library::open_unchecked(path, access)?;
+    let lib = match library::open_unchecked(path, access) {
+        Ok(lib) => lib,
+        // A library too damaged to open is a finding of check, not a failure of it.
+        Err(e) if e.message.contains("is corrupt") => {
+            let detail = format!("cannot be read: {}", e.message);
+            if g.json {
+                output::json(&serde_json::json!({
+                    "path": path, "healthy": false,
+                    "checks": [Check { name: "database", ok: false, detail }],
+                }));
+            } else {
+                crate::say!("PROBLEM database: {detail}");
+            }
+            return Ok(EXIT_PROBLEMS);
+        }
+        Err(e) => return Err(e),
+    };
     let conn = &lib.conn;
     let mut r = Report(Vec::new());
 
@@ -123,7 +139,20 @@ pub fn run(g: &Globals) -> Result<i32> {
     };
     r.add("compatibility", true, compat);
 
-    let quick: String = one(conn, "pragma quick_check").unwrap_or_else(|e| e.to_string());
+    // quick_check lists one finding per row; a report line holds the first few.
+    let quick: String = conn
+        .prepare("pragma quick_check(5)")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get::<_, String>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .map(|rows| {
+            rows.iter()
+                .map(|r| r.replace('\n', " "))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .unwrap_or_else(|e| e.to_string());
     r.add(
         "database",
         quick == "ok",
