@@ -24,18 +24,30 @@ lim as (
   select recall_limit(:limit, coalesce(:default_limit, 5), 50) as n
 ),
 hits as (
-  select f.rowid as id, -bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) as relevance
-  from items_fts as f
-  join items as i on i.id = f.rowid
-  join item
-  where items_fts match recall_match(coalesce(nullif(trim(:query), ''), item.title),
-                                     coalesce(:tokenizer, 'trigram'), 1)
-    and (case when item.project is not null then i.project = item.project
-              else i.project is null and i.source = item.source end)
-    and i.occurred_at >= item.occurred_at
-    and (:sources is null
-         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
-  order by bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5)
+  select f.rowid as id,
+         -bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
+               case when item.project is null then 0.5 else 0.0 end) as relevance
+  from item
+  join items_fts as f
+  where items_fts match (
+          '(' || recall_match(coalesce(nullif(trim(:query), ''), item.title),
+                              coalesce(:tokenizer, 'trigram'), 1) || ')'
+          -- The project filters inside FTS5 too (see search.sql), then exactly below.
+          || case when item.project is null then ''
+                  when coalesce(:tokenizer, 'trigram') like 'trigram%' and length(item.project) < 3 then ''
+                  when coalesce(:tokenizer, 'trigram') not like 'trigram%'
+                       and item.project not glob '*[0-9A-Za-z]*' then ''
+                  else ' AND project : "' || replace(item.project, '"', '""') || '"'
+             end)
+    and exists (
+      select 1 from items as i
+      where i.id = f.rowid
+        and (case when item.project is not null then i.project = item.project
+                  else i.project is null and i.source = item.source end)
+        and i.occurred_at >= item.occurred_at
+        and (:sources is null
+             or exists (select 1 from json_each(:sources) where i.source glob json_each.value)))
+  order by relevance desc, f.rowid desc
   limit 50
 ),
 kept as (

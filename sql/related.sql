@@ -11,15 +11,28 @@ terms as (
   from json_each(recall_prompt_terms(:prompt))
 ),
 pool as (
-  select f.rowid as id, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) as bm25
-  from items_fts as f
-  join items as i on i.id = f.rowid
-  join terms
+  select f.rowid as id,
+         bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
+              case when :project is null then 0.5 else 0.0 end) as bm25
+  from terms
+  join items_fts as f
   where terms.n >= 2
-    and items_fts match recall_match(terms.words, coalesce(:tokenizer, 'trigram'))
-    and (:project is null or i.project = :project)
-    and (:sources is null
-         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+    and items_fts match (
+          '(' || recall_match(terms.words, coalesce(:tokenizer, 'trigram')) || ')'
+          -- The project filters inside FTS5 too (see search.sql), then exactly below.
+          || case when :project is null then ''
+                  when coalesce(:tokenizer, 'trigram') like 'trigram%' and length(:project) < 3 then ''
+                  when coalesce(:tokenizer, 'trigram') not like 'trigram%'
+                       and :project not glob '*[0-9A-Za-z]*' then ''
+                  else ' AND project : "' || replace(:project, '"', '""') || '"'
+             end)
+    and (coalesce(:project, :sources) is null
+         or exists (
+           select 1 from items as i
+           where i.id = f.rowid
+             and (:project is null or i.project = :project)
+             and (:sources is null
+                  or exists (select 1 from json_each(:sources) where i.source glob json_each.value))))
   order by bm25
   limit 200
 ),

@@ -17,16 +17,34 @@
 --   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
 with
 pool as (
-  select f.rowid as id, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) as bm25
+  select f.rowid as id,
+         -- Scoped to one project, the project column would score the same for every
+         -- hit: it weighs 0 there, and 0.5 otherwise.
+         bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
+              case when :project is null then 0.5 else 0.0 end) as bm25
   from items_fts as f
-  join items as i on i.id = f.rowid
-  where items_fts match recall_match(:query, coalesce(:tokenizer, 'trigram'), coalesce(:drop_stopwords, 1))
-    and (:project is null or i.project = :project)
-    and (:source is null or i.source = :source)
-    and (:since is null or i.occurred_at >= recall_time(:since))
-    and (:until is null or i.occurred_at < recall_time(:until))
-    and (:sources is null
-         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+  where items_fts match (
+          '(' || recall_match(:query, coalesce(:tokenizer, 'trigram'), coalesce(:drop_stopwords, 1)) || ')'
+          -- The project also filters inside FTS5 (a column filter), so that a small
+          -- project costs only its own matches; the exact check below makes it exact.
+          -- Skipped where the tokenizer would find no token in the name.
+          || case when :project is null then ''
+                  when coalesce(:tokenizer, 'trigram') like 'trigram%' and length(:project) < 3 then ''
+                  when coalesce(:tokenizer, 'trigram') not like 'trigram%'
+                       and :project not glob '*[0-9A-Za-z]*' then ''
+                  else ' AND project : "' || replace(:project, '"', '""') || '"'
+             end)
+    -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
+    and (coalesce(:project, :source, :since, :until, :sources) is null
+         or exists (
+           select 1 from items as i
+           where i.id = f.rowid
+             and (:project is null or i.project = :project)
+             and (:source is null or i.source = :source)
+             and (:since is null or i.occurred_at >= recall_time(:since))
+             and (:until is null or i.occurred_at < recall_time(:until))
+             and (:sources is null
+                  or exists (select 1 from json_each(:sources) where i.source glob json_each.value))))
   order by bm25
   limit max(10, min(5000, coalesce(:pool, 200)))
 ),

@@ -451,3 +451,60 @@ fn timeline_is_newest_first_with_its_limits() {
     let text = lib.run(&["timeline", "--limit", "1"]).ok().stdout;
     assert_eq!(text, "[60] 2025-01-01 entry 59 (q, odd)\n");
 }
+
+#[test]
+fn project_scoping_is_exact_whatever_the_name() {
+    // The project filter runs inside FTS5 where it can, then exactly: a name that is part
+    // of another, a name too short for trigram, a name with no word characters.
+    for tokenizer in [None, Some("unicode61 remove_diacritics 2")] {
+        let lib = TempLib::with_items(
+            tokenizer,
+            &[
+                item(
+                    "s",
+                    Some("shop"),
+                    "xenon report",
+                    "",
+                    "2025-01-01T00:00:00Z",
+                ),
+                item(
+                    "s",
+                    Some("workshop"),
+                    "xenon report",
+                    "",
+                    "2025-01-01T00:00:00Z",
+                ),
+                item("s", Some("ui"), "xenon report", "", "2025-01-01T00:00:00Z"),
+                item("s", Some("@@@"), "xenon report", "", "2025-01-01T00:00:00Z"),
+                item(
+                    "s",
+                    Some("Shop"),
+                    "xenon report",
+                    "",
+                    "2025-01-01T00:00:00Z",
+                ),
+                item(
+                    "s",
+                    Some("shop \"x\""),
+                    "xenon report",
+                    "",
+                    "2025-01-01T00:00:00Z",
+                ),
+            ],
+        );
+        for (project, expected) in [
+            ("shop", 1),
+            ("workshop", 2),
+            ("ui", 3),
+            ("@@@", 4),
+            ("Shop", 5),
+            ("shop \"x\"", 6),
+        ] {
+            assert_eq!(
+                ids(&lib.json(&["search", "xenon", "--project", project])),
+                vec![expected],
+                "{project} {tokenizer:?}"
+            );
+        }
+    }
+}

@@ -29,3 +29,4 @@ select 'time_04', recall_time(0) = '1970-01-01T00:00:00Z';
 select 'time_05', recall_time(1741064767.5) = '2025-03-04T05:06:07Z';
 select 'time_06', recall_time(NULL) is null;
 select 'time_07', recall_time('2025-03-04T00:06:07-0500') = strftime('%Y-%m-%dT%H:%M:%SZ', '2025-03-04T05:06:07');
+select 'time_08', recall_time('2025-03-04T05:06:07.999999999Z') = '2025-03-04T05:06:07Z';

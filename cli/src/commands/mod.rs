@@ -3,6 +3,7 @@ mod check;
 mod eval;
 mod get;
 mod import;
+pub use import::insert_item as import_item;
 mod init;
 mod maintain;
 pub mod queries;

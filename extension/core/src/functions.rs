@@ -215,19 +215,15 @@ fn recall_age_days(args: &Args, _: &Host) -> ArgResult<Output> {
 }
 
 fn recall_time(args: &Args, _: &Host) -> ArgResult<Output> {
-    Ok(match args.time(0, "value")? {
-        Some(seconds) => {
-            let whole = seconds.floor();
-            match chrono::DateTime::from_timestamp(whole as i64, 0) {
-                Some(dt) if (1..=9999).contains(&chrono::Datelike::year(&dt)) => {
-                    Output::Text(time::normalize(&dt))
-                }
-                _ => {
-                    return Err(format!(
-                        "value is out of range (years 1 to 9999), got {seconds}"
-                    ))
-                }
-            }
+    Ok(match args.datetime(0, "value")? {
+        Some(dt) if (1..=9999).contains(&chrono::Datelike::year(&dt)) => {
+            Output::Text(time::normalize(&dt))
+        }
+        Some(_) => {
+            let shown = args.get(0).map(|v| v.describe()).unwrap_or_default();
+            return Err(format!(
+                "value is out of range (years 1 to 9999), got {shown}"
+            ));
         }
         None => Output::Null,
     })

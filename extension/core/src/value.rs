@@ -145,6 +145,27 @@ impl<'a, 'v> Args<'a, 'v> {
         })
     }
 
+    /// A time as a datetime (for output in the normal form): text is read exactly, numbers
+    /// as Unix seconds rounded down to the second.
+    pub fn datetime(
+        &self,
+        i: usize,
+        name: &str,
+    ) -> ArgResult<Option<chrono::DateTime<chrono::Utc>>> {
+        match self.get(i) {
+            Some(Value::Text(t)) => crate::time::parse_datetime(t).map(Some).ok_or_else(|| {
+                format!(
+                    "{name} must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got {}",
+                    self.values[i].describe()
+                )
+            }),
+            _ => Ok(self
+                .time(i, name)?
+                .map(|s| chrono::DateTime::from_timestamp(s.floor() as i64, 0))
+                .map(|dt| dt.unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC))),
+        }
+    }
+
     /// A flag given as 0 or 1.
     pub fn flag(&self, i: usize, name: &str) -> ArgResult<Option<bool>> {
         match self.integer(i, name) {

@@ -1,0 +1,391 @@
+//! The scale benchmark: synthetic libraries of N items, the CLI's queries timed against
+//! bare FTS5 (baseline a) and a Python re-ranker (baseline b) in the same run.
+//!
+//! cargo bench --bench scale -- [--quick] [--sizes 10000,50000,200000,1000000] [--queries 200]
+//!
+//! Libraries are cached in target/scale/ (built once per size and seed). The report goes
+//! to stdout and target/scale/report.md. Libraries use the `trigram` tokenizer so that the
+//! system Python's SQLite 3.40 can run baseline (b).
+#[path = "scale/corpus.rs"]
+mod corpus;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use recall_cli::commands::queries::{later_params, related_params, search_params, Ranking};
+use recall_cli::library::{self, Access};
+use recall_cli::query::{self, text};
+use rusqlite::Connection;
+
+const SEED: u64 = 42;
+const TOKENIZER: &str = "trigram";
+const NOW: &str = "2026-01-01T00:00:00Z";
+const BARE: &str = "select rowid from items_fts where items_fts match ?1 \
+                    order by bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) limit 200";
+
+struct Opts {
+    sizes: Vec<usize>,
+    queries: usize,
+    out: PathBuf,
+}
+
+fn opts() -> Opts {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let mut o = Opts {
+        sizes: vec![10_000, 50_000, 200_000, 1_000_000],
+        queries: 200,
+        out: target_dir().join("scale"),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--quick" => {
+                o.sizes = vec![2_000];
+                o.queries = 20;
+            }
+            "--sizes" => {
+                i += 1;
+                o.sizes = args[i]
+                    .split(',')
+                    .map(|s| s.parse().expect("a size"))
+                    .collect();
+            }
+            "--queries" => {
+                i += 1;
+                o.queries = args[i].parse().expect("a number of queries");
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    o
+}
+
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    exe.parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .expect("target dir")
+        .to_path_buf()
+}
+
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("profile dir")
+        .to_path_buf()
+}
+
+/// Builds (or reuses) the library of n items; returns seconds spent building it.
+fn build(n: usize, path: &Path) -> f64 {
+    let tag = format!("{SEED}-{n}-v1");
+    if path.exists() {
+        if let Ok(conn) = Connection::open(path) {
+            let found: Option<(String, String)> = conn
+                .query_row(
+                    "select (select value from recall_meta where key = 'bench'), (select value from recall_meta where key = 'bench_build_seconds')",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .ok();
+            if let Some((t, secs)) = found {
+                if t == tag {
+                    return secs.parse().unwrap_or(0.0);
+                }
+            }
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+    eprintln!("building {n} items at {}", path.display());
+    let started = Instant::now();
+    let mut lib = library::create(path, TOKENIZER).expect("create library");
+    let mut generator = corpus::Generator::new(SEED);
+    {
+        let tx = lib.conn.transaction().expect("begin");
+        {
+            let mut stmt = tx
+                .prepare(library::query_sql("import_item"))
+                .expect("prepare");
+            for _ in 0..n {
+                let item =
+                    recall_cli::item::Item::from_json(&generator.item()).expect("valid item");
+                recall_cli::commands::import_item(&mut stmt, &item).expect("insert");
+            }
+        }
+        tx.commit().expect("commit");
+    }
+    lib.conn
+        .execute_batch("insert into items_fts(items_fts) values ('optimize'); analyze;")
+        .expect("optimize");
+    let secs = started.elapsed().as_secs_f64();
+    lib.conn
+        .execute(
+            "insert into recall_meta(key, value) values ('bench', ?1), ('bench_build_seconds', ?2)",
+            [tag, secs.to_string()],
+        )
+        .expect("record");
+    lib.conn
+        .execute_batch("pragma wal_checkpoint(truncate)")
+        .expect("checkpoint");
+    secs
+}
+
+struct Timing {
+    name: String,
+    ms: Vec<f64>,
+}
+
+impl Timing {
+    fn pct(&self, p: f64) -> f64 {
+        let mut v = self.ms.clone();
+        v.sort_by(f64::total_cmp);
+        if v.is_empty() {
+            return 0.0;
+        }
+        let idx = ((p / 100.0) * (v.len() - 1) as f64).round() as usize;
+        v[idx]
+    }
+}
+
+fn time_each<F: FnMut(usize)>(name: &str, n: usize, mut f: F) -> Timing {
+    for i in 0..n.min(5) {
+        f(i); // warm the page cache
+    }
+    let mut ms = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = Instant::now();
+        f(i);
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Timing {
+        name: name.to_string(),
+        ms,
+    }
+}
+
+fn python_baseline(db: &Path, queries: &[String]) -> Timing {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/scale/python_rerank.py");
+    let input = serde_json::json!({ "db": db, "now": NOW, "matches": queries }).to_string();
+    let mut child = Command::new("/usr/bin/python3")
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python");
+    assert!(out.status.success(), "python baseline failed");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let ms = v["ms"]
+        .as_array()
+        .expect("ms")
+        .iter()
+        .filter_map(|x| x.as_f64())
+        .collect();
+    Timing {
+        name: "baseline (b) Python re-rank".into(),
+        ms,
+    }
+}
+
+/// Peak resident memory (MB) of the CLI running a few searches on the library.
+fn cli_peak_mb(db: &Path, queries: &[String]) -> f64 {
+    let bin = profile_dir().join("recall");
+    if !bin.exists() {
+        return f64::NAN;
+    }
+    let mut peak = 0f64;
+    for q in queries.iter().take(5) {
+        let child = Command::new(&bin)
+            .args([
+                "--db",
+                db.to_str().expect("path"),
+                "--json",
+                "search",
+                q,
+                "--now",
+                NOW,
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("recall");
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+        peak = peak.max(usage.ru_maxrss as f64 / 1024.0);
+    }
+    peak
+}
+
+struct SizeReport {
+    n: usize,
+    build_s: f64,
+    size_mb: f64,
+    peak_mb: f64,
+    timings: Vec<Timing>,
+}
+
+fn measure(n: usize, o: &Opts) -> SizeReport {
+    std::fs::create_dir_all(&o.out).expect("out dir");
+    let path = o.out.join(format!("lib-{n}.db"));
+    let build_s = build(n, &path);
+    let size_mb = std::fs::metadata(&path)
+        .map(|m| m.len() as f64 / 1e6)
+        .unwrap_or(0.0);
+    let lib = library::open(&path, Access::Read, None).expect("open");
+    let mut generator = corpus::Generator::new(SEED ^ 0xbeef);
+    let queries: Vec<String> = (0..o.queries).map(|_| generator.query()).collect();
+    let matches: Vec<String> = queries
+        .iter()
+        .map(|q| recall_core::query::build_match(q, 3, true))
+        .collect();
+    let ids: Vec<i64> = (0..o.queries).map(|_| generator.below(n as i64)).collect();
+    let ranking = Ranking {
+        pool: 200,
+        drop_stopwords: true,
+        half_life: 90.0,
+        weight: 0.3,
+    };
+    let filters = |project: Option<&str>| {
+        vec![
+            (":project", text(project)),
+            (":source", text(None)),
+            (":since", text(None)),
+            (":until", text(None)),
+        ]
+    };
+    let search = |q: &str, project: Option<&str>| {
+        let p = search_params(&lib, q, &ranking, 10, Some(NOW), None, filters(project));
+        query::run(&lib.conn, "search", &p).expect("search").len()
+    };
+    let mut timings = Vec::new();
+    let bare = |m: &str| -> usize {
+        let mut stmt = lib.conn.prepare_cached(BARE).expect("bare");
+        let rows = stmt.query_map([m], |r| r.get::<_, i64>(0)).expect("query");
+        rows.count()
+    };
+    timings.push(time_each("baseline (a) bare FTS5", o.queries, |i| {
+        bare(&matches[i]);
+    }));
+    timings.push(time_each("search, all projects", o.queries, |i| {
+        search(&queries[i], None);
+    }));
+    let large = corpus::project_name(0);
+    let five = corpus::project_name(5);
+    let small = corpus::project_name(corpus::PROJECTS - 1);
+    timings.push(time_each(
+        "search, largest project (~32%)",
+        o.queries,
+        |i| {
+            search(&queries[i], Some(&large));
+        },
+    ));
+    timings.push(time_each("search, 5% project", o.queries, |i| {
+        search(&queries[i], Some(&five));
+    }));
+    timings.push(time_each("search, small project (~1%)", o.queries, |i| {
+        search(&queries[i], Some(&small));
+    }));
+    timings.push(time_each("later", o.queries, |i| {
+        query::run(
+            &lib.conn,
+            "later",
+            &later_params(&lib, ids[i], None, 5, None),
+        )
+        .expect("later");
+    }));
+    timings.push(time_each("related", o.queries, |i| {
+        let prompt = format!(
+            "please help me fix the {} when it {}",
+            queries[i],
+            queries[(i + 1) % queries.len()]
+        );
+        query::run(
+            &lib.conn,
+            "related",
+            &related_params(&lib, &prompt, None, &ranking, 3, Some(NOW), None),
+        )
+        .expect("related");
+    }));
+    timings.push(time_each("timeline", o.queries, |i| {
+        let project = corpus::project_name(i % corpus::PROJECTS);
+        let p = vec![
+            (":project", text(Some(&project))),
+            (":sources", text(None)),
+            (":limit", rusqlite::types::Value::Integer(20)),
+        ];
+        query::run(&lib.conn, "timeline", &p).expect("timeline");
+    }));
+    timings.push(python_baseline(&path, &matches));
+    let peak_mb = cli_peak_mb(&path, &queries);
+    SizeReport {
+        n,
+        build_s,
+        size_mb,
+        peak_mb,
+        timings,
+    }
+}
+
+fn report(reports: &[SizeReport]) -> String {
+    let mut md = String::new();
+    for r in reports {
+        md.push_str(&format!(
+            "\n### {} items\n\nbuild {:.1} s (import + optimize), file {:.0} MB, CLI peak memory {:.0} MB\n\n| query | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|\n",
+            r.n, r.build_s, r.size_mb, r.peak_mb
+        ));
+        for t in &r.timings {
+            md.push_str(&format!(
+                "| {} | {:.2} | {:.2} | {:.2} |\n",
+                t.name,
+                t.pct(50.0),
+                t.pct(95.0),
+                t.pct(99.0)
+            ));
+        }
+        let p95 = |name: &str| {
+            r.timings
+                .iter()
+                .find(|t| t.name.starts_with(name))
+                .map(|t| t.pct(95.0))
+                .unwrap_or(f64::NAN)
+        };
+        let a = p95("baseline (a)");
+        let b = p95("baseline (b)");
+        md.push_str(&format!(
+            "\np95 ratios: search / bare FTS5 {:.2}; largest project / bare {:.2}; 5% project / bare {:.2}; all projects / 5% project {:.2}; search / Python re-rank {:.2}\n",
+            p95("search, all") / a,
+            p95("search, largest") / a,
+            p95("search, 5%") / a,
+            p95("search, all") / p95("search, 5%"),
+            p95("search, all") / b,
+        ));
+    }
+    md
+}
+
+fn main() {
+    let o = opts();
+    let mut reports = Vec::new();
+    for &n in &o.sizes {
+        reports.push(measure(n, &o));
+        let md = report(&reports);
+        std::fs::write(o.out.join("report.md"), &md).expect("write report");
+    }
+    println!("{}", report(&reports));
+}
