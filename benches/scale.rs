@@ -210,6 +210,8 @@ fn cli_peak_mb(db: &Path, queries: &[String]) -> f64 {
     }
     let mut peak = 0f64;
     for q in queries.iter().take(5) {
+        // Reaped by wait4 below, which also reports the child's peak memory.
+        #[allow(clippy::zombie_processes)]
         let child = Command::new(&bin)
             .args([
                 "--db",
