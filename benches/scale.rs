@@ -19,6 +19,8 @@ use recall_cli::query::{self, text};
 use rusqlite::Connection;
 
 const SEED: u64 = 42;
+/// The share above which pruning drops a query word.
+const PRUNE_SHARE: f64 = 0.05;
 const TOKENIZER: &str = "trigram";
 const NOW: &str = "2026-01-01T00:00:00Z";
 const BARE: &str = "select rowid from items_fts where items_fts match ?1 \
@@ -239,6 +241,8 @@ struct SizeReport {
     build_s: f64,
     size_mb: f64,
     peak_mb: f64,
+    /// Share of the unpruned top-10 results that pruned search also returns.
+    overlap: f64,
     timings: Vec<Timing>,
 }
 
@@ -262,6 +266,11 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         drop_stopwords: true,
         half_life: 90.0,
         weight: 0.3,
+        prune_share: None,
+    };
+    let pruning = Ranking {
+        prune_share: Some(PRUNE_SHARE),
+        ..ranking.clone()
     };
     let filters = |project: Option<&str>| {
         vec![
@@ -271,10 +280,15 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             (":until", text(None)),
         ]
     };
-    let search = |q: &str, project: Option<&str>| {
-        let p = search_params(&lib, q, &ranking, 10, Some(NOW), None, filters(project));
-        query::run(&lib.conn, "search", &p).expect("search").len()
+    let search_with = |r: &Ranking, q: &str, project: Option<&str>| -> Vec<i64> {
+        let p = search_params(&lib, q, r, 10, Some(NOW), None, filters(project)).expect("params");
+        query::run(&lib.conn, "search", &p.params)
+            .expect("search")
+            .iter()
+            .filter_map(|row| row.get("id").and_then(|v| v.as_i64()))
+            .collect()
     };
+    let search = |q: &str, project: Option<&str>| search_with(&ranking, q, project).len();
     let mut timings = Vec::new();
     let bare = |m: &str| -> usize {
         let mut stmt = lib.conn.prepare_cached(BARE).expect("bare");
@@ -287,6 +301,27 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     timings.push(time_each("search, all projects", o.queries, |i| {
         search(&queries[i], None);
     }));
+    timings.push(time_each(
+        &format!("search, all projects, pruned at {PRUNE_SHARE}"),
+        o.queries,
+        |i| {
+            search_with(&pruning, &queries[i], None);
+        },
+    ));
+    // How much of the unpruned top 10 the pruned search keeps.
+    let mut kept = 0usize;
+    let mut total = 0usize;
+    for q in &queries {
+        let full = search_with(&ranking, q, None);
+        let pruned = search_with(&pruning, q, None);
+        total += full.len();
+        kept += full.iter().filter(|id| pruned.contains(id)).count();
+    }
+    let overlap = if total == 0 {
+        1.0
+    } else {
+        kept as f64 / total as f64
+    };
     let large = corpus::project_name(0);
     let five = corpus::project_name(5);
     let small = corpus::project_name(corpus::PROJECTS - 1);
@@ -340,6 +375,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         build_s,
         size_mb,
         peak_mb,
+        overlap,
         timings,
     }
 }
@@ -369,6 +405,11 @@ fn report(reports: &[SizeReport]) -> String {
         };
         let a = p95("baseline (a)");
         let b = p95("baseline (b)");
+        md.push_str(&format!(
+            "\npruned search (share {PRUNE_SHARE}): p95 speed-up {:.2}x, top-10 overlap with unpruned {:.1}%\n",
+            p95("search, all") / p95("search, all projects, pruned"),
+            r.overlap * 100.0
+        ));
         md.push_str(&format!(
             "\np95 ratios: search / bare FTS5 {:.2}; largest project / bare {:.2}; 5% project / bare {:.2}; all projects / 5% project {:.2}; search / Python re-rank {:.2}\n",
             p95("search, all") / a,

@@ -7,6 +7,8 @@
 --
 -- Parameters (unset = NULL = the default):
 --   :query           free text; nothing in it acts as an FTS5 operator
+--   :match           instead of :query, a ready expression of recall_match (the CLI's
+--                    common-term pruning passes the pruned one here)
 --   :tokenizer       the library's tokenizer (sets the minimum term length); default trigram
 --   :drop_stopwords  1 (default) drops stop words while another term remains; 0 keeps all
 --   :sources         JSON array of glob patterns of readable sources; NULL: all sources
@@ -24,7 +26,8 @@ pool as (
               case when :project is null then 0.5 else 0.0 end) as bm25
   from items_fts as f
   where items_fts match (
-          '(' || recall_match(:query, coalesce(:tokenizer, 'trigram'), coalesce(:drop_stopwords, 1)) || ')'
+          '(' || coalesce(:match, recall_match(:query, coalesce(:tokenizer, 'trigram'),
+                                               coalesce(:drop_stopwords, 1))) || ')'
           -- The project also filters inside FTS5 (a column filter), so that a small
           -- project costs only its own matches; the exact check below makes it exact.
           -- Skipped where the tokenizer would find no token in the name.

@@ -508,3 +508,72 @@ fn project_scoping_is_exact_whatever_the_name() {
         }
     }
 }
+
+#[test]
+fn pruning_drops_common_words_while_a_rarer_one_remains() {
+    // "common" is in 18 of 20 items, "zircon" in 2, "basalt" in 5.
+    let items: Vec<String> = (0..20)
+        .map(|i| {
+            let mut title = String::new();
+            if i < 18 {
+                title.push_str("common ");
+            }
+            if i < 2 {
+                title.push_str("zircon ");
+            }
+            if (5..10).contains(&i) {
+                title.push_str("basalt ");
+            }
+            title.push_str(&format!("note {i}"));
+            item("s", None, &title, "", "2025-01-01T00:00:00Z")
+        })
+        .collect();
+    for tokenizer in [None, Some("unicode61 remove_diacritics 2")] {
+        let lib = TempLib::with_items(tokenizer, &items);
+        let answer = lib.json(&["search", "common zircon", "--prune", "0.5", "--explain"]);
+        let pruned: Vec<&str> = answer["explain"]["pruned"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["term"].as_str().unwrap())
+            .collect();
+        assert_eq!(pruned, ["common"], "{tokenizer:?}");
+        assert_eq!(answer["explain"]["pruned"][0]["share"], 0.9);
+        assert_eq!(answer["explain"]["terms"], serde_json::json!(["zircon"]));
+        let mut got = ids(&answer);
+        got.sort();
+        assert_eq!(got, vec![1, 2]);
+        // Only common words: the rarest stays. A share above theirs prunes nothing.
+        let a = lib.json(&["search", "common basalt", "--prune", "0.1", "--explain"]);
+        assert_eq!(a["explain"]["terms"], serde_json::json!(["basalt"]));
+        let a = lib.json(&["search", "common basalt", "--prune", "0.95", "--explain"]);
+        assert_eq!(a["explain"]["pruned"], serde_json::json!([]));
+        // A quoted phrase is never pruned.
+        let a = lib.json(&[
+            "search",
+            "\"common note\" zircon",
+            "--prune",
+            "0.1",
+            "--explain",
+        ]);
+        assert_eq!(a["explain"]["pruned"], serde_json::json!([]));
+        // Off by default.
+        let a = lib.json(&["search", "common zircon", "--explain"]);
+        assert_eq!(a["explain"]["pruned"], serde_json::json!([]));
+        assert_eq!(ids(&a).len(), 10);
+    }
+    let lib = TempLib::with_items(None, &items);
+    lib.run(&["search", "x", "--prune", "1.5"])
+        .fails_with("--prune must be a share of items above 0 and at most 1, got 1.5");
+    let config = lib.path("recall.toml");
+    std::fs::write(&config, "[search]\nprune_share = 0.5\n").unwrap();
+    let a = lib.json(&[
+        "--config",
+        config.to_str().unwrap(),
+        "search",
+        "common zircon",
+        "--explain",
+    ]);
+    assert_eq!(a["settings"]["prune_share"], 0.5);
+    assert_eq!(a["explain"]["terms"], serde_json::json!(["zircon"]));
+}

@@ -151,6 +151,10 @@ pub struct SearchArgs {
     /// Keep stop words (by default they are dropped while another word remains).
     #[arg(long)]
     pub literal: bool,
+    /// Drop query words found in more than this share of items while a rarer word
+    /// remains (0 < SHARE <= 1; default off, or the config's [search] prune_share).
+    #[arg(long, value_name = "SHARE")]
+    pub prune: Option<f64>,
     #[command(flatten)]
     pub recency: Recency,
     #[command(flatten)]

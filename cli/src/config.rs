@@ -39,6 +39,7 @@ pub struct Search {
     pub default_limit: i64,
     pub max_limit: i64,
     pub drop_stopwords: bool,
+    pub prune_share: Option<f64>,
 }
 
 impl Default for Search {
@@ -50,6 +51,7 @@ impl Default for Search {
             default_limit: 10,
             max_limit: 50,
             drop_stopwords: true,
+            prune_share: None,
         }
     }
 }
@@ -124,6 +126,11 @@ impl Config {
             return Err(format!(
                 "search.recency_weight must be between 0 and 1, got {}",
                 s.recency_weight
+            ));
+        }
+        if let Some(p) = s.prune_share.filter(|p| !(*p > 0.0 && *p <= 1.0)) {
+            return Err(format!(
+                "search.prune_share must be above 0 and at most 1, got {p}"
             ));
         }
         if s.max_limit < 1 {

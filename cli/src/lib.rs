@@ -9,6 +9,7 @@ pub mod functions;
 pub mod item;
 pub mod library;
 pub mod output;
+pub mod prune;
 pub mod query;
 pub mod tokenizer;
 

@@ -119,6 +119,8 @@ pub struct Ranking {
     pub drop_stopwords: bool,
     pub half_life: f64,
     pub weight: f64,
+    /// Common-term pruning: drop words in more than this share of items (None: off).
+    pub prune_share: Option<f64>,
 }
 
 impl Ranking {
@@ -128,11 +130,18 @@ impl Ranking {
             drop_stopwords: c.drop_stopwords,
             half_life: c.recency_half_life_days,
             weight: c.recency_weight,
+            prune_share: c.prune_share,
         }
     }
 }
 
 /// The parameters of `sql/search.sql`; `filters` holds :project, :source, :since, :until.
+/// With pruning on, `:match` carries the pruned expression and `pruned` what was dropped.
+pub struct SearchPlan {
+    pub params: Params,
+    pub pruned: Vec<crate::prune::TermShare>,
+}
+
 pub fn search_params(
     lib: &Library,
     query: &str,
@@ -141,9 +150,21 @@ pub fn search_params(
     now: Option<&str>,
     sources: Option<&str>,
     mut filters: Params,
-) -> Params {
+) -> Result<SearchPlan> {
+    let mut pruned = Vec::new();
+    let mut pruned_match = None;
+    if let Some(share) = r.prune_share {
+        let min = recall_core::query::min_chars_for_tokenizer(&lib.tokenizer);
+        let terms = recall_core::query::match_terms(query, min, r.drop_stopwords);
+        let (kept, dropped) = crate::prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
+        if !dropped.is_empty() {
+            pruned_match = Some(recall_core::query::to_match(&kept));
+            pruned = dropped;
+        }
+    }
     filters.extend([
         (":query", text(Some(query))),
+        (":match", text(pruned_match.as_deref())),
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":drop_stopwords", int(Some(r.drop_stopwords as i64))),
         (":sources", text(sources)),
@@ -154,7 +175,10 @@ pub fn search_params(
         (":half_life", real(Some(r.half_life))),
         (":weight", real(Some(r.weight))),
     ]);
-    filters
+    Ok(SearchPlan {
+        params: filters,
+        pruned,
+    })
 }
 
 /// The parameters of `sql/later.sql`.
@@ -256,11 +280,17 @@ pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
         drop_stopwords: cfg.drop_stopwords && !a.literal,
         half_life,
         weight,
+        prune_share: a.prune.or(cfg.prune_share),
     };
+    if let Some(share) = ranking.prune_share.filter(|s| !(*s > 0.0 && *s <= 1.0)) {
+        return Err(err!(
+            "--prune must be a share of items above 0 and at most 1, got {share}"
+        ));
+    }
     let (pool, drop_stopwords) = (ranking.pool, ranking.drop_stopwords);
     let limit = recall_core::score::limit(a.common.limit, cfg.default_limit, cfg.max_limit);
     let allow = sources(g, &a.common);
-    let params = search_params(
+    let plan = search_params(
         &lib,
         &a.query,
         &ranking,
@@ -268,17 +298,26 @@ pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
         now.as_deref(),
         allow.as_deref(),
         checked.params,
-    );
-    let rows = query::run(&lib.conn, "search", &params)?;
+    )?;
+    let rows = query::run(&lib.conn, "search", &plan.params)?;
     let settings = json!({
         "query": a.query, "tokenizer": lib.tokenizer, "drop_stopwords": drop_stopwords,
         "pool": pool, "limit": limit, "half_life_days": half_life, "recency_weight": weight,
         "now": now, "filters": checked.filters, "allow": g.allow(&a.common.access.allow),
+        "prune_share": ranking.prune_share,
     });
     let explain = if a.common.explain {
-        let (terms, items) = explain_facts(&lib, Some(&a.query), drop_stopwords)?;
+        let (mut terms, items) = explain_facts(&lib, Some(&a.query), drop_stopwords)?;
+        if let Some(Json::Array(list)) = terms.as_mut() {
+            list.retain(|t| {
+                !plan
+                    .pruned
+                    .iter()
+                    .any(|p| Some(p.term.as_str()) == t.as_str())
+            });
+        }
         Some(json!({
-            "terms": terms, "filters": checked.filters, "allow": g.allow(&a.common.access.allow),
+            "terms": terms, "pruned": plan.pruned, "filters": checked.filters, "allow": g.allow(&a.common.access.allow),
             "pool": pool, "limit": limit, "items": items,
             "reason": reason(&rows, terms.as_ref(), items),
         }))

@@ -180,12 +180,24 @@ fn apply(r: &mut Ranking, key: &str, value: &str) -> Result<()> {
                 return Err(err!("--set {key}: must be 10..5000, got {value}"));
             }
         }
+        "search.prune_share" => {
+            r.prune_share = match value {
+                "off" | "none" => None,
+                v => {
+                    let share = v.parse::<f64>().map_err(|_| err!("--set {key}: {v:?} is not a number or off"))?;
+                    if !(share > 0.0 && share <= 1.0) {
+                        return Err(err!("--set {key}: must be above 0 and at most 1, or off, got {v}"));
+                    }
+                    Some(share)
+                }
+            };
+        }
         "search.drop_stopwords" => {
             r.drop_stopwords = value.parse().map_err(|_| err!("--set {key}: write true or false, got {value:?}"))?;
         }
         _ => {
             return Err(err!(
-                "--set: unknown setting {key:?}; known: search.recency_weight, search.recency_half_life_days, search.candidate_pool, search.drop_stopwords"
+                "--set: unknown setting {key:?}; known: search.recency_weight, search.recency_half_life_days, search.candidate_pool, search.drop_stopwords, search.prune_share"
             ))
         }
     }
@@ -234,11 +246,8 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 (":until", text(normal_time(&case.until).as_deref())),
             ];
             let q = case.query.as_deref().unwrap_or_default();
-            query::run(
-                &lib.conn,
-                "search",
-                &search_params(lib, q, ranking, 50, now.as_deref(), None, filters),
-            )?
+            let plan = search_params(lib, q, ranking, 50, now.as_deref(), None, filters)?;
+            query::run(&lib.conn, "search", &plan.params)?
         }
     };
     Ok(rows
