@@ -1,8 +1,8 @@
-# The two set-up commands of the README: `make demo` and `make test`.
+# The two set-up commands of the README are `make demo` and `make test`.
 CARGO ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: build demo test lint bench
+.PHONY: build demo test bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -14,6 +14,20 @@ test: build
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
+# Per-function criterion benchmarks and recall_score over 1,000,000 rows.
 bench:
 	$(CARGO) build --release -p recall0
 	$(CARGO) bench --bench functions
+
+# The scale benchmark: 10k to 1M items (builds cached in target/scale/).
+bench-scale:
+	$(CARGO) build --release -p recall-cli -p recall0
+	$(CARGO) bench --bench scale
+
+# The scale benchmark on 2,000 items: checks that it still runs (CI).
+bench-quick:
+	$(CARGO) build --release -p recall-cli -p recall0
+	$(CARGO) bench --bench scale -- --quick
+
+fuzz:
+	./fuzz/run.sh 120

@@ -1,11 +1,13 @@
 //! The scale benchmark: synthetic libraries of N items, the CLI's queries timed against
 //! bare FTS5 (baseline a) and a Python re-ranker (baseline b) in the same run.
 //!
-//! cargo bench --bench scale -- [--quick] [--sizes 10000,50000,200000,1000000] [--queries 200]
+//! cargo bench --bench scale -- [--quick] [--sizes 10000,50000,200000,1000000]
+//!                                [--queries 200] [--tokenizer SPEC]
 //!
-//! Libraries are cached in target/scale/ (built once per size and seed). The report goes
-//! to stdout and target/scale/report.md. Libraries use the `trigram` tokenizer so that the
-//! system Python's SQLite 3.40 can run baseline (b).
+//! Libraries are cached in target/scale/ (built once per size, seed and tokenizer). The
+//! report goes to stdout and target/scale/report.md. Libraries use the `trigram`
+//! tokenizer by default, so that the system Python's SQLite 3.40 can run baseline (b)
+//! (`trigram remove_diacritics 1` needs 3.45).
 #[path = "scale/corpus.rs"]
 mod corpus;
 
@@ -19,14 +21,17 @@ use recall_cli::query::{self, text};
 use rusqlite::Connection;
 
 const SEED: u64 = 42;
-/// The share above which pruning drops a query word.
-const PRUNE_SHARE: f64 = 0.05;
+/// The shares above which pruning drops a query word.
+const PRUNE_SHARES: [f64; 2] = [0.05, 0.25];
+/// The default tokenizer of the benchmark (see the module comment); `--tokenizer` sets
+/// another.
 const TOKENIZER: &str = "trigram";
 const NOW: &str = "2026-01-01T00:00:00Z";
 const BARE: &str = "select rowid from items_fts where items_fts match ?1 \
                     order by bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) limit 200";
 
 struct Opts {
+    tokenizer: String,
     sizes: Vec<usize>,
     queries: usize,
     out: PathBuf,
@@ -38,6 +43,7 @@ fn opts() -> Opts {
         .filter(|a| a != "--bench")
         .collect();
     let mut o = Opts {
+        tokenizer: TOKENIZER.to_string(),
         sizes: vec![10_000, 50_000, 200_000, 1_000_000],
         queries: 200,
         out: target_dir().join("scale"),
@@ -55,6 +61,10 @@ fn opts() -> Opts {
                     .split(',')
                     .map(|s| s.parse().expect("a size"))
                     .collect();
+            }
+            "--tokenizer" => {
+                i += 1;
+                o.tokenizer = args[i].clone();
             }
             "--queries" => {
                 i += 1;
@@ -85,8 +95,8 @@ fn profile_dir() -> PathBuf {
 }
 
 /// Builds (or reuses) the library of n items; returns seconds spent building it.
-fn build(n: usize, path: &Path) -> f64 {
-    let tag = format!("{SEED}-{n}-v1");
+fn build(n: usize, path: &Path, tokenizer: &str) -> f64 {
+    let tag = format!("{SEED}-{n}-v2");
     if path.exists() {
         if let Ok(conn) = Connection::open(path) {
             let found: Option<(String, String)> = conn
@@ -108,7 +118,7 @@ fn build(n: usize, path: &Path) -> f64 {
     }
     eprintln!("building {n} items at {}", path.display());
     let started = Instant::now();
-    let mut lib = library::create(path, TOKENIZER).expect("create library");
+    let mut lib = library::create(path, tokenizer).expect("create library");
     let mut generator = corpus::Generator::new(SEED);
     {
         let tx = lib.conn.transaction().expect("begin");
@@ -238,18 +248,24 @@ fn cli_peak_mb(db: &Path, queries: &[String]) -> f64 {
 
 struct SizeReport {
     n: usize,
+    tokenizer: String,
     build_s: f64,
     size_mb: f64,
     peak_mb: f64,
-    /// Share of the unpruned top-10 results that pruned search also returns.
-    overlap: f64,
+    /// (share, part of the unpruned top-10 results that pruned search also returns)
+    overlaps: Vec<(f64, f64)>,
     timings: Vec<Timing>,
 }
 
 fn measure(n: usize, o: &Opts) -> SizeReport {
     std::fs::create_dir_all(&o.out).expect("out dir");
-    let path = o.out.join(format!("lib-{n}.db"));
-    let build_s = build(n, &path);
+    let suffix = if o.tokenizer == TOKENIZER {
+        String::new()
+    } else {
+        format!("-{}", o.tokenizer.split(' ').next().unwrap_or("other"))
+    };
+    let path = o.out.join(format!("lib-{n}{suffix}.db"));
+    let build_s = build(n, &path, &o.tokenizer);
     let size_mb = std::fs::metadata(&path)
         .map(|m| m.len() as f64 / 1e6)
         .unwrap_or(0.0);
@@ -258,7 +274,13 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     let queries: Vec<String> = (0..o.queries).map(|_| generator.query()).collect();
     let matches: Vec<String> = queries
         .iter()
-        .map(|q| recall_core::query::build_match(q, 3, true))
+        .map(|q| {
+            recall_core::query::build_match(
+                q,
+                recall_core::query::min_chars_for_tokenizer(&o.tokenizer),
+                true,
+            )
+        })
         .collect();
     let ids: Vec<i64> = (0..o.queries).map(|_| generator.below(n as i64)).collect();
     let ranking = Ranking {
@@ -267,10 +289,6 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         half_life: 90.0,
         weight: 0.3,
         prune_share: None,
-    };
-    let pruning = Ranking {
-        prune_share: Some(PRUNE_SHARE),
-        ..ranking.clone()
     };
     let filters = |project: Option<&str>| {
         vec![
@@ -301,41 +319,43 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     timings.push(time_each("search, all projects", o.queries, |i| {
         search(&queries[i], None);
     }));
-    timings.push(time_each(
-        &format!("search, all projects, pruned at {PRUNE_SHARE}"),
-        o.queries,
-        |i| {
+    // Pruning: its speed, and how much of the unpruned top 10 it keeps.
+    let mut overlaps = Vec::new();
+    for share in PRUNE_SHARES {
+        let pruning = Ranking {
+            prune_share: Some(share),
+            ..ranking.clone()
+        };
+        let name = format!("search, all projects, pruned at {share}");
+        timings.push(time_each(&name, o.queries, |i| {
             search_with(&pruning, &queries[i], None);
-        },
-    ));
-    // How much of the unpruned top 10 the pruned search keeps.
-    let mut kept = 0usize;
-    let mut total = 0usize;
-    for q in &queries {
-        let full = search_with(&ranking, q, None);
-        let pruned = search_with(&pruning, q, None);
-        total += full.len();
-        kept += full.iter().filter(|id| pruned.contains(id)).count();
+        }));
+        let (mut kept, mut total) = (0usize, 0usize);
+        for q in &queries {
+            let full = search_with(&ranking, q, None);
+            let pruned = search_with(&pruning, q, None);
+            total += full.len();
+            kept += full.iter().filter(|id| pruned.contains(id)).count();
+        }
+        overlaps.push((
+            share,
+            if total == 0 {
+                1.0
+            } else {
+                kept as f64 / total as f64
+            },
+        ));
     }
-    let overlap = if total == 0 {
-        1.0
-    } else {
-        kept as f64 / total as f64
-    };
     let large = corpus::project_name(0);
     let five = corpus::project_name(5);
     let small = corpus::project_name(corpus::PROJECTS - 1);
-    timings.push(time_each(
-        "search, largest project (~32%)",
-        o.queries,
-        |i| {
-            search(&queries[i], Some(&large));
-        },
-    ));
+    timings.push(time_each("search, largest project (32%)", o.queries, |i| {
+        search(&queries[i], Some(&large));
+    }));
     timings.push(time_each("search, 5% project", o.queries, |i| {
         search(&queries[i], Some(&five));
     }));
-    timings.push(time_each("search, small project (~1%)", o.queries, |i| {
+    timings.push(time_each("search, small project (1%)", o.queries, |i| {
         search(&queries[i], Some(&small));
     }));
     timings.push(time_each("later", o.queries, |i| {
@@ -372,10 +392,11 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     let peak_mb = cli_peak_mb(&path, &queries);
     SizeReport {
         n,
+        tokenizer: o.tokenizer.clone(),
         build_s,
         size_mb,
         peak_mb,
-        overlap,
+        overlaps,
         timings,
     }
 }
@@ -384,8 +405,8 @@ fn report(reports: &[SizeReport]) -> String {
     let mut md = String::new();
     for r in reports {
         md.push_str(&format!(
-            "\n### {} items\n\nbuild {:.1} s (import + optimize), file {:.0} MB, CLI peak memory {:.0} MB\n\n| query | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|\n",
-            r.n, r.build_s, r.size_mb, r.peak_mb
+            "\n### {} items ({})\n\nbuild {:.1} s (import + optimize), file {:.0} MB, CLI peak memory {:.0} MB\n\n| query | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|\n",
+            r.n, r.tokenizer, r.build_s, r.size_mb, r.peak_mb
         ));
         for t in &r.timings {
             md.push_str(&format!(
@@ -405,11 +426,13 @@ fn report(reports: &[SizeReport]) -> String {
         };
         let a = p95("baseline (a)");
         let b = p95("baseline (b)");
-        md.push_str(&format!(
-            "\npruned search (share {PRUNE_SHARE}): p95 speed-up {:.2}x, top-10 overlap with unpruned {:.1}%\n",
-            p95("search, all") / p95("search, all projects, pruned"),
-            r.overlap * 100.0
-        ));
+        for (share, overlap) in &r.overlaps {
+            md.push_str(&format!(
+                "\npruned at {share}: p95 speed-up {:.2}x, top-10 overlap with unpruned {:.1}%\n",
+                p95("search, all") / p95(&format!("search, all projects, pruned at {share}")),
+                overlap * 100.0
+            ));
+        }
         md.push_str(&format!(
             "\np95 ratios: search / bare FTS5 {:.2}; largest project / bare {:.2}; 5% project / bare {:.2}; all projects / 5% project {:.2}; search / Python re-rank {:.2}\n",
             p95("search, all") / a,
@@ -428,7 +451,12 @@ fn main() {
     for &n in &o.sizes {
         reports.push(measure(n, &o));
         let md = report(&reports);
-        std::fs::write(o.out.join("report.md"), &md).expect("write report");
+        let name = if o.tokenizer == TOKENIZER {
+            "report.md".to_string()
+        } else {
+            format!("report-{}.md", o.tokenizer.replace(' ', "-"))
+        };
+        std::fs::write(o.out.join(name), &md).expect("write report");
     }
     println!("{}", report(&reports));
 }

@@ -33,12 +33,7 @@ hits as (
           '(' || recall_match(coalesce(nullif(trim(:query), ''), item.title),
                               coalesce(:tokenizer, 'trigram'), 1) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
-          || case when item.project is null then ''
-                  when coalesce(:tokenizer, 'trigram') like 'trigram%' and length(item.project) < 3 then ''
-                  when coalesce(:tokenizer, 'trigram') not like 'trigram%'
-                       and item.project not glob '*[0-9A-Za-z]*' then ''
-                  else ' AND project : "' || replace(item.project, '"', '""') || '"'
-             end)
+          || recall_column_filter('project', item.project, coalesce(:tokenizer, 'trigram')))
     and exists (
       select 1 from items as i
       where i.id = f.rowid

@@ -20,12 +20,7 @@ pool as (
     and items_fts match (
           '(' || recall_match(terms.words, coalesce(:tokenizer, 'trigram')) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
-          || case when :project is null then ''
-                  when coalesce(:tokenizer, 'trigram') like 'trigram%' and length(:project) < 3 then ''
-                  when coalesce(:tokenizer, 'trigram') not like 'trigram%'
-                       and :project not glob '*[0-9A-Za-z]*' then ''
-                  else ' AND project : "' || replace(:project, '"', '""') || '"'
-             end)
+          || recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')))
     and (coalesce(:project, :sources) is null
          or exists (
            select 1 from items as i

@@ -31,12 +31,7 @@ pool as (
           -- The project also filters inside FTS5 (a column filter), so that a small
           -- project costs only its own matches; the exact check below makes it exact.
           -- Skipped where the tokenizer would find no token in the name.
-          || case when :project is null then ''
-                  when coalesce(:tokenizer, 'trigram') like 'trigram%' and length(:project) < 3 then ''
-                  when coalesce(:tokenizer, 'trigram') not like 'trigram%'
-                       and :project not glob '*[0-9A-Za-z]*' then ''
-                  else ' AND project : "' || replace(:project, '"', '""') || '"'
-             end)
+          || recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')))
     -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
     and (coalesce(:project, :source, :since, :until, :sources) is null
          or exists (

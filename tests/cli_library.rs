@@ -2,7 +2,7 @@
 //! check, rebuild, import, get, optimize, and every error of the library commands.
 mod common;
 
-use common::cli::{generated_items, TempLib};
+use common::cli::{generated_items, kill_at_pause, TempLib};
 use serde_json::json;
 
 const ITEM: &str = r#"{"source":"agent-a","project":"shop","title":"Remove the analytics script","summary":"Dropped analytics entirely.","occurred_at":"2025-01-20T11:00:00+01:00"}"#;
@@ -200,7 +200,7 @@ fn rebuild_killed_half_way_leaves_the_library_as_it_was() {
     let lib = TempLib::init(None);
     lib.import(&generated_items(20_000)).ok();
     let before = lib.snapshot();
-    let mut child = lib
+    let child = lib
         .command()
         .args(["rebuild", "--tokenizer", "unicode61 remove_diacritics 2"])
         .env("RECALL_TEST_PAUSE_AT", "rebuild:10000")
@@ -208,18 +208,8 @@ fn rebuild_killed_half_way_leaves_the_library_as_it_was() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("spawn rebuild");
-    // Wait until half the items are reindexed inside the open transaction, then kill.
-    let mut stderr = child.stderr.take().unwrap();
-    let mut seen = String::new();
-    let mut buf = [0u8; 256];
-    while !seen.contains("paused at rebuild") {
-        use std::io::Read;
-        let n = stderr.read(&mut buf).expect("read stderr");
-        assert!(n > 0, "rebuild ended before the pause point: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    child.kill().expect("SIGKILL");
-    child.wait().unwrap();
+    // Half the items are reindexed inside the open transaction: kill it there.
+    kill_at_pause(child);
     assert_eq!(
         lib.snapshot(),
         before,
@@ -406,13 +396,7 @@ fn check_finds_each_problem_and_exits_1() {
     let out = lib.run(&["--json", "check"]);
     assert_eq!(out.code, 1);
     let report = out.json();
-    let failed: Vec<String> = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["ok"] == false)
-        .map(|c| c["name"].as_str().unwrap().to_string())
-        .collect();
+    let failed = out.failed_checks();
     assert!(failed.contains(&"triggers".to_string()), "{report}");
     assert!(failed.contains(&"counts".to_string()), "{report}");
     assert!(failed.contains(&"index integrity".to_string()), "{report}");

@@ -4,28 +4,13 @@
 //! clean, and no item is lost.
 mod common;
 
-use std::io::Read;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use common::cli::{generated_items, TempLib};
-
-/// Waits until the command announces the pause point, then kills it with SIGKILL.
-fn kill_at_pause(mut child: Child) {
-    let mut stderr = child.stderr.take().expect("stderr");
-    let mut seen = String::new();
-    let mut buf = [0u8; 256];
-    while !seen.contains("recall: paused at ") {
-        let n = stderr.read(&mut buf).expect("read stderr");
-        assert!(n > 0, "the command ended before its pause point: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reap");
-}
+use common::cli::{generated_items, kill_at_pause, TempLib};
 
 fn spawn(
     lib: &TempLib,
@@ -57,14 +42,12 @@ fn copy_of(template: &TempLib) -> TempLib {
 
 /// `check` finds no problem (a schema still behind is the before state of `migrate`).
 fn assert_healthy(lib: &TempLib) {
-    let check = lib.run(&["--json", "check"]);
-    let report = check.json();
     let behind = lib.count("pragma user_version") < 2;
-    let failed: Vec<&serde_json::Value> = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["ok"] == false && !(behind && c["name"] == "schema"))
+    let failed: Vec<String> = lib
+        .run(&["--json", "check"])
+        .failed_checks()
+        .into_iter()
+        .filter(|name| !(behind && name == "schema"))
         .collect();
     assert!(failed.is_empty(), "check after the crash: {failed:?}");
 }

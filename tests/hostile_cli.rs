@@ -3,7 +3,7 @@
 mod common;
 
 use common::cli::{generated_items, TempLib};
-use common::{extension_path, pipe, root, SHELL, SYSTEM_PYTHON};
+use common::{extension_path, pipe, root, shell_ok, SYSTEM_PYTHON};
 
 #[test]
 fn bad_arguments_to_every_command() {
@@ -219,13 +219,7 @@ fn damaged_libraries_are_reported_by_check() {
     assert_eq!(out.code, 1);
     let report = out.json();
     assert_eq!(report["healthy"], false);
-    let failed: Vec<String> = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|c| c["ok"] == false)
-        .map(|c| c["name"].as_str().unwrap().to_string())
-        .collect();
+    let failed = out.failed_checks();
     assert!(failed.contains(&"database".to_string()), "{report}");
     let text = bad.run(&["check"]);
     for line in text.stdout.lines() {
@@ -241,16 +235,7 @@ fn damaged_libraries_are_reported_by_check() {
 fn loading_the_extension_twice_is_harmless() {
     let ext = extension_path();
     let script = format!(".load {0}\n.load {0}\nselect recall_match('a bc def');\nselect count(*) from pragma_function_list where name like 'recall_%';\n", ext.display());
-    let out = pipe(
-        std::process::Command::new(SHELL).args(["-batch", ":memory:"]),
-        &script,
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = shell_ok(&[":memory:".as_ref()], &script);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "\"def\"");
     let expected: usize = recall_core::FUNCTIONS

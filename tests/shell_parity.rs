@@ -3,7 +3,7 @@
 mod common;
 
 use common::cli::{ids, TempLib};
-use common::{extension_path, pipe, root, SHELL};
+use common::{extension_path, root, shell_ok};
 
 const NOW: &str = "2025-11-29T00:00:00Z";
 const TOKENIZER: &str = "unicode61 remove_diacritics 2";
@@ -26,13 +26,7 @@ fn shell_ids(lib: &TempLib, name: &str, params: &[(&str, String)]) -> Vec<i64> {
         ".read {}\n",
         root().join("sql").join(format!("{name}.sql")).display()
     ));
-    let out = pipe(
-        std::process::Command::new(SHELL).arg("-batch").arg(&lib.db),
-        &script,
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.is_empty(), "{name}: {stderr}");
-    String::from_utf8_lossy(&out.stdout)
+    shell_ok(&[lib.db.as_os_str()], &script)
         .lines()
         .map(|l| l.split('|').next().unwrap_or("").parse().expect("an id"))
         .collect()
@@ -124,16 +118,7 @@ fn the_readme_cookbook_runs_in_the_shell() {
         examples.join("tiny_library.sql").display(),
         examples.join("two_stage_search.sql").display()
     );
-    let out = pipe(
-        std::process::Command::new(SHELL).args(["-batch", ":memory:"]),
-        &script,
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = shell_ok(&[":memory:".as_ref()], &script);
     let first: Vec<&str> = stdout
         .lines()
         .map(|l| l.split('|').next().unwrap_or(""))

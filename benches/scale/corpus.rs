@@ -56,8 +56,34 @@ pub fn project_weights() -> Vec<f64> {
     raw.iter().map(|w| w / total).collect()
 }
 
+/// Distinct names, as real projects have (names that share most of their text, like
+/// "project-01" and "project-02", make the project filter inside FTS5 scan the shared
+/// trigrams of every project).
+const PROJECT_NAMES: [&str; PROJECTS] = [
+    "atlas",
+    "borealis",
+    "cobalt-api",
+    "dynamo",
+    "ember-web",
+    "fjord",
+    "granite",
+    "helix-ml",
+    "ivory",
+    "juniper",
+    "kestrel-ios",
+    "lumen",
+    "mistral-etl",
+    "nimbus",
+    "obsidian",
+    "quartz-docs",
+    "rhubarb",
+    "saffron",
+    "tundra-infra",
+    "umbra",
+];
+
 pub fn project_name(p: usize) -> String {
-    format!("project-{p:02}")
+    PROJECT_NAMES[p].to_string()
 }
 
 pub struct Generator {

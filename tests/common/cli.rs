@@ -45,6 +45,17 @@ impl Ran {
         })
     }
 
+    /// The names of the checks a `check --json` report marks as failed.
+    pub fn failed_checks(&self) -> Vec<String> {
+        self.json()["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .filter(|c| c["ok"] == false)
+            .map(|c| c["name"].as_str().expect("name").to_string())
+            .collect()
+    }
+
     /// Asserts success and returns self.
     pub fn ok(self) -> Ran {
         assert_eq!(self.code, 0, "expected success; stderr: {}", self.stderr);
@@ -256,4 +267,20 @@ impl TempLib {
         }
         tx.commit().expect("commit");
     }
+}
+
+/// Waits until a command started with `RECALL_TEST_PAUSE_AT` (stderr piped) announces its
+/// pause point, then kills it with SIGKILL.
+pub fn kill_at_pause(mut child: std::process::Child) {
+    use std::io::Read;
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    while !seen.contains("recall: paused at ") {
+        let n = stderr.read(&mut buf).expect("read stderr");
+        assert!(n > 0, "the command ended before its pause point: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reap");
 }

@@ -288,6 +288,17 @@ pub fn all_hosts() -> Vec<Box<dyn SqlHost>> {
     ]
 }
 
+/// Runs a script in the `sqlite3` shell (with `args`, e.g. a database path), asserting it
+/// printed nothing on stderr; returns stdout.
+pub fn shell_ok(args: &[&std::ffi::OsStr], script: &str) -> String {
+    let mut cmd = Command::new(SHELL);
+    cmd.arg("-batch").args(args);
+    let out = pipe(&mut cmd, script);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "sqlite3 said: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Runs a command with `input` on stdin and collects its output.
 pub fn pipe(cmd: &mut Command, input: &str) -> std::process::Output {
     let mut child = cmd

@@ -29,3 +29,5 @@ select 'err_27', recall_age_days('2025-01-01' || char(0) || 'x', 0); -- error: r
 select 'err_28', recall_match('abc', 1, 'yes'); -- error: recall_match: drop_stopwords must be 0 or 1, got 'yes'
 select 'err_29', recall_time('soon'); -- error: recall_time: value must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got 'soon'
 select 'err_30', recall_time(1e15); -- error: recall_time: value is out of range (years 1 to 9999), got 1000000000000000
+select 'err_31', recall_column_filter('a-b', 'x'); -- error: recall_column_filter: column must be a plain column name (letters, digits, _), got 'a-b'
+select 'err_32', recall_column_filter('project', x'01'); -- error: recall_column_filter: value must be TEXT, got a 1-byte BLOB

@@ -15,3 +15,8 @@ select 'fts_09', (select count(*) from uni where uni match recall_match('NEAR(a 
 select 'fts_10', (select count(*) from uni where uni match recall_match('body:sunrise', 1)) = 0;
 select 'fts_11', (select count(*) from uni where uni match recall_match('Mélanie', 1)) = 1;
 select 'fts_12', (select count(*) from tri where tri match recall_match('"""')) = 0;
+create virtual table proj using fts5(body, project, tokenize = 'trigram');
+insert into proj(body, project) values ('deploy notes', 'shop'), ('deploy notes', 'workshop'), ('deploy notes', 'api');
+select 'fts_13', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'shop', 'trigram'))) = 2;
+select 'fts_14', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'api', 'trigram'))) = 1;
+select 'fts_15', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'x', 'trigram'))) = 3;

@@ -36,3 +36,12 @@ select 'match_33', recall_match('"sunrise?"', 1) = '"sunrise?"';
 select 'match_34', (with recursive n(i) as (select 0 union all select i + 1 from n where i < 99) select recall_match(group_concat(printf('w%03d', i), ' '), 1) from n) = (with recursive n(i) as (select 0 union all select i + 1 from n where i < 63) select group_concat(printf('"w%03d"', i), ' OR ') from n);
 -- Every stop word is dropped in drop_stopwords mode while another word remains.
 select 'match_35', (select count(*) from json_each(recall_stopwords()) where recall_match(value || ' zebra', 1, 1) != '"zebra"') = 0;
+-- recall_column_filter: the project filter that search, later and related run inside FTS5.
+select 'filter_01', recall_column_filter('project', 'shop') = ' AND project : "shop"';
+select 'filter_02', recall_column_filter('project', 'ui', 'trigram remove_diacritics 1') = '';
+select 'filter_03', recall_column_filter('project', 'ui', 'unicode61 remove_diacritics 2') = ' AND project : "ui"';
+select 'filter_04', recall_column_filter('project', NULL) = '';
+select 'filter_05', recall_column_filter('project', 'a"b', 'unicode61') = ' AND project : "a""b"';
+select 'filter_06', recall_column_filter(NULL, 'x') is null;
+select 'filter_07', recall_column_filter('project', '@@@', 'unicode61') = '';
+select 'filter_08', recall_column_filter('project', 'Canción', 'unicode61') = ' AND project : "Canción"';

@@ -64,6 +64,13 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_terms,
     },
     FunctionSpec {
+        name: "recall_column_filter",
+        min_args: 2,
+        max_args: 3,
+        clock_arities: &[],
+        run: recall_column_filter,
+    },
+    FunctionSpec {
         name: "recall_age_days",
         min_args: 2,
         max_args: 2,
@@ -203,6 +210,26 @@ fn recall_terms(args: &Args, _: &Host) -> ArgResult<Output> {
         Some(terms) => json_array(&terms),
         None => Output::Null,
     })
+}
+
+fn recall_column_filter(args: &Args, _: &Host) -> ArgResult<Output> {
+    let column = args.text(0, "column")?;
+    let value = args.text(1, "value")?;
+    let tokenizer = args.text(2, "tokenizer")?;
+    let Some(column) = column else {
+        return Ok(Output::Null);
+    };
+    if !query::is_plain_column(&column) {
+        return Err(format!(
+            "column must be a plain column name (letters, digits, _), got {}",
+            Value::Text(column.clone()).describe()
+        ));
+    }
+    // No value, no filter: the empty string keeps the match expression as it is.
+    Ok(Output::Text(match value {
+        Some(v) => query::column_filter(&column, &v, tokenizer.as_deref().unwrap_or("trigram")),
+        None => String::new(),
+    }))
 }
 
 fn recall_age_days(args: &Args, _: &Host) -> ArgResult<Output> {

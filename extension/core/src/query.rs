@@ -137,6 +137,32 @@ pub fn to_match<S: AsRef<str>>(terms: &[S]) -> String {
         .join(" OR ")
 }
 
+/// An FTS5 column filter that narrows a query to rows whose `column` holds `value`:
+/// ` AND column : "value"`, to append to a match expression. Empty where the tokenizer
+/// would find no token in the value (under 3 characters for trigram; no letter or digit
+/// for the others), since FTS5 matches nothing for an empty phrase. It narrows by tokens,
+/// not exactly: pair it with an exact comparison.
+pub fn column_filter(column: &str, value: &str, tokenizer: &str) -> String {
+    let searchable = if min_chars_for_tokenizer(tokenizer) == 3 {
+        value.chars().count() >= 3
+    } else {
+        value.chars().any(char::is_alphanumeric)
+    };
+    if !searchable || value.contains('\0') {
+        return String::new();
+    }
+    format!(" AND {column} : {}", quote(value))
+}
+
+/// Whether `name` can stand as a column name in an FTS5 query without quoting.
+pub fn is_plain_column(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// `recall_match`: free text to an FTS5 query in which nothing acts as an operator.
 pub fn build_match(text: &str, min_chars: usize, drop_stopwords: bool) -> String {
     to_match(&match_terms(text, min_chars, drop_stopwords))
@@ -313,6 +339,35 @@ mod tests {
         assert_eq!(min_chars_for_tokenizer("unicode61 remove_diacritics 2"), 1);
         assert_eq!(min_chars_for_tokenizer("porter unicode61"), 1);
         assert_eq!(min_chars_for_tokenizer(""), 1);
+    }
+
+    #[test]
+    fn column_filters() {
+        assert_eq!(
+            column_filter("project", "shop", "trigram"),
+            r#" AND project : "shop""#
+        );
+        assert_eq!(column_filter("project", "ui", "trigram"), "");
+        assert_eq!(
+            column_filter("project", "ui", "unicode61"),
+            r#" AND project : "ui""#
+        );
+        assert_eq!(column_filter("project", "@@@", "unicode61"), "");
+        assert_eq!(
+            column_filter("project", "@@@", "trigram remove_diacritics 1"),
+            r#" AND project : "@@@""#
+        );
+        assert_eq!(
+            column_filter("project", "東京", "unicode61"),
+            r#" AND project : "東京""#
+        );
+        assert_eq!(
+            column_filter("project", r#"a "b""#, "unicode61"),
+            r#" AND project : "a ""b""""#
+        );
+        assert_eq!(column_filter("project", "a\0bc", "trigram"), "");
+        assert!(is_plain_column("project") && is_plain_column("_x1"));
+        assert!(!is_plain_column("1x") && !is_plain_column("a-b") && !is_plain_column(""));
     }
 
     #[test]
