@@ -1,5 +1,5 @@
 //! Spawning the real `recall` binary on temporary libraries.
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use super::{pipe, profile_dir};
@@ -193,10 +193,6 @@ pub fn generated_items(n: usize) -> String {
         out.push('\n');
     }
     out
-}
-
-pub fn exists(p: &Path) -> bool {
-    p.exists()
 }
 
 /// One JSON Lines item: source, project (None for no project), title, summary, time.
