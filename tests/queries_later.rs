@@ -1,7 +1,7 @@
 //! `recall later` and `recall related` against hand-made libraries.
 mod common;
 
-use common::cli::{ids, item, TempLib};
+use common::cli::{fillers, ids, item, TempLib};
 
 /// The cache story of project "p". Ids in order:
 ///  1 2024-12-01 old "Redis cache notes"                  (before the item: never)
@@ -80,15 +80,7 @@ fn story() -> TempLib {
             "2025-01-15T00:00:00Z",
         ),
     ];
-    items.extend((0..20).map(|i| {
-        item(
-            "agent",
-            Some("f"),
-            &format!("filler {i}"),
-            "",
-            "2023-01-01T00:00:00Z",
-        )
-    }));
+    items.extend(fillers(20));
     TempLib::with_items(None, &items)
 }
 
@@ -263,15 +255,7 @@ fn an_item_without_a_project_searches_its_own_source() {
             "2025-04-01T00:00:00Z",
         ),
     ];
-    items.extend((0..20).map(|i| {
-        item(
-            "f",
-            Some("f"),
-            &format!("filler {i}"),
-            "",
-            "2023-01-01T00:00:00Z",
-        )
-    }));
+    items.extend(fillers(20));
     let lib = TempLib::with_items(None, &items);
     assert_eq!(ids(&lib.json(&["later", "1"])), vec![2]);
 }
@@ -287,15 +271,7 @@ fn later_of_a_missing_or_forbidden_item_is_an_error_like_get() {
 /// A library for the first-prompt rule, with fillers for IDF.
 fn related_lib(items: Vec<String>) -> TempLib {
     let mut items = items;
-    items.extend((0..40).map(|i| {
-        item(
-            "f",
-            Some("f"),
-            &format!("filler {i}"),
-            "",
-            "2023-01-01T00:00:00Z",
-        )
-    }));
+    items.extend(fillers(40));
     TempLib::with_items(None, &items)
 }
 

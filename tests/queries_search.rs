@@ -2,7 +2,7 @@
 //! SPEC §4 with the expected answer worked out beside it.
 mod common;
 
-use common::cli::{ids, item, TempLib};
+use common::cli::{fillers, ids, item, TempLib};
 
 const NOW: &str = "2025-06-01T00:00:00Z";
 
@@ -112,15 +112,7 @@ fn an_older_item_wins_only_past_one_over_point_seven() {
             item("s", None, old_title, "", "2015-06-01T00:00:00Z"),
             item("s", None, "delta", "", NOW),
         ];
-        items.extend((0..20).map(|i| {
-            item(
-                "s",
-                None,
-                &format!("filler {i}"),
-                "",
-                "2020-01-01T00:00:00Z",
-            )
-        }));
+        items.extend(fillers(20));
         let lib = TempLib::with_items(None, &items);
         let rel = lib.relevance("\"delta\" OR \"sigma\"");
         let r = |id: i64| rel.iter().find(|(i, _)| *i == id).unwrap().1;

@@ -203,6 +203,22 @@ pub fn item(source: &str, project: Option<&str>, title: &str, summary: &str, at:
     .to_string()
 }
 
+/// `n` filler items of project "f" that share no word with the fixtures: they keep the
+/// IDF of the fixtures' words above FTS5's floor.
+pub fn fillers(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            item(
+                "f",
+                Some("f"),
+                &format!("filler {i}"),
+                "",
+                "2023-01-01T00:00:00Z",
+            )
+        })
+        .collect()
+}
+
 /// The ids of a `--json` answer's results, in order.
 pub fn ids(answer: &serde_json::Value) -> Vec<i64> {
     answer["results"]
