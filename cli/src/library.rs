@@ -63,10 +63,6 @@ pub struct Library {
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(busy_timeout())
         .context("setting the busy timeout")?;
-    recall_cli_functions(conn)
-}
-
-fn recall_cli_functions(conn: &Connection) -> Result<()> {
     crate::functions::register(conn).context("registering the recall_* functions")
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::commands::queries::{later_params, related_params, search_params, Ranking};
+use crate::commands::queries::{later_params, related_params, search_params, time_flag, Ranking};
 use crate::err;
 use crate::error::Result;
 use crate::library::Library;
@@ -52,7 +52,7 @@ impl Case {
         }
     }
 
-    fn check(&self) -> std::result::Result<(), String> {
+    fn check(&mut self) -> std::result::Result<(), String> {
         if self.item.is_none() && self.prompt.is_none() && self.query.is_none() {
             return Err(
                 "a case needs a query (search), a prompt (related) or an item (later)".into(),
@@ -64,16 +64,13 @@ impl Case {
         if self.expect.is_empty() && self.must_not.is_empty() {
             return Err("a case needs ids in expect or must_not".into());
         }
+        // Times are read once, into the library's normal form, as the CLI's flags are.
         for (name, v) in [
-            ("now", &self.now),
-            ("since", &self.since),
-            ("until", &self.until),
+            ("now", &mut self.now),
+            ("since", &mut self.since),
+            ("until", &mut self.until),
         ] {
-            if let Some(v) = v {
-                if recall_core::time::parse_datetime(v).is_none() {
-                    return Err(format!("{name} {v:?} is not an ISO-8601 time"));
-                }
-            }
+            *v = time_flag(name, v.as_deref()).map_err(|e| e.message)?;
         }
         Ok(())
     }
@@ -204,15 +201,9 @@ fn apply(r: &mut Ranking, key: &str, value: &str) -> Result<()> {
     Ok(())
 }
 
-fn normal_time(v: &Option<String>) -> Option<String> {
-    v.as_deref()
-        .and_then(recall_core::time::parse_datetime)
-        .map(|dt| recall_core::time::normalize(&dt))
-}
-
 /// The ids a case's query returns, in rank order.
 pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>> {
-    let now = normal_time(&case.now);
+    let now = case.now.as_deref();
     let rows = match case.kind() {
         "later" => {
             let item = case.item.unwrap_or_default();
@@ -227,26 +218,18 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
             query::run(
                 &lib.conn,
                 "related",
-                &related_params(
-                    lib,
-                    prompt,
-                    case.project.as_deref(),
-                    ranking,
-                    3,
-                    now.as_deref(),
-                    None,
-                ),
+                &related_params(lib, prompt, case.project.as_deref(), ranking, 3, now, None),
             )?
         }
         _ => {
             let filters = vec![
                 (":project", text(case.project.as_deref())),
                 (":source", text(case.source.as_deref())),
-                (":since", text(normal_time(&case.since).as_deref())),
-                (":until", text(normal_time(&case.until).as_deref())),
+                (":since", text(case.since.as_deref())),
+                (":until", text(case.until.as_deref())),
             ];
             let q = case.query.as_deref().unwrap_or_default();
-            let plan = search_params(lib, q, ranking, 50, now.as_deref(), None, filters)?;
+            let plan = search_params(lib, q, ranking, 50, now, None, filters)?;
             query::run(&lib.conn, "search", &plan.params)?
         }
     };
