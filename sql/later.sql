@@ -23,6 +23,14 @@ item as (
 lim as (
   select recall_limit(:limit, coalesce(:default_limit, 5), 50) as n
 ),
+-- The project's column filter, where FTS5 finds the project by it (see search.sql).
+project_filter as (
+  select case when f = '' then ''
+              when exists (select 1 from items_fts where items_fts match substr(f, 6)) then f
+              else '' end as f
+  from (select recall_column_filter('project', item.project, coalesce(:tokenizer, 'trigram')) as f
+        from item)
+),
 hits as (
   select f.rowid as id,
          -bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
@@ -33,7 +41,7 @@ hits as (
           '(' || recall_match(coalesce(nullif(trim(:query), ''), item.title),
                               coalesce(:tokenizer, 'trigram'), 1) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
-          || recall_column_filter('project', item.project, coalesce(:tokenizer, 'trigram')))
+          || coalesce((select f from project_filter), ''))
     and exists (
       select 1 from items as i
       where i.id = f.rowid

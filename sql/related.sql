@@ -10,6 +10,13 @@ terms as (
   select group_concat(value, ' ') as words, count(*) as n
   from json_each(recall_prompt_terms(:prompt))
 ),
+-- The project's column filter, where FTS5 finds the project by it (see search.sql).
+project_filter as (
+  select case when f = '' then ''
+              when exists (select 1 from items_fts where items_fts match substr(f, 6)) then f
+              else '' end as f
+  from (select recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')) as f)
+),
 pool as (
   select f.rowid as id,
          bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
@@ -20,7 +27,7 @@ pool as (
     and items_fts match (
           '(' || recall_match(terms.words, coalesce(:tokenizer, 'trigram')) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
-          || recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')))
+          || (select f from project_filter))
     and (coalesce(:project, :sources) is null
          or exists (
            select 1 from items as i

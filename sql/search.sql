@@ -6,7 +6,7 @@
 -- item that did not match.
 --
 -- Parameters (unset = NULL = the default):
---   :query           free text; nothing in it acts as an FTS5 operator
+--   :query           free text; nothing in it acts as an FTS5 operator (unset: no results)
 --   :match           instead of :query, a ready expression of recall_match (the CLI's
 --                    common-term pruning passes the pruned one here)
 --   :tokenizer       the library's tokenizer (sets the minimum term length); default trigram
@@ -18,6 +18,16 @@
 --   :limit           default :default_limit (10), at most :max_limit (50)
 --   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
 with
+-- The project also filters inside FTS5 (a column filter), so that a small project costs
+-- only its own matches; the exact check below makes it exact. Used only where FTS5 finds
+-- the project by it: a name in which the tokenizer sees no token (too short, accents
+-- only) would match nothing there. substr(…, 6) drops the filter's leading ' AND '.
+project_filter as (
+  select case when f = '' then ''
+              when exists (select 1 from items_fts where items_fts match substr(f, 6)) then f
+              else '' end as f
+  from (select recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')) as f)
+),
 pool as (
   select f.rowid as id,
          -- Scoped to one project, the project column would score the same for every
@@ -26,12 +36,10 @@ pool as (
               case when :project is null then 0.5 else 0.0 end) as bm25
   from items_fts as f
   where items_fts match (
+          -- No query at all matches nothing ('""'), as an empty one does.
           '(' || coalesce(:match, recall_match(:query, coalesce(:tokenizer, 'trigram'),
-                                               coalesce(:drop_stopwords, 1))) || ')'
-          -- The project also filters inside FTS5 (a column filter), so that a small
-          -- project costs only its own matches; the exact check below makes it exact.
-          -- Skipped where the tokenizer would find no token in the name.
-          || recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')))
+                                               coalesce(:drop_stopwords, 1)), '""') || ')'
+          || (select f from project_filter))
     -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
     and (coalesce(:project, :source, :since, :until, :sources) is null
          or exists (

@@ -47,6 +47,11 @@ pub enum Command {
         /// The JSON Lines file, or - for standard input.
         #[arg(value_name = "FILE")]
         file: String,
+        /// Leave out items identical to one already in the library (same source,
+        /// project, title, summary, questions, atoms and time); by default they are
+        /// imported again, with a warning.
+        #[arg(long)]
+        skip_duplicates: bool,
     },
     /// Show one item.
     Get {
@@ -142,6 +147,7 @@ pub struct Recency {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Free text: nothing in it acts as an FTS5 operator; "quoted phrases" stay phrases.
+    /// `-` reads it from standard input (for a query longer than the argument limit).
     pub query: String,
     #[command(flatten)]
     pub filters: Filters,
@@ -182,7 +188,7 @@ pub struct TimelineArgs {
 
 #[derive(Debug, Args)]
 pub struct RelatedArgs {
-    /// The first prompt of a session.
+    /// The first prompt of a session; `-` reads it from standard input.
     pub prompt: String,
     /// Only this project.
     #[arg(long)]
@@ -197,6 +203,6 @@ pub struct RelatedArgs {
 pub struct AccessArgs {
     /// Sources the caller may read (glob, case-sensitive, repeatable); default: all,
     /// or the config's [access] allow.
-    #[arg(long = "allow", value_name = "GLOB")]
+    #[arg(long = "allow", value_name = "GLOB", value_parser = crate::access::parse_allow_flag)]
     pub allow: Vec<String>,
 }

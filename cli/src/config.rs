@@ -27,7 +27,7 @@ pub struct Config {
 pub struct Storage {
     pub tokenizer: Option<String>,
     /// How long a command waits for another writer before giving up.
-    pub busy_timeout_ms: Option<u64>,
+    pub busy_timeout_ms: Option<i64>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -94,6 +94,8 @@ impl Config {
         };
         let text = std::fs::read_to_string(path)
             .map_err(|e| err!("cannot read config {}: {e}", path.display()))?;
+        // Editors on some systems start a UTF-8 file with a byte-order mark.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
         let config: Config = toml::from_str(&text).map_err(|e| {
             let message = e.message().trim().replace('\n', " ");
             let place = e
@@ -109,52 +111,32 @@ impl Config {
     }
 
     fn validate(&self) -> std::result::Result<(), String> {
+        use crate::bounds::*;
         let s = &self.search;
-        if !(10..=5000).contains(&s.candidate_pool) {
-            return Err(format!(
-                "search.candidate_pool must be 10..5000, got {}",
-                s.candidate_pool
-            ));
+        CANDIDATE_POOL.check_int(CANDIDATE_POOL.key, s.candidate_pool)?;
+        HALF_LIFE_DAYS.check(HALF_LIFE_DAYS.key, s.recency_half_life_days)?;
+        RECENCY_WEIGHT.check(RECENCY_WEIGHT.key, s.recency_weight)?;
+        if let Some(p) = s.prune_share {
+            PRUNE_SHARE.check(PRUNE_SHARE.key, p)?;
         }
-        if !(s.recency_half_life_days > 0.0 && s.recency_half_life_days.is_finite()) {
-            return Err(format!(
-                "search.recency_half_life_days must be > 0, got {}",
-                s.recency_half_life_days
-            ));
-        }
-        if !(0.0..=1.0).contains(&s.recency_weight) {
-            return Err(format!(
-                "search.recency_weight must be between 0 and 1, got {}",
-                s.recency_weight
-            ));
-        }
-        if let Some(p) = s.prune_share.filter(|p| !(*p > 0.0 && *p <= 1.0)) {
-            return Err(format!(
-                "search.prune_share must be above 0 and at most 1, got {p}"
-            ));
-        }
-        if s.max_limit < 1 {
-            return Err(format!(
-                "search.max_limit must be >= 1, got {}",
-                s.max_limit
-            ));
-        }
-        for (key, value) in [
-            ("search.default_limit", s.default_limit),
-            ("later.default_limit", self.later.default_limit),
-            ("timeline.default_limit", self.timeline.default_limit),
+        for (bound, value) in [
+            (&SEARCH_DEFAULT_LIMIT, s.default_limit),
+            (&SEARCH_MAX_LIMIT, s.max_limit),
+            (&LATER_DEFAULT_LIMIT, self.later.default_limit),
+            (&TIMELINE_DEFAULT_LIMIT, self.timeline.default_limit),
         ] {
-            if value < 1 {
-                return Err(format!("{key} must be >= 1, got {value}"));
-            }
+            bound.check_int(bound.key, value)?;
+        }
+        if let Some(ms) = self.storage.busy_timeout_ms {
+            BUSY_TIMEOUT_MS.check_int(BUSY_TIMEOUT_MS.key, ms)?;
         }
         if let Some(spec) = &self.storage.tokenizer {
             crate::tokenizer::parse(spec)
                 .map_err(|e| format!("storage.tokenizer: {}", e.message))?;
         }
         if let Some(globs) = &self.access.allow {
-            if globs.iter().any(|g| g.is_empty()) {
-                return Err("access.allow has an empty pattern".to_string());
+            for glob in globs {
+                crate::access::check_glob("access.allow", glob)?;
             }
         }
         Ok(())
@@ -196,10 +178,10 @@ mod tests {
             .contains("unknown field `recency_wieght`"));
         assert!(parse("[search]\nrecency_weight = 1.5\n")
             .unwrap_err()
-            .contains("search.recency_weight must be between 0 and 1, got 1.5"));
+            .contains("search.recency_weight must be from 0 to 1, got 1.5"));
         assert!(parse("[search]\ncandidate_pool = 5\n")
             .unwrap_err()
-            .contains("search.candidate_pool must be 10..5000"));
+            .contains("search.candidate_pool must be a whole number from 10 to 5000"));
         assert!(parse("[storage]\ntokenizer = \"icu\"\n")
             .unwrap_err()
             .contains("storage.tokenizer: unknown tokenizer"));

@@ -54,6 +54,10 @@ impl<T> Context<T> for std::io::Result<T> {
 
 pub fn describe_sqlite(doing: &str, e: &rusqlite::Error) -> String {
     use rusqlite::ErrorCode::*;
+    // SQLite's message without the statement: a migration's SQL is 70 lines long.
+    if let rusqlite::Error::SqlInputError { msg, .. } = e {
+        return format!("{doing}: {msg}");
+    }
     if let rusqlite::Error::SqliteFailure(f, _) = e {
         let advice = match f.code {
             DatabaseBusy | DatabaseLocked => Some(
@@ -62,7 +66,7 @@ pub fn describe_sqlite(doing: &str, e: &rusqlite::Error) -> String {
             ReadOnly => Some("the library is read-only: this command writes, so it needs write access to the file and its directory"),
             NotADatabase => Some("the file is not a SQLite database"),
             DatabaseCorrupt => Some("the database file is corrupt: restore it from a backup (`recall check` lists the damage)"),
-            DiskFull => Some("the disk is full"),
+            DiskFull => Some("the disk is full, or the file reached a size limit (ulimit -f); the write was rolled back"),
             CannotOpen => Some("the file cannot be opened: check the path and its permissions"),
             _ => None,
         };

@@ -1,24 +1,41 @@
 //! The `recall` command's library: everything `main.rs` dispatches to.
+pub mod access;
 pub mod args;
+pub mod bounds;
 pub mod commands;
 pub mod config;
 pub mod error;
 pub mod eval;
 pub mod fault;
 pub mod functions;
+pub mod interrupt;
 pub mod item;
 pub mod library;
 pub mod output;
 pub mod prune;
 pub mod query;
+pub mod text;
 pub mod tokenizer;
 
 use std::ffi::OsString;
 
 use clap::Parser;
 
-/// Runs the command line; returns the process exit code. Errors print as one line.
+/// Environment variables that stand for flags. Set but empty, they count as unset, as
+/// an empty `RECALL_DB=` in a script means "no library" rather than a path named "".
+const FLAG_VARIABLES: [&str; 3] = ["RECALL_DB", "RECALL_CONFIG", "RECALL_TOKENIZER"];
+
+/// Runs the command line; returns the process exit code. Errors print as one line on
+/// stderr: text, or under `--json` one JSON object `{"error": …, "exit_code": …}`.
 pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    let json = argv.iter().skip(1).any(|a| a == "--json");
+    interrupt::ignore_file_size_limit_signal();
+    for name in FLAG_VARIABLES {
+        if std::env::var_os(name).is_some_and(|v| v.is_empty()) {
+            std::env::remove_var(name);
+        }
+    }
     let cli = match args::Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         // Help and version print as clap writes them; a usage error is one line.
@@ -34,19 +51,29 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
                 .map(str::trim)
                 .filter(|l| !l.is_empty())
                 .collect();
-            let message = message.join(" ");
-            eprintln!(
-                "recall: {} (see `recall --help`)",
-                message.trim_start_matches("error: ")
+            let message = format!(
+                "{} (see `recall --help`)",
+                message.join(" ").trim_start_matches("error: ")
             );
-            return error::EXIT_ERROR;
+            return fail(&message, error::EXIT_ERROR, json);
         }
     };
+    let json = cli.json;
     match commands::dispatch(cli) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("recall: {}", e.message);
-            e.code
-        }
+        Err(e) => fail(&e.message, e.code, json),
     }
+}
+
+/// Prints an error as one line and returns its exit code.
+fn fail(message: &str, code: i32, json: bool) -> i32 {
+    if json {
+        eprintln!(
+            "{}",
+            serde_json::json!({ "error": message, "exit_code": code })
+        );
+    } else {
+        eprintln!("recall: {}", text::field(message));
+    }
+    code
 }

@@ -296,3 +296,28 @@ pub fn kill_at_pause(mut child: std::process::Child) {
     child.kill().expect("SIGKILL");
     child.wait().expect("reap");
 }
+
+/// Waits until a command started with `RECALL_TEST_PAUSE_AT` (stderr piped) announces its
+/// pause point, sends it `signal`, and returns its exit code and what it said on stderr.
+pub fn signal_at_pause(mut child: std::process::Child, signal: i32) -> (i32, String) {
+    use std::io::Read;
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    while !seen.contains("recall: paused at ") {
+        let n = stderr.read(&mut buf).expect("read stderr");
+        assert!(n > 0, "the command ended before its pause point: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    let pid = i32::try_from(child.id()).expect("pid");
+    // SAFETY: signalling our own child process, still unreaped.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill");
+    let _ = stderr.read_to_string(&mut seen);
+    let status = child.wait().expect("reap");
+    let rest = seen
+        .lines()
+        .filter(|l| !l.starts_with("recall: paused at "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (status.code().unwrap_or(-1), rest)
+}

@@ -61,7 +61,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
                 })
             })
             .collect();
-        output::json(&json!({ "cases": cases.len(), "variants": doc }));
+        output::json(&json!({ "command": "eval", "cases": cases.len(), "variants": doc }));
         return Ok(0);
     }
     let kinds = |k: &str| cases.iter().filter(|c| c.kind() == k).count();
@@ -171,8 +171,8 @@ fn print_worst(c: &Column, n: usize) {
 pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32> {
     let text =
         std::fs::read_to_string(file).map_err(|e| err!("cannot read {}: {e}", file.display()))?;
-    let doc: Value =
-        serde_json::from_str(&text).map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
+    let doc: Value = serde_json::from_str(crate::text::without_bom(&text))
+        .map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     let first_id: i64 = lib
         .conn
@@ -181,6 +181,10 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         })
         .context("reading the next id")?;
     let converted = locomo::convert(&doc, first_id)?;
+    let guard = crate::interrupt::guard(
+        "nothing was imported; the library is as it was".to_string(),
+        None,
+    )?;
     let tx = lib
         .conn
         .transaction_with_behavior(Immediate)
@@ -196,10 +200,12 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
     let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();
     std::fs::write(cases_path, lines)
         .map_err(|e| err!("cannot write {}: {e}", cases_path.display()))?;
-    tx.commit().context("committing the import")?;
+    guard
+        .commit(|| tx.commit())
+        .context("committing the import")?;
     if g.json {
         output::json(&json!({
-            "items": converted.items.len(), "cases": converted.cases.len(),
+            "command": "import-locomo", "items": converted.items.len(), "cases": converted.cases.len(),
             "skipped_questions": converted.skipped_questions, "cases_file": cases_path,
         }));
     } else {

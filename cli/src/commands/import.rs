@@ -11,9 +11,9 @@ use super::Globals;
 use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::library::{self, Access};
-use crate::{err, fault, output};
+use crate::{err, fault, interrupt, output};
 
-pub fn run(g: &Globals, file: &str) -> Result<i32> {
+pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
     let path = g.db()?;
     let input: Box<dyn Read> = if file == "-" {
         Box::new(std::io::stdin().lock())
@@ -21,15 +21,23 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
         Box::new(std::fs::File::open(file).map_err(|e| err!("cannot read {file}: {e}"))?)
     };
     let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+    let guard = interrupt::guard(
+        "nothing was imported; the library is as it was".to_string(),
+        None,
+    )?;
     let started = Instant::now();
     let tx = lib
         .conn
         .transaction_with_behavior(Immediate)
         .context("starting the import")?;
     let mut count = 0i64;
+    let mut duplicates = 0i64;
     {
         let mut insert = tx
             .prepare(library::query_sql("import_item"))
+            .context("preparing the import")?;
+        let mut find_duplicate = tx
+            .prepare(library::query_sql("find_duplicate"))
             .context("preparing the import")?;
         let name = if file == "-" { "stdin" } else { file };
         for (index, line) in BufReader::new(input).split(b'\n').enumerate() {
@@ -41,6 +49,11 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
                     e.valid_up_to()
                 )
             })?;
+            let text = if n == 1 {
+                crate::text::without_bom(text)
+            } else {
+                text
+            };
             let text = text.trim();
             if text.is_empty() {
                 continue;
@@ -49,6 +62,15 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
                 .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
             let item = Item::from_json(&value)
                 .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
+            if item.id.is_none()
+                && is_duplicate(&mut find_duplicate, &item)
+                    .context(&format!("{name}: line {n}: looking for a duplicate"))?
+            {
+                duplicates += 1;
+                if skip_duplicates {
+                    continue;
+                }
+            }
             insert_item(&mut insert, &item).context(&format!(
                 "{name}: line {n}: writing the item; nothing was imported"
             ))?;
@@ -56,14 +78,42 @@ pub fn run(g: &Globals, file: &str) -> Result<i32> {
             fault::pause_point("import", count);
         }
     }
-    tx.commit().context("committing the import")?;
+    guard
+        .commit(|| tx.commit())
+        .context("committing the import")?;
     let seconds = started.elapsed().as_secs_f64();
     if g.json {
-        output::json(&json!({ "imported": count, "seconds": seconds }));
+        output::json(&json!({
+            "command": "import", "imported": count, "duplicates": duplicates,
+            "skipped_duplicates": skip_duplicates, "seconds": seconds,
+        }));
     } else {
         crate::say!("imported {count} items in {seconds:.2} s");
     }
+    if duplicates > 0 {
+        let done = if skip_duplicates {
+            "left out"
+        } else {
+            "imported again (`--skip-duplicates` leaves them out)"
+        };
+        eprintln!(
+            "recall: warning: {duplicates} items were already in the library (same source, project, title, text and time): {done}"
+        );
+    }
     Ok(0)
+}
+
+/// Whether an item identical to `item` is stored (`sql/find_duplicate.sql`).
+fn is_duplicate(stmt: &mut rusqlite::Statement, item: &Item) -> rusqlite::Result<bool> {
+    stmt.exists(named_params! {
+        ":source": item.source,
+        ":project": item.project,
+        ":title": item.title,
+        ":summary": item.summary,
+        ":questions": item.questions,
+        ":atoms": item.atoms,
+        ":occurred_at": item.occurred_at,
+    })
 }
 
 /// Writes one item with `sql/import_item.sql` (an upsert when it has an id).

@@ -11,6 +11,7 @@ pub fn run(g: &Globals) -> Result<i32> {
     let lib = library::create(path, spec)?;
     if g.json {
         output::json(&json!({
+            "command": "init",
             "path": lib.path,
             "schema_version": lib.schema_version,
             "tokenizer": lib.tokenizer,

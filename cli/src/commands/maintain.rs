@@ -10,14 +10,16 @@ use serde_json::json;
 use super::Globals;
 use crate::error::{Context, Result};
 use crate::library::{self, Access};
-use crate::{err, fault, output, tokenizer};
+use crate::{err, fault, interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
     library::check_configured(&lib, g.tokenizer.as_deref())?;
     let (from, to) = library::migrate(&mut lib)?;
     if g.json {
-        output::json(&json!({ "from": from, "to": to, "applied": to - from }));
+        output::json(
+            &json!({ "command": "migrate", "from": from, "to": to, "applied": to - from }),
+        );
     } else if from == to {
         crate::say!("{} is up to date (schema version {to})", lib.path.display());
     } else {
@@ -45,6 +47,10 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
     };
     let started = Instant::now();
     let from = lib.tokenizer.clone();
+    let guard = interrupt::guard(
+        "the index was not rebuilt; the library is as it was".to_string(),
+        None,
+    )?;
     let items: i64 = lib
         .conn
         .query_row("select count(*) from items", [], |r| r.get(0))
@@ -99,11 +105,13 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         )
         .context("recording the tokenizer")?;
     }
-    tx.commit().context("committing the rebuild")?;
+    guard
+        .commit(|| tx.commit())
+        .context("committing the rebuild")?;
     let seconds = started.elapsed().as_secs_f64();
     if g.json {
         output::json(&json!({
-            "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
+            "command": "rebuild", "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
         }));
     } else if target == from {
         crate::say!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
@@ -129,6 +137,10 @@ fn progress(total: i64, json: bool) -> ProgressBar {
 pub fn optimize(g: &Globals) -> Result<i32> {
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     let started = Instant::now();
+    let guard = interrupt::guard(
+        "the index was not optimized; the library is as it was".to_string(),
+        None,
+    )?;
     let tx = lib
         .conn
         .transaction_with_behavior(Immediate)
@@ -137,10 +149,12 @@ pub fn optimize(g: &Globals) -> Result<i32> {
         .context("merging the index segments")?;
     fault::pause_point("optimize", 1);
     tx.execute_batch("analyze").context("analyzing")?;
-    tx.commit().context("committing optimize")?;
+    guard
+        .commit(|| tx.commit())
+        .context("committing optimize")?;
     let seconds = started.elapsed().as_secs_f64();
     if g.json {
-        output::json(&json!({ "optimized": true, "seconds": seconds }));
+        output::json(&json!({ "command": "optimize", "optimized": true, "seconds": seconds }));
     } else {
         crate::say!("optimized the index and refreshed statistics in {seconds:.2} s");
     }

@@ -44,7 +44,8 @@ impl Globals {
 pub fn dispatch(cli: Cli) -> Result<i32> {
     let config = Config::load(cli.config.as_deref())?;
     if let Some(ms) = config.storage.busy_timeout_ms {
-        crate::library::set_busy_timeout(std::time::Duration::from_millis(ms));
+        // The config's range (bounds::BUSY_TIMEOUT_MS) keeps it non-negative.
+        crate::library::set_busy_timeout(std::time::Duration::from_millis(ms.unsigned_abs()));
     }
     let tokenizer = cli
         .tokenizer
@@ -61,7 +62,10 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Migrate => maintain::migrate(&g),
         Command::Check => check::run(&g),
         Command::Rebuild => maintain::rebuild(&g),
-        Command::Import { file } => import::run(&g, &file),
+        Command::Import {
+            file,
+            skip_duplicates,
+        } => import::run(&g, &file, skip_duplicates),
         Command::Get {
             id,
             transcript,

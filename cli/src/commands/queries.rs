@@ -5,9 +5,10 @@ use serde_json::{json, Map, Value as Json};
 
 use super::Globals;
 use crate::args::{Common, Filters, LaterArgs, Recency, RelatedArgs, SearchArgs, TimelineArgs};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::library::{self, Access, Library};
 use crate::query::{self, int, real, text, Params};
+use crate::text::field;
 use crate::{err, output};
 
 type Rows = Vec<Map<String, Json>>;
@@ -21,6 +22,20 @@ pub fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
                 .ok_or_else(|| err!("{flag} {v:?} is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)"))
         })
         .transpose()
+}
+
+/// A query or prompt argument; `-` reads it from standard input, for text longer than
+/// the system's argument limit. One trailing line break is not part of it.
+fn text_argument(arg: &str) -> Result<String> {
+    if arg != "-" {
+        return Ok(arg.to_string());
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
+        .map_err(|e| err!("cannot read the query from standard input: {e}"))?;
+    let text = crate::text::without_bom(&text);
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
 }
 
 fn open(g: &Globals) -> Result<Library> {
@@ -62,19 +77,21 @@ pub fn filters(f: &Filters) -> Result<Checked> {
     })
 }
 
+/// The recency settings: flags over the config. `now` is always a time: the clock is read
+/// once here, so that the settings printed are the ones used.
 fn recency(g: &Globals, r: &Recency) -> Result<(Option<String>, f64, f64)> {
-    let now = time_flag("--now", r.now.as_deref())?;
-    let half_life = r
-        .half_life
-        .unwrap_or(g.config.search.recency_half_life_days);
-    if !(half_life > 0.0 && half_life.is_finite()) {
-        return Err(err!("--half-life must be > 0 days, got {half_life}"));
-    }
-    let weight = r.weight.unwrap_or(g.config.search.recency_weight);
-    if !(0.0..=1.0).contains(&weight) {
-        return Err(err!("--weight must be between 0 and 1, got {weight}"));
-    }
-    Ok((now, half_life, weight))
+    use crate::bounds::{HALF_LIFE_DAYS, RECENCY_WEIGHT};
+    let now = time_flag("--now", r.now.as_deref())?
+        .unwrap_or_else(|| recall_core::time::normalize(&chrono::Utc::now()));
+    let half_life = match r.half_life {
+        Some(h) => HALF_LIFE_DAYS.check("--half-life", h).map_err(Error::new)?,
+        None => g.config.search.recency_half_life_days,
+    };
+    let weight = match r.weight {
+        Some(w) => RECENCY_WEIGHT.check("--weight", w).map_err(Error::new)?,
+        None => g.config.search.recency_weight,
+    };
+    Ok((Some(now), half_life, weight))
 }
 
 /// Why an answer is empty: nothing searchable, nothing stored, or excluded.
@@ -246,11 +263,12 @@ fn print(g: &Globals, command: &str, rows: &Rows, settings: Json, explain: Optio
         }
         let date: String = s("date").chars().take(10).collect();
         crate::say!(
-            "[{}] {date} {} ({}, {})",
+            "[{}] {} {} ({}, {})",
             row.get("id").map(|v| v.to_string()).unwrap_or_default(),
-            s("title"),
-            s("project"),
-            s("source")
+            field(&date),
+            field(&s("title")),
+            field(&s("project")),
+            field(&s("source"))
         );
     }
     if rows.is_empty() {
@@ -264,13 +282,14 @@ fn print(g: &Globals, command: &str, rows: &Rows, settings: Json, explain: Optio
                     Json::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                crate::say!("{k}: {shown}");
+                crate::say!("{k}: {}", field(&shown));
             }
         }
     }
 }
 
 pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
+    let query = text_argument(&a.query)?;
     let lib = open(g)?;
     let checked = filters(&a.filters)?;
     let (now, half_life, weight) = recency(g, &a.recency)?;
@@ -282,17 +301,17 @@ pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
         weight,
         prune_share: a.prune.or(cfg.prune_share),
     };
-    if let Some(share) = ranking.prune_share.filter(|s| !(*s > 0.0 && *s <= 1.0)) {
-        return Err(err!(
-            "--prune must be a share of items above 0 and at most 1, got {share}"
-        ));
+    if let Some(share) = a.prune {
+        crate::bounds::PRUNE_SHARE
+            .check("--prune", share)
+            .map_err(Error::new)?;
     }
     let (pool, drop_stopwords) = (ranking.pool, ranking.drop_stopwords);
     let limit = recall_core::score::limit(a.common.limit, cfg.default_limit, cfg.max_limit);
     let allow = sources(g, &a.common);
     let plan = search_params(
         &lib,
-        &a.query,
+        &query,
         &ranking,
         limit,
         now.as_deref(),
@@ -301,13 +320,13 @@ pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
     )?;
     let rows = query::run(&lib.conn, "search", &plan.params)?;
     let settings = json!({
-        "query": a.query, "tokenizer": lib.tokenizer, "drop_stopwords": drop_stopwords,
+        "query": query, "tokenizer": lib.tokenizer, "drop_stopwords": drop_stopwords,
         "pool": pool, "limit": limit, "half_life_days": half_life, "recency_weight": weight,
         "now": now, "filters": checked.filters, "allow": g.allow(&a.common.access.allow),
         "prune_share": ranking.prune_share,
     });
     let explain = if a.common.explain {
-        let (mut terms, items) = explain_facts(&lib, Some(&a.query), drop_stopwords)?;
+        let (mut terms, items) = explain_facts(&lib, Some(&query), drop_stopwords)?;
         if let Some(Json::Array(list)) = terms.as_mut() {
             list.retain(|t| {
                 !plan
@@ -406,6 +425,7 @@ pub fn later(g: &Globals, a: &LaterArgs) -> Result<i32> {
 }
 
 pub fn related(g: &Globals, a: &RelatedArgs) -> Result<i32> {
+    let prompt = text_argument(&a.prompt)?;
     let lib = open(g)?;
     let (now, half_life, weight) = recency(g, &a.recency)?;
     let allow = sources(g, &a.common);
@@ -417,7 +437,7 @@ pub fn related(g: &Globals, a: &RelatedArgs) -> Result<i32> {
     };
     let params = related_params(
         &lib,
-        &a.prompt,
+        &prompt,
         a.project.as_deref(),
         &ranking,
         limit,
@@ -426,9 +446,9 @@ pub fn related(g: &Globals, a: &RelatedArgs) -> Result<i32> {
     );
     let rows = query::run(&lib.conn, "related", &params)?;
     let terms =
-        recall_core::prompt::prompt_terms(&a.prompt, recall_core::prompt::DEFAULT_MAX_PROMPT_TERMS);
+        recall_core::prompt::prompt_terms(&prompt, recall_core::prompt::DEFAULT_MAX_PROMPT_TERMS);
     let settings = json!({
-        "prompt": a.prompt, "project": a.project, "limit": limit, "half_life_days": half_life,
+        "prompt": prompt, "project": a.project, "limit": limit, "half_life_days": half_life,
         "recency_weight": weight, "now": now, "allow": g.allow(&a.common.access.allow),
     });
     let explain = if a.common.explain {

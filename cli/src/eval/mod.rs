@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::commands::queries::{later_params, related_params, search_params, time_flag, Ranking};
 use crate::err;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::library::Library;
 use crate::query::{self, text};
 use metrics::Outcome;
@@ -79,6 +79,7 @@ impl Case {
 pub fn read_cases(path: &Path) -> Result<Vec<Case>> {
     let text =
         std::fs::read_to_string(path).map_err(|e| err!("cannot read {}: {e}", path.display()))?;
+    let text = crate::text::without_bom(&text);
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -108,10 +109,21 @@ pub struct Variant {
 /// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order.
 pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Result<Vec<Variant>> {
     let mut combos: Vec<(Vec<String>, Ranking)> = vec![(Vec::new(), base.clone())];
+    let mut seen = Vec::new();
     for set in sets {
         let (key, values) = set.split_once('=').ok_or_else(|| {
             err!("--set {set:?}: write KEY=VALUE[,VALUE…], like search.recency_weight=0,0.3")
         })?;
+        // A second --set of the same key would overwrite the first in every column while
+        // both labels stayed: one key, one list of values.
+        if seen.contains(&key.trim()) {
+            return Err(err!(
+                "--set {}: the key is given twice; list every value once: --set {}=A,B,C",
+                key.trim(),
+                key.trim()
+            ));
+        }
+        seen.push(key.trim());
         let mut next = Vec::new();
         for (labels, ranking) in &combos {
             for value in values.split(',') {
@@ -153,44 +165,33 @@ pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Resul
 }
 
 fn apply(r: &mut Ranking, key: &str, value: &str) -> Result<()> {
+    use crate::bounds::{CANDIDATE_POOL, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT};
+    let name = format!("--set {key}");
     let number = || {
         value
             .parse::<f64>()
-            .map_err(|_| err!("--set {key}: {value:?} is not a number"))
+            .map_err(|_| err!("{name}: {value:?} is not a number"))
     };
     match key {
-        "search.recency_weight" => {
-            r.weight = number()?;
-            if !(0.0..=1.0).contains(&r.weight) {
-                return Err(err!("--set {key}: must be between 0 and 1, got {value}"));
-            }
-        }
+        "search.recency_weight" => r.weight = RECENCY_WEIGHT.check(&name, number()?).map_err(Error::new)?,
         "search.recency_half_life_days" => {
-            r.half_life = number()?;
-            if r.half_life <= 0.0 {
-                return Err(err!("--set {key}: must be > 0, got {value}"));
-            }
+            r.half_life = HALF_LIFE_DAYS.check(&name, number()?).map_err(Error::new)?
         }
         "search.candidate_pool" => {
-            r.pool = value.parse().map_err(|_| err!("--set {key}: {value:?} is not an integer"))?;
-            if !(10..=5000).contains(&r.pool) {
-                return Err(err!("--set {key}: must be 10..5000, got {value}"));
-            }
+            let pool = value.parse().map_err(|_| err!("{name}: {value:?} is not an integer"))?;
+            r.pool = CANDIDATE_POOL.check_int(&name, pool).map_err(Error::new)?;
         }
         "search.prune_share" => {
             r.prune_share = match value {
                 "off" | "none" => None,
                 v => {
-                    let share = v.parse::<f64>().map_err(|_| err!("--set {key}: {v:?} is not a number or off"))?;
-                    if !(share > 0.0 && share <= 1.0) {
-                        return Err(err!("--set {key}: must be above 0 and at most 1, or off, got {v}"));
-                    }
-                    Some(share)
+                    let share = v.parse::<f64>().map_err(|_| err!("{name}: {v:?} is not a number or off"))?;
+                    Some(PRUNE_SHARE.check(&name, share).map_err(Error::new)?)
                 }
             };
         }
         "search.drop_stopwords" => {
-            r.drop_stopwords = value.parse().map_err(|_| err!("--set {key}: write true or false, got {value:?}"))?;
+            r.drop_stopwords = value.parse().map_err(|_| err!("{name}: write true or false, got {value:?}"))?;
         }
         _ => {
             return Err(err!(

@@ -1,0 +1,147 @@
+//! The range of every numeric setting, written once: the configuration file, the flags
+//! and `recall eval --set` check their values against these, and say the same thing.
+
+/// A numeric setting: its configuration key and its allowed range.
+pub struct Bound {
+    pub key: &'static str,
+    pub min: f64,
+    /// Whether `min` itself is refused (a half-life of 0 days means nothing).
+    pub above_min: bool,
+    pub max: f64,
+    pub integer: bool,
+}
+
+impl Bound {
+    /// The value, or a message naming `name` (a key, a flag or `--set key`) and the range.
+    pub fn check(&self, name: &str, value: f64) -> Result<f64, String> {
+        let low_ok = if self.above_min {
+            value > self.min
+        } else {
+            value >= self.min
+        };
+        if value.is_finite()
+            && low_ok
+            && value <= self.max
+            && (!self.integer || value.fract() == 0.0)
+        {
+            return Ok(value);
+        }
+        Err(format!(
+            "{name} must be {}, got {}",
+            self.range(),
+            short(value)
+        ))
+    }
+
+    /// An integer setting: the value, or the message of [`Bound::check`].
+    pub fn check_int(&self, name: &str, value: i64) -> Result<i64, String> {
+        // i64 to f64 loses precision only far outside every range here.
+        self.check(name, value as f64).map(|_| value)
+    }
+
+    pub fn range(&self) -> String {
+        let (lo, hi) = (short(self.min), short(self.max));
+        match (self.integer, self.above_min) {
+            (true, _) => format!("a whole number from {lo} to {hi}"),
+            (false, true) => format!("above {lo} and at most {hi}"),
+            (false, false) => format!("from {lo} to {hi}"),
+        }
+    }
+}
+
+/// A number as a person reads it: whole numbers without a fraction, huge or tiny ones in
+/// scientific notation (never 309 digits).
+pub fn short(value: f64) -> String {
+    let magnitude = value.abs();
+    if value.is_finite() && magnitude != 0.0 && !(1e-6..1e15).contains(&magnitude) {
+        format!("{value:e}")
+    } else {
+        value.to_string()
+    }
+}
+
+const fn int(key: &'static str, min: i64, max: i64) -> Bound {
+    Bound {
+        key,
+        min: min as f64,
+        above_min: false,
+        max: max as f64,
+        integer: true,
+    }
+}
+
+pub const CANDIDATE_POOL: Bound = int("search.candidate_pool", 10, 5000);
+pub const HALF_LIFE_DAYS: Bound = Bound {
+    key: "search.recency_half_life_days",
+    min: 0.0,
+    above_min: true,
+    // A million days (2,700 years): recency no longer ranks anything.
+    max: 1e6,
+    integer: false,
+};
+pub const RECENCY_WEIGHT: Bound = Bound {
+    key: "search.recency_weight",
+    min: 0.0,
+    above_min: false,
+    max: 1.0,
+    integer: false,
+};
+pub const PRUNE_SHARE: Bound = Bound {
+    key: "search.prune_share",
+    min: 0.0,
+    above_min: true,
+    max: 1.0,
+    integer: false,
+};
+/// Results are read by people and agents: thousands is already more than either uses.
+pub const SEARCH_DEFAULT_LIMIT: Bound = int("search.default_limit", 1, 10_000);
+pub const SEARCH_MAX_LIMIT: Bound = int("search.max_limit", 1, 10_000);
+pub const LATER_DEFAULT_LIMIT: Bound = int("later.default_limit", 1, 50);
+pub const TIMELINE_DEFAULT_LIMIT: Bound = int("timeline.default_limit", 1, 50);
+/// SQLite takes the busy timeout as a C int of milliseconds; a day is the most any
+/// command should wait for another writer.
+pub const BUSY_TIMEOUT_MS: Bound = int("storage.busy_timeout_ms", 0, 86_400_000);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_messages() {
+        assert_eq!(CANDIDATE_POOL.check_int("--pool", 10), Ok(10));
+        assert_eq!(
+            CANDIDATE_POOL.check_int("--pool", 9),
+            Err("--pool must be a whole number from 10 to 5000, got 9".to_string())
+        );
+        assert!(HALF_LIFE_DAYS.check("h", 0.0).is_err());
+        assert!(HALF_LIFE_DAYS.check("h", f64::NAN).is_err());
+        assert!(HALF_LIFE_DAYS.check("h", f64::INFINITY).is_err());
+        assert_eq!(HALF_LIFE_DAYS.check("h", 1e-9), Ok(1e-9));
+        assert_eq!(RECENCY_WEIGHT.check("w", 0.0), Ok(0.0));
+        assert_eq!(RECENCY_WEIGHT.check("w", 1.0), Ok(1.0));
+        assert!(RECENCY_WEIGHT.check("w", 1.0000001).is_err());
+        assert!(PRUNE_SHARE.check("p", 0.0).is_err());
+        assert_eq!(
+            BUSY_TIMEOUT_MS.check_int("storage.busy_timeout_ms", 2_147_483_648),
+            Err(
+                "storage.busy_timeout_ms must be a whole number from 0 to 86400000, got 2147483648"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            BUSY_TIMEOUT_MS.check_int("b", i64::MAX),
+            Err(
+                "b must be a whole number from 0 to 86400000, got 9.223372036854776e18".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn short_numbers() {
+        assert_eq!(short(-1e308), "-1e308");
+        assert_eq!(short(0.3), "0.3");
+        assert_eq!(short(5000.0), "5000");
+        assert_eq!(short(0.0), "0");
+        assert_eq!(short(f64::NAN), "NaN");
+    }
+}
