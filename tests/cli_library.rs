@@ -123,7 +123,7 @@ fn init_refuses_unknown_tokenizers_and_existing_files() {
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("already exists and is not an empty file")
+        String::from_utf8_lossy(&out.stderr).contains("already exists and is not empty")
     );
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "notes");
 }
@@ -444,7 +444,7 @@ fn optimize_and_migrate_report() {
     );
     assert_eq!(lib.run(&["check"]).code, 0);
     let out = lib.run(&["--json", "migrate"]).ok().json();
-    assert_eq!(out, json!({"from": 2, "to": 2, "applied": 0}));
+    assert_eq!(out, json!({"command": "migrate", "from": 2, "to": 2, "applied": 0}));
     assert!(lib
         .run(&["migrate"])
         .ok()
@@ -493,7 +493,7 @@ fn errors_are_one_line_and_change_nothing() {
     std::fs::write(&config, "[search]\nrecency_weight = 2\n").unwrap();
     plain
         .run(&["--config", config.to_str().unwrap(), "check"])
-        .fails_with("search.recency_weight must be between 0 and 1, got 2");
+        .fails_with("search.recency_weight must be from 0 to 1, got 2");
     std::fs::write(&config, "[serch]\n").unwrap();
     plain
         .run(&["--config", config.to_str().unwrap(), "check"])
@@ -520,7 +520,7 @@ fn a_read_only_library_reads_but_refuses_writes() {
         &["migrate"],
     ] {
         lib.run_stdin(args, ITEM)
-            .fails_with("is read-only and this command writes to it: make it writable (chmod u+w");
+            .fails_with("is read-only for you and this command writes to it: make it writable (chmod u+w)");
     }
     std::fs::set_permissions(&lib.db, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(lib.snapshot(), before);

@@ -100,7 +100,7 @@ fn settings_side_by_side() {
     lib.run(&["eval", &cases(), "--set", "search.colour=red"])
         .fails_with("unknown setting \"search.colour\"");
     lib.run(&["eval", &cases(), "--set", "search.recency_weight=2"])
-        .fails_with("must be between 0 and 1, got 2");
+        .fails_with("must be from 0 to 1, got 2");
 }
 
 #[test]

@@ -20,19 +20,19 @@ fn bad_arguments_to_every_command() {
         ),
         (
             vec!["search", "x", "--weight", "2"],
-            "--weight must be between 0 and 1, got 2",
+            "--weight must be from 0 to 1, got 2",
         ),
         (
             vec!["search", "x", "--weight", "NaN"],
-            "--weight must be between 0 and 1, got NaN",
+            "--weight must be from 0 to 1, got NaN",
         ),
         (
             vec!["search", "x", "--half-life", "0"],
-            "--half-life must be > 0 days, got 0",
+            "--half-life must be above 0 and at most 1000000, got 0",
         ),
         (
             vec!["search", "x", "--half-life=-inf"],
-            "--half-life must be > 0 days, got -inf",
+            "--half-life must be above 0 and at most 1000000, got -inf",
         ),
         (
             vec!["search", "x", "--since", "2025-13-01"],

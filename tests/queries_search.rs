@@ -556,7 +556,7 @@ fn pruning_drops_common_words_while_a_rarer_one_remains() {
     }
     let lib = TempLib::with_items(None, &items);
     lib.run(&["search", "x", "--prune", "1.5"])
-        .fails_with("--prune must be a share of items above 0 and at most 1, got 1.5");
+        .fails_with("--prune must be above 0 and at most 1, got 1.5");
     let config = lib.path("recall.toml");
     std::fs::write(&config, "[search]\nprune_share = 0.5\n").unwrap();
     let a = lib.json(&[

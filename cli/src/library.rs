@@ -151,7 +151,9 @@ fn directory_of(path: &Path) -> PathBuf {
 /// A writing command needs the file, its `-wal` and `-shm` (where they exist) and the
 /// directory (where they do not) to be writable: name the one that is not.
 fn ensure_writable(path: &Path) -> Result<()> {
-    if !writable(path) {
+    // A file without any write bit is write-protected on purpose, even for root.
+    let protected = std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly());
+    if protected || !writable(path) {
         return Err(err!(
             "{} is read-only for you and this command writes to it: make it writable (chmod u+w), run as its owner, or use a read command",
             path.display()

@@ -62,7 +62,8 @@ impl Ran {
         self
     }
 
-    /// Asserts failure with exactly one stderr line containing `needle`.
+    /// Asserts failure with exactly one stderr line containing `needle`: `recall: …`,
+    /// or under `--json` an object `{"error": "…", "exit_code": …}`.
     pub fn fails_with(self, needle: &str) -> Ran {
         assert_ne!(self.code, 0, "expected failure; stdout: {}", self.stdout);
         let lines: Vec<&str> = self.stderr.lines().collect();
@@ -72,9 +73,18 @@ impl Ran {
             "expected one error line, got: {:?}",
             self.stderr
         );
-        assert!(lines[0].starts_with("recall: "), "{}", lines[0]);
+        let message = match serde_json::from_str::<serde_json::Value>(lines[0]) {
+            Ok(v) => {
+                assert_eq!(v["exit_code"], self.code, "{}", lines[0]);
+                v["error"].as_str().expect("error text").to_string()
+            }
+            Err(_) => {
+                assert!(lines[0].starts_with("recall: "), "{}", lines[0]);
+                lines[0].to_string()
+            }
+        };
         assert!(
-            lines[0].contains(needle),
+            message.contains(needle),
             "error {:?} lacks {needle:?}",
             lines[0]
         );
