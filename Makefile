@@ -2,14 +2,18 @@
 CARGO ?= cargo
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: build demo test bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
-demo: build
+# The sqlite3 shell, /usr/bin/python3, rustfmt and clippy, installed when missing.
+hosts:
+	./tests/hosts/install.sh
+
+demo: hosts build
 	./examples/demo.sh "$(TARGET_DIR)/debug"
 
-test: build
+test: hosts build
 	$(CARGO) test --workspace
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
