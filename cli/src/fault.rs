@@ -1,10 +1,12 @@
-//! A test hook for crash tests: with `RECALL_TEST_PAUSE_AT=<point>:<count>`, the command
-//! announces `recall: paused at <point>` on stderr when it reaches that point with at
-//! least `count` units done, then sleeps, so that a test can kill it there. Unset (always,
-//! outside tests), it costs one environment lookup per call.
-use std::sync::OnceLock;
+//! Test hooks, compiled only with the `test-hooks` feature (`make test` enables it; a
+//! release build has none). `RECALL_TEST_PAUSE_AT=<point>:<count>` makes a command
+//! announce `recall: paused at <point>` on stderr when it reaches that point with at
+//! least `count` units done, then sleep, so that a crash test can kill it there.
+//! `RECALL_TEST_INIT_VERSION=N` makes `init` build schema version N, for `migrate` tests.
 
+#[cfg(feature = "test-hooks")]
 fn setting() -> Option<&'static (String, i64)> {
+    use std::sync::OnceLock;
     static SETTING: OnceLock<Option<(String, i64)>> = OnceLock::new();
     SETTING
         .get_or_init(|| {
@@ -15,6 +17,8 @@ fn setting() -> Option<&'static (String, i64)> {
         .as_ref()
 }
 
+/// Pauses here when a test asked for it; nothing without the `test-hooks` feature.
+#[cfg(feature = "test-hooks")]
 pub fn pause_point(point: &str, done: i64) {
     if let Some((p, count)) = setting() {
         if p == point && done >= *count {
@@ -24,4 +28,22 @@ pub fn pause_point(point: &str, done: i64) {
             }
         }
     }
+}
+
+#[cfg(not(feature = "test-hooks"))]
+pub fn pause_point(_point: &str, _done: i64) {}
+
+/// The schema version `init` builds: `latest`, or an older one a test asks for.
+#[cfg(feature = "test-hooks")]
+pub fn init_version(latest: u32) -> u32 {
+    std::env::var("RECALL_TEST_INIT_VERSION")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(|v: u32| v.min(latest))
+        .unwrap_or(latest)
+}
+
+#[cfg(not(feature = "test-hooks"))]
+pub fn init_version(latest: u32) -> u32 {
+    latest
 }

@@ -431,16 +431,6 @@ fn log_migration(tx: &rusqlite::Transaction, version: u32, name: &str) -> Result
     Ok(())
 }
 
-/// The schema version `init` builds: the latest, unless a test asks for an older one
-/// (`RECALL_TEST_INIT_VERSION`) to exercise `migrate`.
-fn init_version() -> u32 {
-    std::env::var("RECALL_TEST_INIT_VERSION")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map(|v: u32| v.min(latest_version()))
-        .unwrap_or_else(latest_version)
-}
-
 fn create_inner(path: &Path, spec: &str, guard: &crate::interrupt::Guard) -> Result<Library> {
     let doing = format!("creating {}", path.display());
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -459,7 +449,7 @@ fn create_inner(path: &Path, spec: &str, guard: &crate::interrupt::Guard) -> Res
     }
     tx.execute_batch(&format!("pragma application_id = {APPLICATION_ID}"))
         .context(&doing)?;
-    let target = init_version();
+    let target = crate::fault::init_version(latest_version());
     for (version, name, sql) in MIGRATIONS.iter().filter(|m| m.0 <= target) {
         let doing = format!("applying migration {version:04}_{name}");
         tx.execute_batch(&migration_sql(sql, spec))

@@ -8,7 +8,7 @@ pub fn recall_bin() -> PathBuf {
     let bin = profile_dir().join(format!("recall{}", std::env::consts::EXE_SUFFIX));
     assert!(
         bin.exists(),
-        "{} is missing: run `cargo build --workspace`",
+        "{} is missing: run `make test`, or `cargo build --workspace --features recall-cli/test-hooks` first",
         bin.display()
     );
     bin
@@ -300,7 +300,7 @@ pub fn kill_at_pause(mut child: std::process::Child) {
     let mut buf = [0u8; 256];
     while !seen.contains("recall: paused at ") {
         let n = stderr.read(&mut buf).expect("read stderr");
-        assert!(n > 0, "the command ended before its pause point: {seen}");
+        assert!(n > 0, "the command ended before its pause point (a recall built without --features recall-cli/test-hooks? `make test` builds it so): {seen}");
         seen.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
     child.kill().expect("SIGKILL");
@@ -316,7 +316,7 @@ pub fn signal_at_pause(mut child: std::process::Child, signal: i32) -> (i32, Str
     let mut buf = [0u8; 256];
     while !seen.contains("recall: paused at ") {
         let n = stderr.read(&mut buf).expect("read stderr");
-        assert!(n > 0, "the command ended before its pause point: {seen}");
+        assert!(n > 0, "the command ended before its pause point (a recall built without --features recall-cli/test-hooks? `make test` builds it so): {seen}");
         seen.push_str(&String::from_utf8_lossy(&buf[..n]));
     }
     let pid = i32::try_from(child.id()).expect("pid");
