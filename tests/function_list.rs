@@ -13,8 +13,9 @@ type Entry = (String, i64, i64);
 
 /// Rows of the README table under "## Function reference": `| `name` | signature | … | flags |`.
 /// Arities come from the signature: the names outside brackets are required, each `[`
-/// adds one optional argument. Flags: "deterministic" for every arity, or
-/// "deterministic from N arguments".
+/// adds one optional argument. Flags: "deterministic" or "not deterministic", for every
+/// arity (SQLite's flag cannot depend on values, and a NULL selects a default as a
+/// missing argument does).
 fn documented() -> BTreeSet<Entry> {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     let section = readme
@@ -37,19 +38,14 @@ fn documented() -> BTreeSet<Entry> {
             .split(',')
             .filter(|a| !a.trim().is_empty())
             .count() as i64;
-        let flags = cells[4];
-        let deterministic_from = flags
-            .strip_prefix("deterministic from ")
-            .and_then(|rest| rest.split_whitespace().next())
-            .map(|n| n.parse::<i64>().expect("a number of arguments"))
-            .unwrap_or(0);
-        assert!(
-            flags.starts_with("deterministic"),
-            "{name}: flags cell {flags:?}"
-        );
+        let deterministic = match cells[4] {
+            "deterministic" => true,
+            "not deterministic" => false,
+            other => panic!("{name}: flags cell {other:?}, not (not) deterministic"),
+        };
         for arity in required..=required + optional {
             let mut f = SQLITE_INNOCUOUS;
-            if arity >= deterministic_from {
+            if deterministic {
                 f |= SQLITE_DETERMINISTIC;
             }
             entries.insert((name.clone(), arity, f));
@@ -89,6 +85,76 @@ fn every_host_lists_exactly_the_documented_functions() {
             "{}: missing {missing:?}, undocumented {extra:?}",
             host.name()
         );
+    }
+}
+
+/// The same entries from the one table both adapters register from.
+fn registered() -> BTreeSet<Entry> {
+    let mut entries = BTreeSet::new();
+    for spec in recall_core::FUNCTIONS {
+        for arity in spec.arities() {
+            let mut f = SQLITE_INNOCUOUS;
+            if spec.is_deterministic(arity) {
+                f |= SQLITE_DETERMINISTIC;
+            }
+            entries.insert((spec.name.to_string(), arity as i64, f));
+        }
+    }
+    entries
+}
+
+#[test]
+fn the_readme_documents_the_table() {
+    assert_eq!(documented(), registered());
+}
+
+/// A function that can read the clock (`recall_score`: `now` missing or NULL) must not be
+/// DETERMINISTIC at any arity, or SQLite would let it into an index or a generated column.
+#[test]
+fn clock_readers_stay_out_of_indexes_and_generated_columns() {
+    let readers: Vec<&str> = recall_core::FUNCTIONS
+        .iter()
+        .filter(|f| f.reads_clock)
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(readers, ["recall_score"]);
+    for host in all_hosts() {
+        for spec in recall_core::FUNCTIONS {
+            for arity in spec.arities() {
+                // Column references for every argument; `recall_score(b, t, NULL)` is the
+                // call with `now` NULL that reads the clock.
+                let args: Vec<&str> = (0..arity)
+                    .map(|i| match i {
+                        0 => "b",
+                        1 => "t",
+                        _ => "NULL",
+                    })
+                    .collect();
+                let call = format!("{}({})", spec.name, args.join(", "));
+                for (ddl, refusal) in [
+                    (
+                        format!("create index x_{arity} on x({call});"),
+                        "non-deterministic functions prohibited in index expressions",
+                    ),
+                    (
+                        format!("create table g(b, t, v as ({call}));"),
+                        "non-deterministic functions prohibited in generated columns",
+                    ),
+                ] {
+                    let run = host.run(&["create table x(b, t);".to_string(), ddl.clone()]);
+                    if spec.is_deterministic(arity) {
+                        assert_eq!(run.error, None, "{}: {ddl}", host.name());
+                    } else {
+                        assert!(
+                            run.error.as_deref().is_some_and(|e| e.contains(refusal)),
+                            "{}: {ddl} must be refused, got {:?}",
+                            host.name(),
+                            run.error
+                        );
+                    }
+                }
+            }
+        }
     }
 }
 

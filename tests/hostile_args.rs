@@ -15,12 +15,19 @@ const VALUES: &[&str] = &[
     "-3.0",
     "1e999",
     "-1e999",
+    "1e308",
+    "-1e308",
+    "5e-324",
+    "-62135596800.5",
     "9223372036854775807",
     "-9223372036854775808",
     "''",
     "'abc'",
     "'2025-01-01'",
     "'2025-02-30'",
+    "'0000-01-01'",
+    "'+10000-01-01T00:00:00Z'",
+    "'2025-03-04T05:06:60Z'",
     "'trigram remove_diacritics 1'",
     "x''",
     "x'00ff'",
@@ -29,6 +36,16 @@ const VALUES: &[&str] = &[
     "'\"NEAR(a b)\" OR c*'",
     "printf('%.*c', 100000, 'x')",
 ];
+
+/// Errors are one line and short: values in them are cut or in scientific notation.
+const MAX_MESSAGE: usize = 200;
+
+fn assert_short(sql: &str, message: &str) {
+    assert!(
+        message.chars().count() <= MAX_MESSAGE && !message.contains('\n'),
+        "{sql}: a long or multi-line message: {message}"
+    );
+}
 
 /// A value each position accepts, so that varying one position tests that position.
 fn valid_arg(name: &str, position: usize) -> &'static str {
@@ -98,6 +115,7 @@ fn bundled_sqlite_gives_values_or_named_errors() {
                             || message.contains("string or blob too big"),
                         "{sql}: error does not name the function: {message}"
                     );
+                    assert_short(&sql, &message);
                 }
             }
         }
@@ -132,6 +150,9 @@ fn the_shell_survives_every_combination() {
     );
     for line in stderr.lines().filter(|l| l.starts_with("Runtime error")) {
         assert!(line.contains(": recall_"), "unnamed error: {line}");
+        // "Runtime error near line N: " comes before the message.
+        let message = line.split_once(": ").map_or(line, |(_, m)| m);
+        assert_short(line, message);
     }
 }
 
@@ -163,6 +184,7 @@ fn system_python_survives_every_combination() {
                 message.starts_with(&format!("{name}: ")) || message.contains("too big"),
                 "{sql}: {message}"
             );
+            assert_short(sql, message);
         }
     }
 }

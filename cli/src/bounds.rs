@@ -14,16 +14,7 @@ pub struct Bound {
 impl Bound {
     /// The value, or a message naming `name` (a key, a flag or `--set key`) and the range.
     pub fn check(&self, name: &str, value: f64) -> Result<f64, String> {
-        let low_ok = if self.above_min {
-            value > self.min
-        } else {
-            value >= self.min
-        };
-        if value.is_finite()
-            && low_ok
-            && value <= self.max
-            && (!self.integer || value.fract() == 0.0)
-        {
+        if self.contains(value) {
             return Ok(value);
         }
         Err(format!(
@@ -36,7 +27,22 @@ impl Bound {
     /// An integer setting: the value, or the message of [`Bound::check`].
     pub fn check_int(&self, name: &str, value: i64) -> Result<i64, String> {
         // i64 to f64 loses precision only far outside every range here.
-        self.check(name, value as f64).map(|_| value)
+        if self.contains(value as f64) {
+            return Ok(value);
+        }
+        Err(format!("{name} must be {}, got {value}", self.range()))
+    }
+
+    fn contains(&self, value: f64) -> bool {
+        let low_ok = if self.above_min {
+            value > self.min
+        } else {
+            value >= self.min
+        };
+        value.is_finite()
+            && low_ok
+            && value <= self.max
+            && (!self.integer || value.fract() == 0.0)
     }
 
     pub fn range(&self) -> String {
@@ -49,15 +55,9 @@ impl Bound {
     }
 }
 
-/// A number as a person reads it: whole numbers without a fraction, huge or tiny ones in
-/// scientific notation (never 309 digits).
-pub fn short(value: f64) -> String {
-    let magnitude = value.abs();
-    if value.is_finite() && magnitude != 0.0 && !(1e-6..1e15).contains(&magnitude) {
-        format!("{value:e}")
-    } else {
-        value.to_string()
-    }
+/// Numbers in messages are short (never 309 digits): the core's rule for SQL errors.
+fn short(value: f64) -> String {
+    recall_core::value::shown_real(value)
 }
 
 const fn int(key: &'static str, min: i64, max: i64) -> Bound {
@@ -131,17 +131,9 @@ mod tests {
         assert_eq!(
             BUSY_TIMEOUT_MS.check_int("b", i64::MAX),
             Err(
-                "b must be a whole number from 0 to 86400000, got 9.223372036854776e18".to_string()
+                "b must be a whole number from 0 to 86400000, got 9223372036854775807".to_string()
             )
         );
     }
 
-    #[test]
-    fn short_numbers() {
-        assert_eq!(short(-1e308), "-1e308");
-        assert_eq!(short(0.3), "0.3");
-        assert_eq!(short(5000.0), "5000");
-        assert_eq!(short(0.0), "0");
-        assert_eq!(short(f64::NAN), "NaN");
-    }
 }

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use recall_core::time;
+use recall_core::value::shown_text;
 
 pub const FIELDS: &[&str] = &[
     "id",
@@ -103,19 +104,19 @@ fn text_or_list(obj: &Map<String, Value>, field: &str) -> Result<String, String>
     }
 }
 
+/// The time through the core's one rule (`recall_core::time::to_storable`), which
+/// `recall_time` and the time flags follow too.
 fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
-    let dt = match obj.get("occurred_at") {
+    use time::{TimeError, TimeValue};
+    let value = match obj.get("occurred_at") {
         None | Some(Value::Null) => return Err("occurred_at is missing".to_string()),
-        Some(Value::String(s)) => time::parse_datetime(s).ok_or_else(|| {
-            format!("occurred_at {s:?} is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)")
-        })?,
-        Some(Value::Number(n)) => n
-            .as_f64()
-            .filter(|f| f.is_finite())
-            .and_then(|f| {
-                chrono::DateTime::from_timestamp(f.floor() as i64, ((f - f.floor()) * 1e9) as u32)
-            })
-            .ok_or_else(|| format!("occurred_at {n} is out of range for Unix seconds"))?,
+        Some(Value::String(s)) => TimeValue::Text(s),
+        // Whole numbers stay integers: an f64 would round those beyond 2^53.
+        Some(Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => TimeValue::Integer(i),
+            (None, Some(f)) => TimeValue::Real(f),
+            (None, None) => TimeValue::Real(f64::NAN),
+        },
         Some(v) => {
             return Err(format!(
                 "occurred_at must be an ISO-8601 string or Unix seconds, got {}",
@@ -123,14 +124,23 @@ fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
             ))
         }
     };
-    use chrono::Datelike;
-    if !(1..=9999).contains(&dt.year()) {
-        return Err(format!(
-            "occurred_at year {} is out of range (1 to 9999)",
-            dt.year()
-        ));
-    }
-    Ok(time::normalize(&dt))
+    time::to_storable(value).map_err(|e| match (value, e) {
+        (TimeValue::Text(s), TimeError::Unreadable) => format!(
+            "occurred_at \"{}\" is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)",
+            shown_text(s)
+        ),
+        (TimeValue::Text(s), TimeError::OutOfRange { year }) => match year {
+            Some(year) => format!("occurred_at year {year} is out of range (1 to 9999)"),
+            None => format!(
+                "occurred_at \"{}\" is out of range (years 1 to 9999)",
+                shown_text(s)
+            ),
+        },
+        _ => match obj.get("occurred_at") {
+            Some(n) => format!("occurred_at {n} is out of range for Unix seconds"),
+            None => "occurred_at is out of range for Unix seconds".to_string(),
+        },
+    })
 }
 
 impl Item {
@@ -195,6 +205,45 @@ mod tests {
         let it = item(json!({"source": "s", "title": "t", "occurred_at": 0})).unwrap();
         assert_eq!(it.occurred_at, "1970-01-01T00:00:00Z");
         assert_eq!(it.project, None);
+    }
+
+    #[test]
+    fn times_follow_the_core_rule() {
+        let at = |v: Value| {
+            item(json!({"source": "s", "title": "t", "occurred_at": v})).map(|it| it.occurred_at)
+        };
+        // A fraction just below zero once became second 60 of the minute before.
+        assert_eq!(at(json!(-1e-17)), Ok("1969-12-31T23:59:59Z".into()));
+        assert_eq!(at(json!(1e-17)), Ok("1970-01-01T00:00:00Z".into()));
+        assert_eq!(at(json!(59.9999999999)), Ok("1970-01-01T00:00:59Z".into()));
+        assert_eq!(at(json!(-0.5)), Ok("1969-12-31T23:59:59Z".into()));
+        assert_eq!(
+            at(json!("2025-03-04T05:06:60Z")),
+            Ok("2025-03-04T05:06:59Z".into())
+        );
+        assert_eq!(
+            at(json!(-62135596800i64)),
+            Ok("0001-01-01T00:00:00Z".into())
+        );
+        assert_eq!(at(json!(253402300799.5)), Ok("9999-12-31T23:59:59Z".into()));
+        assert_eq!(
+            at(json!(253402300800i64)),
+            Err("occurred_at 253402300800 is out of range for Unix seconds".into())
+        );
+        assert_eq!(
+            at(json!(u64::MAX)),
+            Err("occurred_at 18446744073709551615 is out of range for Unix seconds".into())
+        );
+        assert_eq!(
+            at(json!("+10000-01-01T00:00:00Z")),
+            Err("occurred_at year 10000 is out of range (1 to 9999)".into())
+        );
+        assert_eq!(
+            at(json!("0000-06-01")),
+            Err("occurred_at year 0 is out of range (1 to 9999)".into())
+        );
+        let long = at(json!("x".repeat(100_000))).unwrap_err();
+        assert!(long.len() < 200, "{long}");
     }
 
     #[test]

@@ -31,3 +31,13 @@ select 'err_29', recall_time('soon'); -- error: recall_time: value must be an IS
 select 'err_30', recall_time(1e15); -- error: recall_time: value is out of range (years 1 to 9999), got 1000000000000000
 select 'err_31', recall_column_filter('a-b', 'x'); -- error: recall_column_filter: column must be a plain column name (letters, digits, _), got 'a-b'
 select 'err_32', recall_column_filter('project', x'01'); -- error: recall_column_filter: value must be TEXT, got a 1-byte BLOB
+select 'err_33', recall_time(-1e308); -- error: recall_time: value is out of range (years 1 to 9999), got -1e308
+select 'err_34', recall_time('0000-01-01'); -- error: recall_time: value is out of range (years 1 to 9999), got '0000-01-01'
+select 'err_35', recall_time('+10000-01-01T00:00:00Z'); -- error: recall_time: value is out of range (years 1 to 9999), got '+10000-01-01T00:00:00Z'
+select 'err_36', recall_time(253402300800); -- error: recall_time: value is out of range (years 1 to 9999), got 253402300800
+select 'err_37', recall_time(-62135596800.5); -- error: recall_time: value is out of range (years 1 to 9999), got -62135596800.5
+select 'err_38', recall_time('0001-01-01T00:30:00+01:00'); -- error: recall_time: value is out of range (years 1 to 9999), got '0001-01-01T00:30:00+01:00'
+select 'err_39', recall_decay(0, 0, -1e308); -- error: recall_decay: half_life_days must be > 0, got -1e308
+select 'err_40', recall_score(-1, '2025-01-01', '2025-01-01', 90, 1e300); -- error: recall_score: recency_weight must be between 0 and 1, got 1e300
+select 'err_41', recall_rrf(-1e200); -- error: recall_rrf: rank must be >= 1 (ranks are 1-based), got -1e200
+select 'err_42', recall_age_days('0000-06-01', 0); -- error: recall_age_days: occurred_at is out of range (years 1 to 9999), got '0000-06-01'

@@ -20,3 +20,4 @@ insert into proj(body, project) values ('deploy notes', 'shop'), ('deploy notes'
 select 'fts_13', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'shop', 'trigram'))) = 2;
 select 'fts_14', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'api', 'trigram'))) = 1;
 select 'fts_15', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'x', 'trigram'))) = 3;
+select 'fts_16', (select count(*) from tri where tri match recall_match('„consent“ 「sunrise」')) = 2;

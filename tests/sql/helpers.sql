@@ -24,3 +24,16 @@ select 'stopwords_04', (select count(*) from json_each(recall_stopwords()) where
 select 'version_01', recall_version() glob 'v[0-9]*.[0-9]*.[0-9]*';
 select 'debug_01', recall_debug() like 'Version: ' || recall_version() || '%';
 select 'debug_02', instr(recall_debug(), 'SQLite: ' || sqlite_version()) > 0;
+-- Folding removes accents of Latin letters only, as FTS5's remove_diacritics does: kana
+-- voicing marks, Indic vowel signs, Thai tone marks, Greek and Cyrillic accents stay.
+select 'fold_05', recall_fold('ダウンロード ガイド') = 'ダウンロード ガイド';
+select 'fold_06', recall_fold('डेटाबेस') = 'डेटाबेस';
+select 'fold_07', recall_fold('ฐานข้อมูล') = 'ฐานข้อมูล';
+select 'fold_08', recall_fold('Crème Brûlée Tiếng Việt Ǖ Łódź') = 'creme brulee tieng viet u łodz';
+select 'fold_09', recall_fold('Αθήνα ΟΔΟΣ οδος Ёлка Йод') = 'αθήνα οδοσ οδοσ ёлка йод';
+select 'fold_10', recall_fold('Cancio' || char(769) || 'n ' || char(12479, 12441)) = 'cancion ' || char(12479, 12441);
+-- The same words through FTS5's own folding give the same terms.
+create virtual table fold_words using fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+create virtual table fold_words_v using fts5vocab(fold_words, row);
+insert into fold_words(body) values ('Crème Brûlée Tiếng Việt Ǖnico Łódź Straße Αθήνα ΟΔΟΣ οδος Ёлка Йод İstanbul ılık');
+select 'fold_11', (select group_concat(term, ' ') from (select term from fold_words_v order by term)) = (select group_concat(value, ' ') from (select distinct value from json_each('["' || replace(recall_fold((select body from fold_words)), ' ', '","') || '"]') order by value));

@@ -45,3 +45,7 @@ select 'filter_05', recall_column_filter('project', 'a"b', 'unicode61') = ' AND 
 select 'filter_06', recall_column_filter(NULL, 'x') is null;
 select 'filter_07', recall_column_filter('project', '@@@', 'unicode61') = '';
 select 'filter_08', recall_column_filter('project', 'Canción', 'unicode61') = ' AND project : "Canción"';
+-- Quotes of every language trim from either end; brackets and full-width punctuation too.
+select 'match_36', recall_match('„Datenbank“ ‚Sperre‘ »Fehler« ”Hej” ‹Fehl›', 1) = '"Datenbank" OR "Sperre" OR "Fehler" OR "Hej" OR "Fehl"';
+select 'match_37', recall_match('「東京都」 『設定』 〈ガイド〉 《手册》 （問題） ［配置］ ｛値｝ ＂引用＂ ＇単語＇ 【注意】', 1) = '"東京都" OR "設定" OR "ガイド" OR "手册" OR "問題" OR "配置" OR "値" OR "引用" OR "単語" OR "注意"';
+select 'match_38', recall_match('本当？ 完了！ 東京， 終了。 上記： 以上； 次、', 1) = '"本当" OR "完了" OR "東京" OR "終了" OR "上記" OR "以上" OR "次"';

@@ -20,3 +20,18 @@ select 'related_02', recall_related('deploy the analytics script', 'Analytics', 
 select 'related_03', recall_related('deploy the analytics script', 'Deploy ANALYTICS') = 1;
 select 'related_04', recall_related(NULL, 'a', 'b') is null;
 select 'related_05', recall_related('the and for', 'the and for') = 0;
+-- Scripts whose marks are letters keep them in prompt terms.
+select 'prompt_10', recall_prompt_terms('ダウンロード ガイド 問題') = '["ダウンロード","ガイド"]';
+select 'prompt_11', recall_prompt_terms('डेटाबेस माइग्रेशन') = '["डेटाबेस","माइग्रेशन"]';
+select 'prompt_12', recall_prompt_terms('ฐานข้อมูล สำรอง') = '["ฐานข้อมูล","สำรอง"]';
+select 'prompt_13', recall_prompt_terms('Crème Brûlée, Tiếng Việt') = '["creme","brulee","tieng","viet"]';
+select 'prompt_14', recall_prompt_terms('Αθήνα ΟΔΟΣ Ёлка') = '["αθήνα","οδοσ","ёлка"]';
+-- The related rule end to end: the prompt's terms find the title in FTS5 and relate to it.
+create virtual table related_uni using fts5(title, tokenize = 'unicode61 remove_diacritics 2');
+insert into related_uni(rowid, title) values (1, 'ダウンロード ガイド'), (2, 'डेटाबेस माइग्रेशन'), (3, 'ฐานข้อมูล ล้มเหลว'), (4, 'Crème brûlée'), (5, 'Αθήνα Θεσσαλονίκη'), (6, 'Ёлка и йогурт');
+select 'related_06', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('ダウンロード ガイド 問題'))), 1) and recall_related('ダウンロード ガイド 問題', title) = 1) = '1';
+select 'related_07', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('डेटाबेस माइग्रेशन में त्रुटि'))), 1) and recall_related('डेटाबेस माइग्रेशन में त्रुटि', title) = 1) = '2';
+select 'related_08', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('ฐานข้อมูล ล้มเหลว อีกครั้ง'))), 1) and recall_related('ฐานข้อมูล ล้มเหลว อีกครั้ง', title) = 1) = '3';
+select 'related_09', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('CREME BRULEE recipe'))), 1) and recall_related('CREME BRULEE recipe', title) = 1) = '4';
+select 'related_10', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('ΑΘΉΝΑ θεσσαλονίκη'))), 1) and recall_related('ΑΘΉΝΑ θεσσαλονίκη', title) = 1) = '5';
+select 'related_11', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('ёлка ЙОГУРТ'))), 1) and recall_related('ёлка ЙОГУРТ', title) = 1) = '6';

@@ -30,3 +30,15 @@ select 'time_05', recall_time(1741064767.5) = '2025-03-04T05:06:07Z';
 select 'time_06', recall_time(NULL) is null;
 select 'time_07', recall_time('2025-03-04T00:06:07-0500') = strftime('%Y-%m-%dT%H:%M:%SZ', '2025-03-04T05:06:07');
 select 'time_08', recall_time('2025-03-04T05:06:07.999999999Z') = '2025-03-04T05:06:07Z';
+-- The one time rule: whole seconds rounded down, never second 60, years 1 to 9999.
+select 'time_09', recall_time(-1e-17) = '1969-12-31T23:59:59Z';
+select 'time_10', recall_time(1e-17) = '1970-01-01T00:00:00Z';
+select 'time_11', recall_time(59.9999999999) = '1970-01-01T00:00:59Z';
+select 'time_12', recall_time(-0.5) = '1969-12-31T23:59:59Z' and recall_time(-1.5) = '1969-12-31T23:59:58Z';
+select 'time_13', recall_time('2025-03-04T05:06:60Z') = '2025-03-04T05:06:59Z';
+select 'time_14', recall_time('2016-12-31T23:59:60.5Z') = '2016-12-31T23:59:59Z';
+select 'time_15', recall_time(-62135596800) = '0001-01-01T00:00:00Z' and recall_time('0001-01-01') = '0001-01-01T00:00:00Z';
+select 'time_16', recall_time(253402300799.5) = '9999-12-31T23:59:59Z' and recall_time('9999-12-31T23:59:59.999Z') = '9999-12-31T23:59:59Z';
+select 'time_17', recall_time('0000-12-31T23:00:00-02:00') = '0001-01-01T01:00:00Z';
+-- Every stored form is read by SQLite's date functions and written back unchanged.
+select 'time_18', (select count(*) from (select recall_time(column1) as t from (values (-1e-17), (1e-17), (59.9999999999), (-0.5), (-62135596800), (-62135596799.5), (253402300799), (253402300799.5), ('2025-03-04T05:06:60Z'), ('9999-12-31T23:59:60Z'), ('0001-01-01'), ('2016-12-31T23:59:60.5+01:00'))) where t is not null and julianday(t) is not null and strftime('%Y-%m-%dT%H:%M:%SZ', t) = t) = 12;

@@ -13,14 +13,11 @@ use crate::{err, output};
 
 type Rows = Vec<Map<String, Json>>;
 
-/// A time flag, checked and normalised (the SQL would silently read garbage as NULL).
+/// A time flag in the stored normal form, by the one rule of every route (the SQL would
+/// read garbage as NULL, and a year out of range fails inside it).
 pub fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
     value
-        .map(|v| {
-            recall_core::time::parse_datetime(v)
-                .map(|dt| recall_core::time::normalize(&dt))
-                .ok_or_else(|| err!("{flag} {v:?} is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)"))
-        })
+        .map(|v| recall_core::time::storable(v).map_err(|e| err!("{flag} {e}")))
         .transpose()
 }
 

@@ -2,7 +2,7 @@
 //! rusqlite connection) register exactly these entries, so they cannot drift apart.
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::value::{ArgResult, Args, Output, Value};
+use crate::value::{shown_real, time_error, ArgResult, Args, Output, Value};
 use crate::{fold, prompt, query, score, stopwords, time};
 
 /// What the host tells a function about itself.
@@ -18,9 +18,13 @@ pub struct FunctionSpec {
     pub name: &'static str,
     pub min_args: usize,
     pub max_args: usize,
-    /// Arities whose result depends on the clock (`recall_score` without `now`): not
-    /// DETERMINISTIC. Every other arity is DETERMINISTIC. All are UTF8 | INNOCUOUS.
-    pub clock_arities: &'static [usize],
+    /// Whether a missing or NULL argument can make the function read the clock (the
+    /// `now` of `recall_score`). Such a function is DETERMINISTIC at no arity: SQLite's
+    /// flag belongs to a name and an arity and cannot look at values, and a NULL selects
+    /// the default as surely as a missing argument does, so `recall_score(b, t, NULL)` in
+    /// an index or a generated column would store a value that changes with the clock.
+    /// Every other function is DETERMINISTIC; all are UTF8 | INNOCUOUS.
+    pub reads_clock: bool,
     pub run: Implementation,
 }
 
@@ -29,8 +33,10 @@ impl FunctionSpec {
         self.min_args..=self.max_args
     }
 
-    pub fn is_deterministic(&self, arity: usize) -> bool {
-        !self.clock_arities.contains(&arity)
+    /// Whether the function is registered DETERMINISTIC at `arity`: the same at every
+    /// arity (see `reads_clock`), asked per arity because SQLite registers per arity.
+    pub fn is_deterministic(&self, _arity: usize) -> bool {
+        !self.reads_clock
     }
 
     /// Runs the function. A panic becomes an error: nothing may unwind into the host.
@@ -53,112 +59,112 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         name: "recall_match",
         min_args: 1,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_match,
     },
     FunctionSpec {
         name: "recall_terms",
         min_args: 1,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_terms,
     },
     FunctionSpec {
         name: "recall_column_filter",
         min_args: 2,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_column_filter,
     },
     FunctionSpec {
         name: "recall_age_days",
         min_args: 2,
         max_args: 2,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_age_days,
     },
     FunctionSpec {
         name: "recall_time",
         min_args: 1,
         max_args: 1,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_time,
     },
     FunctionSpec {
         name: "recall_decay",
         min_args: 3,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_decay,
     },
     FunctionSpec {
         name: "recall_score",
         min_args: 2,
         max_args: 5,
-        clock_arities: &[2],
+        reads_clock: true,
         run: recall_score,
     },
     FunctionSpec {
         name: "recall_prompt_terms",
         min_args: 1,
         max_args: 2,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_prompt_terms,
     },
     FunctionSpec {
         name: "recall_overlap",
         min_args: 2,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_overlap,
     },
     FunctionSpec {
         name: "recall_related",
         min_args: 2,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_related,
     },
     FunctionSpec {
         name: "recall_rrf",
         min_args: 1,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_rrf,
     },
     FunctionSpec {
         name: "recall_limit",
         min_args: 3,
         max_args: 3,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_limit,
     },
     FunctionSpec {
         name: "recall_fold",
         min_args: 1,
         max_args: 1,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_fold,
     },
     FunctionSpec {
         name: "recall_stopwords",
         min_args: 0,
         max_args: 0,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_stopwords,
     },
     FunctionSpec {
         name: "recall_version",
         min_args: 0,
         max_args: 0,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_version,
     },
     FunctionSpec {
         name: "recall_debug",
         min_args: 0,
         max_args: 0,
-        clock_arities: &[],
+        reads_clock: false,
         run: recall_debug,
     },
 ];
@@ -242,23 +248,17 @@ fn recall_age_days(args: &Args, _: &Host) -> ArgResult<Output> {
 }
 
 fn recall_time(args: &Args, _: &Host) -> ArgResult<Output> {
-    Ok(match args.datetime(0, "value")? {
-        Some(dt) if (1..=9999).contains(&chrono::Datelike::year(&dt)) => {
-            Output::Text(time::normalize(&dt))
-        }
-        Some(_) => {
-            let shown = args.get(0).map(|v| v.describe()).unwrap_or_default();
-            return Err(format!(
-                "value is out of range (years 1 to 9999), got {shown}"
-            ));
-        }
-        None => Output::Null,
-    })
+    let (Some(arg), Some(value)) = (args.get(0), args.time_value(0, "value")?) else {
+        return Ok(Output::Null);
+    };
+    time::to_storable(value)
+        .map(Output::Text)
+        .map_err(|e| time_error("value", arg, e))
 }
 
 fn half_life(args: &Args, i: usize) -> ArgResult<Option<f64>> {
     match args.real(i, "half_life_days")? {
-        Some(h) if h <= 0.0 => Err(format!("half_life_days must be > 0, got {h}")),
+        Some(h) if h <= 0.0 => Err(format!("half_life_days must be > 0, got {}", shown_real(h))),
         h => Ok(h),
     }
 }
@@ -280,7 +280,10 @@ fn recall_score(args: &Args, _: &Host) -> ArgResult<Output> {
     let half_life = half_life(args, 3)?.unwrap_or(score::DEFAULT_HALF_LIFE_DAYS);
     let weight = match args.real(4, "recency_weight")? {
         Some(w) if !(0.0..=1.0).contains(&w) => {
-            return Err(format!("recency_weight must be between 0 and 1, got {w}"))
+            return Err(format!(
+                "recency_weight must be between 0 and 1, got {}",
+                shown_real(w)
+            ))
         }
         w => w.unwrap_or(score::DEFAULT_RECENCY_WEIGHT),
     };
@@ -335,16 +338,19 @@ fn recall_related(args: &Args, _: &Host) -> ArgResult<Output> {
 fn recall_rrf(args: &Args, _: &Host) -> ArgResult<Output> {
     let rank = match args.real(0, "rank")? {
         Some(r) if r < 1.0 => {
-            return Err(format!("rank must be >= 1 (ranks are 1-based), got {r}"))
+            return Err(format!(
+                "rank must be >= 1 (ranks are 1-based), got {}",
+                shown_real(r)
+            ))
         }
         r => r,
     };
     let k = match args.real(1, "k")? {
-        Some(k) if k < 0.0 => return Err(format!("k must be >= 0, got {k}")),
+        Some(k) if k < 0.0 => return Err(format!("k must be >= 0, got {}", shown_real(k))),
         k => k.unwrap_or(score::DEFAULT_RRF_K),
     };
     let weight = match args.real(2, "weight")? {
-        Some(w) if w < 0.0 => return Err(format!("weight must be >= 0, got {w}")),
+        Some(w) if w < 0.0 => return Err(format!("weight must be >= 0, got {}", shown_real(w))),
         w => w.unwrap_or(1.0),
     };
     Ok(match rank {
@@ -405,4 +411,96 @@ pub fn call(name: &str, values: &[Value], host: &Host) -> Result<Output, String>
         return Err(format!("wrong number of arguments to function {name}()"));
     }
     f.invoke(values, host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(name: &str, values: &[Value]) -> Result<Output, String> {
+        call(name, values, &Host::default())
+    }
+
+    #[test]
+    fn messages_show_numbers_short() {
+        assert_eq!(
+            run("recall_time", &[Value::Real(-1e308)]),
+            Err("recall_time: value is out of range (years 1 to 9999), got -1e308".into())
+        );
+        assert_eq!(
+            run(
+                "recall_decay",
+                &[Value::Integer(0), Value::Integer(0), Value::Real(-1e308)]
+            ),
+            Err("recall_decay: half_life_days must be > 0, got -1e308".into())
+        );
+        assert_eq!(
+            run("recall_rrf", &[Value::Real(5e-324)]),
+            Err("recall_rrf: rank must be >= 1 (ranks are 1-based), got 5e-324".into())
+        );
+        assert_eq!(
+            run("recall_rrf", &[Value::Integer(1), Value::Real(-1e300)]),
+            Err("recall_rrf: k must be >= 0, got -1e300".into())
+        );
+    }
+
+    /// Every function, arity and position given huge, tiny and long values: any error is
+    /// one short line.
+    #[test]
+    fn every_error_is_one_short_line() {
+        let long = "9".repeat(100_000);
+        let nasty = [
+            Value::Real(-1e308),
+            Value::Real(1e308),
+            Value::Real(5e-324),
+            Value::Real(-5e-324),
+            Value::Real(f64::INFINITY),
+            Value::Real(f64::NAN),
+            Value::Integer(i64::MIN),
+            Value::Text(long.as_str().into()),
+            Value::Text("-1e308".into()),
+            Value::Blob(&[0; 1000]),
+        ];
+        let mut errors = 0;
+        for spec in FUNCTIONS {
+            for arity in spec.arities() {
+                for position in 0..arity {
+                    for value in &nasty {
+                        let mut args = vec![Value::Integer(1); arity];
+                        args[position] = value.clone();
+                        if let Err(message) = spec.invoke(&args, &Host::default()) {
+                            errors += 1;
+                            assert!(
+                                message.len() <= 200 && !message.contains('\n'),
+                                "{}({args:?}): {message}",
+                                spec.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(errors > 100, "{errors}");
+    }
+
+    #[test]
+    fn a_null_now_reads_the_clock_so_recall_score_is_never_deterministic() {
+        // An item dated one second ago scores like a brand-new one only if NULL `now`
+        // means the current time.
+        let recent = time::normalize(&chrono::Utc::now());
+        for arity in 2..=5 {
+            let mut args = vec![Value::Real(-10.0), Value::Text(recent.as_str().into())];
+            args.resize(arity, Value::Null);
+            let Ok(Output::Real(score)) = run("recall_score", &args) else {
+                panic!("recall_score/{arity}");
+            };
+            assert!(score > 9.99, "recall_score/{arity}: {score}");
+        }
+        let spec = find("recall_score").expect("recall_score");
+        assert!(spec.arities().all(|a| !spec.is_deterministic(a)));
+        // Only recall_score has a default that is the clock.
+        for f in FUNCTIONS.iter().filter(|f| f.name != "recall_score") {
+            assert!(f.arities().all(|a| f.is_deterministic(a)), "{}", f.name);
+        }
+    }
 }

@@ -11,7 +11,8 @@ pub const MIN_PROMPT_TERM_CHARS: usize = 3;
 /// `recall_related` needs at least this many shared words.
 pub const RELATED_MIN_OVERLAP: usize = 2;
 
-/// Folded, split on non-alphanumerics, 3+ characters, no stop words, unique, in order.
+/// Folded, split on what is not a letter, a digit or a combining mark, 3+ characters, no
+/// stop words, unique, in order.
 pub fn prompt_terms(prompt: &str, max_terms: usize) -> Vec<String> {
     let mut seen = HashSet::new();
     folded_words(prompt)
@@ -60,6 +61,22 @@ mod tests {
         // Two-character words are not distinctive.
         assert_eq!(prompt_terms("go to db js", 20), Vec::<String>::new());
         assert_eq!(prompt_terms("", 20), Vec::<String>::new());
+    }
+
+    #[test]
+    fn marks_that_change_the_word_stay_in_terms() {
+        assert_eq!(
+            prompt_terms("ダウンロード ガイド 問題", 20),
+            ["ダウンロード", "ガイド"]
+        );
+        assert_eq!(prompt_terms("डेटाबेस त्रुटि", 20), ["डेटाबेस", "त्रुटि"]);
+        assert_eq!(prompt_terms("ฐานข้อมูล ล้มเหลว", 20), ["ฐานข้อมูล", "ล้มเหลว"]);
+        // Voicing marks tell words apart: カイド is not ガイド.
+        assert_eq!(overlap("ダウンロード ガイド", "タウンロート カイト", ""), 0);
+        assert_eq!(
+            overlap("ダウンロード ガイド 問題", "ダウンロード ガイド", ""),
+            2
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! no operator, so nothing a user types can change the meaning of the query.
 use std::collections::HashSet;
 
-use crate::fold::fold;
+use crate::fold::{fold, is_combining_mark};
 use crate::stopwords::is_stopword;
 
 /// The minimum term length of the trigram tokenizer, the default.
@@ -12,10 +12,36 @@ pub const DEFAULT_MIN_CHARS: usize = 3;
 /// At most this many terms reach FTS5.
 pub const MAX_TERMS: usize = 64;
 
-const OPENING: &[char] = &['(', '[', '{', '<', '¿', '¡', '"', '\'', '“', '‘', '«'];
-const CLOSING: &[char] = &[
-    ')', ']', '}', '>', '?', '!', '.', ',', ';', ':', '"', '\'', '”', '’', '»',
+/// Quotation marks (Unicode's Quotation_Mark characters). Each language gives them its
+/// own roles: German „…“ closes with the mark English opens with, Swedish writes ”…”,
+/// Danish »…« reverses French «…». So any of them is trimmed from either end of a word.
+const QUOTES: &[char] = &[
+    '"', '\'', '«', '»', '‘', '’', '‚', '‛', '“', '”', '„', '‟', '‹', '›', '⹂', '「', '」', '『',
+    '』', '〝', '〞', '〟', '﹁', '﹂', '﹃', '﹄', '＂', '＇', '｢', '｣',
 ];
+/// Opening brackets (ASCII, mathematical, CJK, full-width, small and vertical forms,
+/// Tibetan, Ogham) and the inverted marks that open Spanish sentences.
+const OPENING: &[char] = &[
+    '(', '[', '{', '<', '¿', '¡', '⟨', '⟪', '⟦', '〈', '〈', '《', '【', '〔', '〖', '〘', '〚',
+    '（', '［', '｛', '｟', '＜', '﹙', '﹛', '﹝', '︵', '︷', '︹', '︻', '︽', '︿', '⦅', '⁅',
+    '⸨', '༺', '༼', '᚛',
+];
+/// Closing brackets, the partners of `OPENING`, and the punctuation that ends a word in a
+/// sentence: ASCII, full-width and half-width, ideographic, Arabic, Indic, Armenian,
+/// Ethiopic, Myanmar and Khmer, the ellipsis and the doubled marks.
+const CLOSING: &[char] = &[
+    ')', ']', '}', '>', '⟩', '⟫', '⟧', '〉', '〉', '》', '】', '〕', '〗', '〙', '〛', '）', '］',
+    '｝', '｠', '＞', '﹚', '﹜', '﹞', '︶', '︸', '︺', '︼', '︾', '﹀', '⦆', '⁆', '⸩', '༻',
+    '༽', '᚜', '?', '!', '.', ',', ';', ':', '？', '！', '，', '。', '：', '；', '．', '、', '｡',
+    '､', '…', '‼', '⁇', '⁈', '⁉', '؟', '،', '؛', '۔', '।', '॥', '։', '።', '፣', '፤', '፧', '။', '၊',
+    '។', '៕',
+];
+
+/// A word without the quotes, brackets and punctuation around it; inner characters stay.
+fn trim_word(word: &str) -> &str {
+    word.trim_start_matches(|c| QUOTES.contains(&c) || OPENING.contains(&c))
+        .trim_end_matches(|c| QUOTES.contains(&c) || CLOSING.contains(&c))
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Term {
@@ -80,9 +106,8 @@ fn split(text: &str) -> Vec<Term> {
             i += 1;
         }
         let word: String = chars[start..i].iter().collect();
-        let word = word.trim_start_matches(OPENING).trim_end_matches(CLOSING);
         terms.push(Term {
-            text: word.to_string(),
+            text: trim_word(&word).to_string(),
             phrase: false,
         });
     }
@@ -139,14 +164,21 @@ pub fn to_match<S: AsRef<str>>(terms: &[S]) -> String {
 
 /// An FTS5 column filter that narrows a query to rows whose `column` holds `value`:
 /// ` AND column : "value"`, to append to a match expression. Empty where the tokenizer
-/// would find no token in the value (under 3 characters for trigram; no letter or digit
-/// for the others), since FTS5 matches nothing for an empty phrase. It narrows by tokens,
+/// would find no token in the value (under 3 characters after folding for trigram; no
+/// letter or digit for the others), since FTS5 matches nothing for an empty phrase. It narrows by tokens,
 /// not exactly: pair it with an exact comparison.
 pub fn column_filter(column: &str, value: &str, tokenizer: &str) -> String {
     let searchable = if min_chars_for_tokenizer(tokenizer) == 3 {
-        value.chars().count() >= 3
+        // Counted as FTS5 counts them, after folding: trigram with remove_diacritics drops
+        // a decomposed accent, and a value of three characters of which it keeps two
+        // would match no row at all.
+        fold(value).chars().count() >= 3
     } else {
-        value.chars().any(char::is_alphanumeric)
+        // unicode61 ends a token at a combining mark even where Unicode counts the mark
+        // alphabetic (Indic vowel signs): a value of marks alone holds no token.
+        value
+            .chars()
+            .any(|c| c.is_alphanumeric() && !is_combining_mark(c))
     };
     if !searchable || value.contains('\0') {
         return String::new();
@@ -254,6 +286,40 @@ mod tests {
             ["hola", "quoted", "single", "x", "y", "z", "w"]
         );
         assert_eq!(t("end. end, end; end:", 1), ["end"]);
+    }
+
+    #[test]
+    fn quotes_of_every_language_are_trimmed_from_either_end() {
+        assert_eq!(
+            t("„Hallo“ ‚Gruß‘ »Welt« ”Hej” ›x‹ ‹y› ⹂z“", 1),
+            ["Hallo", "Gruß", "Welt", "Hej", "x", "y", "z"]
+        );
+        assert_eq!(
+            t("「東京都」 『本』 〝引用〟 ＂全角＂ ＇単＇ ｢半｣ ﹁縦﹂", 1),
+            ["東京都", "本", "引用", "全角", "単", "半", "縦"]
+        );
+    }
+
+    #[test]
+    fn brackets_and_end_punctuation_of_every_script() {
+        assert_eq!(
+            t(
+                "〈甲〉 《乙》 【丙】 （丁） ［戊］ ｛己｝ ⟨a⟩ ﹙b﹚ ︵c︶ 〔d〕 ＜e＞",
+                1
+            ),
+            ["甲", "乙", "丙", "丁", "戊", "己", "a", "b", "c", "d", "e"]
+        );
+        assert_eq!(
+            t(
+                "本当？ はい！ 东京， 完了。 注意： 以上； 次、 هل؟ यह। wait… what‼",
+                1
+            ),
+            [
+                "本当", "はい", "东京", "完了", "注意", "以上", "次", "هل", "यह", "wait", "what"
+            ]
+        );
+        // Only the edges: inner marks stay, and brackets keep their direction.
+        assert_eq!(t("„a“b“ )x( 東京。大阪", 1), ["a“b", ")x(", "東京。大阪"]);
     }
 
     #[test]
@@ -366,6 +432,22 @@ mod tests {
             r#" AND project : "a ""b""""#
         );
         assert_eq!(column_filter("project", "a\0bc", "trigram"), "");
+        // Three characters, of which FTS5's folding keeps two: no filter, since FTS5
+        // would match nothing.
+        assert_eq!(
+            column_filter("project", "ne\u{301}", "trigram remove_diacritics 1"),
+            ""
+        );
+        assert_eq!(
+            column_filter("project", "ne\u{301}s", "trigram remove_diacritics 1"),
+            " AND project : \"ne\u{301}s\""
+        );
+        // A Devanagari vowel sign alone is no unicode61 token.
+        assert_eq!(column_filter("project", "\u{947}", "unicode61"), "");
+        assert_eq!(
+            column_filter("project", "डे", "unicode61"),
+            " AND project : \"डे\""
+        );
         assert!(is_plain_column("project") && is_plain_column("_x1"));
         assert!(!is_plain_column("1x") && !is_plain_column("a-b") && !is_plain_column(""));
     }

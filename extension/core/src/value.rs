@@ -2,6 +2,8 @@
 //! errors that name the argument.
 use std::borrow::Cow;
 
+use crate::time::{TimeError, TimeValue};
+
 /// One SQL argument, borrowed from the host.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<'a> {
@@ -38,16 +40,49 @@ impl Value<'_> {
         match self {
             Value::Null => "NULL".to_string(),
             Value::Integer(i) => i.to_string(),
-            Value::Real(r) => r.to_string(),
-            Value::Text(t) => {
-                let mut shown: String = t.chars().take(60).collect();
-                if t.chars().nth(60).is_some() {
-                    shown.push('…');
-                }
-                format!("'{}'", shown.escape_debug())
-            }
+            Value::Real(r) => shown_real(*r),
+            Value::Text(t) => format!("'{}'", shown_text(t)),
             Value::Blob(b) => format!("a {}-byte BLOB", b.len()),
         }
+    }
+}
+
+/// Text as a message shows it: at most 60 characters (then `…`), escaped, so one line.
+pub fn shown_text(t: &str) -> String {
+    const MAX: usize = 60;
+    let mut cut: String = t.chars().take(MAX).collect();
+    let longer = t.chars().nth(MAX).is_some();
+    cut = cut.escape_debug().to_string();
+    if longer {
+        cut.push('…');
+    }
+    cut
+}
+
+/// A real number as a message shows it: as written when that is short (`2.5`, `-3`,
+/// `1000000000000000`), else in scientific notation (`-1e308`, `5e-324`), since the plain
+/// form of a large or tiny f64 runs to hundreds of digits.
+pub fn shown_real(x: f64) -> String {
+    const MAX_PLAIN: usize = 20;
+    let plain = x.to_string();
+    if plain.len() <= MAX_PLAIN || !x.is_finite() {
+        plain
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// The message for a time argument that cannot be read.
+pub fn time_error(name: &str, value: &Value, error: TimeError) -> String {
+    match error {
+        TimeError::Unreadable => format!(
+            "{name} must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got {}",
+            value.describe()
+        ),
+        TimeError::OutOfRange { .. } => format!(
+            "{name} is out of range (years 1 to 9999), got {}",
+            value.describe()
+        ),
     }
 }
 
@@ -132,38 +167,30 @@ impl<'a, 'v> Args<'a, 'v> {
             return Ok(None);
         };
         let parsed = match v {
-            Value::Integer(n) => Some(*n as f64),
-            Value::Real(r) if r.is_finite() => Some(*r),
-            Value::Text(t) => crate::time::parse_unix_seconds(t),
-            _ => None,
+            Value::Integer(n) => Ok(*n as f64),
+            Value::Real(r) if r.is_finite() => Ok(*r),
+            Value::Text(t) => match crate::time::parse_unix_seconds(t) {
+                Some(secs) => Ok(secs),
+                // Only the failure path reads the text again, for the reason.
+                None => Err(crate::time::read_text(t)
+                    .err()
+                    .unwrap_or(TimeError::Unreadable)),
+            },
+            _ => Err(TimeError::Unreadable),
         };
-        parsed.map(Some).ok_or_else(|| {
-            format!(
-                "{name} must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got {}",
-                v.describe()
-            )
-        })
+        parsed.map(Some).map_err(|e| time_error(name, v, e))
     }
 
-    /// A time as a datetime (for output in the normal form): text is read exactly, numbers
-    /// as Unix seconds rounded down to the second.
-    pub fn datetime(
-        &self,
-        i: usize,
-        name: &str,
-    ) -> ArgResult<Option<chrono::DateTime<chrono::Utc>>> {
-        match self.get(i) {
-            Some(Value::Text(t)) => crate::time::parse_datetime(t).map(Some).ok_or_else(|| {
-                format!(
-                    "{name} must be an ISO-8601 time (2025-03-04T05:06:07Z, 2025-03-04) or Unix seconds, got {}",
-                    self.values[i].describe()
-                )
-            }),
-            _ => Ok(self
-                .time(i, name)?
-                .map(|s| chrono::DateTime::from_timestamp(s.floor() as i64, 0))
-                .map(|dt| dt.unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC))),
-        }
+    /// A time as [`crate::time::to_storable`] takes it; NULL and BLOB are `None` and an
+    /// error, a REAL that is not finite is left to the rule, which refuses it.
+    pub fn time_value(&self, i: usize, name: &str) -> ArgResult<Option<TimeValue<'a>>> {
+        Ok(match self.get(i) {
+            None => None,
+            Some(Value::Text(t)) => Some(TimeValue::Text(t)),
+            Some(Value::Integer(n)) => Some(TimeValue::Integer(*n)),
+            Some(Value::Real(r)) => Some(TimeValue::Real(*r)),
+            Some(v) => return Err(time_error(name, v, TimeError::Unreadable)),
+        })
     }
 
     /// A flag given as 0 or 1.
@@ -193,6 +220,35 @@ mod tests {
         );
         assert_eq!(Value::Text("a\0b\n".into()).describe(), r"'a\0b\n'");
         assert_eq!(Value::Blob(&[1, 2, 3]).describe(), "a 3-byte BLOB");
+    }
+
+    #[test]
+    fn numbers_are_shown_short() {
+        assert_eq!(Value::Real(-1e308).describe(), "-1e308");
+        assert_eq!(Value::Real(5e-324).describe(), "5e-324");
+        assert_eq!(
+            Value::Real(1.2345678901234567e100).describe(),
+            "1.2345678901234567e100"
+        );
+        assert_eq!(Value::Real(1e20).describe(), "1e20");
+        // Short plain forms stay as they are.
+        assert_eq!(Value::Real(2.5).describe(), "2.5");
+        assert_eq!(Value::Real(-3.0).describe(), "-3");
+        assert_eq!(Value::Real(1e15).describe(), "1000000000000000");
+        assert_eq!(Value::Real(0.000123).describe(), "0.000123");
+        assert_eq!(Value::Real(f64::NEG_INFINITY).describe(), "-inf");
+        assert_eq!(Value::Integer(i64::MIN).describe(), "-9223372036854775808");
+        for x in [
+            f64::MAX,
+            f64::MIN,
+            f64::MIN_POSITIVE,
+            1e-300,
+            -1.234_567_891_234_567_8e-192,
+        ] {
+            let shown = shown_real(x);
+            assert!(shown.len() <= 25, "{shown}");
+            assert_eq!(shown.parse::<f64>(), Ok(x), "{shown} reads back");
+        }
     }
 
     #[test]
