@@ -5,5 +5,4 @@ select id, source, project, title, summary, questions, atoms, occurred_at, impor
        case when :transcript then transcript end as transcript
 from items
 where id = :id
-  and (:sources is null
-       or exists (select 1 from json_each(:sources) where items.source glob json_each.value));
+  and recall_source_allowed(items.source, :sources);

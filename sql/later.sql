@@ -17,8 +17,7 @@ item as (
   select i.id, i.project, i.source, i.occurred_at, i.title
   from items as i
   where i.id = :item_id
-    and (:sources is null
-         or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+    and recall_source_allowed(i.source, :sources)
 ),
 lim as (
   select recall_limit(:limit, coalesce(:default_limit, 5), 50) as n
@@ -28,7 +27,7 @@ project_filter as (
   select case when f = '' then ''
               when exists (select 1 from items_fts where items_fts match substr(f, 6)) then f
               else '' end as f
-  from (select recall_column_filter('project', item.project, coalesce(:tokenizer, 'trigram')) as f
+  from (select recall_column_filter('project', item.project, :tokenizer) as f
         from item)
 ),
 hits as (
@@ -39,7 +38,7 @@ hits as (
   join items_fts as f
   where items_fts match (
           '(' || recall_match(coalesce(nullif(trim(:query), ''), item.title),
-                              coalesce(:tokenizer, 'trigram'), 1) || ')'
+                              :tokenizer, 1) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
           || coalesce((select f from project_filter), ''))
     and exists (
@@ -48,8 +47,7 @@ hits as (
         and (case when item.project is not null then i.project = item.project
                   else i.project is null and i.source = item.source end)
         and i.occurred_at >= item.occurred_at
-        and (:sources is null
-             or exists (select 1 from json_each(:sources) where i.source glob json_each.value)))
+        and recall_source_allowed(i.source, :sources))
   order by relevance desc, f.rowid desc
   limit 50
 ),
@@ -89,8 +87,7 @@ select * from (
       and (case when item.project is not null then i.project = item.project
                 else i.project is null and i.source = item.source end)
       and i.occurred_at >= item.occurred_at
-      and (:sources is null
-           or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+      and recall_source_allowed(i.source, :sources)
     order by i.occurred_at desc, i.id desc
     limit (select n from lim)
   )

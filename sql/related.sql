@@ -15,7 +15,7 @@ project_filter as (
   select case when f = '' then ''
               when exists (select 1 from items_fts where items_fts match substr(f, 6)) then f
               else '' end as f
-  from (select recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')) as f)
+  from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
 pool as (
   select f.rowid as id,
@@ -25,7 +25,7 @@ pool as (
   join items_fts as f
   where terms.n >= 2
     and items_fts match (
-          '(' || recall_match(terms.words, coalesce(:tokenizer, 'trigram')) || ')'
+          '(' || recall_match(terms.words, :tokenizer) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
           || (select f from project_filter))
     and (coalesce(:project, :sources) is null
@@ -33,8 +33,7 @@ pool as (
            select 1 from items as i
            where i.id = f.rowid
              and (:project is null or i.project = :project)
-             and (:sources is null
-                  or exists (select 1 from json_each(:sources) where i.source glob json_each.value))))
+             and recall_source_allowed(i.source, :sources)))
   order by bm25
   limit 200
 ),

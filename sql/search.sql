@@ -26,7 +26,7 @@ project_filter as (
   select case when f = '' then ''
               when exists (select 1 from items_fts where items_fts match substr(f, 6)) then f
               else '' end as f
-  from (select recall_column_filter('project', :project, coalesce(:tokenizer, 'trigram')) as f)
+  from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
 pool as (
   select f.rowid as id,
@@ -37,7 +37,7 @@ pool as (
   from items_fts as f
   where items_fts match (
           -- No query at all matches nothing ('""'), as an empty one does.
-          '(' || coalesce(:match, recall_match(:query, coalesce(:tokenizer, 'trigram'),
+          '(' || coalesce(:match, recall_match(:query, :tokenizer,
                                                coalesce(:drop_stopwords, 1)), '""') || ')'
           || (select f from project_filter))
     -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
@@ -49,8 +49,7 @@ pool as (
              and (:source is null or i.source = :source)
              and (:since is null or i.occurred_at >= recall_time(:since))
              and (:until is null or i.occurred_at < recall_time(:until))
-             and (:sources is null
-                  or exists (select 1 from json_each(:sources) where i.source glob json_each.value))))
+             and recall_source_allowed(i.source, :sources)))
   order by bm25
   limit max(10, min(5000, coalesce(:pool, 200)))
 ),

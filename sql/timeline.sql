@@ -11,7 +11,6 @@ where (:project is null or i.project = :project)
   and (:source is null or i.source = :source)
   and (:since is null or i.occurred_at >= recall_time(:since))
   and (:until is null or i.occurred_at < recall_time(:until))
-  and (:sources is null
-       or exists (select 1 from json_each(:sources) where i.source glob json_each.value))
+  and recall_source_allowed(i.source, :sources)
 order by i.occurred_at desc, i.id desc
 limit recall_limit(:limit, coalesce(:default_limit, 20), 50);

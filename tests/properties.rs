@@ -271,3 +271,38 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5000, ..ProptestConfig::default() })]
+
+    /// The access rule agrees with SQLite's own GLOB, on patterns made of its syntax.
+    #[test]
+    fn source_allowed_agrees_with_sqlite_glob(
+        pattern in "[ab*?\\[\\]^!\\-é東]{0,8}",
+        source in "[ab\\-!\\]^é東]{0,6}",
+        other in "[ab*?\\[\\]^]{0,4}",
+    ) {
+        thread_local! {
+            static CONN: rusqlite::Connection = {
+                let conn = rusqlite::Connection::open_in_memory().expect("open");
+                recall_cli::functions::register(&conn).expect("register");
+                conn
+            };
+        }
+        CONN.with(|conn| {
+            let sqlite: bool = conn
+                .query_row("select ?2 glob ?1 or ?2 glob ?3", rusqlite::params![pattern, source, other], |r| r.get(0))
+                .expect("glob");
+            let list = serde_json::json!([pattern, other]).to_string();
+            let ours: i64 = conn
+                .query_row("select recall_source_allowed(?1, ?2)", rusqlite::params![source, list], |r| r.get(0))
+                .expect("recall_source_allowed");
+            prop_assert_eq!(ours == 1, sqlite, "pattern {:?} or {:?}, source {:?}", pattern, other, source);
+            let everyone: i64 = conn
+                .query_row("select recall_source_allowed(?1, NULL)", [&source], |r| r.get(0))
+                .expect("NULL list");
+            prop_assert_eq!(everyone, 1);
+            Ok(())
+        })?;
+    }
+}

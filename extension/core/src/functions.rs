@@ -147,6 +147,13 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_fold,
     },
     FunctionSpec {
+        name: "recall_source_allowed",
+        min_args: 2,
+        max_args: 2,
+        reads_clock: false,
+        run: recall_source_allowed,
+    },
+    FunctionSpec {
         name: "recall_stopwords",
         min_args: 0,
         max_args: 0,
@@ -379,6 +386,38 @@ fn recall_fold(args: &Args, _: &Host) -> ArgResult<Output> {
     Ok(match args.text(0, "text")? {
         Some(t) => Output::Text(fold::fold(&t)),
         None => Output::Null,
+    })
+}
+
+/// The access rule of every query: a NULL list allows every source; otherwise the source
+/// must match one of the list's GLOB patterns. A query passes the same list for every row,
+/// so the last one read is kept, parsed.
+fn recall_source_allowed(args: &Args, _: &Host) -> ArgResult<Output> {
+    use std::cell::RefCell;
+    thread_local! {
+        static LAST: RefCell<(String, Vec<String>)> = const { RefCell::new((String::new(), Vec::new())) };
+    }
+    let source = args.text(0, "source")?;
+    let Some(sources) = args.text(1, "sources")? else {
+        return Ok(Output::Integer(1));
+    };
+    let Some(source) = source else {
+        return Ok(Output::Null);
+    };
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.0 != *sources || last.0.is_empty() {
+            let globs: Vec<String> = serde_json::from_str(&sources).map_err(|_| {
+                format!(
+                    "sources must be a JSON array of glob patterns, like '[\"agent-*\"]', got {}",
+                    Value::Text(sources.clone()).describe()
+                )
+            })?;
+            *last = (sources.to_string(), globs);
+        }
+        Ok(Output::Integer(i64::from(
+            last.1.iter().any(|g| crate::glob::glob(g, &source)),
+        )))
     })
 }
 

@@ -2,6 +2,7 @@
 //! and the `recall` CLI are two thin adapters over [`functions::FUNCTIONS`].
 pub mod fold;
 pub mod functions;
+pub mod glob;
 pub mod prompt;
 pub mod query;
 pub mod score;
