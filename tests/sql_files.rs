@@ -92,3 +92,53 @@ fn ids_are_unique() {
         }
     }
 }
+
+/// SQL has no constants: the query files spell the core's defaults where a parameter is
+/// unset. They must say the same numbers as `recall_core::defaults` (and the CLI's
+/// configuration, which starts from those).
+#[test]
+fn sql_defaults_agree_with_the_core() {
+    use recall_core::defaults::*;
+    let sql = |name: &str| {
+        std::fs::read_to_string(common::root().join("sql").join(name)).expect("query file")
+    };
+    let search = sql("search.sql");
+    for needle in [
+        format!("max({POOL_MIN}, min({POOL_MAX}, coalesce(:pool, {POOL})))"),
+        format!(
+            "recall_limit(:limit, coalesce(:default_limit, {SEARCH_LIMIT}), coalesce(:max_limit, {SEARCH_MAX_LIMIT}))"
+        ),
+    ] {
+        assert!(search.contains(&needle), "search.sql lacks {needle}");
+    }
+    let later =
+        format!("recall_limit(:limit, coalesce(:default_limit, {LATER_LIMIT}), {LIST_MAX_LIMIT})");
+    assert!(sql("later.sql").contains(&later), "later.sql lacks {later}");
+    let timeline = format!(
+        "recall_limit(:limit, coalesce(:default_limit, {TIMELINE_LIMIT}), {LIST_MAX_LIMIT})"
+    );
+    assert!(
+        sql("timeline.sql").contains(&timeline),
+        "timeline.sql lacks {timeline}"
+    );
+    let related = format!("recall_limit(:limit, {RELATED_LIMIT}, {RELATED_LIMIT})");
+    assert!(
+        sql("related.sql").contains(&related),
+        "related.sql lacks {related}"
+    );
+    // The configuration starts from the same values.
+    let config = recall_cli::config::Config::default();
+    assert_eq!(config.search.candidate_pool, POOL);
+    assert_eq!(config.search.default_limit, SEARCH_LIMIT);
+    assert_eq!(config.search.max_limit, SEARCH_MAX_LIMIT);
+    assert_eq!(config.later.default_limit, LATER_LIMIT);
+    assert_eq!(config.timeline.default_limit, TIMELINE_LIMIT);
+    assert_eq!(
+        config.search.recency_half_life_days,
+        recall_core::score::DEFAULT_HALF_LIFE_DAYS
+    );
+    assert_eq!(
+        config.search.recency_weight,
+        recall_core::score::DEFAULT_RECENCY_WEIGHT
+    );
+}

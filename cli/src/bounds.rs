@@ -39,10 +39,7 @@ impl Bound {
         } else {
             value >= self.min
         };
-        value.is_finite()
-            && low_ok
-            && value <= self.max
-            && (!self.integer || value.fract() == 0.0)
+        value.is_finite() && low_ok && value <= self.max && (!self.integer || value.fract() == 0.0)
     }
 
     pub fn range(&self) -> String {
@@ -60,6 +57,8 @@ fn short(value: f64) -> String {
     recall_core::value::shown_real(value)
 }
 
+use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN};
+
 const fn int(key: &'static str, min: i64, max: i64) -> Bound {
     Bound {
         key,
@@ -70,7 +69,7 @@ const fn int(key: &'static str, min: i64, max: i64) -> Bound {
     }
 }
 
-pub const CANDIDATE_POOL: Bound = int("search.candidate_pool", 10, 5000);
+pub const CANDIDATE_POOL: Bound = int("search.candidate_pool", POOL_MIN, POOL_MAX);
 pub const HALF_LIFE_DAYS: Bound = Bound {
     key: "search.recency_half_life_days",
     min: 0.0,
@@ -96,8 +95,8 @@ pub const PRUNE_SHARE: Bound = Bound {
 /// Results are read by people and agents: thousands is already more than either uses.
 pub const SEARCH_DEFAULT_LIMIT: Bound = int("search.default_limit", 1, 10_000);
 pub const SEARCH_MAX_LIMIT: Bound = int("search.max_limit", 1, 10_000);
-pub const LATER_DEFAULT_LIMIT: Bound = int("later.default_limit", 1, 50);
-pub const TIMELINE_DEFAULT_LIMIT: Bound = int("timeline.default_limit", 1, 50);
+pub const LATER_DEFAULT_LIMIT: Bound = int("later.default_limit", 1, LIST_MAX_LIMIT);
+pub const TIMELINE_DEFAULT_LIMIT: Bound = int("timeline.default_limit", 1, LIST_MAX_LIMIT);
 /// SQLite takes the busy timeout as a C int of milliseconds; a day is the most any
 /// command should wait for another writer.
 pub const BUSY_TIMEOUT_MS: Bound = int("storage.busy_timeout_ms", 0, 86_400_000);
@@ -130,10 +129,7 @@ mod tests {
         );
         assert_eq!(
             BUSY_TIMEOUT_MS.check_int("b", i64::MAX),
-            Err(
-                "b must be a whole number from 0 to 86400000, got 9223372036854775807".to_string()
-            )
+            Err("b must be a whole number from 0 to 86400000, got 9223372036854775807".to_string())
         );
     }
-
 }

@@ -44,12 +44,13 @@ pub struct Search {
 
 impl Default for Search {
     fn default() -> Self {
+        use recall_core::{defaults, score};
         Search {
-            candidate_pool: 200,
-            recency_half_life_days: 90.0,
-            recency_weight: 0.3,
-            default_limit: 10,
-            max_limit: 50,
+            candidate_pool: defaults::POOL,
+            recency_half_life_days: score::DEFAULT_HALF_LIFE_DAYS,
+            recency_weight: score::DEFAULT_RECENCY_WEIGHT,
+            default_limit: defaults::SEARCH_LIMIT,
+            max_limit: defaults::SEARCH_MAX_LIMIT,
             drop_stopwords: true,
             prune_share: None,
         }
@@ -64,7 +65,9 @@ pub struct Later {
 
 impl Default for Later {
     fn default() -> Self {
-        Later { default_limit: 5 }
+        Later {
+            default_limit: recall_core::defaults::LATER_LIMIT,
+        }
     }
 }
 
@@ -76,7 +79,9 @@ pub struct Timeline {
 
 impl Default for Timeline {
     fn default() -> Self {
-        Timeline { default_limit: 20 }
+        Timeline {
+            default_limit: recall_core::defaults::TIMELINE_LIMIT,
+        }
     }
 }
 

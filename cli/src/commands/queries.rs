@@ -10,6 +10,7 @@ use crate::library::{self, Access, Library};
 use crate::query::{self, int, real, text, Params};
 use crate::text::field;
 use crate::{err, output};
+use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN, RELATED_LIMIT};
 
 type Rows = Vec<Map<String, Json>>;
 
@@ -182,7 +183,7 @@ pub fn search_params(
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":drop_stopwords", int(Some(r.drop_stopwords as i64))),
         (":sources", text(sources)),
-        (":pool", int(Some(r.pool.clamp(10, 5000)))),
+        (":pool", int(Some(r.pool.clamp(POOL_MIN, POOL_MAX)))),
         (":limit", int(Some(limit))),
         (":max_limit", int(Some(limit.max(1)))),
         (":now", text(now)),
@@ -292,7 +293,10 @@ pub fn search(g: &Globals, a: &SearchArgs) -> Result<i32> {
     let (now, half_life, weight) = recency(g, &a.recency)?;
     let cfg = &g.config.search;
     let ranking = Ranking {
-        pool: a.pool.unwrap_or(cfg.candidate_pool).clamp(10, 5000),
+        pool: a
+            .pool
+            .unwrap_or(cfg.candidate_pool)
+            .clamp(POOL_MIN, POOL_MAX),
         drop_stopwords: cfg.drop_stopwords && !a.literal,
         half_life,
         weight,
@@ -348,7 +352,7 @@ pub fn timeline(g: &Globals, a: &TimelineArgs) -> Result<i32> {
     let lib = open(g)?;
     let checked = filters(&a.filters)?;
     let default_limit = g.config.timeline.default_limit;
-    let limit = recall_core::score::limit(a.common.limit, default_limit, 50);
+    let limit = recall_core::score::limit(a.common.limit, default_limit, LIST_MAX_LIMIT);
     let allow = sources(g, &a.common);
     let mut params = checked.params;
     params.extend([
@@ -388,7 +392,7 @@ pub fn later(g: &Globals, a: &LaterArgs) -> Result<i32> {
         return Err(err!("no item {} in {}", a.id, lib.path.display()));
     };
     let default_limit = g.config.later.default_limit;
-    let limit = recall_core::score::limit(a.common.limit, default_limit, 50);
+    let limit = recall_core::score::limit(a.common.limit, default_limit, LIST_MAX_LIMIT);
     let params = later_params(&lib, a.id, a.query.as_deref(), limit, allow.as_deref());
     let rows = query::run(&lib.conn, "later", &params)?;
     let subject = a
@@ -426,7 +430,7 @@ pub fn related(g: &Globals, a: &RelatedArgs) -> Result<i32> {
     let lib = open(g)?;
     let (now, half_life, weight) = recency(g, &a.recency)?;
     let allow = sources(g, &a.common);
-    let limit = recall_core::score::limit(a.common.limit, 3, 3);
+    let limit = recall_core::score::limit(a.common.limit, RELATED_LIMIT, RELATED_LIMIT);
     let ranking = Ranking {
         half_life,
         weight,

@@ -1,0 +1,19 @@
+//! The defaults of the queries of `sql/`, written once. The SQL files spell them again
+//! where a parameter is unset (`coalesce(:pool, 200)`), since SQL has no constants; a test
+//! (`sql_defaults_agree_with_the_core`) reads them there and compares. The scoring
+//! defaults are beside their functions: `score::DEFAULT_HALF_LIFE_DAYS`,
+//! `score::DEFAULT_RECENCY_WEIGHT`, `score::DEFAULT_RRF_K`.
+
+/// Search's stage-1 pool, and the range it is clamped to.
+pub const POOL: i64 = 200;
+pub const POOL_MIN: i64 = 10;
+pub const POOL_MAX: i64 = 5000;
+/// Results of search: by default, and at most.
+pub const SEARCH_LIMIT: i64 = 10;
+pub const SEARCH_MAX_LIMIT: i64 = 50;
+/// Results of `later` and `timeline`, by default; both at most 50.
+pub const LATER_LIMIT: i64 = 5;
+pub const TIMELINE_LIMIT: i64 = 20;
+pub const LIST_MAX_LIMIT: i64 = 50;
+/// Results of `related`: at most 3, always.
+pub const RELATED_LIMIT: i64 = 3;
