@@ -122,9 +122,7 @@ fn init_refuses_unknown_tokenizers_and_existing_files() {
         .output()
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("already exists and is not empty")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists and is not empty"));
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "notes");
 }
 
@@ -421,15 +419,34 @@ fn check_finds_each_problem_and_exits_1() {
     );
 
     // A schema behind this recall.
+    let lib = TempLib::new();
+    let out = lib
+        .command()
+        .arg("init")
+        .env("RECALL_TEST_INIT_VERSION", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = lib.run(&["check"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .contains("PROBLEM schema: schema version 1 of 2: run `recall migrate`"),
+        "{}",
+        out.stdout
+    );
+    lib.run(&["get", "1"])
+        .fails_with("is at schema version 1, this recall needs 2: run `recall migrate` first");
+
+    // user_version lowered by hand: the migrations log tells the version it should be.
     let lib = TempLib::init(None);
     lib.conn().execute_batch("pragma user_version = 0").unwrap();
     let out = lib.run(&["check"]);
     assert_eq!(out.code, 1);
-    assert!(out
-        .stdout
-        .contains("PROBLEM schema: schema version 0 of 2: run `recall migrate`"));
-    lib.run(&["get", "1"])
-        .fails_with("is at schema version 0, this recall needs 2: run `recall migrate` first");
+    assert!(out.stdout.contains("PROBLEM schema: schema version 0, but the migrations log (recall_migrations) records migrations up to 2: user_version was changed by hand; run `recall repair` to restore it"), "{}", out.stdout);
+    lib.run(&["get", "1"]).fails_with(
+        "its user_version is 0, but its migrations log (recall_migrations) records migrations up to 2",
+    );
 }
 
 #[test]
@@ -444,7 +461,10 @@ fn optimize_and_migrate_report() {
     );
     assert_eq!(lib.run(&["check"]).code, 0);
     let out = lib.run(&["--json", "migrate"]).ok().json();
-    assert_eq!(out, json!({"command": "migrate", "from": 2, "to": 2, "applied": 0}));
+    assert_eq!(
+        out,
+        json!({"command": "migrate", "from": 2, "to": 2, "applied": 0})
+    );
     assert!(lib
         .run(&["migrate"])
         .ok()
@@ -519,8 +539,9 @@ fn a_read_only_library_reads_but_refuses_writes() {
         &["rebuild"],
         &["migrate"],
     ] {
-        lib.run_stdin(args, ITEM)
-            .fails_with("is read-only for you and this command writes to it: make it writable (chmod u+w)");
+        lib.run_stdin(args, ITEM).fails_with(
+            "is read-only for you and this command writes to it: make it writable (chmod u+w)",
+        );
     }
     std::fs::set_permissions(&lib.db, std::fs::Permissions::from_mode(0o644)).unwrap();
     assert_eq!(lib.snapshot(), before);

@@ -42,6 +42,10 @@ pub enum Command {
     Check,
     /// Rebuild the index; with a new --tokenizer, recreate it with that tokenizer.
     Rebuild,
+    /// Restore a damaged schema from the migrations (tables, indexes, triggers, the index
+    /// with the library's tokenizer, the version and tokenizer records), then rebuild the
+    /// index; in one transaction.
+    Repair,
     /// Import items from JSON Lines (a file, or - for standard input).
     Import {
         /// The JSON Lines file, or - for standard input.

@@ -4,7 +4,15 @@ use std::fmt;
 #[derive(Debug)]
 pub struct Error {
     pub message: String,
-    pub code: i32,
+    pub kind: Kind,
+}
+
+/// What a caller may need to tell apart, beyond the message a person reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Failed,
+    /// SQLite found the database file corrupt: `check` reports it as a finding.
+    Corrupt,
 }
 
 /// Exit code of a failed command.
@@ -18,7 +26,19 @@ impl Error {
     pub fn new(message: impl Into<String>) -> Self {
         Error {
             message: message.into(),
-            code: EXIT_ERROR,
+            kind: Kind::Failed,
+        }
+    }
+
+    /// A SQLite error while `doing` something, with advice for the codes that have one.
+    pub fn sqlite(doing: &str, e: &rusqlite::Error) -> Self {
+        let kind = match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseCorrupt) => Kind::Corrupt,
+            _ => Kind::Failed,
+        };
+        Error {
+            message: describe_sqlite(doing, e),
+            kind,
         }
     }
 }
@@ -42,7 +62,7 @@ pub trait Context<T> {
 
 impl<T> Context<T> for rusqlite::Result<T> {
     fn context(self, doing: &str) -> Result<T> {
-        self.map_err(|e| Error::new(describe_sqlite(doing, &e)))
+        self.map_err(|e| Error::sqlite(doing, &e))
     }
 }
 

@@ -6,14 +6,18 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod eval;
+pub mod explain;
 pub mod fault;
 pub mod functions;
 pub mod interrupt;
 pub mod item;
 pub mod library;
 pub mod output;
+pub mod params;
 pub mod prune;
 pub mod query;
+pub mod schema;
+pub mod settings;
 pub mod text;
 pub mod tokenizer;
 
@@ -61,7 +65,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
     let json = cli.json;
     match commands::dispatch(cli) {
         Ok(code) => code,
-        Err(e) => fail(&e.message, e.code, json),
+        Err(e) => fail(&e.message, error::EXIT_ERROR, json),
     }
 }
 

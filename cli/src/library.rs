@@ -6,7 +6,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{Context, Error, Result};
 use crate::tokenizer;
 
 include!(concat!(env!("OUT_DIR"), "/embedded_sql.rs"));
@@ -66,7 +66,8 @@ fn configure(conn: &Connection) -> Result<()> {
     crate::functions::register(conn).context("registering the recall_* functions")
 }
 
-fn migration_sql(sql: &str, tokenizer: &str) -> String {
+/// A migration's SQL with the library's tokenizer in its tokenize clause.
+pub fn migration_sql(sql: &str, tokenizer: &str) -> String {
     sql.replace(
         DEFAULT_TOKENIZE_CLAUSE,
         &format!("tokenize = {}", tokenizer::sql_literal(tokenizer)),
@@ -77,6 +78,10 @@ fn migration_sql(sql: &str, tokenizer: &str) -> String {
 /// the ones this command expects. `configured` is the tokenizer of a flag or config.
 pub fn open(path: &Path, access: Access, configured: Option<&str>) -> Result<Library> {
     let lib = open_unchecked(path, access)?;
+    ensure_recorded(&lib)?;
+    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+        return Err(err!("{}: {why}", path.display()));
+    }
     if lib.schema_version < latest_version() {
         return Err(err!(
             "{} is at schema version {}, this recall needs {}: run `recall migrate` first",
@@ -86,7 +91,22 @@ pub fn open(path: &Path, access: Access, configured: Option<&str>) -> Result<Lib
         ));
     }
     check_configured(&lib, configured)?;
+    if access == Access::Write {
+        crate::schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
+    }
     Ok(lib)
+}
+
+/// Refuses a library whose tokenizer record is gone (`check` and `repair` open it
+/// anyway, through `open_unchecked`).
+pub fn ensure_recorded(lib: &Library) -> Result<()> {
+    if crate::schema::recorded_tokenizer(&lib.conn).is_some() {
+        return Ok(());
+    }
+    Err(err!(
+        "{} records no tokenizer (its recall_meta is damaged): run `recall repair`, which records the one its index declares",
+        lib.path.display()
+    ))
 }
 
 /// Refuses to run when the configured tokenizer differs from the recorded one.
@@ -211,7 +231,7 @@ fn open_for_reading(path: &Path, doing: &str) -> Result<Connection> {
         .map(|m| m.len() == 0)
         .unwrap_or(true);
     if !cannot_share {
-        return Err(err!("{}", crate::error::describe_sqlite(doing, &first)));
+        return Err(Error::sqlite(doing, &first));
     }
     if !wal_empty {
         return Err(err!(
@@ -263,17 +283,11 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
                 "{} is not a SQLite database: give the path of a library, or create one with `recall init`",
                 path.display()
             ),
-            _ => err!("{}", crate::error::describe_sqlite(&doing, &e)),
+            _ => Error::sqlite(&doing, &e),
         })?;
-    let has_meta: bool = conn
-        .query_row(
-            "select count(*) from sqlite_master where type = 'table' and name = 'recall_meta'",
-            [],
-            |r| r.get::<_, i64>(0),
-        )
-        .context(&doing)?
-        > 0;
-    if app_id != APPLICATION_ID || !has_meta {
+    // The application id makes a library: one whose recall_meta was dropped is a damaged
+    // library, which `check` and `repair` must open.
+    if app_id != APPLICATION_ID {
         if app_id == 0 && is_empty_database(&conn)? {
             return Err(err!(
                 "{} is an empty database, not yet a library (an interrupted `recall init`?): run `recall init --db {}`",
@@ -296,20 +310,15 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
             latest_version()
         ));
     }
-    let tokenizer: String = conn
-        .query_row(
-            "select value from recall_meta where key = 'tokenizer'",
-            [],
-            |r| r.get(0),
-        )
-        .optional()
-        .context(&doing)?
-        .ok_or_else(|| {
-            err!(
-                "{} has no recorded tokenizer: it is damaged; `recall check` tells more",
-                path.display()
-            )
-        })?;
+    // A missing record is `check`'s to report and `repair`'s to restore; other commands
+    // refuse it (`ensure_recorded`). Meanwhile the index's tokenizer stands in.
+    let tokenizer = match crate::schema::recorded_tokenizer(&conn) {
+        Some(t) => t,
+        None => index_sql(&conn)?
+            .as_deref()
+            .and_then(tokenizer::declared)
+            .unwrap_or_else(|| tokenizer::DEFAULT.to_string()),
+    };
     if access == Access::Write {
         // A library whose init was killed after its commit is complete but still in
         // rollback-journal mode: give it the WAL mode every library has.

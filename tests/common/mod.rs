@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod damage;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

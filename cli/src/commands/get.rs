@@ -1,79 +1,67 @@
 //! `recall get ID`: one item, if the caller may read its source.
-use rusqlite::{named_params, OptionalExtension};
-use serde::Serialize;
+//!
+//! It reads through `query::run`, as the searches do, so that an item shows the same in
+//! both: text that is not valid UTF-8 appears with U+FFFD in place of the bad bytes
+//! (`recall check` names such items), and a failure names what is damaged.
+use serde_json::{Map, Value as Json};
 
 use super::Globals;
 use crate::err;
-use crate::error::{Context, Result};
+use crate::error::Result;
 use crate::library::{self, Access};
 use crate::output;
-
-#[derive(Serialize)]
-struct Item {
-    id: i64,
-    source: String,
-    project: Option<String>,
-    title: String,
-    summary: String,
-    questions: String,
-    atoms: String,
-    occurred_at: String,
-    imported_at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    transcript: Option<String>,
-}
+use crate::query::{self, int, text};
+use crate::text::field;
 
 pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
     let sources = g
         .allow(allow)
         .map(|globs| serde_json::json!(globs).to_string());
-    let item = lib
-        .conn
-        .query_row(
-            library::query_sql("get"),
-            named_params! { ":id": id, ":sources": sources, ":transcript": transcript },
-            |r| {
-                Ok(Item {
-                    id: r.get(0)?,
-                    source: r.get(1)?,
-                    project: r.get(2)?,
-                    title: r.get(3)?,
-                    summary: r.get(4)?,
-                    questions: r.get(5)?,
-                    atoms: r.get(6)?,
-                    occurred_at: r.get(7)?,
-                    imported_at: r.get(8)?,
-                    transcript: r.get(9)?,
-                })
-            },
-        )
-        .optional()
-        .context("reading the item")?
+    let rows = query::run(
+        &lib.conn,
+        "get",
+        &vec![
+            (":id", int(Some(id))),
+            (":sources", text(sources.as_deref())),
+            (":transcript", int(Some(i64::from(transcript)))),
+        ],
+    )?;
+    let mut item: Map<String, Json> = rows
+        .into_iter()
+        .next()
         .ok_or_else(|| err!("no item {id} in {}", lib.path.display()))?;
+    // Asked for or not, an item without a transcript shows none.
+    if item.get("transcript").is_some_and(Json::is_null) {
+        item.remove("transcript");
+    }
     if g.json {
-        output::json(&serde_json::json!({ "item": item }));
+        output::json(&serde_json::json!({ "command": "get", "item": item }));
         return Ok(0);
     }
+    let s = |k: &str| -> String {
+        match item.get(k) {
+            Some(Json::String(s)) => s.clone(),
+            Some(Json::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        }
+    };
+    let project = s("project");
     crate::say!(
-        "[{}] {} {} ({}, {})",
-        item.id,
-        &item.occurred_at,
-        item.title,
-        item.project.as_deref().unwrap_or("-"),
-        item.source
+        "[{id}] {} {} ({}, {})",
+        field(&s("occurred_at")),
+        field(&s("title")),
+        field(if project.is_empty() { "-" } else { &project }),
+        field(&s("source"))
     );
-    for (label, text) in [
-        ("summary", &item.summary),
-        ("questions", &item.questions),
-        ("atoms", &item.atoms),
-    ] {
+    for label in ["summary", "questions", "atoms"] {
+        let text = s(label);
         if !text.is_empty() {
-            crate::say!("{label}:\n{}", indent(text));
+            crate::say!("{label}:\n{}", indent(&text));
         }
     }
-    if let Some(t) = &item.transcript {
-        crate::say!("transcript:\n{}", indent(t));
+    if item.contains_key("transcript") {
+        crate::say!("transcript:\n{}", indent(&s("transcript")));
     }
     Ok(0)
 }

@@ -14,6 +14,11 @@ use crate::{err, fault, interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
+    library::ensure_recorded(&lib)?;
+    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+        return Err(err!("{} cannot be migrated: {why}", lib.path.display()));
+    }
+    crate::schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
     library::check_configured(&lib, g.tokenizer.as_deref())?;
     let (from, to) = library::migrate(&mut lib)?;
     if g.json {
@@ -35,6 +40,10 @@ const BATCH: i64 = 2_000;
 
 pub fn rebuild(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
+    library::ensure_recorded(&lib)?;
+    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+        return Err(err!("{}: {why}", lib.path.display()));
+    }
     if lib.schema_version < library::latest_version() {
         return Err(err!(
             "{} needs `recall migrate` before a rebuild",
@@ -45,6 +54,12 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         Some(spec) => tokenizer::parse(spec)?,
         None => lib.tokenizer.clone(),
     };
+    crate::schema::ensure_index_sound(&lib.conn, &lib.tokenizer)?;
+    // The index, not the record, tells what it is built with: after a hand edit of the
+    // record they differ, and a rebuild with the recorded tokenizer must recreate it.
+    let declared = library::index_sql(&lib.conn)?
+        .as_deref()
+        .and_then(tokenizer::declared);
     let started = Instant::now();
     let from = lib.tokenizer.clone();
     let guard = interrupt::guard(
@@ -59,7 +74,7 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         .conn
         .transaction_with_behavior(Immediate)
         .context("starting the rebuild")?;
-    if target == from {
+    if declared.as_deref() == Some(target.as_str()) {
         tx.execute_batch("insert into items_fts(items_fts) values ('rebuild')")
             .context("rebuilding the index")?;
     } else {
@@ -99,6 +114,8 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
             fault::pause_point("rebuild", done);
         }
         bar.finish_and_clear();
+    }
+    if target != from {
         tx.execute(
             "update recall_meta set value = ?1 where key = 'tokenizer'",
             [&target],
