@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use recall_cli::commands::queries::{later_params, related_params, search_params, Ranking};
 use recall_cli::library::{self, Access};
-use recall_cli::query::{self, text};
+use recall_cli::settings::{self, Filters, Ranking};
+use recall_cli::{params, query};
 use rusqlite::Connection;
 
 const SEED: u64 = 42;
@@ -129,7 +129,7 @@ fn build(n: usize, path: &Path, tokenizer: &str) -> f64 {
             for _ in 0..n {
                 let item =
                     recall_cli::item::Item::from_json(&generator.item()).expect("valid item");
-                recall_cli::commands::import_item(&mut stmt, &item).expect("insert");
+                item.insert(&mut stmt).expect("insert");
             }
         }
         tx.commit().expect("commit");
@@ -283,23 +283,21 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         })
         .collect();
     let ids: Vec<i64> = (0..o.queries).map(|_| generator.below(n as i64)).collect();
-    let ranking = Ranking {
-        pool: 200,
-        drop_stopwords: true,
-        half_life: 90.0,
-        weight: 0.3,
-        prune_share: None,
-    };
-    let filters = |project: Option<&str>| {
-        vec![
-            (":project", text(project)),
-            (":source", text(None)),
-            (":since", text(None)),
-            (":until", text(None)),
-        ]
-    };
+    // The CLI's defaults, as a library without a configuration file searches.
+    let ranking = Ranking::from_config(&recall_cli::config::Search::default());
     let search_with = |r: &Ranking, q: &str, project: Option<&str>| -> Vec<i64> {
-        let p = search_params(&lib, q, r, 10, Some(NOW), None, filters(project)).expect("params");
+        let s = settings::Search {
+            query: q.to_string(),
+            ranking: r.clone(),
+            limit: 10,
+            now: Some(NOW.to_string()),
+            filters: Filters {
+                project: project.map(str::to_string),
+                ..Filters::default()
+            },
+            allow: None,
+        };
+        let p = params::search(&lib, &s).expect("params");
         query::run(&lib.conn, "search", &p.params)
             .expect("search")
             .iter()
@@ -359,12 +357,13 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         search(&queries[i], Some(&small));
     }));
     timings.push(time_each("later", o.queries, |i| {
-        query::run(
-            &lib.conn,
-            "later",
-            &later_params(&lib, ids[i], None, 5, None),
-        )
-        .expect("later");
+        let s = settings::Later {
+            item_id: ids[i],
+            query: None,
+            limit: 5,
+            allow: None,
+        };
+        query::run(&lib.conn, "later", &params::later(&lib, &s)).expect("later");
     }));
     timings.push(time_each("related", o.queries, |i| {
         let prompt = format!(
@@ -372,21 +371,27 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             queries[i],
             queries[(i + 1) % queries.len()]
         );
-        query::run(
-            &lib.conn,
-            "related",
-            &related_params(&lib, &prompt, None, &ranking, 3, Some(NOW), None),
-        )
-        .expect("related");
+        let s = settings::Related {
+            prompt,
+            project: None,
+            ranking: ranking.clone(),
+            limit: 3,
+            now: Some(NOW.to_string()),
+            allow: None,
+        };
+        query::run(&lib.conn, "related", &params::related(&lib, &s)).expect("related");
     }));
     timings.push(time_each("timeline", o.queries, |i| {
-        let project = corpus::project_name(i % corpus::PROJECTS);
-        let p = vec![
-            (":project", text(Some(&project))),
-            (":sources", text(None)),
-            (":limit", rusqlite::types::Value::Integer(20)),
-        ];
-        query::run(&lib.conn, "timeline", &p).expect("timeline");
+        let s = settings::Timeline {
+            filters: Filters {
+                project: Some(corpus::project_name(i % corpus::PROJECTS)),
+                ..Filters::default()
+            },
+            limit: 20,
+            default_limit: 20,
+            allow: None,
+        };
+        query::run(&lib.conn, "timeline", &params::timeline(&s)).expect("timeline");
     }));
     timings.push(python_baseline(&path, &matches));
     let peak_mb = cli_peak_mb(&path, &queries);

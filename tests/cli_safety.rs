@@ -118,7 +118,10 @@ fn flags_out_of_range_are_refused_naming_the_flag() {
             &["related", "deploy widget", "--now", "0000-12-31T23:59:59Z"],
             "--now",
         ),
-        (&["timeline", "--since", "1e9"], "--since \"1e9\" is not an ISO-8601 time"),
+        (
+            &["timeline", "--since", "1e9"],
+            "--since \"1e9\" is not an ISO-8601 time",
+        ),
         (
             &["search", "deploy", "--allow", "[!a]*"],
             "negates a bracket with ^",

@@ -144,6 +144,21 @@ fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
 }
 
 impl Item {
+    /// Writes the item with `sql/import_item.sql` (an upsert when it has an id).
+    pub fn insert(&self, stmt: &mut rusqlite::Statement) -> rusqlite::Result<usize> {
+        stmt.execute(rusqlite::named_params! {
+            ":id": self.id,
+            ":source": self.source,
+            ":project": self.project,
+            ":title": self.title,
+            ":summary": self.summary,
+            ":questions": self.questions,
+            ":atoms": self.atoms,
+            ":occurred_at": self.occurred_at,
+            ":transcript": self.transcript,
+        })
+    }
+
     pub fn from_json(v: &Value) -> Result<Item, String> {
         let Value::Object(obj) = v else {
             return Err(format!("expected a JSON object, got {}", type_name(v)));

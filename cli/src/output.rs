@@ -35,3 +35,59 @@ pub fn json<T: Serialize>(value: &T) {
 macro_rules! say {
     ($($arg:tt)*) => { $crate::output::line(&format!($($arg)*)) };
 }
+
+/// The answer of a query command: one JSON object
+/// `{"command", "results", "settings", "explain"?}`, or one line per result for people
+/// (`[id] date title (project, source)`, grouped under `# matched by …` where rows say
+/// how they matched), then the explain fields.
+pub fn results(
+    json_mode: bool,
+    command: &str,
+    rows: &[serde_json::Map<String, serde_json::Value>],
+    settings: serde_json::Value,
+    explain: Option<serde_json::Value>,
+) {
+    use crate::text::field;
+    use serde_json::Value as Json;
+    if json_mode {
+        let mut doc =
+            serde_json::json!({ "command": command, "results": rows, "settings": settings });
+        if let Some(e) = explain {
+            doc["explain"] = e;
+        }
+        json(&doc);
+        return;
+    }
+    let mut last_matched_by: Option<&str> = None;
+    for row in rows {
+        let s = |k: &str| row.get(k).and_then(Json::as_str).unwrap_or("-").to_string();
+        if let Some(m) = row.get("matched_by").and_then(Json::as_str) {
+            if last_matched_by != Some(m) {
+                crate::say!("# matched by {}", m.replace('_', " "));
+                last_matched_by = Some(m);
+            }
+        }
+        let date: String = s("date").chars().take(10).collect();
+        crate::say!(
+            "[{}] {} {} ({}, {})",
+            row.get("id").map(|v| v.to_string()).unwrap_or_default(),
+            field(&date),
+            field(&s("title")),
+            field(&s("project")),
+            field(&s("source"))
+        );
+    }
+    if rows.is_empty() {
+        crate::say!("(no results)");
+    }
+    if let Some(Json::Object(fields)) = explain {
+        crate::say!("--");
+        for (k, v) in fields {
+            let shown = match v {
+                Json::String(s) => s,
+                other => other.to_string(),
+            };
+            crate::say!("{k}: {}", field(&shown));
+        }
+    }
+}

@@ -5,14 +5,13 @@ use std::path::Path;
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
-use super::import::insert_item;
-use super::queries::Ranking;
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::error::{Context, Result};
 use crate::eval::metrics::{self, Outcome, Summary};
 use crate::eval::{self, locomo};
 use crate::library::{self, Access};
+use crate::settings::Ranking;
 use crate::{err, output, say};
 
 struct Column {
@@ -194,7 +193,7 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
             .prepare(library::query_sql("import_item"))
             .context("preparing the import")?;
         for item in &converted.items {
-            insert_item(&mut stmt, item).context("writing an item")?;
+            item.insert(&mut stmt).context("writing an item")?;
         }
     }
     let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();

@@ -71,7 +71,7 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
                     continue;
                 }
             }
-            insert_item(&mut insert, &item).context(&format!(
+            item.insert(&mut insert).context(&format!(
                 "{name}: line {n}: writing the item; nothing was imported"
             ))?;
             count += 1;
@@ -113,20 +113,5 @@ fn is_duplicate(stmt: &mut rusqlite::Statement, item: &Item) -> rusqlite::Result
         ":questions": item.questions,
         ":atoms": item.atoms,
         ":occurred_at": item.occurred_at,
-    })
-}
-
-/// Writes one item with `sql/import_item.sql` (an upsert when it has an id).
-pub fn insert_item(stmt: &mut rusqlite::Statement, item: &Item) -> rusqlite::Result<usize> {
-    stmt.execute(named_params! {
-        ":id": item.id,
-        ":source": item.source,
-        ":project": item.project,
-        ":title": item.title,
-        ":summary": item.summary,
-        ":questions": item.questions,
-        ":atoms": item.atoms,
-        ":occurred_at": item.occurred_at,
-        ":transcript": item.transcript,
     })
 }

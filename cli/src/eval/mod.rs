@@ -7,11 +7,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::commands::queries::{later_params, related_params, search_params, time_flag, Ranking};
 use crate::err;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::library::Library;
-use crate::query::{self, text};
+use crate::settings::{self, time_flag, Filters, Ranking};
+use crate::{params, query};
+
+/// How many results a case reads: the first 10 for the metrics, and the ranks beyond.
+const DEPTH: i64 = 50;
 use metrics::Outcome;
 
 /// One labeled case, as a line of the cases file.
@@ -128,7 +131,7 @@ pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Resul
         for (labels, ranking) in &combos {
             for value in values.split(',') {
                 let mut r = ranking.clone();
-                apply(&mut r, key.trim(), value.trim())?;
+                r.set(key.trim(), value.trim())?;
                 let mut l = labels.clone();
                 l.push(format!(
                     "{}={}",
@@ -164,73 +167,45 @@ pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Resul
     Ok(out)
 }
 
-fn apply(r: &mut Ranking, key: &str, value: &str) -> Result<()> {
-    use crate::bounds::{CANDIDATE_POOL, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT};
-    let name = format!("--set {key}");
-    let number = || {
-        value
-            .parse::<f64>()
-            .map_err(|_| err!("{name}: {value:?} is not a number"))
-    };
-    match key {
-        "search.recency_weight" => r.weight = RECENCY_WEIGHT.check(&name, number()?).map_err(Error::new)?,
-        "search.recency_half_life_days" => {
-            r.half_life = HALF_LIFE_DAYS.check(&name, number()?).map_err(Error::new)?
-        }
-        "search.candidate_pool" => {
-            let pool = value.parse().map_err(|_| err!("{name}: {value:?} is not an integer"))?;
-            r.pool = CANDIDATE_POOL.check_int(&name, pool).map_err(Error::new)?;
-        }
-        "search.prune_share" => {
-            r.prune_share = match value {
-                "off" | "none" => None,
-                v => {
-                    let share = v.parse::<f64>().map_err(|_| err!("{name}: {v:?} is not a number or off"))?;
-                    Some(PRUNE_SHARE.check(&name, share).map_err(Error::new)?)
-                }
-            };
-        }
-        "search.drop_stopwords" => {
-            r.drop_stopwords = value.parse().map_err(|_| err!("{name}: write true or false, got {value:?}"))?;
-        }
-        _ => {
-            return Err(err!(
-                "--set: unknown setting {key:?}; known: search.recency_weight, search.recency_half_life_days, search.candidate_pool, search.drop_stopwords, search.prune_share"
-            ))
-        }
-    }
-    Ok(())
-}
-
 /// The ids a case's query returns, in rank order.
 pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>> {
-    let now = case.now.as_deref();
+    let now = case.now.clone();
     let rows = match case.kind() {
         "later" => {
-            let item = case.item.unwrap_or_default();
-            query::run(
-                &lib.conn,
-                "later",
-                &later_params(lib, item, case.query.as_deref(), 50, None),
-            )?
+            let s = settings::Later {
+                item_id: case.item.unwrap_or_default(),
+                query: case.query.clone(),
+                limit: DEPTH,
+                allow: None,
+            };
+            query::run(&lib.conn, "later", &params::later(lib, &s))?
         }
         "related" => {
-            let prompt = case.prompt.as_deref().unwrap_or_default();
-            query::run(
-                &lib.conn,
-                "related",
-                &related_params(lib, prompt, case.project.as_deref(), ranking, 3, now, None),
-            )?
+            let s = settings::Related {
+                prompt: case.prompt.clone().unwrap_or_default(),
+                project: case.project.clone(),
+                ranking: ranking.clone(),
+                limit: recall_core::defaults::RELATED_LIMIT,
+                now,
+                allow: None,
+            };
+            query::run(&lib.conn, "related", &params::related(lib, &s))?
         }
         _ => {
-            let filters = vec![
-                (":project", text(case.project.as_deref())),
-                (":source", text(case.source.as_deref())),
-                (":since", text(case.since.as_deref())),
-                (":until", text(case.until.as_deref())),
-            ];
-            let q = case.query.as_deref().unwrap_or_default();
-            let plan = search_params(lib, q, ranking, 50, now, None, filters)?;
+            let s = settings::Search {
+                query: case.query.clone().unwrap_or_default(),
+                ranking: ranking.clone(),
+                limit: DEPTH,
+                now,
+                filters: Filters {
+                    project: case.project.clone(),
+                    source: case.source.clone(),
+                    since: case.since.clone(),
+                    until: case.until.clone(),
+                },
+                allow: None,
+            };
+            let plan = params::search(lib, &s)?;
             query::run(&lib.conn, "search", &plan.params)?
         }
     };

@@ -1,0 +1,46 @@
+//! `recall later ID`: newer items on the same subject (`sql/later.sql`).
+use serde_json::{json, Value as Json};
+
+use super::open_for_query;
+use crate::args::LaterArgs;
+use crate::error::Result;
+use crate::explain::{self, Terms};
+use crate::settings::{self, Globals};
+use crate::{err, output, params, query};
+
+pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
+    let s = settings::Later::resolve(g, a);
+    let lib = open_for_query(g)?;
+    // The item must exist and be readable: otherwise answer exactly as `get` does.
+    let item = query::run(&lib.conn, "get", &params::get(s.item_id, &s.allow, false))?;
+    let Some(item) = item.into_iter().next() else {
+        return Err(err!("no item {} in {}", s.item_id, lib.path.display()));
+    };
+    let rows = query::run(&lib.conn, "later", &params::later(&lib, &s))?;
+    let subject = s
+        .query
+        .clone()
+        .filter(|q| !q.trim().is_empty())
+        .or_else(|| item.get("title").and_then(Json::as_str).map(str::to_string))
+        .unwrap_or_default();
+    let shown = json!({
+        "item_id": s.item_id, "subject": subject, "limit": s.limit, "allow": s.allow,
+    });
+    let explain = if a.common.explain {
+        let scope = match item.get("project").and_then(Json::as_str) {
+            Some(p) => json!({ "project": p }),
+            None => json!({ "source": item.get("source") }),
+        };
+        let terms = Terms::Of {
+            text: &subject,
+            drop_stopwords: true,
+            pruned: &[],
+        };
+        let fields = json!({ "scope": scope, "since": item.get("occurred_at"), "limit": s.limit });
+        Some(explain::build(&lib, &rows, terms, fields)?)
+    } else {
+        None
+    };
+    output::results(g.json, "later", &rows, shown, explain);
+    Ok(0)
+}

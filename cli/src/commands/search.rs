@@ -1,0 +1,33 @@
+//! `recall search`: the two-stage search of `sql/search.sql`.
+use serde_json::json;
+
+use super::open_for_query;
+use crate::args::SearchArgs;
+use crate::error::Result;
+use crate::explain::{self, Terms};
+use crate::settings::{self, Globals};
+use crate::{output, params, query};
+
+pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
+    let s = settings::Search::resolve(g, a)?;
+    let lib = open_for_query(g)?;
+    let plan = params::search(&lib, &s)?;
+    let rows = query::run(&lib.conn, "search", &plan.params)?;
+    let explain = if a.common.explain {
+        let pruned: Vec<String> = plan.pruned.iter().map(|p| p.term.clone()).collect();
+        let terms = Terms::Of {
+            text: &s.query,
+            drop_stopwords: s.ranking.drop_stopwords,
+            pruned: &pruned,
+        };
+        let fields = json!({
+            "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
+            "pool": s.ranking.pool, "limit": s.limit,
+        });
+        Some(explain::build(&lib, &rows, terms, fields)?)
+    } else {
+        None
+    };
+    output::results(g.json, "search", &rows, s.shown(&lib.tokenizer), explain);
+    Ok(0)
+}

@@ -1,0 +1,24 @@
+//! `recall timeline`: items newest first (`sql/timeline.sql`).
+use serde_json::json;
+
+use super::open_for_query;
+use crate::args::TimelineArgs;
+use crate::error::Result;
+use crate::explain::{self, Terms};
+use crate::settings::{self, Globals};
+use crate::{output, params, query};
+
+pub fn run(g: &Globals, a: &TimelineArgs) -> Result<i32> {
+    let s = settings::Timeline::resolve(g, a)?;
+    let lib = open_for_query(g)?;
+    let rows = query::run(&lib.conn, "timeline", &params::timeline(&s))?;
+    let shown = json!({ "limit": s.limit, "filters": s.filters.shown(), "allow": s.allow });
+    let explain = if a.common.explain {
+        let fields = json!({ "filters": s.filters.shown(), "allow": s.allow, "limit": s.limit });
+        Some(explain::build(&lib, &rows, Terms::None, fields)?)
+    } else {
+        None
+    };
+    output::results(g.json, "timeline", &rows, shown, explain);
+    Ok(0)
+}

@@ -1,0 +1,107 @@
+//! The named parameters of each query file of `sql/`, from resolved settings: what the
+//! CLI, `recall eval` and the scale benchmark bind alike.
+use crate::error::Result;
+use crate::library::Library;
+use crate::query::{int, real, text, Params};
+use crate::settings::{self, sources_param, Filters};
+use recall_core::defaults::{POOL_MAX, POOL_MIN};
+
+/// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
+/// expression and `pruned` what was dropped.
+pub struct SearchPlan {
+    pub params: Params,
+    pub pruned: Vec<crate::prune::TermShare>,
+}
+
+fn filters(f: &Filters) -> Params {
+    vec![
+        (":project", text(f.project.as_deref())),
+        (":source", text(f.source.as_deref())),
+        (":since", text(f.since.as_deref())),
+        (":until", text(f.until.as_deref())),
+    ]
+}
+
+pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
+    let r = &s.ranking;
+    let mut pruned = Vec::new();
+    let mut pruned_match = None;
+    if let Some(share) = r.prune_share {
+        let min = recall_core::query::min_chars_for_tokenizer(&lib.tokenizer);
+        let terms = recall_core::query::match_terms(&s.query, min, r.drop_stopwords);
+        let (kept, dropped) = crate::prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
+        if !dropped.is_empty() {
+            pruned_match = Some(recall_core::query::to_match(&kept));
+            pruned = dropped;
+        }
+    }
+    let mut params = filters(&s.filters);
+    params.extend([
+        (":query", text(Some(&s.query))),
+        (":match", text(pruned_match.as_deref())),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":drop_stopwords", int(Some(i64::from(r.drop_stopwords)))),
+        (":sources", text(sources_param(&s.allow).as_deref())),
+        (":pool", int(Some(r.pool.clamp(POOL_MIN, POOL_MAX)))),
+        (":limit", int(Some(s.limit))),
+        (":max_limit", int(Some(s.limit.max(1)))),
+        (":now", text(s.now.as_deref())),
+        (":half_life", real(Some(r.half_life))),
+        (":weight", real(Some(r.weight))),
+    ]);
+    Ok(SearchPlan { params, pruned })
+}
+
+/// The parameters of `sql/later.sql`.
+pub fn later(lib: &Library, s: &settings::Later) -> Params {
+    vec![
+        (":item_id", int(Some(s.item_id))),
+        (":query", text(s.query.as_deref())),
+        (":limit", int(Some(s.limit))),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(sources_param(&s.allow).as_deref())),
+    ]
+}
+
+/// The parameters of `sql/timeline.sql`.
+pub fn timeline(s: &settings::Timeline) -> Params {
+    let mut params = filters(&s.filters);
+    params.extend([
+        (":sources", text(sources_param(&s.allow).as_deref())),
+        (":limit", int(Some(s.limit))),
+        (":default_limit", int(Some(s.default_limit))),
+    ]);
+    params
+}
+
+/// The parameters of `sql/related.sql`.
+pub fn related(lib: &Library, s: &settings::Related) -> Params {
+    vec![
+        (":prompt", text(Some(&s.prompt))),
+        (":project", text(s.project.as_deref())),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(sources_param(&s.allow).as_deref())),
+        (":limit", int(Some(s.limit))),
+        (":now", text(s.now.as_deref())),
+        (":half_life", real(Some(s.ranking.half_life))),
+        (":weight", real(Some(s.ranking.weight))),
+    ]
+}
+
+/// The parameters of `sql/get.sql`.
+pub fn get(id: i64, allow: &Option<Vec<String>>, transcript: bool) -> Params {
+    vec![
+        (":id", int(Some(id))),
+        (":sources", text(sources_param(allow).as_deref())),
+        (":transcript", int(Some(i64::from(transcript)))),
+    ]
+}
+
+/// The parameters of `sql/explain.sql`.
+pub fn explain(lib: &Library, query: Option<&str>, drop_stopwords: bool) -> Params {
+    vec![
+        (":query", text(query)),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":drop_stopwords", int(Some(i64::from(drop_stopwords)))),
+    ]
+}

@@ -1,0 +1,333 @@
+//! Settings resolved once. The configuration file, the flags and `recall eval --set`
+//! become typed, checked values here (ranges in `bounds`, defaults in
+//! `recall_core::defaults`); the commands, `recall eval` and the benchmarks take these
+//! values and never read a flag or the configuration themselves.
+use std::path::PathBuf;
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::args::{self, Cli};
+use crate::bounds::{CANDIDATE_POOL, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT};
+use crate::config::Config;
+use crate::err;
+use crate::error::{Error, Result};
+use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN, RELATED_LIMIT};
+use recall_core::score::limit;
+
+/// What every command may need: the library path, configuration and global flags.
+pub struct Globals {
+    pub db: Option<PathBuf>,
+    pub config: Config,
+    /// The tokenizer of the flag, else of the config.
+    pub tokenizer: Option<String>,
+    pub json: bool,
+}
+
+impl Globals {
+    /// Reads the configuration and applies its process-wide part (the busy timeout).
+    pub fn resolve(cli: &Cli) -> Result<Globals> {
+        let config = Config::load(cli.config.as_deref())?;
+        if let Some(ms) = config.storage.busy_timeout_ms {
+            // The config's range (bounds::BUSY_TIMEOUT_MS) keeps it non-negative.
+            crate::library::set_busy_timeout(std::time::Duration::from_millis(ms.unsigned_abs()));
+        }
+        let tokenizer = cli
+            .tokenizer
+            .clone()
+            .or_else(|| config.storage.tokenizer.clone());
+        Ok(Globals {
+            db: cli.db.clone(),
+            config,
+            tokenizer,
+            json: cli.json,
+        })
+    }
+
+    pub fn db(&self) -> Result<&PathBuf> {
+        self.db
+            .as_ref()
+            .ok_or_else(|| err!("no library given: pass --db PATH or set RECALL_DB"))
+    }
+
+    /// Allowed source globs: the flags, else the config, else every source (None).
+    pub fn allow(&self, flags: &[String]) -> Option<Vec<String>> {
+        if !flags.is_empty() {
+            Some(flags.to_vec())
+        } else {
+            self.config.access.allow.clone()
+        }
+    }
+}
+
+/// The access globs as the queries take them: a JSON array, or NULL for every source.
+pub fn sources_param(allow: &Option<Vec<String>>) -> Option<String> {
+    allow.as_ref().map(|globs| json!(globs).to_string())
+}
+
+/// A time flag in the stored normal form, by the one rule of every route (the SQL would
+/// read garbage as NULL, and a year out of range fails inside it).
+pub fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
+    value
+        .map(|v| recall_core::time::storable(v).map_err(|e| err!("{flag} {e}")))
+        .transpose()
+}
+
+/// A query or prompt argument; `-` reads it from standard input, for text longer than
+/// the system's argument limit. One trailing line break is not part of it.
+pub fn text_argument(arg: &str) -> Result<String> {
+    if arg != "-" {
+        return Ok(arg.to_string());
+    }
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
+        .map_err(|e| err!("cannot read the query from standard input: {e}"))?;
+    let text = crate::text::without_bom(&text);
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
+}
+
+/// The ranking knobs of search and related (what `recall eval --set` varies).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Ranking {
+    pub pool: i64,
+    pub drop_stopwords: bool,
+    pub half_life: f64,
+    pub weight: f64,
+    /// Common-term pruning: drop words in more than this share of items (None: off).
+    pub prune_share: Option<f64>,
+}
+
+/// The keys `recall eval --set` varies.
+pub const SET_KEYS: &[&str] = &[
+    "search.recency_weight",
+    "search.recency_half_life_days",
+    "search.candidate_pool",
+    "search.drop_stopwords",
+    "search.prune_share",
+];
+
+impl Ranking {
+    pub fn from_config(c: &crate::config::Search) -> Ranking {
+        Ranking {
+            pool: c.candidate_pool,
+            drop_stopwords: c.drop_stopwords,
+            half_life: c.recency_half_life_days,
+            weight: c.recency_weight,
+            prune_share: c.prune_share,
+        }
+    }
+
+    /// One `recall eval --set key=value`, checked like the same key in the configuration.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        let name = format!("--set {key}");
+        let number = || {
+            value
+                .parse::<f64>()
+                .map_err(|_| err!("{name}: {value:?} is not a number"))
+        };
+        match key {
+            "search.recency_weight" => {
+                self.weight = RECENCY_WEIGHT.check(&name, number()?).map_err(Error::new)?
+            }
+            "search.recency_half_life_days" => {
+                self.half_life = HALF_LIFE_DAYS.check(&name, number()?).map_err(Error::new)?
+            }
+            "search.candidate_pool" => {
+                let pool = value
+                    .parse()
+                    .map_err(|_| err!("{name}: {value:?} is not an integer"))?;
+                self.pool = CANDIDATE_POOL.check_int(&name, pool).map_err(Error::new)?;
+            }
+            "search.prune_share" => {
+                self.prune_share = match value {
+                    "off" | "none" => None,
+                    v => {
+                        let share = v
+                            .parse::<f64>()
+                            .map_err(|_| err!("{name}: {v:?} is not a number or off"))?;
+                        Some(PRUNE_SHARE.check(&name, share).map_err(Error::new)?)
+                    }
+                };
+            }
+            "search.drop_stopwords" => {
+                self.drop_stopwords = value
+                    .parse()
+                    .map_err(|_| err!("{name}: write true or false, got {value:?}"))?;
+            }
+            _ => {
+                return Err(err!(
+                    "--set: unknown setting {key:?}; known: {}",
+                    SET_KEYS.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The filters of search and timeline, checked; times in the stored form.
+#[derive(Debug, Clone, Default)]
+pub struct Filters {
+    pub project: Option<String>,
+    pub source: Option<String>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+}
+
+impl Filters {
+    pub fn resolve(f: &args::Filters) -> Result<Filters> {
+        Ok(Filters {
+            project: f.project.clone(),
+            source: f.source.clone(),
+            since: time_flag("--since", f.since.as_deref())?,
+            until: time_flag("--until", f.until.as_deref())?,
+        })
+    }
+
+    /// The filters that are set, as printed in `settings` and `explain`.
+    pub fn shown(&self) -> Map<String, Json> {
+        let mut shown = Map::new();
+        for (k, v) in [
+            ("project", &self.project),
+            ("source", &self.source),
+            ("since", &self.since),
+            ("until", &self.until),
+        ] {
+            if let Some(v) = v {
+                shown.insert(k.to_string(), json!(v));
+            }
+        }
+        shown
+    }
+}
+
+/// `now`, half-life and weight: flags over the config. `now` is always a time: the clock
+/// is read once here, so that the settings printed are the ones used.
+fn recency(r: &args::Recency, ranking: &mut Ranking) -> Result<String> {
+    if let Some(h) = r.half_life {
+        ranking.half_life = HALF_LIFE_DAYS.check("--half-life", h).map_err(Error::new)?;
+    }
+    if let Some(w) = r.weight {
+        ranking.weight = RECENCY_WEIGHT.check("--weight", w).map_err(Error::new)?;
+    }
+    Ok(time_flag("--now", r.now.as_deref())?
+        .unwrap_or_else(|| recall_core::time::normalize(&chrono::Utc::now())))
+}
+
+/// `recall search`, resolved.
+pub struct Search {
+    pub query: String,
+    pub ranking: Ranking,
+    pub limit: i64,
+    pub now: Option<String>,
+    pub filters: Filters,
+    pub allow: Option<Vec<String>>,
+}
+
+impl Search {
+    pub fn resolve(g: &Globals, a: &args::SearchArgs) -> Result<Search> {
+        let cfg = &g.config.search;
+        let mut ranking = Ranking::from_config(cfg);
+        // Documented as clamped, not refused: a pool is a cost, not a meaning.
+        ranking.pool = a
+            .pool
+            .unwrap_or(cfg.candidate_pool)
+            .clamp(POOL_MIN, POOL_MAX);
+        ranking.drop_stopwords = cfg.drop_stopwords && !a.literal;
+        if let Some(share) = a.prune {
+            ranking.prune_share = Some(PRUNE_SHARE.check("--prune", share).map_err(Error::new)?);
+        }
+        let filters = Filters::resolve(&a.filters)?;
+        let now = recency(&a.recency, &mut ranking)?;
+        Ok(Search {
+            query: text_argument(&a.query)?,
+            limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),
+            now: Some(now),
+            filters,
+            allow: g.allow(&a.common.access.allow),
+            ranking,
+        })
+    }
+
+    pub fn shown(&self, tokenizer: &str) -> Json {
+        let r = &self.ranking;
+        json!({
+            "query": self.query, "tokenizer": tokenizer, "drop_stopwords": r.drop_stopwords,
+            "pool": r.pool, "limit": self.limit, "half_life_days": r.half_life,
+            "recency_weight": r.weight, "now": self.now, "filters": self.filters.shown(),
+            "allow": self.allow, "prune_share": r.prune_share,
+        })
+    }
+}
+
+/// `recall later`, resolved.
+pub struct Later {
+    pub item_id: i64,
+    pub query: Option<String>,
+    pub limit: i64,
+    pub allow: Option<Vec<String>>,
+}
+
+impl Later {
+    pub fn resolve(g: &Globals, a: &args::LaterArgs) -> Later {
+        Later {
+            item_id: a.id,
+            query: a.query.clone(),
+            limit: limit(a.common.limit, g.config.later.default_limit, LIST_MAX_LIMIT),
+            allow: g.allow(&a.common.access.allow),
+        }
+    }
+}
+
+/// `recall timeline`, resolved.
+pub struct Timeline {
+    pub filters: Filters,
+    pub limit: i64,
+    pub default_limit: i64,
+    pub allow: Option<Vec<String>>,
+}
+
+impl Timeline {
+    pub fn resolve(g: &Globals, a: &args::TimelineArgs) -> Result<Timeline> {
+        let default_limit = g.config.timeline.default_limit;
+        Ok(Timeline {
+            filters: Filters::resolve(&a.filters)?,
+            limit: limit(a.common.limit, default_limit, LIST_MAX_LIMIT),
+            default_limit,
+            allow: g.allow(&a.common.access.allow),
+        })
+    }
+}
+
+/// `recall related`, resolved.
+pub struct Related {
+    pub prompt: String,
+    pub project: Option<String>,
+    pub ranking: Ranking,
+    pub limit: i64,
+    pub now: Option<String>,
+    pub allow: Option<Vec<String>>,
+}
+
+impl Related {
+    pub fn resolve(g: &Globals, a: &args::RelatedArgs) -> Result<Related> {
+        let mut ranking = Ranking::from_config(&g.config.search);
+        let now = recency(&a.recency, &mut ranking)?;
+        Ok(Related {
+            prompt: text_argument(&a.prompt)?,
+            project: a.project.clone(),
+            limit: limit(a.common.limit, RELATED_LIMIT, RELATED_LIMIT),
+            now: Some(now),
+            allow: g.allow(&a.common.access.allow),
+            ranking,
+        })
+    }
+
+    pub fn shown(&self) -> Json {
+        json!({
+            "prompt": self.prompt, "project": self.project, "limit": self.limit,
+            "half_life_days": self.ranking.half_life, "recency_weight": self.ranking.weight,
+            "now": self.now, "allow": self.allow,
+        })
+    }
+}
