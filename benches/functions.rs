@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use recall_core::{prompt, query, score, time};
+use recall_core::{fts_match, prompt, score, time};
 
 const TYPICAL_QUERY: &str = "When did we decide to remove the analytics script from the shop?";
 const TYPICAL_TITLE: &str = "Remove the analytics script and the consent banner";
@@ -23,7 +23,7 @@ fn per_call(c: &mut Criterion) {
     let mut g = c.benchmark_group("recall_match");
     for (name, input) in [("typical", TYPICAL_QUERY), ("worst_10kB", worst.as_str())] {
         g.bench_with_input(BenchmarkId::from_parameter(name), input, |b, s| {
-            b.iter(|| query::build_match(s, 3, true))
+            b.iter(|| fts_match::build_match(s, 3, true))
         });
     }
     g.finish();

@@ -17,7 +17,8 @@ use std::time::Instant;
 
 use recall_cli::library::{self, Access};
 use recall_cli::settings::{self, Filters, Ranking};
-use recall_cli::{params, query};
+use recall_cli::sql_file::queries;
+use recall_cli::{params, sql_file};
 use rusqlite::Connection;
 
 const SEED: u64 = 42;
@@ -123,9 +124,7 @@ fn build(n: usize, path: &Path, tokenizer: &str) -> f64 {
     {
         let tx = lib.conn.transaction().expect("begin");
         {
-            let mut stmt = tx
-                .prepare(library::query_sql("import_item"))
-                .expect("prepare");
+            let mut stmt = tx.prepare(queries::IMPORT_ITEM.sql).expect("prepare");
             for _ in 0..n {
                 let item =
                     recall_cli::item::Item::from_json(&generator.item()).expect("valid item");
@@ -275,9 +274,9 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     let matches: Vec<String> = queries
         .iter()
         .map(|q| {
-            recall_core::query::build_match(
+            recall_core::fts_match::build_match(
                 q,
-                recall_core::query::min_chars_for_tokenizer(&o.tokenizer),
+                recall_core::fts_match::min_chars_for_tokenizer(&o.tokenizer),
                 true,
             )
         })
@@ -298,7 +297,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             allow: None,
         };
         let p = params::search(&lib, &s).expect("params");
-        query::run(&lib.conn, "search", &p.params)
+        sql_file::run(&lib.conn, queries::SEARCH, &p.params)
             .expect("search")
             .iter()
             .filter_map(|row| row.get("id").and_then(|v| v.as_i64()))
@@ -363,7 +362,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             limit: 5,
             allow: None,
         };
-        query::run(&lib.conn, "later", &params::later(&lib, &s)).expect("later");
+        sql_file::run(&lib.conn, queries::LATER, &params::later(&lib, &s)).expect("later");
     }));
     timings.push(time_each("related", o.queries, |i| {
         let prompt = format!(
@@ -379,7 +378,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             now: Some(NOW.to_string()),
             allow: None,
         };
-        query::run(&lib.conn, "related", &params::related(&lib, &s)).expect("related");
+        sql_file::run(&lib.conn, queries::RELATED, &params::related(&lib, &s)).expect("related");
     }));
     timings.push(time_each("timeline", o.queries, |i| {
         let s = settings::Timeline {
@@ -391,7 +390,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             default_limit: 20,
             allow: None,
         };
-        query::run(&lib.conn, "timeline", &params::timeline(&s)).expect("timeline");
+        sql_file::run(&lib.conn, queries::TIMELINE, &params::timeline(&s)).expect("timeline");
     }));
     timings.push(python_baseline(&path, &matches));
     let peak_mb = cli_peak_mb(&path, &queries);

@@ -33,24 +33,38 @@ fn main() {
         .unwrap();
     }
     code.push_str("];\n");
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(Path::new(&out_dir).join("migrations.rs"), code).expect("write migrations.rs");
     let mut queries: Vec<_> = std::fs::read_dir(&root)
         .expect("sql/ exists")
         .map(|e| e.expect("readable entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "sql"))
         .collect();
     queries.sort();
-    code.push_str("/// `(name, sql)` of every query file of `sql/`.\n");
-    code.push_str("pub const QUERIES: &[(&str, &str)] = &[\n");
+    // One constant per query file: a misspelt name does not compile.
+    let mut code = String::new();
+    let mut names = Vec::new();
     for path in &queries {
         let stem = path
             .file_stem()
             .and_then(|s| s.to_str())
             .expect("UTF-8 name");
-        writeln!(code, "    ({stem:?}, include_str!({:?})),", path.display()).unwrap();
+        let constant = stem.to_uppercase();
+        writeln!(
+            code,
+            "/// `sql/{stem}.sql`.\npub const {constant}: Query = Query {{ name: {stem:?}, sql: include_str!({:?}) }};",
+            path.display()
+        )
+        .unwrap();
+        names.push(constant);
     }
-    code.push_str("];\n");
-    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("embedded_sql.rs");
-    std::fs::write(out, code).expect("write embedded_sql.rs");
+    writeln!(
+        code,
+        "/// Every query file of `sql/`.\npub const ALL: &[Query] = &[{}];",
+        names.join(", ")
+    )
+    .unwrap();
+    std::fs::write(Path::new(&out_dir).join("queries.rs"), code).expect("write queries.rs");
     println!("cargo:rerun-if-changed={}", root.display());
     println!(
         "cargo:rerun-if-changed={}",

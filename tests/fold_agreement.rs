@@ -312,7 +312,7 @@ fn folding_agrees_with_fts5_on_every_code_point() {
 /// since an empty phrase matches no row: checked on every code point.
 #[test]
 fn column_filters_appear_only_where_fts5_finds_a_token() {
-    use recall_core::query::column_filter;
+    use recall_core::fts_match::column_filter;
     let fts = fts5_folding();
     let mut trigram_wrong = Vec::new();
     let mut unicode61_gaps = Vec::new();
@@ -362,7 +362,7 @@ fn prompt_terms_find_their_titles_in_fts5() {
         "Tiếng Việt",
     ];
     let conn = Connection::open_in_memory().expect("in-memory database");
-    recall_cli::functions::register(&conn).expect("functions");
+    recall_cli::rusqlite_adapter::register(&conn).expect("functions");
     conn.execute_batch(
         "create virtual table words using fts5(title, tokenize = 'unicode61 remove_diacritics 2');
          create virtual table grams using fts5(title, tokenize = 'trigram remove_diacritics 1');",

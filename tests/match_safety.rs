@@ -1,4 +1,4 @@
-//! The safety invariant of SPEC §2: for every input string, `MATCH recall_match(s, …)`
+//! The safety invariant of docs/functions.md: for every input string, `MATCH recall_match(s, …)`
 //! never raises an FTS5 error — checked on generated adversarial strings, on trigram and
 //! unicode61 tables, in rusqlite's bundled SQLite and in the system Python's SQLite 3.40.
 mod common;

@@ -3,8 +3,8 @@
 //! route, and MATCH never failing.
 use proptest::prelude::*;
 use recall_core::fold::{fold, is_word_char};
+use recall_core::fts_match::{build_match, match_terms, MAX_TERMS};
 use recall_core::prompt::{overlap, prompt_terms};
-use recall_core::query::{build_match, match_terms, MAX_TERMS};
 use recall_core::stopwords::is_stopword;
 use recall_core::time::{
     normalize, parse_datetime, to_storable, TimeValue, MAX_UNIX_SECONDS, MIN_UNIX_SECONDS,
@@ -107,7 +107,7 @@ proptest! {
         thread_local! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().unwrap();
-                recall_cli::functions::register(&conn).unwrap();
+                recall_cli::rusqlite_adapter::register(&conn).unwrap();
                 conn.execute_batch(
                     "create virtual table tri using fts5(body, tokenize = 'trigram remove_diacritics 1');
                      create virtual table uni using fts5(body, tokenize = 'unicode61 remove_diacritics 2');
@@ -207,7 +207,7 @@ proptest! {
         thread_local! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().expect("in-memory database");
-                recall_cli::functions::register(&conn).expect("functions");
+                recall_cli::rusqlite_adapter::register(&conn).expect("functions");
                 conn
             };
         }
@@ -285,7 +285,7 @@ proptest! {
         thread_local! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().expect("open");
-                recall_cli::functions::register(&conn).expect("register");
+                recall_cli::rusqlite_adapter::register(&conn).expect("register");
                 conn
             };
         }

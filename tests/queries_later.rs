@@ -104,7 +104,7 @@ fn date(id: i64) -> &'static str {
         .unwrap_or("2023-01-01")
 }
 
-/// SPEC §4 `later`, computed in Rust from FTS5's own relevance: the oracle.
+/// `later` as docs/queries.md states it, computed in Rust from FTS5's own relevance: the oracle.
 fn later_oracle(lib: &TempLib, item_id: i64, fts: &str, scope: &[i64], limit: usize) -> Vec<i64> {
     let hits: Vec<(i64, f64)> = lib
         .relevance(fts)

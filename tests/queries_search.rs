@@ -1,5 +1,5 @@
 //! `recall search` and `recall timeline` against hand-made libraries: each rule of
-//! SPEC §4 with the expected answer worked out beside it.
+//! docs/queries.md with the expected answer worked out beside it.
 mod common;
 
 use common::cli::{fillers, ids, item, TempLib};

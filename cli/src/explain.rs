@@ -5,7 +5,8 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::error::Result;
 use crate::library::Library;
-use crate::query;
+use crate::sql_file;
+use crate::sql_file::queries;
 
 /// The terms an answer was searched with, as `explain` shows them.
 pub enum Terms<'a> {
@@ -34,9 +35,9 @@ pub fn build(lib: &Library, rows: &Rows, terms: Terms, fields: Json) -> Result<J
         } => Some((*text, *drop_stopwords)),
         _ => None,
     };
-    let facts = query::run(
+    let facts = sql_file::run(
         &lib.conn,
-        "explain",
+        queries::EXPLAIN,
         &crate::params::explain(lib, text.map(|t| t.0), text.is_some_and(|t| t.1)),
     )?;
     let row = facts.into_iter().next().unwrap_or_default();

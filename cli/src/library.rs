@@ -9,7 +9,7 @@ use crate::err;
 use crate::error::{Context, Error, Result};
 use crate::tokenizer;
 
-include!(concat!(env!("OUT_DIR"), "/embedded_sql.rs"));
+include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
 
 /// `PRAGMA application_id` of every library: "RCLL".
 pub const APPLICATION_ID: i64 = 0x5243_4c4c;
@@ -38,15 +38,6 @@ pub fn latest_version() -> u32 {
     MIGRATIONS.last().map(|m| m.0).unwrap_or(0)
 }
 
-/// The SQL of a query file of `sql/`, by name.
-pub fn query_sql(name: &str) -> &'static str {
-    QUERIES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, sql)| *sql)
-        .unwrap_or_else(|| panic!("sql/{name}.sql is embedded by build.rs"))
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Access {
     Read,
@@ -63,7 +54,7 @@ pub struct Library {
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(busy_timeout())
         .context("setting the busy timeout")?;
-    crate::functions::register(conn).context("registering the recall_* functions")
+    crate::rusqlite_adapter::register(conn).context("registering the recall_* functions")
 }
 
 /// A migration's SQL with the library's tokenizer in its tokenize clause.

@@ -7,7 +7,7 @@ use rusqlite::Connection;
 thread_local! {
     static CONN: Connection = {
         let conn = Connection::open_in_memory().expect("open");
-        recall_cli::functions::register(&conn).expect("register");
+        recall_cli::rusqlite_adapter::register(&conn).expect("register");
         conn.execute_batch(
             "create virtual table tri using fts5(body, tokenize = 'trigram remove_diacritics 1');
              create virtual table uni using fts5(body, tokenize = 'unicode61 remove_diacritics 2');

@@ -2,7 +2,7 @@
 //! its quotes pair up, `""` exactly when no term survives.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use recall_core::query::{build_match, match_terms, MAX_TERMS};
+use recall_core::fts_match::{build_match, match_terms, MAX_TERMS};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };

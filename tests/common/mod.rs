@@ -216,7 +216,9 @@ impl Rusqlite {
         let conn = rusqlite::Connection::open_in_memory().expect("open in-memory database");
         match self {
             Rusqlite::LoadExtension => load_extension(&conn),
-            Rusqlite::CliAdapter => recall_cli::functions::register(&conn).expect("register"),
+            Rusqlite::CliAdapter => {
+                recall_cli::rusqlite_adapter::register(&conn).expect("register")
+            }
         }
         conn
     }

@@ -1,4 +1,4 @@
--- recall_match: safe MATCH construction (SPEC §2). One check per line; each must print 1.
+-- recall_match: safe MATCH construction (docs/functions.md). One check per line; each must print 1.
 select 'match_01', recall_match('analytics shop "consent banner"') = '"analytics" OR "shop" OR "consent banner"';
 select 'match_02', recall_match('When did Melanie paint a sunrise?') = '"When" OR "did" OR "Melanie" OR "paint" OR "sunrise"';
 select 'match_03', recall_match('When did Melanie paint a sunrise?', 3, 1) = '"Melanie" OR "paint" OR "sunrise"';

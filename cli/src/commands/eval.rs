@@ -8,10 +8,11 @@ use serde_json::{json, Value};
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::error::{Context, Result};
-use crate::eval::metrics::{self, Outcome, Summary};
-use crate::eval::{self, locomo};
 use crate::library::{self, Access};
+use crate::quality::metrics::{self, Outcome, Summary};
+use crate::quality::{self, locomo};
 use crate::settings::Ranking;
+use crate::sql_file::queries;
 use crate::{err, output, say};
 
 struct Column {
@@ -21,14 +22,14 @@ struct Column {
 }
 
 pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
-    let cases = eval::read_cases(&a.cases)?;
+    let cases = quality::read_cases(&a.cases)?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
-    let variants = eval::variants(&Ranking::from_config(&g.config.search), &a.set, &libraries)?;
+    let variants = quality::variants(&Ranking::from_config(&g.config.search), &a.set, &libraries)?;
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Access::Read, None)?;
-        let outcomes = eval::run_variant(&lib, &cases, &v.ranking)?;
+        let outcomes = quality::run_variant(&lib, &cases, &v.ranking)?;
         let summary = metrics::summarize(outcomes.iter());
         columns.push(Column {
             label: v.label.clone(),
@@ -190,7 +191,7 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         .context("starting the import")?;
     {
         let mut stmt = tx
-            .prepare(library::query_sql("import_item"))
+            .prepare(queries::IMPORT_ITEM.sql)
             .context("preparing the import")?;
         for item in &converted.items {
             item.insert(&mut stmt).context("writing an item")?;

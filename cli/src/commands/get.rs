@@ -10,7 +10,8 @@ use crate::err;
 use crate::error::Result;
 use crate::library::{self, Access};
 use crate::output;
-use crate::query::{self, int, text};
+use crate::sql_file::queries;
+use crate::sql_file::{self, int, text};
 use crate::text::field;
 
 pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
@@ -18,9 +19,9 @@ pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i
     let sources = g
         .allow(allow)
         .map(|globs| serde_json::json!(globs).to_string());
-    let rows = query::run(
+    let rows = sql_file::run(
         &lib.conn,
-        "get",
+        queries::GET,
         &vec![
             (":id", int(Some(id))),
             (":sources", text(sources.as_deref())),

@@ -11,6 +11,7 @@ use super::Globals;
 use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::library::{self, Access};
+use crate::sql_file::queries;
 use crate::{err, fault, interrupt, output};
 
 pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
@@ -34,10 +35,10 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
     let mut duplicates = 0i64;
     {
         let mut insert = tx
-            .prepare(library::query_sql("import_item"))
+            .prepare(queries::IMPORT_ITEM.sql)
             .context("preparing the import")?;
         let mut find_duplicate = tx
-            .prepare(library::query_sql("find_duplicate"))
+            .prepare(queries::FIND_DUPLICATE.sql)
             .context("preparing the import")?;
         let name = if file == "-" { "stdin" } else { file };
         for (index, line) in BufReader::new(input).split(b'\n').enumerate() {

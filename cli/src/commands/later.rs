@@ -6,17 +6,22 @@ use crate::args::LaterArgs;
 use crate::error::Result;
 use crate::explain::{self, Terms};
 use crate::settings::{self, Globals};
-use crate::{err, output, params, query};
+use crate::sql_file::queries;
+use crate::{err, output, params, sql_file};
 
 pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
     let s = settings::Later::resolve(g, a);
     let lib = open_for_query(g)?;
     // The item must exist and be readable: otherwise answer exactly as `get` does.
-    let item = query::run(&lib.conn, "get", &params::get(s.item_id, &s.allow, false))?;
+    let item = sql_file::run(
+        &lib.conn,
+        queries::GET,
+        &params::get(s.item_id, &s.allow, false),
+    )?;
     let Some(item) = item.into_iter().next() else {
         return Err(err!("no item {} in {}", s.item_id, lib.path.display()));
     };
-    let rows = query::run(&lib.conn, "later", &params::later(&lib, &s))?;
+    let rows = sql_file::run(&lib.conn, queries::LATER, &params::later(&lib, &s))?;
     let subject = s
         .query
         .clone()

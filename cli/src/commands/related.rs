@@ -6,13 +6,14 @@ use crate::args::RelatedArgs;
 use crate::error::Result;
 use crate::explain::{self, Terms};
 use crate::settings::{self, Globals};
-use crate::{output, params, query};
+use crate::sql_file::queries;
+use crate::{output, params, sql_file};
 use recall_core::prompt::{prompt_terms, DEFAULT_MAX_PROMPT_TERMS, RELATED_MIN_OVERLAP};
 
 pub fn run(g: &Globals, a: &RelatedArgs) -> Result<i32> {
     let s = settings::Related::resolve(g, a)?;
     let lib = open_for_query(g)?;
-    let rows = query::run(&lib.conn, "related", &params::related(&lib, &s))?;
+    let rows = sql_file::run(&lib.conn, queries::RELATED, &params::related(&lib, &s))?;
     let explain = if a.common.explain {
         let terms = prompt_terms(&s.prompt, DEFAULT_MAX_PROMPT_TERMS);
         // Fewer distinctive words than the rule needs: nothing was searched.

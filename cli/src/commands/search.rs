@@ -6,13 +6,14 @@ use crate::args::SearchArgs;
 use crate::error::Result;
 use crate::explain::{self, Terms};
 use crate::settings::{self, Globals};
-use crate::{output, params, query};
+use crate::sql_file::queries;
+use crate::{output, params, sql_file};
 
 pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
     let s = settings::Search::resolve(g, a)?;
     let lib = open_for_query(g)?;
     let plan = params::search(&lib, &s)?;
-    let rows = query::run(&lib.conn, "search", &plan.params)?;
+    let rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
     let explain = if a.common.explain {
         let pruned: Vec<String> = plan.pruned.iter().map(|p| p.term.clone()).collect();
         let terms = Terms::Of {

@@ -6,12 +6,13 @@ use crate::args::TimelineArgs;
 use crate::error::Result;
 use crate::explain::{self, Terms};
 use crate::settings::{self, Globals};
-use crate::{output, params, query};
+use crate::sql_file::queries;
+use crate::{output, params, sql_file};
 
 pub fn run(g: &Globals, a: &TimelineArgs) -> Result<i32> {
     let s = settings::Timeline::resolve(g, a)?;
     let lib = open_for_query(g)?;
-    let rows = query::run(&lib.conn, "timeline", &params::timeline(&s))?;
+    let rows = sql_file::run(&lib.conn, queries::TIMELINE, &params::timeline(&s))?;
     let shown = json!({ "limit": s.limit, "filters": s.filters.shown(), "allow": s.allow });
     let explain = if a.common.explain {
         let fields = json!({ "filters": s.filters.shown(), "allow": s.allow, "limit": s.limit });

@@ -3,7 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::value::{shown_real, time_error, ArgResult, Args, Output, Value};
-use crate::{fold, prompt, query, score, stopwords, time};
+use crate::{fold, fts_match, prompt, score, stopwords, time};
 
 /// What the host tells a function about itself.
 #[derive(Debug, Clone, Default)]
@@ -188,9 +188,9 @@ fn json_array<S: serde::Serialize>(items: &[S]) -> Output {
 /// `min_chars` as a count, or a tokenizer spec (trigram -> 3, anything else -> 1).
 fn min_chars(args: &Args, i: usize) -> ArgResult<usize> {
     match args.get(i) {
-        None => Ok(query::DEFAULT_MIN_CHARS),
+        None => Ok(fts_match::DEFAULT_MIN_CHARS),
         Some(Value::Text(t)) if t.trim().parse::<i64>().is_err() => {
-            Ok(query::min_chars_for_tokenizer(t))
+            Ok(fts_match::min_chars_for_tokenizer(t))
         }
         Some(v) => match args.integer(i, "min_chars")? {
             Some(n) if n >= 0 => Ok(n as usize),
@@ -208,12 +208,12 @@ fn match_terms_of(args: &Args) -> ArgResult<Option<Vec<String>>> {
     };
     let min = min_chars(args, 1)?;
     let drop = args.flag(2, "drop_stopwords")?.unwrap_or(false);
-    Ok(Some(query::match_terms(&text, min, drop)))
+    Ok(Some(fts_match::match_terms(&text, min, drop)))
 }
 
 fn recall_match(args: &Args, _: &Host) -> ArgResult<Output> {
     Ok(match match_terms_of(args)? {
-        Some(terms) => Output::Text(query::to_match(&terms)),
+        Some(terms) => Output::Text(fts_match::to_match(&terms)),
         None => Output::Null,
     })
 }
@@ -232,7 +232,7 @@ fn recall_column_filter(args: &Args, _: &Host) -> ArgResult<Output> {
     let Some(column) = column else {
         return Ok(Output::Null);
     };
-    if !query::is_plain_column(&column) {
+    if !fts_match::is_plain_column(&column) {
         return Err(format!(
             "column must be a plain column name (letters, digits, _), got {}",
             Value::Text(column.clone()).describe()
@@ -240,7 +240,7 @@ fn recall_column_filter(args: &Args, _: &Host) -> ArgResult<Output> {
     }
     // No value, no filter: the empty string keeps the match expression as it is.
     Ok(Output::Text(match value {
-        Some(v) => query::column_filter(&column, &v, tokenizer.as_deref().unwrap_or("trigram")),
+        Some(v) => fts_match::column_filter(&column, &v, tokenizer.as_deref().unwrap_or("trigram")),
         None => String::new(),
     }))
 }

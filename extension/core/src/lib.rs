@@ -2,10 +2,10 @@
 //! and the `recall` CLI are two thin adapters over [`functions::FUNCTIONS`].
 pub mod defaults;
 pub mod fold;
+pub mod fts_match;
 pub mod functions;
 pub mod glob;
 pub mod prompt;
-pub mod query;
 pub mod score;
 pub mod stopwords;
 pub mod time;

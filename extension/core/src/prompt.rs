@@ -1,5 +1,5 @@
 //! The first-prompt rule: distinctive prompt words and their whole-word overlap with an
-//! item (SPEC §2, `recall_prompt_terms`, `recall_overlap`, `recall_related`).
+//! item (`recall_prompt_terms`, `recall_overlap`, `recall_related`; docs/functions.md).
 use std::collections::HashSet;
 
 use crate::fold::folded_words;

@@ -1,4 +1,4 @@
-//! Recency-weighted scoring, rank fusion and the limit rule (SPEC §2).
+//! Recency-weighted scoring, rank fusion and the limit rule (docs/functions.md).
 
 pub const DEFAULT_HALF_LIFE_DAYS: f64 = 90.0;
 pub const DEFAULT_RECENCY_WEIGHT: f64 = 0.3;

@@ -1,4 +1,4 @@
-//! Reading time values: ISO-8601 / RFC 3339 text, or Unix seconds (SPEC §2), and the one
+//! Reading time values: ISO-8601 / RFC 3339 text, or Unix seconds (docs/functions.md), and the one
 //! rule that turns any of them into the normal form a library stores.
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike, Utc};
 

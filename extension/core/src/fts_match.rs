@@ -1,4 +1,4 @@
-//! Safe FTS5 MATCH construction from free text (SPEC §2, `recall_match`/`recall_terms`).
+//! Safe FTS5 MATCH construction from free text (`recall_match`, `recall_terms`; docs/functions.md).
 //!
 //! Every term ends up inside an FTS5 string ("..."), the one context in which FTS5 reads
 //! no operator, so nothing a user types can change the meaning of the query.
@@ -114,7 +114,7 @@ fn split(text: &str) -> Vec<Term> {
     terms
 }
 
-/// The terms `recall_match` searches for, unquoted, in order (SPEC §2 steps 1–6).
+/// The terms `recall_match` searches for, unquoted, in order (the steps of docs/functions.md).
 pub fn match_terms(text: &str, min_chars: usize, drop_stopwords: bool) -> Vec<String> {
     let min_chars = min_chars.max(1);
     let mut terms: Vec<Term> = split(text)

@@ -11,7 +11,8 @@ use crate::err;
 use crate::error::Result;
 use crate::library::Library;
 use crate::settings::{self, time_flag, Filters, Ranking};
-use crate::{params, query};
+use crate::sql_file::queries;
+use crate::{params, sql_file};
 
 /// How many results a case reads: the first 10 for the metrics, and the ranks beyond.
 const DEPTH: i64 = 50;
@@ -178,7 +179,7 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 limit: DEPTH,
                 allow: None,
             };
-            query::run(&lib.conn, "later", &params::later(lib, &s))?
+            sql_file::run(&lib.conn, queries::LATER, &params::later(lib, &s))?
         }
         "related" => {
             let s = settings::Related {
@@ -189,7 +190,7 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 now,
                 allow: None,
             };
-            query::run(&lib.conn, "related", &params::related(lib, &s))?
+            sql_file::run(&lib.conn, queries::RELATED, &params::related(lib, &s))?
         }
         _ => {
             let s = settings::Search {
@@ -206,7 +207,7 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 allow: None,
             };
             let plan = params::search(lib, &s)?;
-            query::run(&lib.conn, "search", &plan.params)?
+            sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?
         }
     };
     Ok(rows

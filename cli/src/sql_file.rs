@@ -6,16 +6,29 @@ use serde_json::{Map, Value as Json};
 
 use crate::err;
 use crate::error::{describe_sqlite, Result};
-use crate::library;
 
 pub type Params = Vec<(&'static str, Value)>;
 
-/// Runs the query file `name`. Text that is not valid UTF-8 is shown with U+FFFD in
+/// A query file of `sql/`, embedded in the binary by `build.rs` so that the SQL a DBA
+/// reads is exactly the SQL the CLI runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Query {
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+/// One constant per file of `sql/` (`queries::SEARCH` is `sql/search.sql`), and `ALL`.
+pub mod queries {
+    use super::Query;
+    include!(concat!(env!("OUT_DIR"), "/queries.rs"));
+}
+
+/// Runs a query file. Text that is not valid UTF-8 is shown with U+FFFD in
 /// place of the bad bytes, as `get` shows it: a damaged item stays readable, and
 /// `recall check` names it.
-pub fn run(conn: &Connection, name: &str, params: &Params) -> Result<Vec<Map<String, Json>>> {
-    run_sql(conn, name, params).map_err(|e| {
-        let doing = format!("running sql/{name}.sql");
+pub fn run(conn: &Connection, query: Query, params: &Params) -> Result<Vec<Map<String, Json>>> {
+    run_sql(conn, query, params).map_err(|e| {
+        let doing = format!("running sql/{}.sql", query.name);
         match diagnosis(conn, &e) {
             Some(why) => err!("{doing} failed: {why}"),
             None => err!("{}", describe_sqlite(&doing, &e)),
@@ -40,10 +53,10 @@ fn diagnosis(conn: &Connection, e: &rusqlite::Error) -> Option<String> {
 
 fn run_sql(
     conn: &Connection,
-    name: &str,
+    query: Query,
     params: &Params,
 ) -> rusqlite::Result<Vec<Map<String, Json>>> {
-    let mut stmt = conn.prepare_cached(library::query_sql(name))?;
+    let mut stmt = conn.prepare_cached(query.sql)?;
     for index in 1..=stmt.parameter_count() {
         let Some(param) = stmt.parameter_name(index) else {
             continue;
