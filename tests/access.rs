@@ -1,11 +1,10 @@
 //! Access control: many generated queries and filters through search, later, timeline,
 //! related and get never return a row from a source outside the allowed globs.
-mod common;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use common::cli::{ids, item, TempLib};
+use crate::common::cli::{ids, item, TempLib};
 
 const SOURCES: &[&str] = &["agent-a", "agent-b", "agent-long", "Agent-C", "human", "ci"];
 const WORDS: &[&str] = &[

@@ -5,16 +5,15 @@
 //! Tests named `wired_*` also need the library.rs / maintain.rs wiring described with
 //! `schema::ensure_sound`: write commands refusing a damaged schema, and opening a
 //! library whose tokenizer record or `recall_meta` is gone.
-mod common;
 
 use std::time::{Duration, Instant};
 
-use common::cli::{generated_items, kill_at_pause, TempLib};
-use common::damage::{
+use crate::common::cli::{generated_items, kill_at_pause, TempLib};
+use crate::common::damage::{
     assert_clean, damage, found, problem, problems, protect, run_as, state, stranger, titled,
     unprotect,
 };
-use common::shell_ok;
+use crate::common::shell_ok;
 
 const UNICODE: &str = "unicode61 remove_diacritics 2";
 

@@ -1,8 +1,7 @@
 //! The `recall` binary end to end on temporary libraries: init, tokenizer management,
 //! check, rebuild, import, get, optimize, and every error of the library commands.
-mod common;
 
-use common::cli::{generated_items, kill_at_pause, TempLib};
+use crate::common::cli::{generated_items, kill_at_pause, TempLib};
 use serde_json::json;
 
 const ITEM: &str = r#"{"source":"agent-a","project":"shop","title":"Remove the analytics script","summary":"Dropped analytics entirely.","occurred_at":"2025-01-20T11:00:00+01:00"}"#;
@@ -117,7 +116,7 @@ fn init_refuses_unknown_tokenizers_and_existing_files() {
     lib.run(&["init"]).fails_with("is already a recall library");
     let other = lib.path("notes.txt");
     std::fs::write(&other, "notes").unwrap();
-    let out = std::process::Command::new(common::cli::recall_bin())
+    let out = std::process::Command::new(crate::common::cli::recall_bin())
         .args(["--db", other.to_str().unwrap(), "init"])
         .output()
         .unwrap();
@@ -499,7 +498,7 @@ fn errors_are_one_line_and_change_nothing() {
         .run(&["check"])
         .fails_with("is a SQLite database but not a recall library");
 
-    let out = std::process::Command::new(common::cli::recall_bin())
+    let out = std::process::Command::new(crate::common::cli::recall_bin())
         .arg("check")
         .env_remove("RECALL_DB")
         .output()

@@ -2,13 +2,12 @@
 //! not library files, interrupted and limited writes, read-only libraries, hostile text
 //! on a terminal, repeated imports, and long queries. Each answer is one clear line, a
 //! non-zero exit, and a library exactly as it was.
-mod common;
 
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Stdio;
 
-use common::cli::{ids, item, signal_at_pause, Ran, TempLib};
+use crate::common::cli::{ids, item, signal_at_pause, Ran, TempLib};
 
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -197,7 +196,7 @@ fn init_refuses_what_is_not_a_regular_file_and_removes_nothing() {
             &["import", "-"],
             &["check"],
         ] {
-            let mut cmd = std::process::Command::new(common::cli::recall_bin());
+            let mut cmd = std::process::Command::new(crate::common::cli::recall_bin());
             cmd.arg("--db").arg(special).args(args).stdin(Stdio::null());
             let out = cmd.output().unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
@@ -211,7 +210,7 @@ fn init_refuses_what_is_not_a_regular_file_and_removes_nothing() {
     }
     let dir = lib.path("adir");
     std::fs::create_dir(&dir).unwrap();
-    let out = std::process::Command::new(common::cli::recall_bin())
+    let out = std::process::Command::new(crate::common::cli::recall_bin())
         .arg("--db")
         .arg(&dir)
         .arg("init")
@@ -257,7 +256,7 @@ fn a_killed_init_leaves_nothing_in_the_way() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    common::cli::kill_at_pause(child);
+    crate::common::cli::kill_at_pause(child);
     // Whatever SIGKILL left (an empty file and a hot journal) is not a library yet …
     let ran = lib.run(&["search", "x"]);
     assert_eq!(ran.code, 2);
@@ -651,7 +650,7 @@ fn settings_show_the_time_used() {
 #[test]
 fn empty_environment_variables_count_as_unset() {
     let lib = TempLib::with_items(None, &sample(2));
-    let out = std::process::Command::new(common::cli::recall_bin())
+    let out = std::process::Command::new(crate::common::cli::recall_bin())
         .args(["search", "x"])
         .env("RECALL_DB", "")
         .env_remove("RECALL_CONFIG")
@@ -776,11 +775,11 @@ fn search_sql_without_a_query_returns_nothing() {
     let lib = TempLib::with_items(Some("unicode61 remove_diacritics 2"), &sample(3));
     let script = format!(
         ".load {}\n.parameter init\n.read {}\n.parameter set :project \"'api'\"\n.read {}\nselect 'done';\n",
-        common::extension_path().display(),
-        common::root().join("sql/search.sql").display(),
-        common::root().join("sql/search.sql").display(),
+        crate::common::extension_path().display(),
+        crate::common::root().join("sql/search.sql").display(),
+        crate::common::root().join("sql/search.sql").display(),
     );
-    let out = common::shell_ok(&[lib.db.as_os_str()], &script);
+    let out = crate::common::shell_ok(&[lib.db.as_os_str()], &script);
     assert_eq!(out.trim(), "done");
 }
 

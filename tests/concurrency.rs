@@ -1,13 +1,12 @@
 //! Sixteen agents read (search, later, related, timeline through the CLI) while one
 //! writes (imports and replaces items) for 30 seconds: no command fails, every committed
 //! item is searchable afterwards, the index is intact and the counts agree.
-mod common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::cli::{generated_items, TempLib};
+use crate::common::cli::{generated_items, TempLib};
 
 const READERS: usize = 16;
 

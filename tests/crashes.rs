@@ -2,7 +2,6 @@
 //! points (a test hook pauses the command inside its transaction) and after random
 //! delays: the library is always exactly the before or the after state, `check` is
 //! clean, and no item is lost.
-mod common;
 
 use std::process::{Child, Stdio};
 use std::time::Duration;
@@ -10,7 +9,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use common::cli::{generated_items, kill_at_pause, TempLib};
+use crate::common::cli::{generated_items, kill_at_pause, TempLib};
 
 fn spawn(
     lib: &TempLib,

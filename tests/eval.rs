@@ -1,9 +1,8 @@
 //! `recall eval` on the bundled labeled set (the defaults must meet its thresholds),
 //! settings compared side by side, libraries compared, and the LoCoMo adapter.
-mod common;
 
-use common::cli::TempLib;
-use common::root;
+use crate::common::cli::TempLib;
+use crate::common::root;
 use serde_json::{json, Value};
 
 fn sample(tokenizer: Option<&str>) -> TempLib {

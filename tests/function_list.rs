@@ -1,69 +1,118 @@
-//! The functions each host sees equal the README's function reference, in every host,
-//! and every function has checks in `tests/sql/`.
-mod common;
+//! The functions each host sees equal the one table both adapters register from
+//! (`recall_core::FUNCTIONS`), the function reference in docs/functions.md equals that
+//! table row by row, and every function has checks in `tests/sql/`.
 
 use std::collections::BTreeSet;
 
-use common::{all_hosts, parse_sql_file, root, sql_files, Line};
+use crate::common::{all_hosts, parse_sql_file, root, sql_files, Line};
 
 const SQLITE_DETERMINISTIC: i64 = 0x800;
 const SQLITE_INNOCUOUS: i64 = 0x20_0000;
 
 type Entry = (String, i64, i64);
 
-/// Rows of the README table under "## Function reference": `| `name` | signature | … | flags |`.
-/// Arities come from the signature: the names outside brackets are required, each `[`
-/// adds one optional argument. Flags: "deterministic" or "not deterministic", for every
-/// arity (SQLite's flag cannot depend on values, and a NULL selects a default as a
-/// missing argument does).
-fn documented() -> BTreeSet<Entry> {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let section = readme
+/// One row of the reference table: name, signature, result type, flags, description.
+type Row = [String; 5];
+
+/// The rows of the table under "## Function reference" in docs/functions.md:
+/// `| `name` | `signature` | TYPE | deterministic | description |`.
+fn documented_rows() -> Vec<Row> {
+    let page =
+        std::fs::read_to_string(root().join("docs/functions.md")).expect("docs/functions.md");
+    let section = page
         .split("## Function reference")
         .nth(1)
-        .expect("README has a '## Function reference' section");
-    let mut entries = BTreeSet::new();
-    for row in section.lines().take_while(|l| !l.starts_with("## ")) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        if cells.len() < 6 || !cells[1].starts_with("`recall_") {
-            continue;
-        }
-        let name = cells[1].trim_matches('`').to_string();
-        let signature = cells[2].trim_matches('`');
-        let optional = signature.matches('[').count() as i64;
-        let required = signature
-            .split('[')
-            .next()
-            .unwrap_or("")
-            .split(',')
-            .filter(|a| !a.trim().is_empty())
-            .count() as i64;
-        let deterministic = match cells[4] {
-            "deterministic" => true,
-            "not deterministic" => false,
-            other => panic!("{name}: flags cell {other:?}, not (not) deterministic"),
-        };
-        for arity in required..=required + optional {
-            let mut f = SQLITE_INNOCUOUS;
-            if deterministic {
-                f |= SQLITE_DETERMINISTIC;
-            }
-            entries.insert((name.clone(), arity, f));
-        }
+        .expect("docs/functions.md has a '## Function reference' section");
+    section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `recall_"))
+        .map(|row| {
+            let cells: Vec<String> = row
+                .trim()
+                .trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect();
+            assert_eq!(cells.len(), 5, "{row}");
+            [
+                cells[0].trim_matches('`').to_string(),
+                cells[1]
+                    .strip_prefix('`')
+                    .and_then(|c| c.strip_suffix('`'))
+                    .unwrap_or(&cells[1])
+                    .to_string(),
+                cells[2].clone(),
+                cells[3].clone(),
+                cells[4].clone(),
+            ]
+        })
+        .collect()
+}
+
+/// The same rows, from the table.
+fn table_rows() -> Vec<Row> {
+    recall_core::FUNCTIONS
+        .iter()
+        .map(|f| {
+            [
+                f.name.to_string(),
+                f.signature.to_string(),
+                f.returns.to_string(),
+                if f.reads_clock {
+                    "not deterministic"
+                } else {
+                    "deterministic"
+                }
+                .to_string(),
+                f.description.to_string(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn the_function_reference_is_the_table() {
+    assert_eq!(documented_rows(), table_rows());
+}
+
+/// A signature's arities: the names outside brackets are required, each `[` adds one
+/// optional argument.
+fn arities(signature: &str) -> std::ops::RangeInclusive<usize> {
+    let optional = signature.matches('[').count();
+    let required = signature
+        .split('[')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .filter(|a| !a.trim().is_empty())
+        .count();
+    required..=required + optional
+}
+
+#[test]
+fn each_signature_gives_the_registered_arities() {
+    for f in recall_core::FUNCTIONS {
+        assert_eq!(arities(f.signature), f.min_args..=f.max_args, "{}", f.name);
+        assert!(
+            ["TEXT", "INTEGER", "REAL"].contains(&f.returns),
+            "{}",
+            f.name
+        );
     }
-    entries
 }
 
 const QUERY: &str = "select name, narg, flags from pragma_function_list \
                      where name like 'recall\\_%' escape '\\' order by 1, 2";
 
 #[test]
-fn every_host_lists_exactly_the_documented_functions() {
-    let expected = documented();
-    assert!(
-        expected.len() >= 26,
-        "the README documents every arity: {expected:?}"
-    );
+fn every_host_lists_exactly_the_registered_functions() {
+    let expected = registered();
+    let arities: usize = recall_core::FUNCTIONS
+        .iter()
+        .map(|f| f.arities().count())
+        .sum();
+    assert_eq!(expected.len(), arities, "one entry per function and arity");
     for host in all_hosts() {
         let run = host.run(&[QUERY.to_string()]);
         assert_eq!(run.error, None, "{}", host.name());
@@ -82,7 +131,7 @@ fn every_host_lists_exactly_the_documented_functions() {
         let extra: Vec<_> = got.difference(&expected).collect();
         assert!(
             missing.is_empty() && extra.is_empty(),
-            "{}: missing {missing:?}, undocumented {extra:?}",
+            "{}: missing {missing:?}, unexpected {extra:?}",
             host.name()
         );
     }
@@ -101,11 +150,6 @@ fn registered() -> BTreeSet<Entry> {
         }
     }
     entries
-}
-
-#[test]
-fn the_readme_documents_the_table() {
-    assert_eq!(documented(), registered());
 }
 
 /// A function that can read the clock (`recall_score`: `now` missing or NULL) must not be

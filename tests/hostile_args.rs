@@ -1,8 +1,7 @@
 //! Every function, every arity, given every SQLite type in every argument position:
 //! values or clear errors that name the function, never a crash of the host process.
-mod common;
 
-use common::{extension_path, pipe, root, Rusqlite, SHELL, SYSTEM_PYTHON};
+use crate::common::{extension_path, pipe, root, Rusqlite, SHELL, SYSTEM_PYTHON};
 
 /// One SQL literal per kind of trouble: each type, empty and huge values, NUL,
 /// non-finite and out-of-range numbers, bad dates, invalid UTF-8.

@@ -1,9 +1,8 @@
 //! Hostile and broken input to every command: one clear error line, a non-zero exit,
 //! and the library unchanged. Damaged libraries are reported by `check`, never a panic.
-mod common;
 
-use common::cli::{generated_items, TempLib};
-use common::{extension_path, pipe, root, shell_ok, SYSTEM_PYTHON};
+use crate::common::cli::{generated_items, TempLib};
+use crate::common::{extension_path, pipe, root, shell_ok, SYSTEM_PYTHON};
 
 #[test]
 fn bad_arguments_to_every_command() {
@@ -255,8 +254,8 @@ fn loading_the_extension_twice_is_harmless() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "\"def\"");
     let conn = rusqlite::Connection::open_in_memory().unwrap();
-    common::load_extension(&conn);
-    common::load_extension(&conn);
+    crate::common::load_extension(&conn);
+    crate::common::load_extension(&conn);
     let m: String = conn
         .query_row("select recall_match('a bc def')", [], |r| r.get(0))
         .unwrap();

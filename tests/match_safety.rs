@@ -1,12 +1,11 @@
 //! The safety invariant of docs/functions.md: for every input string, `MATCH recall_match(s, …)`
 //! never raises an FTS5 error — checked on generated adversarial strings, on trigram and
 //! unicode61 tables, in rusqlite's bundled SQLite and in the system Python's SQLite 3.40.
-mod common;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use common::{extension_path, load_extension, pipe, root, SYSTEM_PYTHON};
+use crate::common::{extension_path, load_extension, pipe, root, SYSTEM_PYTHON};
 
 /// Pieces that mean something to FTS5's query syntax, to the splitter, or to UTF-8.
 const ALPHABET: &[&str] = &[
@@ -137,36 +136,16 @@ fn inputs(count: usize, seed: u64) -> Vec<String> {
     (0..count).map(|i| generate(&mut rng, i)).collect()
 }
 
-const ROWS: &[&str] = &[
-    "The consent banner migration",
-    "node.js and c++ notes: NEAR(a b) AND x* OR y",
-    "¿Cuándo pintó Melanie el amanecer? 東京 😀",
-    "error: \"unterminated string\" at col:3",
-];
-
 #[test]
 fn recall_match_never_raises_an_fts5_error_in_bundled_sqlite() {
     let conn = rusqlite::Connection::open_in_memory().expect("open");
     load_extension(&conn);
-    let tables = [
-        ("tri", "trigram remove_diacritics 1"),
-        ("uni", "unicode61 remove_diacritics 2"),
-    ];
-    for (table, tokenizer) in tables {
-        conn.execute_batch(&format!(
-            "create virtual table {table} using fts5(body, tokenize = '{tokenizer}')"
-        ))
-        .expect("create table");
-        for row in ROWS {
-            conn.execute(&format!("insert into {table}(body) values (?)"), [row])
-                .expect("insert");
-        }
-    }
+    let tables = crate::common::adversarial_fts_tables(&conn);
     let mut queries = 0usize;
     let mut matched_rows = 0i64;
     let mut failures = Vec::new();
     for text in inputs(100_000, 0x5eed) {
-        for (table, tokenizer) in tables {
+        for (table, tokenizer) in &tables {
             let sql_default =
                 format!("select count(*) from {table} where {table} match recall_match(?1)");
             let sql_tok =

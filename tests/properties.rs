@@ -108,23 +108,18 @@ proptest! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().unwrap();
                 recall_cli::rusqlite_adapter::register(&conn).unwrap();
-                conn.execute_batch(
-                    "create virtual table tri using fts5(body, tokenize = 'trigram remove_diacritics 1');
-                     create virtual table uni using fts5(body, tokenize = 'unicode61 remove_diacritics 2');
-                     insert into tri(body) values ('the consent banner'), ('NEAR(a b) x* \"y\"'), ('東京 é');
-                     insert into uni(body) select body from tri;",
-                ).unwrap();
                 conn
             };
+            static TABLES: Vec<(String, String)> =
+                CONN.with(crate::common::adversarial_fts_tables);
         }
-        CONN.with(|conn| {
-            for table in ["tri", "uni"] {
+        CONN.with(|conn| TABLES.with(|tables| {
+            for (table, spec) in tables {
                 let sql = format!("select count(*) from {table} where {table} match recall_match(?1, ?2, 1)");
-                let spec = if table == "tri" { "trigram" } else { "unicode61" };
                 let r: rusqlite::Result<i64> = conn.query_row(&sql, [&text, spec], |r| r.get(0));
                 assert!(r.is_ok(), "{table}: {r:?} for {text:?}");
             }
-        });
+        }));
     }
 }
 

@@ -1,7 +1,6 @@
 //! `recall later` and `recall related` against hand-made libraries.
-mod common;
 
-use common::cli::{fillers, ids, item, TempLib};
+use crate::common::cli::{fillers, ids, item, TempLib};
 
 /// The cache story of project "p". Ids in order:
 ///  1 2024-12-01 old "Redis cache notes"                  (before the item: never)

@@ -1,8 +1,7 @@
 //! `recall search` and `recall timeline` against hand-made libraries: each rule of
 //! docs/queries.md with the expected answer worked out beside it.
-mod common;
 
-use common::cli::{fillers, ids, item, TempLib};
+use crate::common::cli::{fillers, ids, item, TempLib};
 
 const NOW: &str = "2025-06-01T00:00:00Z";
 

@@ -2,10 +2,9 @@
 //! on), REPLACE, upsert, UPDATE, DELETE, and `recall import` with an id — never leaves
 //! stale terms searchable, and the index stays consistent, in rusqlite's SQLite and in
 //! the Debian sqlite3 shell.
-mod common;
 
-use common::cli::TempLib;
-use common::{pipe, SHELL};
+use crate::common::cli::TempLib;
+use crate::common::{pipe, SHELL};
 
 const SEED: &str = "insert into items(id, source, title, summary, occurred_at) values
     (1, 's', 'alphaword', 'first', '2025-01-01T00:00:00Z'),

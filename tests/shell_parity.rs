@@ -1,9 +1,8 @@
 //! The SQL files of `sql/` give the same answers from the CLI and from the Debian
 //! sqlite3 shell (`.load` + `.parameter set` + `.read`), on the bundled sample library.
-mod common;
 
-use common::cli::{ids, TempLib};
-use common::{extension_path, root, shell_ok};
+use crate::common::cli::{ids, TempLib};
+use crate::common::{extension_path, root, shell_ok};
 
 const NOW: &str = "2025-11-29T00:00:00Z";
 const TOKENIZER: &str = "unicode61 remove_diacritics 2";

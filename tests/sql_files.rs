@@ -1,8 +1,7 @@
 //! Runs every file of `tests/sql/` in every host: each check line must return exactly
 //! the row `id|1`, each error line must fail with its message, nothing else may fail.
-mod common;
 
-use common::{all_hosts, parse_sql_file, sql_files, Line, SqlHost};
+use crate::common::{all_hosts, parse_sql_file, sql_files, Line, SqlHost};
 
 fn check_file_in(host: &dyn SqlHost, lines: &[Line], file: &str) -> Vec<String> {
     let mut failures = Vec::new();
@@ -100,7 +99,7 @@ fn ids_are_unique() {
 fn sql_defaults_agree_with_the_core() {
     use recall_core::defaults::*;
     let sql = |name: &str| {
-        std::fs::read_to_string(common::root().join("sql").join(name)).expect("query file")
+        std::fs::read_to_string(crate::common::root().join("sql").join(name)).expect("query file")
     };
     let search = sql("search.sql");
     for needle in [

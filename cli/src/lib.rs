@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod explain;
 pub mod fault;
+pub mod index_check;
 pub mod interrupt;
 pub mod item;
 pub mod library;

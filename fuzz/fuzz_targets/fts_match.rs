@@ -8,21 +8,22 @@ thread_local! {
     static CONN: Connection = {
         let conn = Connection::open_in_memory().expect("open");
         recall_cli::rusqlite_adapter::register(&conn).expect("register");
-        conn.execute_batch(
-            "create virtual table tri using fts5(body, tokenize = 'trigram remove_diacritics 1');
-             create virtual table uni using fts5(body, tokenize = 'unicode61 remove_diacritics 2');
-             insert into tri(body) values ('The consent banner'), ('NEAR(a b) AND x* OR \"y\"'), ('Canción 東京 😀');
-             insert into uni(body) select body from tri;",
-        )
-        .expect("tables");
+        // The adversarial tables every safety test shares.
+        conn.execute_batch(include_str!("../../tests/fts_tables.sql")).expect("tables");
+        conn.execute_batch(include_str!("../../tests/fts_tables_345.sql")).expect("tables");
         conn
     };
+    static TABLES: Vec<(String, String)> = CONN.with(|conn| {
+        let mut stmt = conn.prepare("select name, tokenizer from fts_tables").expect("list");
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).expect("query");
+        rows.collect::<rusqlite::Result<_>>().expect("rows")
+    });
 }
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    CONN.with(|conn| {
-        for (table, spec) in [("tri", "trigram"), ("uni", "unicode61")] {
+    CONN.with(|conn| TABLES.with(|tables| {
+        for (table, spec) in tables {
             for sql in [
                 format!("select count(*) from {table} where {table} match recall_match(?1)"),
                 format!("select count(*) from {table} where {table} match recall_match(?1, '{spec}', 1)"),
@@ -33,5 +34,5 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-    });
+    }));
 });

@@ -319,3 +319,21 @@ pub fn pipe(cmd: &mut Command, input: &str) -> std::process::Output {
     let _ = writer.join();
     out
 }
+
+/// The adversarial FTS5 tables (`tests/fts_tables.sql`, with the 3.45+ one), created in
+/// `conn`; returns each table and the tokenizer spec to give `recall_match`.
+pub fn adversarial_fts_tables(conn: &rusqlite::Connection) -> Vec<(String, String)> {
+    for file in ["fts_tables.sql", "fts_tables_345.sql"] {
+        let sql = std::fs::read_to_string(root().join("tests").join(file)).expect(file);
+        conn.execute_batch(&sql).expect(file);
+    }
+    let mut stmt = conn
+        .prepare("select name, tokenizer from fts_tables order by name")
+        .expect("fts_tables");
+    let tables = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .collect::<rusqlite::Result<Vec<(String, String)>>>()
+        .expect("rows");
+    tables
+}

@@ -16,6 +16,13 @@ pub type Implementation = fn(&Args, &Host) -> ArgResult<Output>;
 /// One SQL function: registered once for every arity in `min_args..=max_args`.
 pub struct FunctionSpec {
     pub name: &'static str,
+    /// The arguments as the function reference writes them, optional ones in brackets:
+    /// `text [, min_chars [, drop_stopwords]]`.
+    pub signature: &'static str,
+    /// The SQL type of the result: TEXT, INTEGER or REAL (NULL aside).
+    pub returns: &'static str,
+    /// One line for the function reference (docs/functions.md, checked by a test).
+    pub description: &'static str,
     pub min_args: usize,
     pub max_args: usize,
     /// Whether a missing or NULL argument can make the function read the clock (the
@@ -57,6 +64,9 @@ impl FunctionSpec {
 pub const FUNCTIONS: &[FunctionSpec] = &[
     FunctionSpec {
         name: "recall_match",
+        signature: r#"text [, min_chars [, drop_stopwords]]"#,
+        returns: "TEXT",
+        description: r#"FTS5 query in which nothing acts as an operator"#,
         min_args: 1,
         max_args: 3,
         reads_clock: false,
@@ -64,6 +74,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_terms",
+        signature: r#"text [, min_chars [, drop_stopwords]]"#,
+        returns: "TEXT",
+        description: r#"the terms of `recall_match`, unquoted, as a JSON array"#,
         min_args: 1,
         max_args: 3,
         reads_clock: false,
@@ -71,6 +84,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_column_filter",
+        signature: r#"column, value [, tokenizer]"#,
+        returns: "TEXT",
+        description: r#"` AND column : "value"`, to narrow a match expression to a column's value inside FTS5; `''` for a NULL value or one in which the tokenizer finds no token"#,
         min_args: 2,
         max_args: 3,
         reads_clock: false,
@@ -78,6 +94,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_age_days",
+        signature: r#"occurred_at, now"#,
+        returns: "REAL",
+        description: r#"`max((now - occurred_at) / 86400 s, 0)`"#,
         min_args: 2,
         max_args: 2,
         reads_clock: false,
@@ -85,6 +104,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_time",
+        signature: r#"value"#,
+        returns: "TEXT",
+        description: r#"a time value in the library's normal form, `2025-03-04T05:06:07Z` (UTC, whole seconds), by the time rule below"#,
         min_args: 1,
         max_args: 1,
         reads_clock: false,
@@ -92,6 +114,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_decay",
+        signature: r#"occurred_at, now, half_life_days"#,
+        returns: "REAL",
+        description: r#"`0.5 ^ (age_days / half_life_days)`"#,
         min_args: 3,
         max_args: 3,
         reads_clock: false,
@@ -99,6 +124,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_score",
+        signature: r#"bm25, occurred_at [, now [, half_life_days [, recency_weight]]]"#,
+        returns: "REAL",
+        description: r#"`-bm25 * ((1 - w) + w * decay)`; without `now`, or with `now` NULL, it reads the clock"#,
         min_args: 2,
         max_args: 5,
         reads_clock: true,
@@ -106,6 +134,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_prompt_terms",
+        signature: r#"prompt [, max_terms]"#,
+        returns: "TEXT",
+        description: r#"distinctive prompt words, folded, as a JSON array"#,
         min_args: 1,
         max_args: 2,
         reads_clock: false,
@@ -113,6 +144,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_overlap",
+        signature: r#"prompt, title [, summary]"#,
+        returns: "INTEGER",
+        description: r#"how many prompt terms appear as whole words"#,
         min_args: 2,
         max_args: 3,
         reads_clock: false,
@@ -120,6 +154,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_related",
+        signature: r#"prompt, title [, summary]"#,
+        returns: "INTEGER",
+        description: r#"1 when the overlap is 2 or more"#,
         min_args: 2,
         max_args: 3,
         reads_clock: false,
@@ -127,6 +164,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_rrf",
+        signature: r#"rank [, k [, weight]]"#,
+        returns: "REAL",
+        description: r#"reciprocal rank fusion `weight / (k + rank)`"#,
         min_args: 1,
         max_args: 3,
         reads_clock: false,
@@ -134,6 +174,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_limit",
+        signature: r#"requested, default, max"#,
+        returns: "INTEGER",
+        description: r#"the limit rule of every query"#,
         min_args: 3,
         max_args: 3,
         reads_clock: false,
@@ -141,6 +184,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_fold",
+        signature: r#"text"#,
+        returns: "TEXT",
+        description: r#"case folded, accents of Latin letters removed: FTS5's `remove_diacritics` folding"#,
         min_args: 1,
         max_args: 1,
         reads_clock: false,
@@ -148,6 +194,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_source_allowed",
+        signature: r#"source, sources"#,
+        returns: "INTEGER",
+        description: r#"1 when `sources` (a JSON array of GLOB patterns) is NULL or `source` matches one of its patterns (SQLite `GLOB`: case-sensitive, `*`, `?`, `[…]`, `[^…]`), else 0: the access rule of every query"#,
         min_args: 2,
         max_args: 2,
         reads_clock: false,
@@ -155,6 +204,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_stopwords",
+        signature: r#""#,
+        returns: "TEXT",
+        description: r#"the stop list as a JSON array"#,
         min_args: 0,
         max_args: 0,
         reads_clock: false,
@@ -162,6 +214,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_version",
+        signature: r#""#,
+        returns: "TEXT",
+        description: r#"`v0.1.0`"#,
         min_args: 0,
         max_args: 0,
         reads_clock: false,
@@ -169,6 +224,9 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
     },
     FunctionSpec {
         name: "recall_debug",
+        signature: r#""#,
+        returns: "TEXT",
+        description: r#"version, source commit, the host's SQLite version"#,
         min_args: 0,
         max_args: 0,
         reads_clock: false,

@@ -1,0 +1,22 @@
+//! The end-to-end tests, as one binary (one link of bundled SQLite, one run): a module
+//! per subject. `make test` runs them with the CLI built with its test hooks.
+mod common;
+
+mod access;
+mod check_repair;
+mod cli_library;
+mod cli_safety;
+mod concurrency;
+mod crashes;
+mod eval;
+mod fold_agreement;
+mod function_list;
+mod hostile_args;
+mod hostile_cli;
+mod match_safety;
+mod properties;
+mod queries_later;
+mod queries_search;
+mod replace_routes;
+mod shell_parity;
+mod sql_files;
