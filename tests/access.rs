@@ -4,7 +4,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::common::cli::{ids, item, TempLib};
+use crate::common::cli::{ids, titled, TempLib};
 
 const SOURCES: &[&str] = &["agent-a", "agent-b", "agent-long", "Agent-C", "human", "ci"];
 const WORDS: &[&str] = &[
@@ -61,13 +61,20 @@ fn no_query_leaks_a_forbidden_source() {
             let w = |rng: &mut StdRng| WORDS[rng.random_range(0..WORDS.len())];
             let title = format!("{} {} {}", w(&mut rng), w(&mut rng), w(&mut rng));
             let project = ["p", "q", "r"][i % 3];
-            item(
-                SOURCES[i % SOURCES.len()],
-                if i % 10 == 0 { None } else { Some(project) },
-                &title,
-                w(&mut rng),
-                &format!("2025-{:02}-{:02}T00:00:00Z", 1 + i % 12, 1 + i % 28),
-            )
+            let fixture = titled(&title)
+                .source(SOURCES[i % SOURCES.len()])
+                .summary(w(&mut rng))
+                .at(&format!(
+                    "2025-{:02}-{:02}T00:00:00Z",
+                    1 + i % 12,
+                    1 + i % 28
+                ));
+            // Every tenth item has no project.
+            if i % 10 == 0 {
+                fixture.line()
+            } else {
+                fixture.project(project).line()
+            }
         })
         .collect();
     let lib = TempLib::with_items(None, &items);
@@ -138,13 +145,7 @@ fn no_query_leaks_a_forbidden_source() {
 fn asking_for_a_forbidden_source_returns_nothing_not_an_error() {
     let lib = TempLib::with_items(
         None,
-        &[item(
-            "human",
-            Some("p"),
-            "secret plan",
-            "",
-            "2025-01-01T00:00:00Z",
-        )],
+        &[titled("secret plan").source("human").project("p").line()],
     );
     for args in [
         &[

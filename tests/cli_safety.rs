@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Stdio;
 
-use crate::common::cli::{ids, item, signal_at_pause, Ran, TempLib};
+use crate::common::cli::{ids, signal_at_pause, titled, Ran, TempLib};
 
 fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -17,13 +17,14 @@ fn is_root() -> bool {
 fn sample(n: usize) -> Vec<String> {
     (0..n)
         .map(|i| {
-            item(
-                if i % 2 == 0 { "agent-a" } else { "human" },
-                Some(if i % 3 == 0 { "api" } else { "shop" }),
-                &format!("deploy step {i}"),
-                &format!("the deploy of widget {i} failed with ECONNREFUSED"),
-                &format!("2025-01-{:02}T10:00:00Z", 1 + i % 28),
-            )
+            titled(&format!("deploy step {i}"))
+                .source(if i % 2 == 0 { "agent-a" } else { "human" })
+                .project(if i % 3 == 0 { "api" } else { "shop" })
+                .summary(&format!(
+                    "the deploy of widget {i} failed with ECONNREFUSED"
+                ))
+                .at(&format!("2025-01-{:02}T10:00:00Z", 1 + i % 28))
+                .line()
         })
         .collect()
 }
@@ -528,20 +529,16 @@ fn text_output_cannot_fake_lines_or_drive_the_terminal() {
     let lib = TempLib::with_items(
         None,
         &[
-            item(
-                "agent-\u{1b}[31m",
-                Some("api\r\u{9b}"),
-                title,
-                "deploy line one\nline two \u{1b}[1m",
-                "2025-01-01T00:00:00Z",
-            ),
-            item(
-                "human",
-                Some("shop"),
-                "deploy \u{202e}txt.exe",
-                "",
-                "2025-01-02T00:00:00Z",
-            ),
+            titled(title)
+                .source("agent-\u{1b}[31m")
+                .project("api\r\u{9b}")
+                .summary("deploy line one\nline two \u{1b}[1m")
+                .line(),
+            titled("deploy \u{202e}txt.exe")
+                .source("human")
+                .project("shop")
+                .at("2025-01-02T00:00:00Z")
+                .line(),
         ],
     );
     for args in [
@@ -819,20 +816,20 @@ fn the_project_filter_never_excludes_an_item_of_the_project() {
     ] {
         let mut items = Vec::new();
         for (i, name) in names.iter().enumerate() {
-            items.push(item(
-                "s",
-                Some(name),
-                &format!("deploy failure number {i}"),
-                "the deploy failed again",
-                &format!("2025-01-{:02}T00:00:00Z", 1 + i),
-            ));
-            items.push(item(
-                "s",
-                Some(name),
-                &format!("deploy fixed number {i}"),
-                "the deploy works again",
-                &format!("2025-02-{:02}T00:00:00Z", 1 + i),
-            ));
+            items.push(
+                titled(&format!("deploy failure number {i}"))
+                    .project(name)
+                    .summary("the deploy failed again")
+                    .at(&format!("2025-01-{:02}T00:00:00Z", 1 + i))
+                    .line(),
+            );
+            items.push(
+                titled(&format!("deploy fixed number {i}"))
+                    .project(name)
+                    .summary("the deploy works again")
+                    .at(&format!("2025-02-{:02}T00:00:00Z", 1 + i))
+                    .line(),
+            );
         }
         let lib = TempLib::with_items(Some(tokenizer), &items);
         for (i, name) in names.iter().enumerate() {

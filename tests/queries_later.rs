@@ -1,6 +1,6 @@
 //! `recall later` and `recall related` against hand-made libraries.
 
-use crate::common::cli::{fillers, ids, item, TempLib};
+use crate::common::cli::{fillers, ids, titled, TempLib};
 
 /// The cache story of project "p". Ids in order:
 ///  1 2024-12-01 old "Redis cache notes"                  (before the item: never)
@@ -15,69 +15,49 @@ use crate::common::cli::{fillers, ids, item, TempLib};
 /// 10..29 fillers in project "f", so that IDF stays above FTS5's floor.
 fn story() -> TempLib {
     let mut items = vec![
-        item(
-            "agent",
-            Some("p"),
-            "Redis cache notes",
-            "",
-            "2024-12-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Switch the cache to redis",
-            "",
-            "2025-01-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Redis cache sizing",
-            "",
-            "2025-01-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Redis cache eviction tuned",
-            "",
-            "2025-02-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Cache warmup script",
-            "",
-            "2025-03-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Unrelated deploy notes",
-            "",
-            "2025-04-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Switch the cache to redis cluster",
-            "",
-            "2025-05-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("q"),
-            "Redis cache in q",
-            "",
-            "2025-06-01T00:00:00Z",
-        ),
-        item(
-            "agent",
-            Some("p"),
-            "Quarterly planning",
-            "",
-            "2025-01-15T00:00:00Z",
-        ),
+        titled("Redis cache notes")
+            .source("agent")
+            .project("p")
+            .at("2024-12-01T00:00:00Z")
+            .line(),
+        titled("Switch the cache to redis")
+            .source("agent")
+            .project("p")
+            .line(),
+        titled("Redis cache sizing")
+            .source("agent")
+            .project("p")
+            .line(),
+        titled("Redis cache eviction tuned")
+            .source("agent")
+            .project("p")
+            .at("2025-02-01T00:00:00Z")
+            .line(),
+        titled("Cache warmup script")
+            .source("agent")
+            .project("p")
+            .at("2025-03-01T00:00:00Z")
+            .line(),
+        titled("Unrelated deploy notes")
+            .source("agent")
+            .project("p")
+            .at("2025-04-01T00:00:00Z")
+            .line(),
+        titled("Switch the cache to redis cluster")
+            .source("agent")
+            .project("p")
+            .at("2025-05-01T00:00:00Z")
+            .line(),
+        titled("Redis cache in q")
+            .source("agent")
+            .project("q")
+            .at("2025-06-01T00:00:00Z")
+            .line(),
+        titled("Quarterly planning")
+            .source("agent")
+            .project("p")
+            .at("2025-01-15T00:00:00Z")
+            .line(),
     ];
     items.extend(fillers(20));
     TempLib::with_items(None, &items)
@@ -225,34 +205,20 @@ fn nothing_kept_falls_back_to_the_project_timeline() {
 #[test]
 fn an_item_without_a_project_searches_its_own_source() {
     let mut items = vec![
-        item(
-            "notes",
-            None,
-            "Kernel upgrade plan",
-            "",
-            "2025-01-01T00:00:00Z",
-        ),
-        item(
-            "notes",
-            None,
-            "Kernel upgrade done",
-            "",
-            "2025-02-01T00:00:00Z",
-        ),
-        item(
-            "other",
-            None,
-            "Kernel upgrade elsewhere",
-            "",
-            "2025-03-01T00:00:00Z",
-        ),
-        item(
-            "notes",
-            Some("p"),
-            "Kernel upgrade in a project",
-            "",
-            "2025-04-01T00:00:00Z",
-        ),
+        titled("Kernel upgrade plan").source("notes").line(),
+        titled("Kernel upgrade done")
+            .source("notes")
+            .at("2025-02-01T00:00:00Z")
+            .line(),
+        titled("Kernel upgrade elsewhere")
+            .source("other")
+            .at("2025-03-01T00:00:00Z")
+            .line(),
+        titled("Kernel upgrade in a project")
+            .source("notes")
+            .project("p")
+            .at("2025-04-01T00:00:00Z")
+            .line(),
     ];
     items.extend(fillers(20));
     let lib = TempLib::with_items(None, &items);
@@ -276,13 +242,7 @@ fn related_lib(items: Vec<String>) -> TempLib {
 
 #[test]
 fn related_needs_two_distinctive_words() {
-    let lib = related_lib(vec![item(
-        "s",
-        None,
-        "Redis cache",
-        "",
-        "2025-01-01T00:00:00Z",
-    )]);
+    let lib = related_lib(vec![titled("Redis cache").line()]);
     // "please", "fix", "the" are stop words: one distinctive word is not enough.
     let answer = lib.json(&["related", "please fix the redis", "--explain"]);
     assert_eq!(ids(&answer), Vec::<i64>::new());
@@ -296,22 +256,15 @@ fn related_needs_two_distinctive_words() {
 #[test]
 fn related_keeps_whole_word_overlap_of_two_accent_insensitive_without_stemming() {
     let lib = related_lib(vec![
-        item("s", None, "Migración del caché", "", "2025-01-01T00:00:00Z"),
-        item(
-            "s",
-            None,
-            "Migracion notes",
-            "the cache was cold",
-            "2025-01-02T00:00:00Z",
-        ),
-        item(
-            "s",
-            None,
-            "Migrations of caches",
-            "",
-            "2025-01-03T00:00:00Z",
-        ),
-        item("s", None, "Cache only", "", "2025-01-04T00:00:00Z"),
+        titled("Migración del caché").line(),
+        titled("Migracion notes")
+            .summary("the cache was cold")
+            .at("2025-01-02T00:00:00Z")
+            .line(),
+        titled("Migrations of caches")
+            .at("2025-01-03T00:00:00Z")
+            .line(),
+        titled("Cache only").at("2025-01-04T00:00:00Z").line(),
     ]);
     // Prompt terms: migracion, cache. Item 3 is found by the trigram search ("cache" is
     // inside "caches") but "caches" and "migrations" are other words: overlap 0.
@@ -332,15 +285,7 @@ fn related_keeps_whole_word_overlap_of_two_accent_insensitive_without_stemming()
 #[test]
 fn related_returns_at_most_three() {
     let items = (0..6)
-        .map(|i| {
-            item(
-                "s",
-                None,
-                &format!("Redis cache {i}"),
-                "",
-                "2025-01-01T00:00:00Z",
-            )
-        })
+        .map(|i| titled(&format!("Redis cache {i}")).line())
         .collect();
     let lib = related_lib(items);
     assert_eq!(ids(&lib.json(&["related", "redis cache trouble"])).len(), 3);
@@ -359,23 +304,13 @@ fn related_looks_only_at_the_first_eight_results() {
     let long: String = (0..200).map(|i| format!("word{i} ")).collect();
     for redis_items in [8usize, 7] {
         let mut items: Vec<String> = (0..redis_items)
-            .map(|i| {
-                item(
-                    "s",
-                    None,
-                    &format!("redis redis redis redis {i}"),
-                    "",
-                    "2025-01-01T00:00:00Z",
-                )
-            })
+            .map(|i| titled(&format!("redis redis redis redis {i}")).line())
             .collect();
-        items.push(item(
-            "s",
-            None,
-            "notes",
-            &format!("{long} cache eviction"),
-            "2025-01-01T00:00:00Z",
-        ));
+        items.push(
+            titled("notes")
+                .summary(&format!("{long} cache eviction"))
+                .line(),
+        );
         let lib = related_lib(items);
         let target = redis_items as i64 + 1;
         let rank = lib

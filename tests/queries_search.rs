@@ -1,7 +1,7 @@
 //! `recall search` and `recall timeline` against hand-made libraries: each rule of
 //! docs/queries.md with the expected answer worked out beside it.
 
-use crate::common::cli::{fillers, ids, item, TempLib};
+use crate::common::cli::{fillers, ids, titled, TempLib};
 
 const NOW: &str = "2025-06-01T00:00:00Z";
 
@@ -13,22 +13,16 @@ fn filters_apply_before_the_pool_is_cut() {
     // first and only hit once the project filter runs inside stage 1.
     let mut items: Vec<String> = (0..30)
         .map(|i| {
-            item(
-                "s",
-                Some("big"),
-                &format!("zebra zebra zebra {i}"),
-                "",
-                "2025-01-01T00:00:00Z",
-            )
+            titled(&format!("zebra zebra zebra {i}"))
+                .project("big")
+                .line()
         })
         .collect();
-    items.push(item(
-        "s",
-        Some("small"),
-        "a long title that mentions the zebra only once among many other words",
-        "",
-        "2025-01-01T00:00:00Z",
-    ));
+    items.push(
+        titled("a long title that mentions the zebra only once among many other words")
+            .project("small")
+            .line(),
+    );
     let lib = TempLib::with_items(None, &items);
     let bare = lib.relevance("\"zebra\"");
     assert_eq!(bare.len(), 31);
@@ -52,8 +46,8 @@ fn recency_reorders_but_never_adds() {
     let lib = TempLib::with_items(
         None,
         &[
-            item("s", None, "alpha report", "", "2015-01-01T00:00:00Z"),
-            item("s", None, "beta note", "", NOW),
+            titled("alpha report").at("2015-01-01T00:00:00Z").line(),
+            titled("beta note").at(NOW).line(),
         ],
     );
     assert_eq!(
@@ -64,8 +58,12 @@ fn recency_reorders_but_never_adds() {
     let lib = TempLib::with_items(
         None,
         &[
-            item("s", None, "gamma release notes", "", "2020-01-01T00:00:00Z"),
-            item("s", None, "gamma release notes", "", "2025-05-01T00:00:00Z"),
+            titled("gamma release notes")
+                .at("2020-01-01T00:00:00Z")
+                .line(),
+            titled("gamma release notes")
+                .at("2025-05-01T00:00:00Z")
+                .line(),
         ],
     );
     assert_eq!(
@@ -108,8 +106,8 @@ fn an_older_item_wins_only_past_one_over_point_seven() {
     // keep the IDF of the query words above FTS5's floor.
     for (old_title, old_wins) in [("delta sigma", true), ("delta", false)] {
         let mut items = vec![
-            item("s", None, old_title, "", "2015-06-01T00:00:00Z"),
-            item("s", None, "delta", "", NOW),
+            titled(old_title).at("2015-06-01T00:00:00Z").line(),
+            titled("delta").at(NOW).line(),
         ];
         items.extend(fillers(20));
         let lib = TempLib::with_items(None, &items);
@@ -132,21 +130,14 @@ fn weight_zero_is_pure_bm25_and_scores_follow_the_formula() {
     let lib = TempLib::with_items(
         None,
         &[
-            item(
-                "s",
-                None,
-                "epsilon epsilon epsilon",
-                "",
-                "2015-06-01T00:00:00Z",
-            ),
-            item(
-                "s",
-                None,
-                "epsilon",
-                "epsilon notes",
-                "2025-03-03T00:00:00Z",
-            ),
-            item("s", None, "epsilon epsilon", "", NOW),
+            titled("epsilon epsilon epsilon")
+                .at("2015-06-01T00:00:00Z")
+                .line(),
+            titled("epsilon")
+                .summary("epsilon notes")
+                .at("2025-03-03T00:00:00Z")
+                .line(),
+            titled("epsilon epsilon").at(NOW).line(),
         ],
     );
     let bare: Vec<i64> = lib
@@ -194,7 +185,7 @@ fn weight_zero_is_pure_bm25_and_scores_follow_the_formula() {
 #[test]
 fn the_limit_rule_and_the_pool_clamp() {
     let items: Vec<String> = (0..60)
-        .map(|i| item("s", None, &format!("omega {i}"), "", "2025-01-01T00:00:00Z"))
+        .map(|i| titled(&format!("omega {i}")).line())
         .collect();
     let lib = TempLib::with_items(None, &items);
     for (flag, expected) in [
@@ -237,9 +228,9 @@ fn since_is_inclusive_until_exclusive_and_times_are_utc() {
     let lib = TempLib::with_items(
         None,
         &[
-            item("s", None, "kappa one", "", "2025-01-01T00:00:00Z"),
-            item("s", None, "kappa two", "", "2025-01-01T23:59:59Z"),
-            item("s", None, "kappa three", "", "2025-01-02T00:00:00Z"),
+            titled("kappa one").line(),
+            titled("kappa two").at("2025-01-01T23:59:59Z").line(),
+            titled("kappa three").at("2025-01-02T00:00:00Z").line(),
         ],
     );
     let sorted = |args: &[&str]| {
@@ -291,14 +282,8 @@ fn stop_words_and_literal_mode() {
     let lib = TempLib::with_items(
         None,
         &[
-            item(
-                "s",
-                None,
-                "When the build broke",
-                "",
-                "2025-01-01T00:00:00Z",
-            ),
-            item("s", None, "Sunrise painting", "", "2025-01-01T00:00:00Z"),
+            titled("When the build broke").line(),
+            titled("Sunrise painting").line(),
         ],
     );
     // "when" and "the" are stop words: dropped while "sunrise" remains.
@@ -319,10 +304,7 @@ fn explain_says_why_an_answer_is_empty() {
     let empty = TempLib::init(None);
     let a = empty.json(&["search", "anything", "--explain"]);
     assert_eq!(a["explain"]["reason"], "no_rows");
-    let lib = TempLib::with_items(
-        None,
-        &[item("s", Some("p"), "lambda", "", "2025-01-01T00:00:00Z")],
-    );
+    let lib = TempLib::with_items(None, &[titled("lambda").project("p").line()]);
     assert_eq!(
         lib.json(&["search", "a b", "--explain"])["explain"]["reason"],
         "no_terms"
@@ -357,13 +339,11 @@ fn explain_says_why_an_answer_is_empty() {
 fn the_text_table_and_the_json_shape() {
     let lib = TempLib::with_items(
         None,
-        &[item(
-            "agent-a",
-            Some("shop"),
-            "Remove the analytics script",
-            "",
-            "2025-01-20T10:00:00Z",
-        )],
+        &[titled("Remove the analytics script")
+            .source("agent-a")
+            .project("shop")
+            .at("2025-01-20T10:00:00Z")
+            .line()],
     );
     let text = lib.run(&["search", "analytics"]).ok().stdout;
     assert_eq!(
@@ -405,13 +385,11 @@ fn the_text_table_and_the_json_shape() {
 fn timeline_is_newest_first_with_its_limits() {
     let items: Vec<String> = (0..60)
         .map(|i| {
-            item(
-                if i % 2 == 0 { "even" } else { "odd" },
-                Some(if i < 30 { "p" } else { "q" }),
-                &format!("entry {i}"),
-                "",
-                &format!("2025-01-01T00:{:02}:00Z", i),
-            )
+            titled(&format!("entry {i}"))
+                .source(if i % 2 == 0 { "even" } else { "odd" })
+                .project(if i < 30 { "p" } else { "q" })
+                .at(&format!("2025-01-01T00:{:02}:00Z", i))
+                .line()
         })
         .collect();
     let lib = TempLib::with_items(None, &items);
@@ -451,36 +429,12 @@ fn project_scoping_is_exact_whatever_the_name() {
         let lib = TempLib::with_items(
             tokenizer,
             &[
-                item(
-                    "s",
-                    Some("shop"),
-                    "xenon report",
-                    "",
-                    "2025-01-01T00:00:00Z",
-                ),
-                item(
-                    "s",
-                    Some("workshop"),
-                    "xenon report",
-                    "",
-                    "2025-01-01T00:00:00Z",
-                ),
-                item("s", Some("ui"), "xenon report", "", "2025-01-01T00:00:00Z"),
-                item("s", Some("@@@"), "xenon report", "", "2025-01-01T00:00:00Z"),
-                item(
-                    "s",
-                    Some("Shop"),
-                    "xenon report",
-                    "",
-                    "2025-01-01T00:00:00Z",
-                ),
-                item(
-                    "s",
-                    Some("shop \"x\""),
-                    "xenon report",
-                    "",
-                    "2025-01-01T00:00:00Z",
-                ),
+                titled("xenon report").project("shop").line(),
+                titled("xenon report").project("workshop").line(),
+                titled("xenon report").project("ui").line(),
+                titled("xenon report").project("@@@").line(),
+                titled("xenon report").project("Shop").line(),
+                titled("xenon report").project("shop \"x\"").line(),
             ],
         );
         for (project, expected) in [
@@ -516,7 +470,7 @@ fn pruning_drops_common_words_while_a_rarer_one_remains() {
                 title.push_str("basalt ");
             }
             title.push_str(&format!("note {i}"));
-            item("s", None, &title, "", "2025-01-01T00:00:00Z")
+            titled(&title).line()
         })
         .collect();
     for tokenizer in [None, Some("unicode61 remove_diacritics 2")] {

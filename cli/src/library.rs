@@ -13,8 +13,6 @@ include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
 
 /// `PRAGMA application_id` of every library: "RCLL".
 pub const APPLICATION_ID: i64 = 0x5243_4c4c;
-/// The tokenize clause of the migrations, replaced by the library's tokenizer.
-pub const DEFAULT_TOKENIZE_CLAUSE: &str = "tokenize = 'trigram remove_diacritics 1'";
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 static BUSY: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
@@ -57,10 +55,11 @@ fn configure(conn: &Connection) -> Result<()> {
     crate::rusqlite_adapter::register(conn).context("registering the recall_* functions")
 }
 
-/// A migration's SQL with the library's tokenizer in its tokenize clause.
+/// A migration's SQL with the library's tokenizer in its tokenize clause: as written,
+/// a migration builds the default one (a test checks the clause is there to replace).
 pub fn migration_sql(sql: &str, tokenizer: &str) -> String {
     sql.replace(
-        DEFAULT_TOKENIZE_CLAUSE,
+        &format!("tokenize = {}", tokenizer::sql_literal(tokenizer::DEFAULT)),
         &format!("tokenize = {}", tokenizer::sql_literal(tokenizer)),
     )
 }
@@ -524,4 +523,22 @@ pub fn index_sql(conn: &Connection) -> Result<Option<String>> {
     )
     .optional()
     .context("reading the index definition")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_migrations_build_the_default_tokenizer_or_the_one_given() {
+        let (_, _, first) = MIGRATIONS[0];
+        let words = migration_sql(first, "unicode61 remove_diacritics 2");
+        assert_ne!(
+            words, first,
+            "the default tokenize clause is there to replace"
+        );
+        assert!(words.contains("tokenize = 'unicode61 remove_diacritics 2'"));
+        assert!(!words.contains(tokenizer::DEFAULT));
+        assert_eq!(migration_sql(first, tokenizer::DEFAULT), first);
+    }
 }

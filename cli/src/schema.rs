@@ -562,9 +562,15 @@ fn value_problem(column: &str, nullable: bool, time: bool, v: ValueRef<'_>) -> O
         ValueRef::Null if nullable => None,
         ValueRef::Null => Some(format!("no {column} (NULL)")),
         ValueRef::Integer(n) if time => Some(format!("{column} {n}, a number, not {FORM}")),
-        ValueRef::Real(n) if time => Some(format!("{column} {n}, a number, not {FORM}")),
+        ValueRef::Real(n) if time => Some(format!(
+            "{column} {}, a number, not {FORM}",
+            recall_core::value::shown_real(n)
+        )),
         ValueRef::Integer(n) => Some(format!("{column} {n}, a number where text belongs")),
-        ValueRef::Real(n) => Some(format!("{column} {n}, a number where text belongs")),
+        ValueRef::Real(n) => Some(format!(
+            "{column} {}, a number where text belongs",
+            recall_core::value::shown_real(n)
+        )),
         ValueRef::Blob(b) => Some(format!(
             "{column} stored as a BLOB of {} bytes, not text",
             b.len()

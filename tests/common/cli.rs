@@ -205,12 +205,42 @@ pub fn generated_items(n: usize) -> String {
     out
 }
 
-/// One JSON Lines item: source, project (None for no project), title, summary, time.
-pub fn item(source: &str, project: Option<&str>, title: &str, summary: &str, at: &str) -> String {
-    serde_json::json!({
-        "source": source, "project": project, "title": title, "summary": summary, "occurred_at": at,
-    })
-    .to_string()
+/// A fixture item, as one line of JSON Lines: `titled("x").project("p").at(T).line()`.
+/// What is not said defaults to source "s", no project, an empty summary, and
+/// 2025-01-01T00:00:00Z.
+pub struct Fixture(serde_json::Value);
+
+pub fn titled(title: &str) -> Fixture {
+    Fixture(serde_json::json!({
+        "source": "s", "project": null, "title": title, "summary": "",
+        "occurred_at": "2025-01-01T00:00:00Z",
+    }))
+}
+
+impl Fixture {
+    pub fn source(mut self, source: &str) -> Fixture {
+        self.0["source"] = source.into();
+        self
+    }
+
+    pub fn project(mut self, project: &str) -> Fixture {
+        self.0["project"] = project.into();
+        self
+    }
+
+    pub fn summary(mut self, summary: &str) -> Fixture {
+        self.0["summary"] = summary.into();
+        self
+    }
+
+    pub fn at(mut self, occurred_at: &str) -> Fixture {
+        self.0["occurred_at"] = occurred_at.into();
+        self
+    }
+
+    pub fn line(self) -> String {
+        self.0.to_string()
+    }
 }
 
 /// `n` filler items of project "f" that share no word with the fixtures: they keep the
@@ -218,13 +248,11 @@ pub fn item(source: &str, project: Option<&str>, title: &str, summary: &str, at:
 pub fn fillers(n: usize) -> Vec<String> {
     (0..n)
         .map(|i| {
-            item(
-                "f",
-                Some("f"),
-                &format!("filler {i}"),
-                "",
-                "2023-01-01T00:00:00Z",
-            )
+            titled(&format!("filler {i}"))
+                .source("f")
+                .project("f")
+                .at("2023-01-01T00:00:00Z")
+                .line()
         })
         .collect()
 }
