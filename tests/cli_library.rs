@@ -203,6 +203,7 @@ fn rebuild_switches_the_tokenizer() {
 
 #[test]
 fn rebuild_killed_half_way_leaves_the_library_as_it_was() {
+    let _turn = crate::common::heavy();
     let lib = TempLib::init(None);
     lib.import(&generated_items(20_000)).ok();
     let before = lib.snapshot();

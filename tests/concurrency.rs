@@ -26,6 +26,7 @@ struct Stats {
 
 #[test]
 fn sixteen_readers_and_a_writer() {
+    let _turn = crate::common::heavy();
     let lib = Arc::new(TempLib::init(None));
     lib.import(&generated_items(2_000)).ok();
     let stop = Arc::new(AtomicBool::new(false));

@@ -109,6 +109,7 @@ fn crash_matrix(
 
 #[test]
 fn killing_import_loses_nothing() {
+    let _turn = crate::common::heavy();
     let template = TempLib::init(None);
     template.import(&generated_items(2_000)).ok();
     let input = template.path("more.jsonl");
@@ -123,6 +124,7 @@ fn killing_import_loses_nothing() {
 
 #[test]
 fn killing_rebuild_with_a_new_tokenizer_loses_nothing() {
+    let _turn = crate::common::heavy();
     let template = TempLib::init(None);
     template.import(&generated_items(12_000)).ok();
     crash_matrix(
@@ -135,6 +137,7 @@ fn killing_rebuild_with_a_new_tokenizer_loses_nothing() {
 
 #[test]
 fn killing_optimize_loses_nothing() {
+    let _turn = crate::common::heavy();
     let template = TempLib::init(None);
     // Many small imports leave many index segments for optimize to merge.
     for _ in 0..20 {
@@ -145,6 +148,7 @@ fn killing_optimize_loses_nothing() {
 
 #[test]
 fn killing_migrate_loses_nothing() {
+    let _turn = crate::common::heavy();
     let template = TempLib::new();
     let out = template
         .command()

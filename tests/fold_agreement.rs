@@ -75,6 +75,7 @@ fn fts5_folding() -> &'static Fts5Folding {
 }
 
 fn measure() -> Fts5Folding {
+    let _turn = crate::common::heavy();
     let conn = Connection::open_in_memory().expect("in-memory database");
     conn.execute_batch(
         "create virtual table words using fts5(body, tokenize = 'unicode61 remove_diacritics 2');

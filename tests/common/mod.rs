@@ -337,3 +337,12 @@ pub fn adversarial_fts_tables(conn: &rusqlite::Connection) -> Vec<(String, Strin
         .expect("rows");
     tables
 }
+
+/// The tests that load the whole machine (the concurrency soak, the crash matrices, the
+/// exhaustive and 100,000-input runs) take turns: side by side they would stretch each
+/// other's timing-sensitive parts. Light tests run beside them as usual.
+pub fn heavy() -> std::sync::MutexGuard<'static, ()> {
+    static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    // A heavy test that failed still hands its turn on.
+    HEAVY.lock().unwrap_or_else(|e| e.into_inner())
+}
