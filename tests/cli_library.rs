@@ -419,14 +419,7 @@ fn check_finds_each_problem_and_exits_1() {
     );
 
     // A schema behind this recall.
-    let lib = TempLib::new();
-    let out = lib
-        .command()
-        .arg("init")
-        .env("RECALL_TEST_INIT_VERSION", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let lib = TempLib::init_at_version_1();
     let out = lib.run(&["check"]);
     assert_eq!(out.code, 1);
     assert!(

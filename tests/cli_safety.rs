@@ -349,12 +349,7 @@ fn interrupted_writes_say_so_and_change_nothing() {
     lib.run(&["check"]).ok();
 
     // A migration interrupted: the library stays at the version it had.
-    let old = TempLib::new();
-    old.command()
-        .arg("init")
-        .env("RECALL_TEST_INIT_VERSION", "1")
-        .output()
-        .unwrap();
+    let old = TempLib::init_at_version_1();
     let child = old
         .command()
         .arg("migrate")

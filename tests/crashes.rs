@@ -149,14 +149,7 @@ fn killing_optimize_loses_nothing() {
 #[test]
 fn killing_migrate_loses_nothing() {
     let _turn = crate::common::heavy();
-    let template = TempLib::new();
-    let out = template
-        .command()
-        .arg("init")
-        .env("RECALL_TEST_INIT_VERSION", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let template = TempLib::init_at_version_1();
     template.import_at_v1(&generated_items(3_000));
     crash_matrix(&template, &["migrate"], &["migrate:2"], None);
     // After a crash the migration still applies.

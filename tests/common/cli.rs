@@ -99,6 +99,23 @@ impl TempLib {
         TempLib { dir, db }
     }
 
+    /// A library at schema version 1 (`init` through the test hook), for `migrate` tests.
+    pub fn init_at_version_1() -> TempLib {
+        let lib = TempLib::new();
+        let out = lib
+            .command()
+            .arg("init")
+            .env("RECALL_TEST_INIT_VERSION", "1")
+            .output()
+            .expect("run recall init");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        lib
+    }
+
     /// A library created with `recall init` (and `--tokenizer` when given).
     pub fn init(tokenizer: Option<&str>) -> TempLib {
         let lib = TempLib::new();
