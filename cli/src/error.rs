@@ -1,4 +1,5 @@
-//! One error type for the CLI: a single line for the user, and an exit code.
+//! One error type for the CLI: a single line for the user (exit code 2), and the kind a
+//! caller may need to tell apart.
 use std::fmt;
 
 #[derive(Debug)]
