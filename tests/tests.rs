@@ -19,4 +19,5 @@ mod queries_later;
 mod queries_search;
 mod replace_routes;
 mod shell_parity;
+mod sql_command;
 mod sql_files;

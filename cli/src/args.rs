@@ -78,6 +78,9 @@ pub enum Command {
     Related(RelatedArgs),
     /// Measure retrieval quality on labeled cases, under one or more settings.
     Eval(EvalArgs),
+    /// Run any SQL against the library, with every recall_* function registered (the
+    /// bundled SQLite); read-only unless --write.
+    Sql(SqlArgs),
     /// Import a LoCoMo-format file (conversations and questions) and write eval cases.
     ImportLocomo {
         /// The LoCoMo JSON file.
@@ -209,4 +212,25 @@ pub struct AccessArgs {
     /// or the config's [access] allow.
     #[arg(long = "allow", value_name = "GLOB", value_parser = crate::access::parse_allow_flag)]
     pub allow: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// The SQL: one statement or several (the rows of the last one that returns rows are
+    /// printed). Or give --file.
+    #[arg(value_name = "SQL")]
+    pub sql: Option<String>,
+    /// Read the SQL from a file, such as sql/search.sql.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// A named parameter, repeatable: `-p query='deploy failed'` binds :query. A value that
+    /// reads as a number is bound as one.
+    #[arg(short = 'p', long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Allow statements that write (all of them run in one transaction).
+    #[arg(long)]
+    pub write: bool,
+    /// Print CSV (a header, then one line per row) instead of a table.
+    #[arg(long)]
+    pub csv: bool,
 }

@@ -10,6 +10,7 @@ mod maintain;
 mod related;
 mod repair;
 mod search;
+mod sql;
 mod timeline;
 
 use crate::args::{Cli, Command};
@@ -46,5 +47,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Related(a) => related::run(&g, &a),
         Command::Eval(a) => eval::run(&g, &a),
         Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
+        Command::Sql(a) => sql::run(&g, &a),
     }
 }

@@ -1,0 +1,229 @@
+//! `recall sql`: any SQL against a library, in the bundled SQLite with every `recall_*`
+//! function registered, so that the queries of `sql/` run by hand where the system's
+//! shell is too old for the library's tokenizer or cannot load extensions. Printed as a
+//! table, as JSON (`--json`: an array of objects) or as CSV (`--csv`), like
+//! `sqlite-utils query`. Read-only unless `--write`; with it, every statement runs in
+//! one transaction, so a failing script changes nothing.
+use fallible_iterator::FallibleIterator;
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::{Batch, Connection};
+use serde_json::{Map, Value as Json};
+
+use super::Globals;
+use crate::args::SqlArgs;
+use crate::error::{Error, Result};
+use crate::library::{self, Access};
+use crate::text::field;
+use crate::{err, output};
+
+/// The columns and rows of the last statement that returned rows.
+type Table = (Vec<String>, Vec<Vec<Value>>);
+
+pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
+    if a.csv && g.json {
+        return Err(err!("--csv and --json: choose one output"));
+    }
+    let sql = match (&a.sql, &a.file) {
+        (Some(sql), None) => sql.clone(),
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .map(|t| crate::text::without_bom(&t).to_string())
+            .map_err(|e| err!("cannot read {}: {e}", path.display()))?,
+        (Some(_), Some(_)) => return Err(err!("give the SQL or --file, not both")),
+        (None, None) => {
+            return Err(err!(
+                "no SQL given: `recall sql \"select …\"` or `recall sql --file sql/search.sql`"
+            ))
+        }
+    };
+    let mut params = a
+        .params
+        .iter()
+        .map(|p| parse_param(p))
+        .collect::<Result<Vec<_>>>()?;
+    let access = if a.write { Access::Write } else { Access::Read };
+    let mut lib = library::open(g.db()?, access, g.tokenizer.as_deref())?;
+    // The queries of sql/ take the library's tokenizer as :tokenizer: given unless set.
+    let tokenizer = (!params.iter().any(|(n, _)| n == "tokenizer") && sql.contains(":tokenizer"))
+        .then(|| ("tokenizer".to_string(), Value::Text(lib.tokenizer.clone())));
+    params.extend(tokenizer);
+    let table = if a.write {
+        let tx = lib
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| Error::sqlite("starting the transaction", &e))?;
+        let table = execute(&tx, &sql, &params)?;
+        tx.commit().map_err(|e| Error::sqlite("committing", &e))?;
+        table
+    } else {
+        execute(&lib.conn, &sql, &params)?
+    };
+    let (columns, rows) = table.unwrap_or_default();
+    if g.json {
+        output::json(&json_rows(&columns, &rows));
+    } else if a.csv {
+        print_csv(&columns, &rows)?;
+    } else {
+        print_table(&columns, &rows);
+    }
+    Ok(0)
+}
+
+/// `NAME=VALUE` (the name with or without its `:`): a number binds as one.
+fn parse_param(p: &str) -> Result<(String, Value)> {
+    let (name, value) = p
+        .split_once('=')
+        .ok_or_else(|| err!("-p {p:?}: write NAME=VALUE, like -p query='deploy failed'"))?;
+    let name = name.trim_start_matches([':', '@', '$']);
+    if name.is_empty() {
+        return Err(err!("-p {p:?}: the parameter has no name"));
+    }
+    let value = if let Ok(i) = value.parse::<i64>() {
+        Value::Integer(i)
+    } else if let Some(r) = value.parse::<f64>().ok().filter(|r| r.is_finite()) {
+        Value::Real(r)
+    } else {
+        Value::Text(value.to_string())
+    };
+    Ok((name.to_string(), value))
+}
+
+fn execute(conn: &Connection, sql: &str, params: &[(String, Value)]) -> Result<Option<Table>> {
+    let fail = |e: &rusqlite::Error| {
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+            err!("sql: the statement writes to the library: add --write to allow it")
+        } else {
+            Error::sqlite("sql", e)
+        }
+    };
+    let mut used = vec![false; params.len()];
+    let mut last = None;
+    let mut batch = Batch::new(conn, sql);
+    while let Some(mut stmt) = batch.next().map_err(|e| fail(&e))? {
+        for index in 1..=stmt.parameter_count() {
+            let Some(name) = stmt.parameter_name(index) else {
+                return Err(err!(
+                    "sql: parameter {index} has no name: write :name and pass -p name=VALUE"
+                ));
+            };
+            let bare = name.trim_start_matches([':', '@', '$']);
+            // Unset parameters stay NULL, as in the shell: the query files read NULL as
+            // their default.
+            if let Some(i) = params.iter().position(|(n, _)| n == bare) {
+                stmt.raw_bind_parameter(index, &params[i].1)
+                    .map_err(|e| fail(&e))?;
+                used[i] = true;
+            }
+        }
+        let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
+        let mut rows = Vec::new();
+        let mut cursor = stmt.raw_query();
+        while let Some(row) = cursor.next().map_err(|e| fail(&e))? {
+            let mut values = Vec::with_capacity(columns.len());
+            for i in 0..columns.len() {
+                values.push(row.get::<_, Value>(i).map_err(|e| fail(&e))?);
+            }
+            rows.push(values);
+        }
+        if !columns.is_empty() {
+            last = Some((columns, rows));
+        }
+    }
+    if let Some(i) = used.iter().position(|u| !u) {
+        return Err(err!(
+            "-p {}: no statement has the parameter :{}",
+            params[i].0,
+            params[i].0
+        ));
+    }
+    Ok(last)
+}
+
+fn json_value(v: &Value) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Integer(i) => Json::from(*i),
+        Value::Real(r) => Json::from(*r),
+        Value::Text(t) => Json::from(t.as_str()),
+        Value::Blob(b) => Json::from(format!("<{} bytes>", b.len())),
+    }
+}
+
+fn json_rows(columns: &[String], rows: &[Vec<Value>]) -> Json {
+    Json::Array(
+        rows.iter()
+            .map(|row| {
+                let mut obj = Map::new();
+                for (c, v) in columns.iter().zip(row) {
+                    obj.insert(c.clone(), json_value(v));
+                }
+                Json::Object(obj)
+            })
+            .collect(),
+    )
+}
+
+/// A value as text: NULL is empty, as in the sqlite3 shell and CSV.
+fn text_value(v: &Value) -> String {
+    match ValueRef::from(v) {
+        ValueRef::Null => String::new(),
+        ValueRef::Integer(i) => i.to_string(),
+        ValueRef::Real(r) => r.to_string(),
+        ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+        ValueRef::Blob(b) => format!("<{} bytes>", b.len()),
+    }
+}
+
+fn print_csv(columns: &[String], rows: &[Vec<Value>]) -> Result<()> {
+    let mut out = csv::Writer::from_writer(std::io::stdout().lock());
+    let write = |e: csv::Error| err!("cannot write the output: {e}");
+    out.write_record(columns).map_err(write)?;
+    for row in rows {
+        out.write_record(row.iter().map(text_value))
+            .map_err(write)?;
+    }
+    out.flush()
+        .map_err(|e| err!("cannot write the output: {e}"))
+}
+
+/// Columns padded to their widest cell; every cell escaped for the terminal.
+fn print_table(columns: &[String], rows: &[Vec<Value>]) {
+    if columns.is_empty() {
+        return;
+    }
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| field(&text_value(v)).into_owned())
+                .collect()
+        })
+        .collect();
+    let header: Vec<String> = columns.iter().map(|c| field(c).into_owned()).collect();
+    let widths: Vec<usize> = (0..columns.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|r| r[i].chars().count())
+                .chain([header[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    output::line(&line(&header));
+    output::line(&line(
+        &widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>(),
+    ));
+    for row in &cells {
+        output::line(&line(row));
+    }
+}
