@@ -801,14 +801,8 @@ fn the_project_filter_never_excludes_an_item_of_the_project() {
         "a-b",
         "Σς",
     ];
-    for tokenizer in [
-        "trigram remove_diacritics 1",
-        "trigram",
-        "unicode61 remove_diacritics 2",
-        "porter unicode61 remove_diacritics 2",
-        "unicode61",
-        "ascii",
-    ] {
+    // Every tokenizer a library may use.
+    for &tokenizer in recall_cli::tokenizer::KNOWN {
         let mut items = Vec::new();
         for (i, name) in names.iter().enumerate() {
             items.push(
