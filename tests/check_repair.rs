@@ -1,10 +1,9 @@
 //! `recall check` and `recall repair` on damaged libraries. Check only reads (a
 //! read-only, foreign or busy library is no problem), finds each kind of damage and
 //! names a fix; the fix works: check is clean afterwards and search finds the items.
-//!
-//! Tests named `wired_*` also need the library.rs / maintain.rs wiring described with
-//! `schema::ensure_sound`: write commands refusing a damaged schema, and opening a
-//! library whose tokenizer record or `recall_meta` is gone.
+//! Writes refuse a damaged schema (`schema::ensure_sound`) until it is repaired, and a
+//! library whose tokenizer record or `recall_meta` is gone still opens for check and
+//! repair.
 
 use std::time::{Duration, Instant};
 
@@ -814,11 +813,10 @@ fn repair_keeps_the_library_s_tokenizer_over_a_configured_one() {
     assert_eq!(state(&lib), before);
 }
 
-// Needs the wiring in library.rs (open_unchecked without the tokenizer record and
-// without recall_meta) to pass.
+// A library whose tokenizer record or recall_meta is gone opens for check and repair.
 
 #[test]
-fn wired_a_missing_tokenizer_record_is_taken_from_the_index() {
+fn a_missing_tokenizer_record_is_taken_from_the_index() {
     let lib = library(Some(UNICODE));
     damage(&lib, "delete from recall_meta where key = 'tokenizer'");
     let seen = problem(&lib, "tokenizer");
@@ -836,7 +834,7 @@ fn wired_a_missing_tokenizer_record_is_taken_from_the_index() {
 }
 
 #[test]
-fn wired_a_dropped_recall_meta_is_created_again() {
+fn a_dropped_recall_meta_is_created_again() {
     let lib = library(None);
     damage(&lib, "drop table recall_meta");
     let found_problems = problems(&lib);
@@ -868,7 +866,7 @@ fn wired_a_dropped_recall_meta_is_created_again() {
 // writing, maintain.rs) and `schema::version_mismatch` in `migrate`.
 
 #[test]
-fn wired_writes_refuse_a_damaged_schema_until_it_is_repaired() {
+fn writes_refuse_a_damaged_schema_until_it_is_repaired() {
     let item =
         r#"{"id": 3, "source": "s", "title": "widget1 replaced", "occurred_at": "2025-01-01"}"#;
     for (sql, named) in [
@@ -902,7 +900,7 @@ fn wired_writes_refuse_a_damaged_schema_until_it_is_repaired() {
 }
 
 #[test]
-fn wired_rebuild_refuses_a_damaged_index() {
+fn rebuild_refuses_a_damaged_index() {
     let lib = library(None);
     damage(&lib, "drop table items_fts_docsize");
     let before = state(&lib);
@@ -913,7 +911,7 @@ fn wired_rebuild_refuses_a_damaged_index() {
 }
 
 #[test]
-fn wired_rebuild_with_the_recorded_tokenizer_rebuilds_the_declared_index() {
+fn rebuild_with_the_recorded_tokenizer_rebuilds_the_declared_index() {
     // The advice of old, `rebuild --tokenizer <recorded>`, printed "rebuilt" and changed
     // nothing: rebuild must compare with the tokenizer the index declares.
     let lib = library(Some(UNICODE));
@@ -936,7 +934,7 @@ fn wired_rebuild_with_the_recorded_tokenizer_rebuilds_the_declared_index() {
 }
 
 #[test]
-fn wired_migrate_after_user_version_zeroed_says_repair() {
+fn migrate_after_user_version_zeroed_says_repair() {
     let lib = library(None);
     shell_ok(&[lib.db.as_os_str()], "pragma user_version = 0;\n");
     let before = state(&lib);
