@@ -138,23 +138,13 @@ fn execute(conn: &Connection, sql: &str, params: &[(String, Value)]) -> Result<O
     Ok(last)
 }
 
-fn json_value(v: &Value) -> Json {
-    match v {
-        Value::Null => Json::Null,
-        Value::Integer(i) => Json::from(*i),
-        Value::Real(r) => Json::from(*r),
-        Value::Text(t) => Json::from(t.as_str()),
-        Value::Blob(b) => Json::from(format!("<{} bytes>", b.len())),
-    }
-}
-
 fn json_rows(columns: &[String], rows: &[Vec<Value>]) -> Json {
     Json::Array(
         rows.iter()
             .map(|row| {
                 let mut obj = Map::new();
                 for (c, v) in columns.iter().zip(row) {
-                    obj.insert(c.clone(), json_value(v));
+                    obj.insert(c.clone(), crate::sql_file::json(ValueRef::from(v)));
                 }
                 Json::Object(obj)
             })
