@@ -10,23 +10,15 @@ use crate::err;
 use crate::error::Result;
 use crate::library::{self, Access};
 use crate::output;
-use crate::sql_file::queries;
-use crate::sql_file::{self, int, text};
+use crate::sql_file::{self, queries};
 use crate::text::field;
 
 pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
-    let sources = g
-        .allow(allow)
-        .map(|globs| serde_json::json!(globs).to_string());
     let rows = sql_file::run(
         &lib.conn,
         queries::GET,
-        &vec![
-            (":id", int(Some(id))),
-            (":sources", text(sources.as_deref())),
-            (":transcript", int(Some(i64::from(transcript)))),
-        ],
+        &crate::params::get(id, &g.allow(allow), transcript),
     )?;
     let mut item: Map<String, Json> = rows
         .into_iter()
