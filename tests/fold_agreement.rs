@@ -363,7 +363,7 @@ fn prompt_terms_find_their_titles_in_fts5() {
         "Tiếng Việt",
     ];
     let conn = Connection::open_in_memory().expect("in-memory database");
-    recall_cli::rusqlite_adapter::register(&conn).expect("functions");
+    sqlite_recall_rusqlite::register(&conn).expect("functions");
     conn.execute_batch(
         "create virtual table words using fts5(title, tokenize = 'unicode61 remove_diacritics 2');
          create virtual table grams using fts5(title, tokenize = 'trigram remove_diacritics 1');",

@@ -221,3 +221,41 @@ fn every_function_has_sql_checks() {
         );
     }
 }
+
+/// One version everywhere: the workspace's (root Cargo.toml), which every crate
+/// inherits, is what `recall --version`, `recall_version()` in every host and
+/// `sqlite_recall_rusqlite::VERSION` give. The Python and Node packages take it at build
+/// time; their tests compare it with `recall --version` (docs/install.md).
+#[test]
+fn one_version_everywhere() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let section = manifest
+        .split("[workspace.package]")
+        .nth(1)
+        .expect("[workspace.package] in Cargo.toml");
+    let version = section
+        .lines()
+        .find_map(|l| l.strip_prefix("version = "))
+        .expect("a workspace version")
+        .trim_matches('"')
+        .to_string();
+    assert_eq!(sqlite_recall_rusqlite::VERSION, version);
+    let out = std::process::Command::new(crate::common::cli::recall_bin())
+        .arg("--version")
+        .output()
+        .expect("recall --version");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("recall {version}")
+    );
+    for host in all_hosts() {
+        let run = host.run(&["select recall_version()".to_string()]);
+        assert_eq!(run.error, None, "{}", host.name());
+        assert_eq!(
+            run.outputs[0],
+            vec![vec![Some(format!("v{version}"))]],
+            "{}",
+            host.name()
+        );
+    }
+}

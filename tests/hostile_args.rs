@@ -100,7 +100,7 @@ fn statements() -> Vec<(String, String)> {
 
 #[test]
 fn bundled_sqlite_gives_values_or_named_errors() {
-    for host in [Rusqlite::LoadExtension, Rusqlite::CliAdapter] {
+    for host in [Rusqlite::LoadExtension, Rusqlite::Register] {
         let conn = host.connect();
         let (mut ok, mut errors) = (0, 0);
         for (name, sql) in statements() {

@@ -107,7 +107,7 @@ proptest! {
         thread_local! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().unwrap();
-                recall_cli::rusqlite_adapter::register(&conn).unwrap();
+                sqlite_recall_rusqlite::register(&conn).unwrap();
                 conn
             };
             static TABLES: Vec<(String, String)> =
@@ -202,7 +202,7 @@ proptest! {
         thread_local! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().expect("in-memory database");
-                recall_cli::rusqlite_adapter::register(&conn).expect("functions");
+                sqlite_recall_rusqlite::register(&conn).expect("functions");
                 conn
             };
         }
@@ -280,7 +280,7 @@ proptest! {
         thread_local! {
             static CONN: rusqlite::Connection = {
                 let conn = rusqlite::Connection::open_in_memory().expect("open");
-                recall_cli::rusqlite_adapter::register(&conn).expect("register");
+                sqlite_recall_rusqlite::register(&conn).expect("register");
                 conn
             };
         }

@@ -15,7 +15,6 @@ pub mod output;
 pub mod params;
 pub mod prune;
 pub mod quality;
-pub mod rusqlite_adapter;
 pub mod schema;
 pub mod settings;
 pub mod sql_file;

@@ -52,7 +52,7 @@ pub struct Library {
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(busy_timeout())
         .context("setting the busy timeout")?;
-    crate::rusqlite_adapter::register(conn).context("registering the recall_* functions")
+    sqlite_recall_rusqlite::register(conn).context("registering the recall_* functions")
 }
 
 /// A migration's SQL with the library's tokenizer in its tokenize clause: as written,

@@ -7,7 +7,7 @@ use rusqlite::Connection;
 thread_local! {
     static CONN: Connection = {
         let conn = Connection::open_in_memory().expect("open");
-        recall_cli::rusqlite_adapter::register(&conn).expect("register");
+        sqlite_recall_rusqlite::register(&conn).expect("register");
         // The adversarial tables every safety test shares.
         conn.execute_batch(include_str!("../../tests/fts_tables.sql")).expect("tables");
         conn.execute_batch(include_str!("../../tests/fts_tables_345.sql")).expect("tables");

@@ -205,10 +205,10 @@ impl SqlHost for Python {
     }
 }
 
-/// rusqlite's bundled SQLite, either loading the extension or with the CLI's adapter.
+/// rusqlite's bundled SQLite, either loading the extension or registered by sqlite-recall-rusqlite (as the CLI does).
 pub enum Rusqlite {
     LoadExtension,
-    CliAdapter,
+    Register,
 }
 
 impl Rusqlite {
@@ -216,9 +216,7 @@ impl Rusqlite {
         let conn = rusqlite::Connection::open_in_memory().expect("open in-memory database");
         match self {
             Rusqlite::LoadExtension => load_extension(&conn),
-            Rusqlite::CliAdapter => {
-                recall_cli::rusqlite_adapter::register(&conn).expect("register")
-            }
+            Rusqlite::Register => sqlite_recall_rusqlite::register(&conn).expect("register"),
         }
         conn
     }
@@ -237,7 +235,9 @@ impl SqlHost for Rusqlite {
     fn name(&self) -> String {
         match self {
             Rusqlite::LoadExtension => format!("rusqlite {} + librecall0", rusqlite::version()),
-            Rusqlite::CliAdapter => format!("rusqlite {} + CLI adapter", rusqlite::version()),
+            Rusqlite::Register => {
+                format!("rusqlite {} + sqlite-recall-rusqlite", rusqlite::version())
+            }
         }
     }
 
@@ -287,7 +287,7 @@ pub fn all_hosts() -> Vec<Box<dyn SqlHost>> {
         Box::new(Shell),
         Box::new(Python),
         Box::new(Rusqlite::LoadExtension),
-        Box::new(Rusqlite::CliAdapter),
+        Box::new(Rusqlite::Register),
     ]
 }
 

@@ -1,11 +1,31 @@
-//! Registers every entry of `recall_core::FUNCTIONS` on a rusqlite connection: the
-//! CLI's twin of the loadable extension's adapter, driven by the same table.
-
+//! The sqlite-recall SQL functions on a [rusqlite] connection, without a loadable
+//! library: every entry of `recall_core::FUNCTIONS`, registered by the same table that
+//! drives the loadable extension, so both give the same answers. The `recall` CLI
+//! registers its functions with this call.
+//!
+//! ```
+//! use rusqlite::Connection;
+//!
+//! let conn = Connection::open_in_memory()?;
+//! sqlite_recall_rusqlite::register(&conn)?;
+//! let version: String = conn.query_row("select recall_version()", [], |r| r.get(0))?;
+//! assert_eq!(version, format!("v{}", sqlite_recall_rusqlite::VERSION));
+//! // Any text becomes a MATCH expression FTS5 accepts: operators are quoted as text.
+//! let m: String = conn.query_row("select recall_match('NEAR(a b) OR col:x')", [], |r| r.get(0))?;
+//! assert_eq!(m, r#""NEAR(a" OR "col:x""#);
+//! # Ok::<(), rusqlite::Error>(())
+//! ```
 use recall_core::{FunctionSpec, Host, Output, Value, FUNCTIONS};
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, Error, Result};
 
+/// The version of the functions, as `recall_version()` gives it without its `v`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Registers every `recall_*` function on `conn`, for each of its arities, with the
+/// flags of the table (deterministic where the result depends on the arguments alone;
+/// innocuous). Errors only when SQLite refuses a registration.
 pub fn register(conn: &Connection) -> Result<()> {
     let host = Host {
         sqlite_version: rusqlite::version().to_string(),
