@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test wheel bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-python wheel bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -21,6 +21,12 @@ test: hosts
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(MAKE) test-python
+
+# The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
+# the error of an interpreter that cannot load extensions (tests/packages/).
+test-python:
+	./tests/packages/python.sh
 
 # The Python package (bindings/python): the recall command and librecall0 in one wheel,
 # built by maturin from a virtual environment of its own.
