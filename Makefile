@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-python wheel bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -21,6 +21,23 @@ test: hosts
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(MAKE) test-python
+
+# The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
+# the error of an interpreter that cannot load extensions (tests/packages/).
+test-python:
+	./tests/packages/python.sh
+
+# The Python package (bindings/python): the recall command and librecall0 in one wheel,
+# built by maturin from a virtual environment of its own.
+BUILD_VENV := $(TARGET_DIR)/venvs/build
+wheel: hosts
+	[ -x "$(BUILD_VENV)/bin/maturin" ] || { /usr/bin/python3 -m venv "$(BUILD_VENV)" && \
+	  "$(BUILD_VENV)/bin/pip" install -q 'maturin>=1.5,<2'; }
+	$(CARGO) build --release -p recall-cli -p recall0
+	cp "$(TARGET_DIR)/release/librecall0.so" bindings/python/sqlite_recall/
+	cd bindings/python && "$(abspath $(BUILD_VENV))/bin/maturin" build --release --quiet \
+	  --out "$(abspath $(TARGET_DIR))/wheels"
 
 # Per-function criterion benchmarks and recall_score over 1,000,000 rows.
 bench:
