@@ -554,6 +554,9 @@ fn a_break_stops_the_tokenizer() {
 fn single_characters_are_terms() {
     assert_eq!(MIN_TERM_CHARS, 1);
     assert_eq!(terms("a 7 用", Mode::Query), ["a", "7", "用"]);
+    // Words of one or two characters, which trigram cannot match.
+    assert!(finds("the db is locked", "db") && finds("用户名", "用户"));
+    assert!(finds("x = 1", "x") && !finds("the dbs", "d"));
     assert!(has_token("a") && has_token("用") && has_token("data-pipeline"));
     assert!(!has_token("@@@") && !has_token("") && !has_token("\u{301}") && !has_token("--"));
 }
