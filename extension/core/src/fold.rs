@@ -30,17 +30,24 @@ pub fn fold(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_ascii() {
-            out.push(c.to_ascii_lowercase());
-        } else {
-            case_fold(c, |l| {
-                if let Some(kept) = remove_accent(l) {
-                    out.push(kept);
-                }
-            });
-        }
+        push_folded(c, &mut out);
     }
     out
+}
+
+/// Appends the fold of one character to `out`: nothing for a Latin accent on its own, one
+/// character or more otherwise. The fold of a text is the concatenation of these, so a
+/// caller can fold a slice into a buffer it reuses (the tokenizer does, per token).
+pub fn push_folded(c: char, out: &mut String) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+    } else {
+        case_fold(c, |l| {
+            if let Some(kept) = remove_accent(l) {
+                out.push(kept);
+            }
+        });
+    }
 }
 
 /// Simple case folding built from the standard library's case mappings: the lowercase of

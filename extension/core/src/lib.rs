@@ -9,6 +9,7 @@ pub mod prompt;
 pub mod score;
 pub mod stopwords;
 pub mod time;
+pub mod tokenize;
 pub mod value;
 
 pub use functions::{FunctionSpec, Host, FUNCTIONS};
