@@ -7,8 +7,8 @@ use std::rc::Rc;
 use recall_core::{FunctionSpec, Host, Output, Value, FUNCTIONS};
 use sqlite_loadable::api;
 use sqlite_loadable::ext::{
-    sqlite3ext_column_text, sqlite3ext_finalize, sqlite3ext_prepare_v2, sqlite3ext_step,
-    sqlite3ext_value_bytes, sqlite3ext_value_text,
+    sqlite3ext_bind_pointer, sqlite3ext_column_text, sqlite3ext_finalize, sqlite3ext_prepare_v2,
+    sqlite3ext_step, sqlite3ext_value_bytes, sqlite3ext_value_text,
 };
 use sqlite_loadable::prelude::*;
 use sqlite_loadable::{define_scalar_function_with_aux, FunctionFlags};
@@ -35,7 +35,41 @@ pub fn register_all(db: *mut sqlite3) -> sqlite_loadable::Result<()> {
             )?;
         }
     }
-    Ok(())
+    register_tokenizer(db)
+}
+
+/// Registers the `recall` FTS5 tokenizer (`tokenize = 'recall'`) when the host has FTS5;
+/// without FTS5 there is nothing to tokenize for, and the functions still load.
+fn register_tokenizer(db: *mut sqlite3) -> sqlite_loadable::Result<()> {
+    let mut api: *mut std::ffi::c_void = std::ptr::null_mut();
+    // SAFETY: fts5.h's way to reach the fts5_api: bind a pointer to `api` under the
+    // type name fts5() checks, step once; the statement is finalized before returning.
+    let rc = unsafe {
+        let mut stmt = std::ptr::null_mut();
+        let sql = recall_fts5::API_QUERY;
+        if sqlite3ext_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, std::ptr::null_mut()) != 0
+            || stmt.is_null()
+        {
+            return Ok(());
+        }
+        let kind = recall_fts5::API_POINTER_TYPE;
+        sqlite3ext_bind_pointer(
+            stmt,
+            1,
+            (&mut api as *mut *mut std::ffi::c_void).cast(),
+            kind.as_ptr(),
+        );
+        sqlite3ext_step(stmt);
+        sqlite3ext_finalize(stmt);
+        recall_fts5::register_tokenizer(api)
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(sqlite_loadable::Error::new_message(
+            "registering the recall FTS5 tokenizer failed",
+        ))
+    }
 }
 
 fn call(

@@ -42,7 +42,49 @@ pub fn register(conn: &Connection) -> Result<()> {
             })?;
         }
     }
-    Ok(())
+    register_tokenizer(conn)
+}
+
+/// Registers the `recall` FTS5 tokenizer (`tokenize = 'recall'`) when the SQLite has
+/// FTS5; without FTS5 there is nothing to tokenize for, and the functions still work.
+fn register_tokenizer(conn: &Connection) -> Result<()> {
+    use rusqlite::ffi;
+    use std::ffi::c_void;
+    let mut api: *mut c_void = std::ptr::null_mut();
+    // SAFETY: fts5.h's way to reach the fts5_api: bind a pointer to `api` under the
+    // type name fts5() checks, step once; the statement is finalized before returning.
+    let rc = unsafe {
+        let db = conn.handle();
+        let mut stmt = std::ptr::null_mut();
+        let prepared = ffi::sqlite3_prepare_v2(
+            db,
+            recall_fts5::API_QUERY.as_ptr(),
+            -1,
+            &mut stmt,
+            std::ptr::null_mut(),
+        );
+        if prepared != ffi::SQLITE_OK || stmt.is_null() {
+            return Ok(());
+        }
+        ffi::sqlite3_bind_pointer(
+            stmt,
+            1,
+            (&mut api as *mut *mut c_void).cast(),
+            recall_fts5::API_POINTER_TYPE.as_ptr(),
+            None,
+        );
+        ffi::sqlite3_step(stmt);
+        ffi::sqlite3_finalize(stmt);
+        recall_fts5::register_tokenizer(api)
+    };
+    if rc == ffi::SQLITE_OK {
+        Ok(())
+    } else {
+        Err(Error::SqliteFailure(
+            ffi::Error::new(rc),
+            Some("registering the recall FTS5 tokenizer".into()),
+        ))
+    }
 }
 
 fn call(spec: &FunctionSpec, host: &Host, ctx: &Context) -> Result<SqlValue> {

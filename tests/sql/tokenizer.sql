@@ -1,0 +1,28 @@
+-- The recall FTS5 tokenizer (tokenize = 'recall'), registered with the functions.
+create temp table docs(id integer primary key, body text);
+insert into docs values (1, 'fix getUserName in src/importer.rs'), (2, 'get_user_name helper'), (3, 'the user name field'), (4, '请输入用户名和密码'), (5, 'the migrations ran twice'), (6, 'HTTPServer refused: ECONNREFUSED'), (7, 'Migración de índices'), (8, 'os.path.join joins paths'), (9, 'ユーザー検索を高速化した'), (10, 'status of the class');
+create virtual table temp.t using fts5(body, tokenize = 'recall');
+insert into temp.t(rowid, body) select id, body from docs;
+select 'tok_01', (select group_concat(rowid) from (select rowid from temp.t where t match '"user name"' order by rowid)) = '1,2,3';
+select 'tok_02', (select group_concat(rowid) from (select rowid from temp.t where t match recall_match('getUserName', 'recall') order by rowid)) = '1,2';
+select 'tok_03', (select group_concat(rowid) from (select rowid from temp.t where t match 'getusername' order by rowid)) = '1,2';
+select 'tok_04', (select group_concat(rowid) from (select rowid from temp.t where t match 'user' order by rowid)) = '1,2,3';
+select 'tok_05', (select group_concat(rowid) from (select rowid from temp.t where t match '用户' order by rowid)) = '4';
+select 'tok_06', (select group_concat(rowid) from (select rowid from temp.t where t match '用' order by rowid)) = '4';
+select 'tok_07', (select group_concat(rowid) from (select rowid from temp.t where t match '検索' order by rowid)) = '9';
+select 'tok_08', (select group_concat(rowid) from (select rowid from temp.t where t match 'migration' order by rowid)) = '5';
+select 'tok_09', (select group_concat(rowid) from (select rowid from temp.t where t match 'migracion' order by rowid)) = '7';
+select 'tok_10', (select group_concat(rowid) from (select rowid from temp.t where t match 'http' order by rowid)) = '6';
+select 'tok_11', (select group_concat(rowid) from (select rowid from temp.t where t match 'server' order by rowid)) = '6';
+select 'tok_12', (select group_concat(rowid) from (select rowid from temp.t where t match 'econnrefused' order by rowid)) = '6';
+select 'tok_13', (select group_concat(rowid) from (select rowid from temp.t where t match '"path join"' order by rowid)) = '8';
+select 'tok_14', (select group_concat(rowid) from (select rowid from temp.t where t match 'importer' order by rowid)) = '1';
+select 'tok_15', (select count(*) from temp.t where t match 'statu OR clas') = 0;
+select 'tok_16', (select highlight(t, 0, '[', ']') from temp.t where t match '"user name"' and rowid = 2) = 'get_[user_name] helper';
+select 'tok_17', (select highlight(t, 0, '[', ']') from temp.t where t match '用户' and rowid = 4) = '请输入[用户]名和密码';
+select 'tok_18', (select highlight(t, 0, '[', ']') from temp.t where t match 'migrations' and rowid = 5) = 'the [migrations] ran twice';
+select 'tok_19', (select highlight(t, 0, '[', ']') from temp.t where t match 'index' and rowid = 7) = 'Migración de [índices]';
+insert into temp.t(rowid, body) values (11, cast(x'6162ff6364c3' as text)), (12, 'x' || printf('%.*c', 100000, 'a') || ' tail');
+insert into temp.t(t) values ('integrity-check');
+select 'tok_20', (select group_concat(rowid) from (select rowid from temp.t where t match 'cd' order by rowid)) = '11';
+select 'tok_21', (select group_concat(rowid) from (select rowid from temp.t where t match 'tail' order by rowid)) = '12';
