@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::cli::{generated_items, kill_at_pause, signal_at_pause, TempLib};
 use crate::common::shell_ok;
