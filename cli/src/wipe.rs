@@ -1,0 +1,135 @@
+//! What makes `recall forget` leave no copy of a forgotten item's text in the library
+//! file or its log. Deleting a row is not enough: SQLite leaves the deleted bytes in
+//! free space, FTS5 keeps a deleted item's terms in its segments (behind a delete
+//! marker) until they are merged, `ANALYZE` keeps sample keys (terms, project and
+//! source names) in `sqlite_stat4`, earlier writes leave stale copies in freed pages
+//! and free space, and the write-ahead log keeps old page images. So, in the forget's
+//! transaction:
+//!
+//! - `PRAGMA secure_delete` overwrites what the transaction frees with zeros;
+//! - after the deletes, FTS5 `optimize` merges the index into one segment, which drops
+//!   the deleted items' entries and their delete markers for good (every version of an
+//!   item, a replaced one included), and keeps the index format every SQLite reads;
+//! - the planner's statistics, if any, are gathered again;
+//!
+//! then, after the commit, `VACUUM` rewrites the file from its live rows (no free
+//! space, no stale page survives) and a `TRUNCATE` checkpoint copies it into the file
+//! and empties the log.
+//!
+//! FTS5's own `secure-delete` option is not used: it removes only the entries of an
+//! item's current version (a version replaced earlier stays in an older segment, behind
+//! a delete marker), and once it has removed anything the index is in a format SQLite
+//! before 3.42 (Debian 12's 3.40) refuses, until the index is rebuilt.
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use crate::error::{Context, Result};
+
+/// Sets the connection's `secure_delete` for as long as it lives, then puts back what
+/// was there (a library caller keeps its connection).
+pub struct ZeroFreed<'c> {
+    conn: &'c Connection,
+    before: i64,
+}
+
+impl<'c> ZeroFreed<'c> {
+    pub fn on(conn: &'c Connection) -> Result<ZeroFreed<'c>> {
+        let before = conn
+            .query_row("pragma secure_delete", [], |r| r.get(0))
+            .context("reading secure_delete")?;
+        conn.query_row("pragma secure_delete = on", [], |_| Ok(()))
+            .context("setting secure_delete")?;
+        Ok(ZeroFreed { conn, before })
+    }
+}
+
+impl Drop for ZeroFreed<'_> {
+    fn drop(&mut self) {
+        let _ = self.conn.query_row(
+            &format!("pragma secure_delete = {}", self.before),
+            [],
+            |_| Ok(()),
+        );
+    }
+}
+
+/// After the deletes, inside the transaction: the index forgets the deleted items'
+/// terms for good, and statistics gathered before are gathered again without them.
+pub fn after_delete(tx: &Connection) -> Result<()> {
+    tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
+        .context("removing the items' terms from the index")?;
+    let analyzed: bool = tx
+        .query_row(
+            "select exists (select 1 from sqlite_master where name = 'sqlite_stat1')",
+            [],
+            |r| r.get(0),
+        )
+        .context("looking for statistics")?;
+    if analyzed {
+        // sqlite_stat4 samples hold index keys: terms, projects, sources, times.
+        tx.execute_batch("analyze")
+            .context("gathering the statistics again")?;
+    }
+    Ok(())
+}
+
+/// What the wipe after the commit achieved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Wiped {
+    /// The file was rewritten and its log emptied: no copy of a forgotten item's text
+    /// is left in either.
+    pub complete: bool,
+    /// Why not, and what to do.
+    pub warning: Option<String>,
+}
+
+/// After the commit: `VACUUM` rewrites the file from its live rows, and a `TRUNCATE`
+/// checkpoint copies the result into the file and empties the log. Never an error: the
+/// items are forgotten already, and a wipe that could not finish says why.
+pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
+    let finish = "run `recall forget --finish` once that is resolved";
+    // Folded in first, the log starts again from its beginning for the rewrite rather
+    // than holding the index twice over.
+    let _ = conn.query_row("pragma wal_checkpoint(passive)", [], |_| Ok(()));
+    if let Err(e) = conn.execute_batch("vacuum") {
+        return Wiped {
+            complete: false,
+            warning: Some(format!(
+                "the file could not be rewritten ({}): copies of forgotten text may remain in its free space; {finish}",
+                crate::error::describe_sqlite("vacuum", &e)
+            )),
+        };
+    }
+    let checkpoint = conn.query_row("pragma wal_checkpoint(truncate)", [], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    });
+    let wal = crate::library::sidecar(path, "-wal");
+    let wal_len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    match checkpoint {
+        Ok((0, _, _)) if wal_len == 0 => Wiped {
+            complete: true,
+            warning: None,
+        },
+        Ok(_) => Wiped {
+            complete: false,
+            warning: Some(format!(
+                "another process is using the library, so its log could not be folded into the file and emptied: copies of forgotten text remain in {} and {} until it is; {finish}",
+                path.display(),
+                wal.display()
+            )),
+        },
+        Err(e) => Wiped {
+            complete: false,
+            warning: Some(format!(
+                "the log could not be folded into the file ({}): copies of forgotten text may remain in {}; {finish}",
+                crate::error::describe_sqlite("checkpoint", &e),
+                wal.display()
+            )),
+        },
+    }
+}
