@@ -22,14 +22,17 @@ tgz=$(ls "$target"/npm/sqlite-recall-*.tgz)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-# npm 11 asks for install scripts to be allowed: better-sqlite3's builds its binding.
+# npm 11 asks for install scripts to be allowed: better-sqlite3's compiles its binding.
 cat > package.json <<'JSON'
 { "name": "sqlite-recall-node-test", "private": true, "allowScripts": { "better-sqlite3": true } }
 JSON
 # node-gyp compiles against this Node's own headers when it has them, instead of
 # downloading them.
 prefix=$(dirname "$(dirname "$(node -p 'process.execPath')")")
-[ -f "$prefix/include/node/node_api.h" ] && export npm_config_nodedir="$prefix"
+if [ -f "$prefix/include/node/node_api.h" ]; then
+  export npm_config_nodedir="$prefix"
+fi
+# node-gyp's make, on every core.
 export JOBS=max
 start=$SECONDS
 npm install --no-audit --no-fund --prefer-offline --loglevel=error \
