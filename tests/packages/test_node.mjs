@@ -146,6 +146,88 @@ describe('sql/search.sql in better-sqlite3 gives the CLI search', () => {
   });
 });
 
+// tests/sql/*.sql, read as tests/common/mod.rs reads them (parse_sql_file) and run as
+// tests/sql_files.rs runs them in the other hosts: each check line gives exactly the row
+// `id|1`, each error line alone (after the set-up lines before it) fails with its
+// message, and nothing else fails.
+describe('tests/sql/*.sql in better-sqlite3', () => {
+  const dir = path.join(repo, 'tests', 'sql');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+
+  function parse(text) {
+    const lines = [];
+    for (const raw of text.split('\n').map((l) => l.trim())) {
+      if (raw === '' || raw.startsWith('--')) continue;
+      const rest = raw.startsWith("select '") ? raw.slice("select '".length) : '';
+      const id = rest.includes("'") ? rest.slice(0, rest.indexOf("'")) : null;
+      const cut = raw.indexOf(' -- error: ');
+      if (id !== null && cut >= 0) {
+        const expected = raw.slice(cut + ' -- error: '.length);
+        lines.push({ kind: 'error', id, sql: raw.slice(0, cut), expected });
+      } else if (id !== null) {
+        lines.push({ kind: 'check', id, sql: raw });
+      } else {
+        lines.push({ kind: 'setup', sql: raw });
+      }
+    }
+    return lines;
+  }
+
+  function connection() {
+    const db = new Database(':memory:');
+    load(db);
+    return db;
+  }
+
+  function rows(db, sql) {
+    const stmt = db.prepare(sql);
+    if (!stmt.reader) {
+      stmt.run();
+      return [];
+    }
+    return stmt.raw().all().map((row) => row.map((v) => (v === null ? null : String(v))));
+  }
+
+  test('there are files to run', () => assert.ok(files.length >= 7, files.join(', ')));
+  for (const file of files) {
+    test(file, () => {
+      const lines = parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+      const failures = [];
+      const db = connection();
+      try {
+        for (const line of lines.filter((l) => l.kind !== 'error')) {
+          const got = rows(db, line.sql);
+          if (line.kind === 'check' && JSON.stringify(got) !== JSON.stringify([[line.id, '1']])) {
+            failures.push(`${line.id} gave ${JSON.stringify(got)}`);
+          }
+        }
+      } finally {
+        db.close();
+      }
+      lines.forEach((line, i) => {
+        if (line.kind !== 'error') return;
+        const alone = connection();
+        let error = 'no error';
+        try {
+          for (const setup of lines.slice(0, i).filter((l) => l.kind === 'setup')) {
+            rows(alone, setup.sql);
+          }
+          rows(alone, line.sql);
+        } catch (e) {
+          error = e.message;
+        } finally {
+          alone.close();
+        }
+        if (!error.includes(line.expected)) {
+          failures.push(`${line.id} should fail with ${JSON.stringify(line.expected)}, got ${error}`);
+        }
+      });
+      assert.deepEqual(failures, []);
+      assert.ok(lines.some((l) => l.kind !== 'setup'), `${file} holds checks`);
+    });
+  }
+});
+
 describe('TypeScript types', () => {
   const tsc = require.resolve('typescript/bin/tsc');
   const options = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022'];
