@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-python wheel bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-python wheel test-node npm bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -22,6 +22,7 @@ test: hosts
 	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(MAKE) test-python
+	$(MAKE) test-node
 
 # The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
 # the error of an interpreter that cannot load extensions (tests/packages/).
@@ -38,6 +39,17 @@ wheel: hosts
 	cp "$(TARGET_DIR)/release/librecall0.so" bindings/python/sqlite_recall/
 	cd bindings/python && "$(abspath $(BUILD_VENV))/bin/maturin" build --release --quiet \
 	  --out "$(abspath $(TARGET_DIR))/wheels"
+
+# The npm package in a fresh folder: installed with better-sqlite3 and TypeScript from
+# the npm registry, then checked against the recall CLI.
+test-node:
+	./tests/packages/node.sh "$(TARGET_DIR)"
+
+# The npm package sqlite-recall with this machine's release librecall0:
+# $(TARGET_DIR)/npm/sqlite-recall-VERSION.tgz.
+npm:
+	$(CARGO) build --release -p recall0
+	./bindings/node/pack.sh "$(TARGET_DIR)"
 
 # Per-function criterion benchmarks and recall_score over 1,000,000 rows.
 bench:

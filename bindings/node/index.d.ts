@@ -1,0 +1,13 @@
+/**
+ * The absolute path of the librecall0 packaged for this platform
+ * (`lib/<process.platform>-<process.arch>/`). Throws an Error naming the platform when
+ * the package holds none for it.
+ */
+export function getLoadablePath(): string;
+
+/**
+ * Loads librecall0 into a connection: `db.loadExtension(getLoadablePath())`. Works
+ * with better-sqlite3 and any driver with a `loadExtension(path)` method; throws a
+ * TypeError when `db` has none.
+ */
+export function load(db: { loadExtension(path: string): unknown }): void;
