@@ -48,12 +48,12 @@ test-node:
 # The npm package sqlite-recall with this machine's release librecall0:
 # $(TARGET_DIR)/npm/sqlite-recall-VERSION.tgz.
 npm:
-	$(CARGO) build --release -p recall0
+	$(CARGO) build --release -p recall-cli -p recall0
 	./bindings/node/pack.sh "$(TARGET_DIR)"
 
 # Per-function criterion benchmarks and recall_score over 1,000,000 rows.
 bench:
-	$(CARGO) build --release -p recall0
+	$(CARGO) build --release -p recall-cli -p recall0
 	$(CARGO) bench --bench functions
 
 # The scale benchmark: 10k to 1M items (builds cached in target/scale/).
