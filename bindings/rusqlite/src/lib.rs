@@ -20,6 +20,11 @@ use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, Error, Result};
 
+// The README's Rust example runs as a doc-test, as written there.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;
+
 /// The version of the functions, as `recall_version()` gives it without its `v`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
