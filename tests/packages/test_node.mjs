@@ -276,3 +276,18 @@ load(); // TS2554
     assert.deepEqual(errors, expected, result.stdout);
   });
 });
+
+test("the README's Node example prints what it shows", () => {
+  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const install = readme.split('\n## Install\n')[1].split('\n## ')[0];
+  const blocks = [...install.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.equal(blocks.length, 1, 'one js example in the Install section');
+  const lines = blocks[0].trimEnd().split('\n');
+  const shown = lines.pop();
+  assert.ok(shown.startsWith('// '), shown);
+  // Run from this folder, where the package and better-sqlite3 are installed.
+  const file = path.join(process.cwd(), 'readme_example.js');
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  const out = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+  assert.equal(out.trim(), shown.slice(3));
+});

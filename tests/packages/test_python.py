@@ -274,3 +274,62 @@ def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(tmp_pat
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout == f"v{importlib.metadata.version('sqlite-recall')}\n"
+
+
+def readme_examples(language):
+    """The README's Install examples of `language`: (code, the output its last comment shows)."""
+    text = (REPO / "README.md").read_text()
+    section = text.split("\n## Install\n", 1)[1].split("\n## ", 1)[0]
+    found = []
+    for block in re.findall(r"```" + language + r"\n(.*?)```", section, re.S):
+        lines = block.rstrip("\n").split("\n")
+        assert lines[-1].startswith("# "), block
+        found.append(("\n".join(lines[:-1]), lines[-1][2:]))
+    assert found, f"no {language} example in the README's Install section"
+    return found
+
+
+def test_the_readme_python_example_prints_what_it_shows(tmp_path):
+    [(code, shown)] = readme_examples("python")
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == shown
+
+
+def test_the_readme_shell_example_prints_what_it_shows(tmp_path):
+    shell = [
+        (code, shown)
+        for code, shown in readme_examples("sh")
+        if code.startswith("sqlite3 ")
+    ]
+    assert len(shell) == 1, shell
+    [(code, shown)] = shell
+    # python3 is the venv's (first on PATH, as after `pip install` in an activated venv).
+    done = subprocess.run(
+        ["bash", "-c", code], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    assert done.stdout.strip() == shown
+
+
+def test_the_readme_datasette_example_answers_what_the_function_does(tmp_path):
+    examples = [(c, s) for c, s in readme_examples("sh") if c.startswith("datasette ")]
+    assert len(examples) == 1, examples
+    [(code, shown)] = examples
+    db = tmp_path / code.split()[1]
+    sqlite3.connect(db).execute("create table t(x)").connection.close()
+    path = urllib.parse.urlsplit(shown)
+    query = urllib.parse.parse_qs(path.query)
+    [sql] = query["sql"]
+    plain = sqlite3.connect(":memory:")
+    sqlite_recall.load(plain)
+    expected = plain.execute(sql).fetchone()[0]
+    assert expected == '"database" OR "locked"'
+    rows = datasette_query(db, sql)
+    assert list(rows[0].values()) == [expected]
+    # The address as the README writes it answers too (Datasette before 1.0).
+    if int(importlib.metadata.version("datasette").split(".")[0]) < 1:
+        answer = datasette_get(db, f"{path.path}?{path.query}")
+        assert answer["rows"] == [[expected]], answer
