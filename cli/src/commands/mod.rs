@@ -2,16 +2,16 @@
 //! prints.
 mod check;
 mod eval;
-mod get;
+pub mod get;
 mod import;
 mod init;
-mod later;
+pub mod later;
 mod maintain;
-mod related;
+pub mod related;
 mod repair;
-mod search;
+pub mod search;
 mod sql;
-mod timeline;
+pub mod timeline;
 
 use crate::args::{Cli, Command};
 use crate::error::Result;
