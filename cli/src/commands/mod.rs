@@ -48,5 +48,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Eval(a) => eval::run(&g, &a),
         Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
         Command::Sql(a) => sql::run(&g, &a),
+        Command::Mcp(a) => crate::mcp::serve(g, &a),
     }
 }
