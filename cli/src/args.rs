@@ -57,6 +57,15 @@ pub enum Command {
         #[arg(long)]
         skip_duplicates: bool,
     },
+    /// Add one item, given as flags or as one JSON object on standard input (`-`);
+    /// prints its id.
+    Add(AddArgs),
+    /// Forget items by id and/or filter, leaving no copy of their text in the library
+    /// file or its log.
+    Forget(ForgetArgs),
+    /// The prompt hook: reads the hook's JSON on standard input and prints the earlier
+    /// items related to its prompt (nothing when none is); never fails the prompt.
+    Hook(HookArgs),
     /// Show one item.
     Get {
         id: i64,
@@ -247,4 +256,73 @@ pub struct SqlArgs {
     /// Print CSV (a header, then one line per row) instead of a table.
     #[arg(long)]
     pub csv: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// `-` reads the item from standard input: one JSON object in the import format.
+    /// Without it the item comes from the flags.
+    #[arg(value_name = "-")]
+    pub input: Option<String>,
+    /// Where the item comes from (required), e.g. agent-claude.
+    #[arg(long)]
+    pub source: Option<String>,
+    /// The project.
+    #[arg(long)]
+    pub project: Option<String>,
+    /// The title (required).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// The summary.
+    #[arg(long)]
+    pub summary: Option<String>,
+    /// A question the item answers; repeatable (one line each).
+    #[arg(long = "questions", value_name = "TEXT")]
+    pub questions: Vec<String>,
+    /// A fact, error message or file name; repeatable (one line each).
+    #[arg(long = "atoms", value_name = "TEXT")]
+    pub atoms: Vec<String>,
+    /// When it happened (ISO-8601 or Unix seconds; default: now).
+    #[arg(long, value_name = "TIME")]
+    pub at: Option<String>,
+    /// A file holding the transcript (stored, never indexed); - reads standard input.
+    #[arg(long, value_name = "PATH")]
+    pub transcript_file: Option<String>,
+    /// Add nothing when an identical item is stored (print its id instead); by default
+    /// it is added again, with a warning.
+    #[arg(long)]
+    pub skip_duplicates: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ForgetArgs {
+    /// The ids of the items to forget.
+    #[arg(value_name = "ID")]
+    pub ids: Vec<i64>,
+    /// Only items of this source (exact name).
+    #[arg(long)]
+    pub source: Option<String>,
+    /// Only items of this project (exact name).
+    #[arg(long)]
+    pub project: Option<String>,
+    /// Only items that happened before this time (ISO-8601; a bare date is UTC).
+    #[arg(long, value_name = "TIME")]
+    pub before: Option<String>,
+    /// List what would be forgotten, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Finish an earlier forget that could not wipe the file (another process held
+    /// its log, or the disk was full): rewrite the file and empty its log, forgetting
+    /// nothing new.
+    #[arg(long, conflicts_with_all = ["ids", "source", "project", "before", "dry_run"])]
+    pub finish: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// Only items of this project.
+    #[arg(long)]
+    pub project: Option<String>,
+    #[command(flatten)]
+    pub access: AccessArgs,
 }

@@ -10,6 +10,7 @@ pub mod fault;
 pub mod index_check;
 pub mod interrupt;
 pub mod item;
+pub mod item_writer;
 pub mod library;
 pub mod mcp;
 pub mod output;
@@ -22,6 +23,7 @@ pub mod settings;
 pub mod sql_file;
 pub mod text;
 pub mod tokenizer;
+pub mod wipe;
 
 use std::ffi::OsString;
 
@@ -42,7 +44,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
             std::env::remove_var(name);
         }
     }
-    let cli = match args::Cli::try_parse_from(argv) {
+    let cli = match args::Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         // Help and version print as clap writes them; a usage error is one line.
         Err(e) if !e.use_stderr() => {
@@ -51,6 +53,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
         }
         Err(e) => {
             let text = e.to_string();
+            let hook = subcommand(&argv).is_some_and(|c| c == "hook");
             let message: Vec<&str> = text
                 .lines()
                 .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
@@ -61,6 +64,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
                 "{} (see `recall --help`)",
                 message.join(" ").trim_start_matches("error: ")
             );
+            if hook {
+                return commands::hook_usage_error(&message);
+            }
             return fail(&message, error::EXIT_ERROR, json);
         }
     };
@@ -69,6 +75,21 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
         Ok(code) => code,
         Err(e) => fail(&e.message, error::EXIT_ERROR, json),
     }
+}
+
+/// The subcommand named on a command line clap refused: the first word after the
+/// global options.
+fn subcommand(argv: &[OsString]) -> Option<&std::ffi::OsStr> {
+    let mut args = argv.iter().skip(1);
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        if ["--db", "--config", "--tokenizer"].contains(&text.as_ref()) {
+            args.next();
+        } else if !text.starts_with('-') {
+            return Some(arg);
+        }
+    }
+    None
 }
 
 /// Prints an error as one line and returns its exit code.

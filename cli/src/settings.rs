@@ -324,10 +324,16 @@ pub struct Related {
 
 impl Related {
     pub fn resolve(g: &Globals, a: &args::RelatedArgs) -> Result<Related> {
+        Related::with_prompt(g, a, g.text(&a.prompt)?)
+    }
+
+    /// `related` for a prompt read elsewhere (the prompt hook's JSON): the flags of `a`
+    /// and the configuration, but `a.prompt` is not read.
+    pub fn with_prompt(g: &Globals, a: &args::RelatedArgs, prompt: String) -> Result<Related> {
         let mut ranking = Ranking::from_config(&g.config.search);
         let now = recency(&a.recency, &mut ranking)?;
         Ok(Related {
-            prompt: g.text(&a.prompt)?,
+            prompt,
             project: a.project.clone(),
             limit: limit(a.common.limit, RELATED_LIMIT, RELATED_LIMIT),
             now: Some(now),

@@ -3,15 +3,14 @@
 use std::io::{BufRead, BufReader, Read};
 use std::time::Instant;
 
-use rusqlite::named_params;
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::json;
 
 use super::Globals;
 use crate::error::{Context, Result};
 use crate::item::Item;
+use crate::item_writer::ItemWriter;
 use crate::library::{self, Access};
-use crate::sql_file::queries;
 use crate::{err, fault, interrupt, output};
 
 pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
@@ -34,12 +33,7 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
     let mut count = 0i64;
     let mut duplicates = 0i64;
     {
-        let mut insert = tx
-            .prepare(queries::IMPORT_ITEM.sql)
-            .context("preparing the import")?;
-        let mut find_duplicate = tx
-            .prepare(queries::FIND_DUPLICATE.sql)
-            .context("preparing the import")?;
+        let mut writer = ItemWriter::new(&tx).context("preparing the import")?;
         let name = if file == "-" { "stdin" } else { file };
         for (index, line) in BufReader::new(input).split(b'\n').enumerate() {
             let n = index + 1;
@@ -63,16 +57,17 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
                 .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
             let item = Item::from_json(&value)
                 .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
-            if item.id.is_none()
-                && is_duplicate(&mut find_duplicate, &item)
-                    .context(&format!("{name}: line {n}: looking for a duplicate"))?
+            if writer
+                .duplicate_of(&item)
+                .context(&format!("{name}: line {n}: looking for a duplicate"))?
+                .is_some()
             {
                 duplicates += 1;
                 if skip_duplicates {
                     continue;
                 }
             }
-            item.insert(&mut insert).context(&format!(
+            writer.write(&item).context(&format!(
                 "{name}: line {n}: writing the item; nothing was imported"
             ))?;
             count += 1;
@@ -102,17 +97,4 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
         );
     }
     Ok(0)
-}
-
-/// Whether an item identical to `item` is stored (`sql/find_duplicate.sql`).
-fn is_duplicate(stmt: &mut rusqlite::Statement, item: &Item) -> rusqlite::Result<bool> {
-    stmt.exists(named_params! {
-        ":source": item.source,
-        ":project": item.project,
-        ":title": item.title,
-        ":summary": item.summary,
-        ":questions": item.questions,
-        ":atoms": item.atoms,
-        ":occurred_at": item.occurred_at,
-    })
 }

@@ -1,8 +1,11 @@
 //! One module per command: each resolves its settings (`settings`), runs its SQL file and
 //! prints.
+pub mod add;
 mod check;
 mod eval;
+pub mod forget;
 pub mod get;
+mod hook;
 mod import;
 mod init;
 pub mod later;
@@ -18,12 +21,23 @@ use crate::error::Result;
 use crate::library::{self, Access, Library};
 pub use crate::settings::Globals;
 
+/// A usage error of `recall hook` (a mistake in the agent's settings) is one line and
+/// exit 0, like every other problem of the hook: see `hook`.
+pub fn hook_usage_error(message: &str) -> i32 {
+    hook::say_problem(message);
+    0
+}
+
 /// Opens the library for a query: read-only, with the configured tokenizer checked.
 fn open_for_query(g: &Globals) -> Result<Library> {
     library::open(g.db()?, Access::Read, g.tokenizer.as_deref())
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
+    // The hook resolves its own configuration: a bad one must not fail the prompt.
+    if let Command::Hook(a) = &cli.command {
+        return Ok(hook::run(&cli, a));
+    }
     let g = Globals::resolve(&cli)?;
     match cli.command {
         Command::Init => init::run(&g),
@@ -35,6 +49,10 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             file,
             skip_duplicates,
         } => import::run(&g, &file, skip_duplicates),
+        Command::Add(a) => add::run(&g, &a),
+        Command::Forget(a) => forget::run(&g, &a),
+        // Handled above, before the configuration is read.
+        Command::Hook(_) => Ok(0),
         Command::Get {
             id,
             transcript,

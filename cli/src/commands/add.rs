@@ -1,0 +1,300 @@
+//! `recall add`: one item, from flags or from one JSON object on standard input (`-`).
+//! The flags build the JSON object the import format describes, so that an item is
+//! checked by the one validation of `import` (`Item::from_json`) either way.
+use std::io::{IsTerminal, Read};
+
+use rusqlite::TransactionBehavior::Immediate;
+use serde_json::{json, Map, Value};
+
+use super::Globals;
+use crate::args::AddArgs;
+use crate::error::{Context, Result};
+use crate::item::Item;
+use crate::item_writer::ItemWriter;
+use crate::library::{self, Access, Library};
+use crate::{err, fault, interrupt, output};
+
+/// What an add did: the item's id, and the stored item it duplicates, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Added {
+    pub id: i64,
+    pub duplicate_of: Option<i64>,
+    /// Whether the item was written (false: a duplicate left out).
+    pub written: bool,
+}
+
+/// Validates like import (`Item::from_json`), inserts, returns the new id. An item
+/// with an `id` replaces that item. A duplicate of a stored item is added again, as
+/// `import` does.
+pub fn add_item(lib: &mut Library, item: &Value) -> Result<i64> {
+    let item = Item::from_json(item).map_err(|reason| err!("{reason}; nothing was added"))?;
+    Ok(write(lib, &item, false, None)?.id)
+}
+
+/// Writes one validated item in its own transaction. `guard`, when given, holds
+/// interruptions off the commit (the command line's; a library caller has none).
+fn write(
+    lib: &mut Library,
+    item: &Item,
+    skip_duplicates: bool,
+    guard: Option<&interrupt::Guard>,
+) -> Result<Added> {
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting to add the item")?;
+    let added = {
+        let mut writer = ItemWriter::new(&tx).context("preparing to add the item")?;
+        let duplicate_of = writer
+            .duplicate_of(item)
+            .context("looking for a duplicate")?;
+        match duplicate_of {
+            Some(id) if skip_duplicates => Added {
+                id,
+                duplicate_of,
+                written: false,
+            },
+            _ => Added {
+                id: writer
+                    .write(item)
+                    .context("writing the item; nothing was added")?,
+                duplicate_of,
+                written: true,
+            },
+        }
+    };
+    fault::pause_point("add", 1);
+    match guard {
+        Some(guard) => guard.commit(|| tx.commit()),
+        None => tx.commit(),
+    }
+    .context("committing the item")?;
+    Ok(added)
+}
+
+pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
+    let path = g.db()?;
+    let (value, from_flags) = match a.input.as_deref() {
+        Some("-") => {
+            if let Some(flag) = item_flag_given(a) {
+                return Err(err!(
+                    "`recall add -` reads the whole item as JSON from standard input; {flag} cannot be given with it"
+                ));
+            }
+            (read_stdin_object()?, false)
+        }
+        Some(other) => {
+            return Err(err!(
+                "unexpected argument {other:?}: give the item as flags (--source, --title, …), or `-` to read it as one JSON object from standard input"
+            ))
+        }
+        None => (from_flags(a)?, true),
+    };
+    let item = Item::from_json(&value).map_err(|reason| {
+        let reason = if from_flags {
+            flag_reason(&reason)
+        } else {
+            reason
+        };
+        err!("{reason}; nothing was added")
+    })?;
+    let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+    let guard = interrupt::guard(
+        "nothing was added; the library is as it was".to_string(),
+        None,
+    )?;
+    let added = write(&mut lib, &item, a.skip_duplicates, Some(&guard))?;
+    drop(guard);
+    if g.json {
+        output::json(&json!({
+            "command": "add", "id": added.id, "duplicate_of": added.duplicate_of,
+            "added": added.written,
+        }));
+    } else {
+        crate::say!("{}", added.id);
+    }
+    if let Some(id) = added.duplicate_of {
+        let done = if added.written {
+            format!(
+                "added again as item {} (`--skip-duplicates` leaves it out)",
+                added.id
+            )
+        } else {
+            "nothing was added".to_string()
+        };
+        eprintln!(
+            "recall: warning: item {id} is identical (same source, project, title, text and time): {done}"
+        );
+    }
+    Ok(0)
+}
+
+/// The first item flag given, named as typed (they cannot join `-`).
+fn item_flag_given(a: &AddArgs) -> Option<&'static str> {
+    [
+        ("--source", a.source.is_some()),
+        ("--project", a.project.is_some()),
+        ("--title", a.title.is_some()),
+        ("--summary", a.summary.is_some()),
+        ("--questions", !a.questions.is_empty()),
+        ("--atoms", !a.atoms.is_empty()),
+        ("--at", a.at.is_some()),
+        ("--transcript-file", a.transcript_file.is_some()),
+    ]
+    .into_iter()
+    .find(|(_, given)| *given)
+    .map(|(flag, _)| flag)
+}
+
+/// The JSON object of the import format that the flags describe. What is not given is
+/// left out, so that the validation names it; the time defaults to now.
+fn from_flags(a: &AddArgs) -> Result<Value> {
+    let mut obj = Map::new();
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            obj.insert(k.to_string(), v);
+        }
+    };
+    put("source", a.source.clone().map(Value::from));
+    put("project", a.project.clone().map(Value::from));
+    put("title", a.title.clone().map(Value::from));
+    put("summary", a.summary.clone().map(Value::from));
+    let lines = |v: &[String]| (!v.is_empty()).then(|| json!(v));
+    put("questions", lines(&a.questions));
+    put("atoms", lines(&a.atoms));
+    let at = match &a.at {
+        Some(t) => time_value(t),
+        None => json!(recall_core::time::normalize(&chrono::Utc::now())),
+    };
+    put("occurred_at", Some(at));
+    if let Some(path) = &a.transcript_file {
+        put("transcript", Some(Value::from(read_transcript(path)?)));
+    }
+    Ok(Value::Object(obj))
+}
+
+/// `--at` as the import format takes it: Unix seconds when it is a number, else text.
+fn time_value(t: &str) -> Value {
+    if let Ok(i) = t.trim().parse::<i64>() {
+        return json!(i);
+    }
+    match t.trim().parse::<f64>() {
+        Ok(f) if f.is_finite() => json!(f),
+        _ => json!(t),
+    }
+}
+
+fn read_transcript(path: &str) -> Result<String> {
+    let bytes = if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map_err(|e| err!("--transcript-file -: cannot read standard input: {e}"))?;
+        bytes
+    } else {
+        std::fs::read(path).map_err(|e| err!("--transcript-file: cannot read {path}: {e}"))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        err!(
+            "--transcript-file {path}: invalid UTF-8 at byte {}; nothing was added",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// One JSON object from standard input (a byte-order mark dropped), and nothing after it.
+fn read_stdin_object() -> Result<Value> {
+    let mut stdin = std::io::stdin().lock();
+    if stdin.is_terminal() {
+        return Err(err!(
+            "`recall add -` reads one JSON object from standard input: pipe it in, or give the item as flags"
+        ));
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .read_to_end(&mut bytes)
+        .map_err(|e| err!("cannot read standard input: {e}"))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        err!(
+            "standard input: invalid UTF-8 at byte {}; nothing was added",
+            e.valid_up_to()
+        )
+    })?;
+    let text = crate::text::without_bom(text);
+    if text.trim().is_empty() {
+        return Err(err!(
+            "standard input is empty: give one JSON object in the import format; nothing was added"
+        ));
+    }
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let value = match values.next() {
+        Some(Ok(v)) => v,
+        Some(Err(e)) => return Err(err!("standard input: invalid JSON: {e}; nothing was added")),
+        None => {
+            return Err(err!(
+                "standard input holds no JSON value; nothing was added"
+            ))
+        }
+    };
+    match values.next() {
+        None => Ok(value),
+        Some(Ok(_)) => Err(err!(
+            "standard input holds more than one JSON value: `recall add -` takes one item (`recall import -` takes JSON Lines); nothing was added"
+        )),
+        Some(Err(e)) => Err(err!("standard input: invalid JSON after the item: {e}; nothing was added")),
+    }
+}
+
+/// A reason of `Item::from_json` with the field named by its flag (`title is missing`
+/// becomes `--title is missing`).
+fn flag_reason(reason: &str) -> String {
+    const FLAGS: [(&str, &str); 8] = [
+        ("source", "--source"),
+        ("project", "--project"),
+        ("title", "--title"),
+        ("summary", "--summary"),
+        ("questions", "--questions"),
+        ("atoms", "--atoms"),
+        ("occurred_at", "--at"),
+        ("transcript", "--transcript-file"),
+    ];
+    for (field, flag) in FLAGS {
+        if let Some(rest) = reason.strip_prefix(field) {
+            if rest.starts_with(' ') {
+                return format!("{flag}{rest}");
+            }
+        }
+    }
+    reason.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_name_the_flag() {
+        assert_eq!(flag_reason("title is missing"), "--title is missing");
+        assert_eq!(
+            flag_reason("occurred_at \"x\" is not an ISO-8601 time"),
+            "--at \"x\" is not an ISO-8601 time"
+        );
+        assert_eq!(
+            flag_reason("transcript is 5 bytes, more than the 4 allowed"),
+            "--transcript-file is 5 bytes, more than the 4 allowed"
+        );
+        assert_eq!(
+            flag_reason("expected a JSON object"),
+            "expected a JSON object"
+        );
+    }
+
+    #[test]
+    fn times_keep_their_type() {
+        assert_eq!(time_value("1700000000"), json!(1_700_000_000));
+        assert_eq!(time_value("1.5"), json!(1.5));
+        assert_eq!(time_value("2025-03-04"), json!("2025-03-04"));
+        assert_eq!(time_value("nan"), json!("nan"));
+    }
+}

@@ -1,0 +1,300 @@
+//! `recall forget`: removes items by id and/or filter so that no copy of their text is
+//! left in the library file or its log (how: `crate::wipe`). Every condition given
+//! must hold: ids and filters AND together, so adding a condition never forgets more.
+//! The deletes are one transaction: interrupted or killed, the library is as before or
+//! as after.
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::Globals;
+use crate::args::ForgetArgs;
+use crate::error::{Context, Result};
+use crate::library::{self, Access, Library};
+use crate::settings::time_flag;
+use crate::text::field;
+use crate::wipe::{self, Wiped, ZeroFreed};
+use crate::{err, fault, interrupt, output};
+
+/// Exit code of a forget whose items are gone but whose file could not be wiped.
+pub const EXIT_NOT_WIPED: i32 = 1;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ForgetRequest {
+    pub ids: Vec<i64>,
+    pub source: Option<String>,
+    pub project: Option<String>,
+    /// Items that happened before this time (ISO-8601; a bare date is UTC).
+    pub before: Option<String>,
+    pub dry_run: bool,
+}
+
+impl ForgetRequest {
+    fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+            && self.source.is_none()
+            && self.project.is_none()
+            && self.before.is_none()
+    }
+}
+
+/// One item a forget removed (or would remove), as listings show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ForgottenItem {
+    pub id: i64,
+    pub date: String,
+    pub title: String,
+    pub project: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ForgetReport {
+    /// The items forgotten (with `dry_run`, the ones that would be).
+    pub ids: Vec<i64>,
+    pub dry_run: bool,
+    pub items: Vec<ForgottenItem>,
+    /// Ids asked for that name no item the filters match.
+    pub unmatched: Vec<i64>,
+    /// How the index forgot their terms (`secure-delete` or `rebuild`); null when
+    /// nothing was removed.
+    pub index: Option<&'static str>,
+    /// Whether the file was rewritten and its log emptied, so that no copy of the
+    /// forgotten text is left (false when nothing was removed: nothing needed it).
+    pub wiped: bool,
+    /// Why the wipe could not finish, and what to do.
+    pub warning: Option<String>,
+}
+
+/// Refuses an empty request (no id and no filter) with a one-line error.
+pub fn forget(lib: &mut Library, req: &ForgetRequest) -> Result<ForgetReport> {
+    run_request(lib, req, false)
+}
+
+/// Finishes an earlier forget whose wipe could not complete: rewrites the file and
+/// empties its log, forgetting nothing new.
+pub fn finish(lib: &mut Library) -> Result<Wiped> {
+    let _zero = ZeroFreed::on(&lib.conn)?;
+    Ok(wipe::wipe(&lib.conn, &lib.path))
+}
+
+/// The items the request selects, by id.
+fn select(
+    conn: &Connection,
+    req: &ForgetRequest,
+    before: Option<&str>,
+) -> Result<Vec<ForgottenItem>> {
+    let ids = (!req.ids.is_empty()).then(|| json!(req.ids).to_string());
+    let mut stmt = conn
+        .prepare(
+            "select id, occurred_at, title, project, source from items
+             where (?1 is null or id in (select value from json_each(?1)))
+               and (?2 is null or source = ?2)
+               and (?3 is null or project = ?3)
+               and (?4 is null or occurred_at < ?4)
+             order by id",
+        )
+        .context("finding the items to forget")?;
+    // Text a damaged row holds as invalid UTF-8 must not stop its removal.
+    let text = |v: ValueRef<'_>| match v {
+        ValueRef::Null => None,
+        ValueRef::Text(t) | ValueRef::Blob(t) => Some(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Integer(i) => Some(i.to_string()),
+        ValueRef::Real(r) => Some(r.to_string()),
+    };
+    let rows = stmt
+        .query_map(
+            rusqlite::params![ids, req.source, req.project, before],
+            |r| {
+                Ok(ForgottenItem {
+                    id: r.get(0)?,
+                    date: text(r.get_ref(1)?).unwrap_or_default(),
+                    title: text(r.get_ref(2)?).unwrap_or_default(),
+                    project: text(r.get_ref(3)?),
+                    source: text(r.get_ref(4)?).unwrap_or_default(),
+                })
+            },
+        )
+        .context("finding the items to forget")?;
+    rows.collect::<rusqlite::Result<Vec<_>>>()
+        .context("finding the items to forget")
+}
+
+/// `forget`, with the command line's interruption guards when `guarded`.
+fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<ForgetReport> {
+    if req.is_empty() {
+        return Err(err!(
+            "nothing to forget: give item ids and/or --source, --project or --before (every one given must match); --dry-run lists what would go"
+        ));
+    }
+    let before = time_flag("--before", req.before.as_deref())?;
+    let mut report = ForgetReport {
+        ids: Vec::new(),
+        dry_run: req.dry_run,
+        items: Vec::new(),
+        unmatched: Vec::new(),
+        index: None,
+        wiped: false,
+        warning: None,
+    };
+    let settle = |report: &mut ForgetReport, items: Vec<ForgottenItem>| {
+        report.ids = items.iter().map(|i| i.id).collect();
+        let mut unmatched: Vec<i64> = req
+            .ids
+            .iter()
+            .copied()
+            .filter(|id| !report.ids.contains(id))
+            .collect();
+        unmatched.sort_unstable();
+        unmatched.dedup();
+        report.unmatched = unmatched;
+        report.items = items;
+    };
+    if req.dry_run {
+        let items = select(&lib.conn, req, before.as_deref())?;
+        settle(&mut report, items);
+        return Ok(report);
+    }
+    let route = wipe::index_route(&lib.conn, &lib.tokenizer)?;
+    let _zero = ZeroFreed::on(&lib.conn)?;
+    let guard = guarded
+        .then(|| {
+            interrupt::guard(
+                "nothing was forgotten; the library is as it was".to_string(),
+                None,
+            )
+        })
+        .transpose()?;
+    let tx = Transaction::new_unchecked(&lib.conn, TransactionBehavior::Immediate)
+        .context("starting to forget")?;
+    let items = select(&tx, req, before.as_deref())?;
+    settle(&mut report, items);
+    if report.ids.is_empty() {
+        return Ok(report);
+    }
+    let restore = wipe::before_delete(&tx, route)?;
+    {
+        let mut delete = tx
+            .prepare("delete from items where id = ?1")
+            .context("forgetting the items")?;
+        for id in &report.ids {
+            delete.execute([id]).context("forgetting the items")?;
+        }
+    }
+    wipe::after_delete(&tx, route, restore)?;
+    fault::pause_point("forget", report.ids.len() as i64);
+    match &guard {
+        Some(g) => g.commit(|| tx.commit()),
+        None => tx.commit(),
+    }
+    .context("committing the forget")?;
+    drop(guard);
+    report.index = Some(route.name());
+    let _wiping = guarded
+        .then(|| {
+            interrupt::guard(
+                "the items were forgotten, but the file was not wiped: copies of their text may remain in it; run `recall forget --finish`".to_string(),
+                None,
+            )
+        })
+        .transpose()?;
+    fault::pause_point("forget_wipe", 1);
+    let wiped = wipe::wipe(&lib.conn, &lib.path);
+    report.wiped = wiped.complete;
+    report.warning = wiped.warning;
+    Ok(report)
+}
+
+pub fn run(g: &Globals, a: &ForgetArgs) -> Result<i32> {
+    let path = g.db()?;
+    if a.finish {
+        let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+        let _wiping = interrupt::guard(
+            "the file was not wiped; run `recall forget --finish` again".to_string(),
+            None,
+        )?;
+        let wiped = finish(&mut lib)?;
+        if g.json {
+            output::json(&json!({
+                "command": "forget", "finish": true, "wiped": wiped.complete,
+                "warning": wiped.warning,
+            }));
+        } else if wiped.complete {
+            crate::say!("rewrote {} and emptied its log", lib.path.display());
+        }
+        return Ok(not_wiped(&wiped.warning));
+    }
+    let req = ForgetRequest {
+        ids: a.ids.clone(),
+        source: a.source.clone(),
+        project: a.project.clone(),
+        before: a.before.clone(),
+        dry_run: a.dry_run,
+    };
+    // A dry run only reads: it works on a library this user cannot write.
+    let access = if a.dry_run {
+        Access::Read
+    } else {
+        Access::Write
+    };
+    let mut lib = library::open(path, access, g.tokenizer.as_deref())?;
+    let report = run_request(&mut lib, &req, true)?;
+    if g.json {
+        let mut doc = json!({ "command": "forget" });
+        if let (Some(doc), Ok(serde_json::Value::Object(fields))) =
+            (doc.as_object_mut(), serde_json::to_value(&report))
+        {
+            doc.extend(fields);
+        }
+        output::json(&doc);
+    } else {
+        print_text(&report);
+    }
+    if !report.unmatched.is_empty() {
+        let ids: Vec<String> = report.unmatched.iter().map(i64::to_string).collect();
+        eprintln!(
+            "recall: warning: nothing to forget for {} {}: no such item, or the filters leave it out",
+            if ids.len() == 1 { "id" } else { "ids" },
+            ids.join(", ")
+        );
+    }
+    Ok(not_wiped(&report.warning))
+}
+
+/// Says why a wipe could not finish; the exit code.
+fn not_wiped(warning: &Option<String>) -> i32 {
+    match warning {
+        Some(w) => {
+            eprintln!("recall: warning: the items are forgotten, but {w}");
+            EXIT_NOT_WIPED
+        }
+        None => 0,
+    }
+}
+
+fn print_text(report: &ForgetReport) {
+    for item in &report.items {
+        let date: String = item.date.chars().take(10).collect();
+        crate::say!(
+            "[{}] {} {} ({}, {})",
+            item.id,
+            field(&date),
+            field(&item.title),
+            field(item.project.as_deref().unwrap_or("-")),
+            field(&item.source)
+        );
+    }
+    let n = report.ids.len();
+    let items = if n == 1 { "item" } else { "items" };
+    if n == 0 {
+        crate::say!("nothing to forget: no item matches");
+    } else if report.dry_run {
+        crate::say!("would forget {n} {items} (dry run: nothing changed)");
+    } else if report.wiped {
+        crate::say!("forgot {n} {items}; the file was rewritten and its log emptied");
+    } else {
+        crate::say!("forgot {n} {items}");
+    }
+}

@@ -1,0 +1,156 @@
+//! `recall hook`: the prompt hook of a coding agent (Claude Code's `UserPromptSubmit`).
+//! It reads the hook's JSON on standard input, runs `related` on its `prompt` (the
+//! settings and `sql/related.sql` of `recall related`), and prints a short block of the
+//! earlier items it finds, which the agent adds to the prompt's context; nothing when
+//! none is related.
+//!
+//! It never fails the prompt: any problem (malformed JSON, no prompt, no library, a bad
+//! configuration) is one line on stderr and exit 0. Claude Code blocks the prompt on
+//! exit 2, the code of every other recall error.
+use std::io::{IsTerminal, Read, Write};
+
+use serde_json::{Map, Value};
+
+use crate::args::{Cli, Common, HookArgs, Recency, RelatedArgs};
+use crate::error::Result;
+use crate::settings::{self, Globals};
+use crate::sql_file::{self, queries};
+use crate::text::field;
+use crate::{err, params};
+
+/// Runs the hook; always exit code 0.
+pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        say_problem(&format!("internal error: {message}"));
+    }));
+    match std::panic::catch_unwind(|| answer(cli, a)) {
+        Ok(Ok(text)) => {
+            if !text.is_empty() {
+                let mut out = std::io::stdout().lock();
+                if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    say_problem(&format!("cannot write the context: {e}"));
+                }
+            }
+        }
+        Ok(Err(e)) => say_problem(&e.message),
+        // The panic hook has said it.
+        Err(_) => {}
+    }
+    0
+}
+
+/// A problem, as one line: the prompt goes on without earlier items.
+pub fn say_problem(message: &str) {
+    eprintln!(
+        "recall: hook: {}; the prompt goes on without earlier items",
+        field(message)
+    );
+}
+
+/// The context block to print (empty: nothing related).
+fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
+    let prompt = read_prompt()?;
+    let g = Globals::resolve(cli)?;
+    let related_args = RelatedArgs {
+        prompt: String::new(),
+        project: a.project.clone(),
+        recency: Recency::default(),
+        common: Common {
+            access: a.access.clone(),
+            ..Common::default()
+        },
+    };
+    let s = settings::Related::with_prompt(&g, &related_args, prompt)?;
+    let lib = super::open_for_query(&g)?;
+    let rows = sql_file::run(&lib.conn, queries::RELATED, &params::related(&lib, &s))?;
+    if g.json {
+        let doc = serde_json::json!({ "command": "hook", "results": rows });
+        return Ok(format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ));
+    }
+    Ok(block(&rows))
+}
+
+/// The hook's JSON from standard input, and its `prompt`.
+fn read_prompt() -> Result<String> {
+    let mut stdin = std::io::stdin().lock();
+    if stdin.is_terminal() {
+        return Err(err!(
+            "`recall hook` reads the hook's JSON (with a \"prompt\") on standard input; it runs as an agent's prompt hook (docs/cli.md#the-prompt-hook)"
+        ));
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .read_to_end(&mut bytes)
+        .map_err(|e| err!("cannot read standard input: {e}"))?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| err!("standard input is not the hook's JSON ({e})"))?;
+    match value.get("prompt") {
+        Some(Value::String(p)) => Ok(p.clone()),
+        Some(_) => Err(err!("the hook's JSON has a \"prompt\" that is not text")),
+        None => Err(err!("the hook's JSON has no \"prompt\" field")),
+    }
+}
+
+/// The context block: a heading saying what these are and how to see one, then one line
+/// per item. Stored text is escaped as in every listing, so a title cannot add lines.
+fn block(rows: &[Map<String, Value>]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):\n",
+    );
+    for row in rows {
+        let s = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or("");
+        let id = row.get("id").map(Value::to_string).unwrap_or_default();
+        let date: String = s("date").chars().take(10).collect();
+        let project = match s("project") {
+            "" => String::new(),
+            p => format!(" (project {})", field(p)),
+        };
+        out.push_str(&format!(
+            "- [{id}] {} {}{project}\n",
+            field(&date),
+            field(s("title"))
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn row(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn the_block_names_id_date_title_and_project() {
+        assert_eq!(block(&[]), "");
+        let text = block(&[
+            row(
+                json!({"id": 14, "date": "2024-06-02T10:00:00Z", "title": "Remove analytics", "project": "shop"}),
+            ),
+            row(json!({"id": 3, "date": "2023-01-05T00:00:00Z", "title": "a\nb", "project": null})),
+        ]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].contains("recall get ID"));
+        assert_eq!(
+            lines[1],
+            "- [14] 2024-06-02 Remove analytics (project shop)"
+        );
+        assert_eq!(lines[2], "- [3] 2023-01-05 a\\nb");
+    }
+}
