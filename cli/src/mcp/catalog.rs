@@ -119,6 +119,24 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
                     .open_world(false),
             ),
         );
+        list.push(
+            Tool::new(
+                "forget",
+                "Remove items for good: every condition given must hold (ids, source, \
+                 project, before), so adding one never forgets more; the library file is \
+                 then rewritten so that no copy of their text remains. dry_run lists them \
+                 and changes nothing. Returns {command, ids, items, unmatched, dry_run, \
+                 index, wiped, warning}.",
+                schema::<tools::Forget>(),
+            )
+            .with_annotations(
+                ToolAnnotations::new()
+                    .read_only(false)
+                    .destructive(true)
+                    .idempotent(true)
+                    .open_world(false),
+            ),
+        );
     }
     list
 }

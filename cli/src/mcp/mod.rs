@@ -7,6 +7,7 @@ mod arguments;
 mod catalog;
 mod server;
 mod tools;
+mod writes;
 
 use crate::args::McpArgs;
 use crate::err;

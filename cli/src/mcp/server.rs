@@ -13,8 +13,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
 
-use super::{arguments, catalog, tools};
+use super::{arguments, catalog, tools, writes};
 use crate::args::AccessArgs;
+use crate::commands::forget::ForgetRequest;
 use crate::commands::{get, later, related, search, timeline};
 use crate::err;
 use crate::error::Result;
@@ -177,6 +178,14 @@ impl Shared {
             "get" => {
                 let a = input::<tools::Get>(checked(schema)?)?;
                 get::answer(&lib, a.id, a.transcript, &g.allow(&self.access.allow))
+            }
+            "add" => {
+                let item = Json::Object(arguments.cloned().unwrap_or_default());
+                writes::add(&mut lib, &item, &g.allow(&self.access.allow))
+            }
+            "forget" => {
+                let req: ForgetRequest = input(checked(schema)?)?;
+                writes::forget_items(&mut lib, &req, &g.allow(&self.access.allow))
             }
             _ => Err(err!("unknown tool {name:?}")),
         }

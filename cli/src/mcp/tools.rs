@@ -230,6 +230,26 @@ pub struct Add {
     pub id: Option<i64>,
 }
 
+/// What `recall forget` takes (`commands::forget::ForgetRequest`); only its schema is
+/// used here.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Forget {
+    /// The items to forget, by id.
+    #[serde(default)]
+    pub ids: Vec<i64>,
+    /// Only items of this source.
+    pub source: Option<String>,
+    /// Only items of this project.
+    pub project: Option<String>,
+    /// Only items that happened before this time (ISO-8601, like 2025-03-04).
+    pub before: Option<String>,
+    /// List what would be forgotten, and change nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
 /// Text, or lines joined with line breaks.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(untagged)]
