@@ -307,6 +307,13 @@ async def test_writes_need_allow_writes(env):
         assert dry["ids"] == ids and dry["dry_run"] is True
         assert item_count(db) == before + 2
         assert await refusal(s, "forget", {}) == cli_error(env, "forget", {}, db=db)
+        too_many = list(range(1, 10_002))
+        message = await refusal(s, "forget", {"ids": too_many})
+        assert message == "ids has 10001 entries, more than the 10000 allowed: give them in batches", message
+        assert await refusal(s, "forget", {"ids": [1], "before": "garbage"}) == cli_error(
+            env, "forget", {"ids": [1], "before": "garbage"}, db=db
+        )
+        assert item_count(db) == before + 2
         gone = (await answer(s, "forget", {"ids": ids + [999999]})).structured_content
         assert gone["ids"] == ids and gone["unmatched"] == [999999] and gone["dry_run"] is False, gone
         assert gone["wiped"] is True, gone

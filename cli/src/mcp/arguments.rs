@@ -12,6 +12,9 @@ use crate::item::MAX_TITLE;
 /// command line reads longer ones from standard input; a server shared by agents stays
 /// responsive instead.
 pub const MAX_QUERY: usize = 64 * 1024;
+/// The most entries of a list argument (forget's ids): more is a batch job, for the
+/// command line.
+pub const MAX_LIST: usize = 10_000;
 
 /// The checked arguments, as one JSON object (none given is an empty one).
 pub fn check(schema: &Map<String, Json>, arguments: Option<&Map<String, Json>>) -> Result<Json> {
@@ -82,6 +85,12 @@ fn check_value(name: &str, property: &Json, value: &Json) -> Result<()> {
         }
     }
     if let (Json::Array(items), Some(item_schema)) = (value, property.get("items")) {
+        if items.len() > MAX_LIST {
+            return Err(err!(
+                "{name} has {} entries, more than the {MAX_LIST} allowed: give them in batches",
+                items.len()
+            ));
+        }
         for item in items {
             check_value(name, item_schema, item)?;
         }
@@ -139,6 +148,7 @@ mod tests {
                 "weight": { "type": ["number", "null"] },
                 "explain": { "type": "boolean" },
                 "project": { "type": ["string", "null"] },
+                "ids": { "type": "array", "items": { "type": "integer" } },
             },
             "required": ["query"],
         }) else {
@@ -180,7 +190,7 @@ mod tests {
         );
         assert_eq!(
             checked(json!({ "query": "x", "colour": 1 })).unwrap_err(),
-            "unknown argument \"colour\" (known: explain, limit, project, query, weight)"
+            "unknown argument \"colour\" (known: explain, ids, limit, project, query, weight)"
         );
         let long = "a".repeat(MAX_QUERY + 1);
         assert_eq!(
@@ -189,6 +199,15 @@ mod tests {
                 "query is {} bytes, more than the {MAX_QUERY} allowed",
                 MAX_QUERY + 1
             )
+        );
+        assert_eq!(
+            checked(json!({ "query": "x", "ids": [1, "2"] })).unwrap_err(),
+            "ids must be an integer, got a string"
+        );
+        let ids = vec![1; MAX_LIST + 1];
+        assert_eq!(
+            checked(json!({ "query": "x", "ids": ids })).unwrap_err(),
+            "ids has 10001 entries, more than the 10000 allowed: give them in batches"
         );
         let project = "p".repeat(MAX_TITLE + 1);
         assert!(checked(json!({ "query": "x", "project": project }))

@@ -1,6 +1,8 @@
 //! The tools that write, `add` and `forget`, bound by the server's access globs as the
 //! reads are: an item may be added only to a source the server may read, and forget
 //! treats an item of a forbidden source as a missing one.
+use std::collections::HashSet;
+
 use serde_json::{json, Value as Json};
 
 use crate::commands::add::add_item;
@@ -71,11 +73,12 @@ pub fn forget_items(
                 ..listed
             }
         } else if req.dry_run {
+            let kept: HashSet<i64> = ids.iter().copied().collect();
             ForgetReport {
                 items: listed
                     .items
                     .into_iter()
-                    .filter(|item| ids.contains(&item.id))
+                    .filter(|item| kept.contains(&item.id))
                     .collect(),
                 ids,
                 ..listed
@@ -97,6 +100,7 @@ pub fn forget_items(
 
 /// The ids asked for that were not forgotten, sorted, each once.
 fn unmatched(asked: &[i64], forgotten: &[i64]) -> Vec<i64> {
+    let forgotten: HashSet<i64> = forgotten.iter().copied().collect();
     let mut ids: Vec<i64> = asked
         .iter()
         .copied()
