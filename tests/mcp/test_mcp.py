@@ -6,9 +6,9 @@ which makes the virtual environment this needs.
 """
 
 import argparse
+import fnmatch
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -326,14 +326,9 @@ async def test_writes_need_allow_writes(env):
 
 
 def allowed(source, globs):
-    return any(fnmatch_glob(g, source) for g in globs)
-
-
-def fnmatch_glob(pattern, text):
-    # Case-sensitive, as SQLite's GLOB; the patterns used here have only `*`.
-    import fnmatch
-
-    return fnmatch.fnmatchcase(text, pattern)
+    # Case-sensitive, as SQLite's GLOB is; the patterns here have only `*`, which both
+    # read alike.
+    return any(fnmatch.fnmatchcase(source, g) for g in globs)
 
 
 async def test_access_globs_bind_every_tool(env):
@@ -505,6 +500,25 @@ async def test_malformed_messages_do_not_stop_the_server(env):
     assert got == json.loads(want)
 
 
+async def test_start_errors_are_the_commands(env):
+    """What stops the server from starting is one line and exit 2, as for any command."""
+    missing = os.path.join(env.work, "missing.db")
+    for argv in [["--db", missing, "mcp"], ["--db", env.lib, "--tokenizer", "ascii", "mcp"]]:
+        done = run(env.recall, *argv)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("recall: "), done
+        assert done.stdout == ""
+    done = run(env.recall, "--db", missing, "mcp")
+    assert "recall init" in done.stderr, done.stderr
+    # Writes need a writable library from the start; reads do not.
+    read_only = env.library("read-only.db")
+    os.chmod(read_only, 0o444)
+    done = run(env.recall, "--db", read_only, "mcp", "--allow-writes")
+    assert done.returncode == 2 and "read-only" in done.stderr, done.stderr
+    async with server(env, db=read_only) as s:
+        await answer(s, "search", {"query": "analytics script"})
+
+
 async def test_busy_timeout_from_the_config(env):
     """Another process holds the write lock: the server waits `storage.busy_timeout_ms`."""
     db = env.library("busy.db")
@@ -647,6 +661,7 @@ TESTS = [
     test_access_globs_bind_every_tool,
     test_bad_arguments_are_tool_errors,
     test_malformed_messages_do_not_stop_the_server,
+    test_start_errors_are_the_commands,
     test_busy_timeout_from_the_config,
     test_four_clients_while_importing,
 ]
