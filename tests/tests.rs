@@ -3,6 +3,7 @@
 mod common;
 
 mod access;
+mod add;
 mod check_repair;
 mod cli_library;
 mod cli_safety;
@@ -10,7 +11,9 @@ mod concurrency;
 mod crashes;
 mod eval;
 mod fold_agreement;
+mod forget;
 mod function_list;
+mod hook;
 mod hostile_args;
 mod hostile_cli;
 mod match_safety;

@@ -282,7 +282,7 @@ pub struct AddArgs {
     /// A fact, error message or file name; repeatable (one line each).
     #[arg(long = "atoms", value_name = "TEXT")]
     pub atoms: Vec<String>,
-    /// When it happened (ISO-8601 or Unix seconds; default: now).
+    /// When it happened (ISO-8601, or whole Unix seconds; default: now).
     #[arg(long, value_name = "TIME")]
     pub at: Option<String>,
     /// A file holding the transcript (stored, never indexed); - reads standard input.

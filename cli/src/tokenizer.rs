@@ -111,11 +111,6 @@ pub fn min_sqlite_version(spec: &str) -> (u32, u32, u32) {
     }
 }
 
-/// The oldest SQLite whose FTS5 opens an index that its `secure-delete` option has
-/// written to (format version 5): 3.42, the release that added the option. Older ones
-/// refuse it ("invalid fts5 file format (found 5, expected 4)").
-pub const SECURE_DELETE_SQLITE: (u32, u32, u32) = (3, 42, 0);
-
 pub fn version_string(v: (u32, u32, u32)) -> String {
     format!("{}.{}.{}", v.0, v.1, v.2)
 }

@@ -1,74 +1,30 @@
 //! What makes `recall forget` leave no copy of a forgotten item's text in the library
 //! file or its log. Deleting a row is not enough: SQLite leaves the deleted bytes in
-//! free space, FTS5 keeps the deleted terms in its segments until they are merged,
-//! `ANALYZE` keeps sample keys (terms, project and source names) in `sqlite_stat4`,
-//! earlier writes leave stale copies in freed pages, and the write-ahead log keeps
-//! old page images. So, in the forget's transaction:
+//! free space, FTS5 keeps a deleted item's terms in its segments (behind a delete
+//! marker) until they are merged, `ANALYZE` keeps sample keys (terms, project and
+//! source names) in `sqlite_stat4`, earlier writes leave stale copies in freed pages
+//! and free space, and the write-ahead log keeps old page images. So, in the forget's
+//! transaction:
 //!
-//! - `PRAGMA secure_delete` overwrites what is freed with zeros;
-//! - the index forgets the terms for real: FTS5's `secure-delete` option where every
-//!   SQLite that can read the library's tokenizer also reads the index format that
-//!   option leaves (3.42+), else an FTS5 `rebuild` from the remaining items, which
-//!   keeps the index readable by older SQLite (the Debian 3.40 shell);
+//! - `PRAGMA secure_delete` overwrites what the transaction frees with zeros;
+//! - after the deletes, FTS5 `optimize` merges the index into one segment, which drops
+//!   the deleted items' entries and their delete markers for good (every version of an
+//!   item, a replaced one included), and keeps the index format every SQLite reads;
 //! - the planner's statistics, if any, are gathered again;
 //!
 //! then, after the commit, `VACUUM` rewrites the file from its live rows (no free
 //! space, no stale page survives) and a `TRUNCATE` checkpoint copies it into the file
 //! and empties the log.
+//!
+//! FTS5's own `secure-delete` option is not used: it removes only the entries of an
+//! item's current version (a version replaced earlier stays in an older segment, behind
+//! a delete marker), and once it has removed anything the index is in a format SQLite
+//! before 3.42 (Debian 12's 3.40) refuses, until the index is rebuilt.
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use crate::error::{Context, Result};
-use crate::tokenizer;
-
-/// How the index forgets the deleted items' terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IndexRoute {
-    /// FTS5's `secure-delete` option, set for the forget and restored after it.
-    SecureDelete,
-    /// An FTS5 `rebuild` from the remaining items.
-    Rebuild,
-}
-
-impl IndexRoute {
-    pub fn name(self) -> &'static str {
-        match self {
-            IndexRoute::SecureDelete => "secure-delete",
-            IndexRoute::Rebuild => "rebuild",
-        }
-    }
-}
-
-/// The FTS5 format version an index has once `secure-delete` removed something.
-const FORMAT_SECURE_DELETE: i64 = 5;
-
-fn config_value(conn: &Connection, key: &str) -> Result<Option<i64>> {
-    conn.query_row("select v from items_fts_config where k = ?1", [key], |r| {
-        r.get(0)
-    })
-    .optional()
-    .context("reading the index configuration")
-}
-
-/// The index's FTS5 format version (4, or 5 once `secure-delete` has removed entries).
-pub fn index_format(conn: &Connection) -> Result<Option<i64>> {
-    config_value(conn, "version")
-}
-
-/// `secure-delete` turns the index into format 5, which SQLite before 3.42 refuses to
-/// open ("invalid fts5 file format"), and only a rebuild turns it back. It is used
-/// where that costs nothing: the tokenizer already needs a newer SQLite, or the index
-/// is format 5 already.
-pub fn index_route(conn: &Connection, library_tokenizer: &str) -> Result<IndexRoute> {
-    if tokenizer::min_sqlite_version(library_tokenizer) >= tokenizer::SECURE_DELETE_SQLITE
-        || index_format(conn)? == Some(FORMAT_SECURE_DELETE)
-    {
-        Ok(IndexRoute::SecureDelete)
-    } else {
-        Ok(IndexRoute::Rebuild)
-    }
-}
 
 /// Sets the connection's `secure_delete` for as long as it lives, then puts back what
 /// was there (a library caller keeps its connection).
@@ -98,38 +54,11 @@ impl Drop for ZeroFreed<'_> {
     }
 }
 
-/// Before the deletes, inside the transaction. Returns the `secure-delete` setting to
-/// restore afterwards.
-pub fn before_delete(tx: &Connection, route: IndexRoute) -> Result<Option<i64>> {
-    if route != IndexRoute::SecureDelete {
-        return Ok(None);
-    }
-    let before = config_value(tx, "secure-delete")?;
-    tx.execute_batch("insert into items_fts(items_fts, rank) values ('secure-delete', 1)")
-        .context("setting the index's secure-delete option")?;
-    Ok(before)
-}
-
-/// After the deletes, inside the transaction: the index forgets the terms for good,
-/// and statistics gathered before are gathered again without the forgotten rows.
-pub fn after_delete(tx: &Connection, route: IndexRoute, before: Option<i64>) -> Result<()> {
-    match route {
-        IndexRoute::SecureDelete => {
-            // The deletes wait in FTS5's memory until a flush; the flush must happen
-            // while the option is still on.
-            tx.execute_batch("insert into items_fts(items_fts) values ('flush')")
-                .context("removing the terms from the index")?;
-            tx.execute(
-                "insert into items_fts(items_fts, rank) values ('secure-delete', ?1)",
-                [before.unwrap_or(0)],
-            )
-            .context("restoring the index's secure-delete option")?;
-        }
-        IndexRoute::Rebuild => {
-            tx.execute_batch("insert into items_fts(items_fts) values ('rebuild')")
-                .context("rebuilding the index without the forgotten items")?;
-        }
-    }
+/// After the deletes, inside the transaction: the index forgets the deleted items'
+/// terms for good, and statistics gathered before are gathered again without them.
+pub fn after_delete(tx: &Connection) -> Result<()> {
+    tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
+        .context("removing the items' terms from the index")?;
     let analyzed: bool = tx
         .query_row(
             "select exists (select 1 from sqlite_master where name = 'sqlite_stat1')",
@@ -160,6 +89,9 @@ pub struct Wiped {
 /// items are forgotten already, and a wipe that could not finish says why.
 pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
     let finish = "run `recall forget --finish` once that is resolved";
+    // Folded in first, the log starts again from its beginning for the rewrite rather
+    // than holding the index twice over.
+    let _ = conn.query_row("pragma wal_checkpoint(passive)", [], |_| Ok(()));
     if let Err(e) = conn.execute_batch("vacuum") {
         return Wiped {
             complete: false,

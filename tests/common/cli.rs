@@ -179,6 +179,25 @@ impl TempLib {
         ids
     }
 
+    /// Folds the log into the library file and empties it, from a connection of the
+    /// test (closing it removes the log).
+    pub fn checkpoint(&self) {
+        self.conn()
+            .execute_batch("pragma wal_checkpoint(truncate)")
+            .expect("checkpoint");
+    }
+
+    /// The library file and its `-wal`, byte for byte (None: no such file), for
+    /// "nothing was written" comparisons.
+    pub fn files(&self) -> [Option<Vec<u8>>; 2] {
+        let wal = {
+            let mut p = self.db.as_os_str().to_owned();
+            p.push("-wal");
+            PathBuf::from(p)
+        };
+        [std::fs::read(&self.db).ok(), std::fs::read(wal).ok()]
+    }
+
     /// Everything a user could see of the library, for before/after comparisons.
     pub fn snapshot(&self) -> String {
         let conn = self.conn();

@@ -173,14 +173,12 @@ fn from_flags(a: &AddArgs) -> Result<Value> {
     Ok(Value::Object(obj))
 }
 
-/// `--at` as the import format takes it: Unix seconds when it is a number, else text.
+/// `--at` as the import format takes it: whole Unix seconds as a number, anything else
+/// as text (an error then quotes it as typed).
 fn time_value(t: &str) -> Value {
-    if let Ok(i) = t.trim().parse::<i64>() {
-        return json!(i);
-    }
-    match t.trim().parse::<f64>() {
-        Ok(f) if f.is_finite() => json!(f),
-        _ => json!(t),
+    match t.trim().parse::<i64>() {
+        Ok(i) => json!(i),
+        Err(_) => json!(t),
     }
 }
 
@@ -293,7 +291,8 @@ mod tests {
     #[test]
     fn times_keep_their_type() {
         assert_eq!(time_value("1700000000"), json!(1_700_000_000));
-        assert_eq!(time_value("1.5"), json!(1.5));
+        assert_eq!(time_value("-86400"), json!(-86_400));
+        assert_eq!(time_value("1.5"), json!("1.5"));
         assert_eq!(time_value("2025-03-04"), json!("2025-03-04"));
         assert_eq!(time_value("nan"), json!("nan"));
     }

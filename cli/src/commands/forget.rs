@@ -58,9 +58,6 @@ pub struct ForgetReport {
     pub items: Vec<ForgottenItem>,
     /// Ids asked for that name no item the filters match.
     pub unmatched: Vec<i64>,
-    /// How the index forgot their terms (`secure-delete` or `rebuild`); null when
-    /// nothing was removed.
-    pub index: Option<&'static str>,
     /// Whether the file was rewritten and its log emptied, so that no copy of the
     /// forgotten text is left (false when nothing was removed: nothing needed it).
     pub wiped: bool,
@@ -135,7 +132,6 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
         dry_run: req.dry_run,
         items: Vec::new(),
         unmatched: Vec::new(),
-        index: None,
         wiped: false,
         warning: None,
     };
@@ -157,7 +153,6 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
         settle(&mut report, items);
         return Ok(report);
     }
-    let route = wipe::index_route(&lib.conn, &lib.tokenizer)?;
     let _zero = ZeroFreed::on(&lib.conn)?;
     let guard = guarded
         .then(|| {
@@ -174,7 +169,6 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
     if report.ids.is_empty() {
         return Ok(report);
     }
-    let restore = wipe::before_delete(&tx, route)?;
     {
         let mut delete = tx
             .prepare("delete from items where id = ?1")
@@ -183,7 +177,7 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
             delete.execute([id]).context("forgetting the items")?;
         }
     }
-    wipe::after_delete(&tx, route, restore)?;
+    wipe::after_delete(&tx)?;
     fault::pause_point("forget", report.ids.len() as i64);
     match &guard {
         Some(g) => g.commit(|| tx.commit()),
@@ -191,15 +185,17 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
     }
     .context("committing the forget")?;
     drop(guard);
-    report.index = Some(route.name());
+    // The items are gone now: a watcher that cannot start must not turn that into an
+    // error saying otherwise.
     let _wiping = guarded
         .then(|| {
             interrupt::guard(
                 "the items were forgotten, but the file was not wiped: copies of their text may remain in it; run `recall forget --finish`".to_string(),
                 None,
             )
+            .ok()
         })
-        .transpose()?;
+        .flatten();
     fault::pause_point("forget_wipe", 1);
     let wiped = wipe::wipe(&lib.conn, &lib.path);
     report.wiped = wiped.complete;

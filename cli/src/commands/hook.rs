@@ -66,6 +66,9 @@ fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
             ..Common::default()
         },
     };
+    // Its terms stand for the prompt: the same answer, read in one pass however long
+    // the pasted text.
+    let prompt = recall_core::prompt::prompt_of_terms(&prompt);
     let s = settings::Related::with_prompt(&g, &related_args, prompt)?;
     let lib = super::open_for_query(&g)?;
     let rows = sql_file::run(&lib.conn, queries::RELATED, &params::related(&lib, &s))?;

@@ -36,6 +36,14 @@ pub fn related(prompt: &str, title: &str, summary: &str) -> bool {
     overlap(prompt, title, summary) >= RELATED_MIN_OVERLAP
 }
 
+/// The prompt reduced to its terms, space-separated: it has the same terms, so the same
+/// overlap with every item and the same relatedness, and reading it again costs nothing
+/// however long the prompt was (the prompt hook passes it to `sql/related.sql`, which
+/// reads its prompt once per candidate).
+pub fn prompt_of_terms(prompt: &str) -> String {
+    prompt_terms(prompt, DEFAULT_MAX_PROMPT_TERMS).join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +106,31 @@ mod tests {
         assert_eq!(overlap(prompt, "migrations of consents", ""), 0);
         assert_eq!(overlap("migración del banner", "Migracion", "banner"), 2);
         assert_eq!(overlap("", "anything", "at all"), 0);
+    }
+
+    #[test]
+    fn a_prompt_of_its_terms_has_the_same_terms() {
+        let same = |prompt: &str| {
+            let reduced = prompt_of_terms(prompt);
+            assert_eq!(
+                prompt_terms(&reduced, DEFAULT_MAX_PROMPT_TERMS),
+                prompt_terms(prompt, DEFAULT_MAX_PROMPT_TERMS),
+                "{prompt:?}"
+            );
+            assert_eq!(prompt_of_terms(&reduced), reduced, "{prompt:?}");
+        };
+        same("Please help me fix the Analytics script on the shop!");
+        same("¿Cuándo arreglé la migración? İstanbul ǅemal ﬁle Straße ΣΊΣΥΦΟΣ");
+        let long: String = (0..40).map(|i| format!("word{i} the ")).collect();
+        same(&long);
+        // Every character of the basic plane and every cased one beyond it, alone and
+        // inside a Latin word: folding is idempotent.
+        let chars = (0..=0x10ffffu32)
+            .filter_map(char::from_u32)
+            .filter(|c| u32::from(*c) <= 0xffff || c.is_uppercase() || c.is_lowercase());
+        for c in chars {
+            same(&format!("{c}{c}{c} x{c}yz"));
+        }
     }
 
     #[test]

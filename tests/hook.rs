@@ -1,0 +1,208 @@
+//! `recall hook`: the prompt hook prints the items `recall related` finds for the
+//! prompt of the hook's JSON, nothing when none is related, and never fails the prompt
+//! (any problem: one line on stderr, exit 0).
+use serde_json::{json, Value};
+
+use std::process::Command;
+
+use crate::common::cli::{ids, recall_bin, Ran, TempLib};
+use crate::common::{pipe, root};
+
+fn sample() -> TempLib {
+    let lib = TempLib::init(None);
+    let sample = root().join("examples/sample.jsonl");
+    lib.run(&["import", sample.to_str().unwrap()]).ok();
+    lib
+}
+
+/// The JSON Claude Code's UserPromptSubmit hook sends.
+fn hook_input(prompt: &str) -> String {
+    json!({
+        "session_id": "5f1c", "transcript_path": "/tmp/t.jsonl", "cwd": "/work/shop",
+        "hook_event_name": "UserPromptSubmit", "prompt": prompt,
+    })
+    .to_string()
+}
+
+fn hook(lib: &TempLib, args: &[&str], input: &str) -> Ran {
+    let mut full = vec!["hook"];
+    full.extend_from_slice(args);
+    lib.run_stdin(&full, input)
+}
+
+/// The ids of the hook's item lines (`- [ID] …`), after its heading.
+fn listed(out: &Ran) -> Vec<i64> {
+    let mut lines = out.stdout.lines();
+    let heading = lines.next().unwrap_or("");
+    assert!(
+        heading.starts_with("Earlier items from the recall memory")
+            && heading.contains("`recall get ID`"),
+        "{heading}"
+    );
+    lines
+        .map(|l| {
+            l.strip_prefix("- [")
+                .and_then(|rest| rest.split_once(']'))
+                .and_then(|(id, _)| id.parse().ok())
+                .unwrap_or_else(|| panic!("not an item line: {l:?}"))
+        })
+        .collect()
+}
+
+/// Asserts the hook said nothing on stdout, one `recall: hook:` line on stderr naming
+/// `needle`, and exit 0.
+fn quiet_problem(out: &Ran, needle: &str) {
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{out:?}");
+    assert!(
+        lines[0].starts_with("recall: hook: ") && lines[0].contains(needle),
+        "{:?} lacks {needle:?}",
+        lines[0]
+    );
+}
+
+#[test]
+fn related_items_are_printed_as_related_finds_them() {
+    let lib = sample();
+    for (prompt, project) in [
+        ("the importer fails with database is locked again", None),
+        ("When did we decide to remove the analytics script?", None),
+        ("ECONNREFUSED on port 5432 when the api starts", None),
+        (
+            "the importer fails with database is locked again",
+            Some("api"),
+        ),
+    ] {
+        let mut args = vec![];
+        if let Some(p) = project {
+            args.extend(["--project", p]);
+        }
+        let out = hook(&lib, &args, &hook_input(prompt));
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        let mut related_args = vec!["related", prompt];
+        related_args.extend(&args);
+        let expected = lib.json(&related_args);
+        let expected_ids = ids(&expected);
+        assert!(
+            !expected_ids.is_empty(),
+            "{prompt}: related finds something"
+        );
+        assert_eq!(listed(&out), expected_ids, "{prompt} {project:?}");
+        // Each line: id, date, title and project of the item.
+        for (line, row) in out
+            .stdout
+            .lines()
+            .skip(1)
+            .zip(expected["results"].as_array().unwrap())
+        {
+            let date = &row["date"].as_str().unwrap()[..10];
+            let mut want = format!(
+                "- [{}] {date} {}",
+                row["id"],
+                row["title"].as_str().unwrap()
+            );
+            if let Some(p) = row["project"].as_str() {
+                want.push_str(&format!(" (project {p})"));
+            }
+            assert_eq!(line, want);
+        }
+    }
+}
+
+#[test]
+fn unrelated_and_one_word_prompts_print_nothing() {
+    let lib = sample();
+    for prompt in ["zebra xylophone quandary", "analytics", "", "the and of"] {
+        assert_eq!(ids(&lib.json(&["related", prompt])), Vec::<i64>::new());
+        let out = hook(&lib, &[], &hook_input(prompt));
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(out.stdout.is_empty(), "{prompt:?}: {}", out.stdout);
+        assert!(out.stderr.is_empty(), "{prompt:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn problems_never_fail_the_prompt() {
+    let lib = sample();
+    quiet_problem(&hook(&lib, &[], "not json"), "not the hook's JSON");
+    quiet_problem(&hook(&lib, &[], ""), "not the hook's JSON");
+    quiet_problem(
+        &hook(&lib, &[], "{\"session_id\": \"x\"}"),
+        "no \"prompt\" field",
+    );
+    quiet_problem(&hook(&lib, &[], "{\"prompt\": 42}"), "not text");
+    quiet_problem(&hook(&lib, &[], "[1, 2]"), "no \"prompt\" field");
+    let input = hook_input("the importer fails with database is locked again");
+    // Usage errors in the agent's settings.
+    quiet_problem(&hook(&lib, &["--bogus"], &input), "--bogus");
+    quiet_problem(&hook(&lib, &["--allow", "[!x]"], &input), "[!");
+    // A missing library, or none named.
+    quiet_problem(&hook(&TempLib::new(), &[], &input), "no library at");
+    let out = pipe(
+        Command::new(recall_bin())
+            .arg("hook")
+            .env_remove("RECALL_DB")
+            .env_remove("RECALL_CONFIG"),
+        &input,
+    );
+    let out = Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    quiet_problem(&out, "no library given");
+    // An unreadable or invalid configuration, a tokenizer that is not the library's.
+    let bad = lib.path("bad.toml");
+    std::fs::write(&bad, "[search]\nrecency_weight = 7\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    quiet_problem(
+        &lib.run_stdin(&["--config", bad, "hook"], &input),
+        "recency_weight",
+    );
+    quiet_problem(
+        &lib.run_stdin(&["--config", "/nonexistent/recall.toml", "hook"], &input),
+        "/nonexistent/recall.toml",
+    );
+    quiet_problem(
+        &lib.run_stdin(&["--tokenizer", "unicode61", "hook"], &input),
+        "differs from the library's",
+    );
+    // The same prompt, once the library is there, gets its items.
+    assert!(!listed(&hook(&lib, &[], &input)).is_empty());
+}
+
+#[test]
+fn a_huge_prompt_is_answered_like_related() {
+    let lib = sample();
+    // 2 MB of pasted log around the words that matter.
+    let prompt = format!(
+        "{} the importer fails with database is locked again {}",
+        "lorem ipsum dolor sit amet ".repeat(40_000),
+        "0123456789abcdef\n".repeat(60_000)
+    );
+    assert!(prompt.len() > 2_000_000);
+    let out = hook(&lib, &[], &hook_input(&prompt));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let expected = lib
+        .run_stdin(&["--json", "related", "-"], &prompt)
+        .ok()
+        .json();
+    assert_eq!(listed(&out), ids(&expected));
+}
+
+#[test]
+fn json_lists_the_results() {
+    let lib = sample();
+    let prompt = "the importer fails with database is locked again";
+    let out = lib
+        .run_stdin(&["--json", "hook"], &hook_input(prompt))
+        .ok()
+        .json();
+    assert_eq!(out["command"], "hook");
+    let expected: Value = lib.json(&["related", prompt]);
+    assert_eq!(ids(&out), ids(&expected));
+}
