@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-python wheel test-node npm bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-mcp test-python wheel test-node npm bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -18,6 +18,7 @@ demo: hosts build
 test: hosts
 	$(CARGO) build --workspace $(TEST_FEATURES)
 	$(CARGO) test --workspace $(TEST_FEATURES)
+	$(MAKE) test-mcp
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
@@ -50,6 +51,10 @@ test-node:
 npm:
 	$(CARGO) build --release -p recall-cli -p recall0
 	./bindings/node/pack.sh "$(TARGET_DIR)"
+
+# recall mcp with the official MCP Python SDK (a fresh virtual environment, mcp from PyPI).
+test-mcp:
+	./tests/mcp/run.sh "$(TARGET_DIR)/debug/recall"
 
 # Per-function criterion benchmarks and recall_score over 1,000,000 rows.
 bench:

@@ -90,6 +90,10 @@ pub enum Command {
     /// Run any SQL against the library, with every recall_* function registered (the
     /// bundled SQLite); read-only unless --write.
     Sql(SqlArgs),
+    /// Serve the library to agents over the Model Context Protocol, on standard input and
+    /// output: the tools search, later, related, timeline and get (add and forget with
+    /// --allow-writes).
+    Mcp(McpArgs),
     /// Import a LoCoMo-format file (conversations and questions) and write eval cases.
     ImportLocomo {
         /// The LoCoMo JSON file.
@@ -221,6 +225,16 @@ pub struct AccessArgs {
     /// or the config's [access] allow.
     #[arg(long = "allow", value_name = "GLOB", value_parser = crate::access::parse_allow_flag)]
     pub allow: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Also offer the add and forget tools, which write to the library.
+    #[arg(long)]
+    pub allow_writes: bool,
+    // Sources every tool may read: the server's, never the client's to widen.
+    #[command(flatten)]
+    pub access: AccessArgs,
 }
 
 #[derive(Debug, Args)]

@@ -12,6 +12,7 @@ pub mod interrupt;
 pub mod item;
 pub mod item_writer;
 pub mod library;
+pub mod mcp;
 pub mod output;
 pub mod params;
 pub mod prune;

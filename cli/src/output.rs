@@ -36,28 +36,37 @@ macro_rules! say {
     ($($arg:tt)*) => { $crate::output::line(&format!($($arg)*)) };
 }
 
-/// The answer of a query command: one JSON object
-/// `{"command", "results", "settings", "explain"?}`, or one line per result for people
-/// (`[id] date title (project, source)`, grouped under `# matched by …` where rows say
-/// how they matched), then the explain fields.
-pub fn results(
-    json_mode: bool,
+/// The answer of a query command as one JSON object:
+/// `{"command", "results", "settings", "explain"?}`. What `--json` prints, and what
+/// `recall mcp` returns.
+pub fn query_answer(
     command: &str,
     rows: &[serde_json::Map<String, serde_json::Value>],
     settings: serde_json::Value,
     explain: Option<serde_json::Value>,
-) {
+) -> serde_json::Value {
+    let mut doc = serde_json::json!({ "command": command, "results": rows, "settings": settings });
+    if let Some(e) = explain {
+        doc["explain"] = e;
+    }
+    doc
+}
+
+/// Prints a query's answer ([`query_answer`]): the object, or one line per result for
+/// people (`[id] date title (project, source)`, grouped under `# matched by …` where rows
+/// say how they matched), then the explain fields.
+pub fn results(json_mode: bool, answer: &serde_json::Value) {
     use crate::text::field;
     use serde_json::Value as Json;
     if json_mode {
-        let mut doc =
-            serde_json::json!({ "command": command, "results": rows, "settings": settings });
-        if let Some(e) = explain {
-            doc["explain"] = e;
-        }
-        json(&doc);
+        json(answer);
         return;
     }
+    let rows = answer
+        .get("results")
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     let mut last_matched_by: Option<&str> = None;
     for row in rows {
         let s = |k: &str| row.get(k).and_then(Json::as_str).unwrap_or("-").to_string();
@@ -80,11 +89,11 @@ pub fn results(
     if rows.is_empty() {
         crate::say!("(no results)");
     }
-    if let Some(Json::Object(fields)) = explain {
+    if let Some(Json::Object(fields)) = answer.get("explain") {
         crate::say!("--");
         for (k, v) in fields {
             let shown = match v {
-                Json::String(s) => s,
+                Json::String(s) => s.clone(),
                 other => other.to_string(),
             };
             crate::say!("{k}: {}", field(&shown));

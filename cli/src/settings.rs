@@ -21,6 +21,9 @@ pub struct Globals {
     /// The tokenizer of the flag, else of the config.
     pub tokenizer: Option<String>,
     pub json: bool,
+    /// Whether `-` as a query or prompt reads it from standard input: on the command
+    /// line, not in `recall mcp`, whose standard input carries the protocol.
+    pub dash_reads_stdin: bool,
 }
 
 impl Globals {
@@ -40,6 +43,7 @@ impl Globals {
             config,
             tokenizer,
             json: cli.json,
+            dash_reads_stdin: true,
         })
     }
 
@@ -47,6 +51,15 @@ impl Globals {
         self.db
             .as_ref()
             .ok_or_else(|| err!("no library given: pass --db PATH or set RECALL_DB"))
+    }
+
+    /// A query or prompt: the argument, or standard input for `-` where it may be read.
+    pub fn text(&self, arg: &str) -> Result<String> {
+        if self.dash_reads_stdin {
+            text_argument(arg)
+        } else {
+            Ok(arg.to_string())
+        }
     }
 
     /// Allowed source globs: the flags, else the config, else every source (None).
@@ -74,7 +87,7 @@ pub fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<String>> {
 
 /// A query or prompt argument; `-` reads it from standard input, for text longer than
 /// the system's argument limit. One trailing line break is not part of it.
-pub fn text_argument(arg: &str) -> Result<String> {
+fn text_argument(arg: &str) -> Result<String> {
     if arg != "-" {
         return Ok(arg.to_string());
     }
@@ -240,7 +253,7 @@ impl Search {
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
         Ok(Search {
-            query: text_argument(&a.query)?,
+            query: g.text(&a.query)?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),
             now: Some(now),
             filters,
@@ -311,7 +324,7 @@ pub struct Related {
 
 impl Related {
     pub fn resolve(g: &Globals, a: &args::RelatedArgs) -> Result<Related> {
-        Related::with_prompt(g, a, text_argument(&a.prompt)?)
+        Related::with_prompt(g, a, g.text(&a.prompt)?)
     }
 
     /// `related` for a prompt read elsewhere (the prompt hook's JSON): the flags of `a`

@@ -8,28 +8,16 @@ use serde_json::{Map, Value as Json};
 use super::Globals;
 use crate::err;
 use crate::error::Result;
-use crate::library::{self, Access};
+use crate::library::{self, Access, Library};
 use crate::output;
 use crate::sql_file::{self, queries};
 use crate::text::field;
 
 pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
-    let rows = sql_file::run(
-        &lib.conn,
-        queries::GET,
-        &crate::params::get(id, &g.allow(allow), transcript),
-    )?;
-    let mut item: Map<String, Json> = rows
-        .into_iter()
-        .next()
-        .ok_or_else(|| err!("no item {id} in {}", lib.path.display()))?;
-    // Asked for or not, an item without a transcript shows none.
-    if item.get("transcript").is_some_and(Json::is_null) {
-        item.remove("transcript");
-    }
+    let item = item(&lib, id, transcript, &g.allow(allow))?;
     if g.json {
-        output::json(&serde_json::json!({ "command": "get", "item": item }));
+        output::json(&answer_of(item));
         return Ok(0);
     }
     let s = |k: &str| -> String {
@@ -57,6 +45,43 @@ pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i
         crate::say!("transcript:\n{}", indent(&s("transcript")));
     }
     Ok(0)
+}
+
+/// The JSON answer, `{"command": "get", "item": {…}}`; a missing item and one whose
+/// source `allow` forbids are the same error.
+pub fn answer(
+    lib: &Library,
+    id: i64,
+    transcript: bool,
+    allow: &Option<Vec<String>>,
+) -> Result<Json> {
+    item(lib, id, transcript, allow).map(answer_of)
+}
+
+fn answer_of(item: Map<String, Json>) -> Json {
+    serde_json::json!({ "command": "get", "item": item })
+}
+
+fn item(
+    lib: &Library,
+    id: i64,
+    transcript: bool,
+    allow: &Option<Vec<String>>,
+) -> Result<Map<String, Json>> {
+    let rows = sql_file::run(
+        &lib.conn,
+        queries::GET,
+        &crate::params::get(id, allow, transcript),
+    )?;
+    let mut item: Map<String, Json> = rows
+        .into_iter()
+        .next()
+        .ok_or_else(|| err!("no item {id} in {}", lib.path.display()))?;
+    // Asked for or not, an item without a transcript shows none.
+    if item.get("transcript").is_some_and(Json::is_null) {
+        item.remove("transcript");
+    }
+    Ok(item)
 }
 
 fn indent(text: &str) -> String {

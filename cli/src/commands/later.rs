@@ -5,6 +5,7 @@ use super::open_for_query;
 use crate::args::LaterArgs;
 use crate::error::Result;
 use crate::explain::{self, Terms};
+use crate::library::Library;
 use crate::settings::{self, Globals};
 use crate::sql_file::queries;
 use crate::{err, output, params, sql_file};
@@ -12,6 +13,12 @@ use crate::{err, output, params, sql_file};
 pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
     let s = settings::Later::resolve(g, a);
     let lib = open_for_query(g)?;
+    output::results(g.json, &answer(&lib, &s, a.common.explain)?);
+    Ok(0)
+}
+
+/// The JSON answer (`output::query_answer`) of a resolved `later`.
+pub fn answer(lib: &Library, s: &settings::Later, explain: bool) -> Result<Json> {
     // The item must exist and be readable: otherwise answer exactly as `get` does.
     let item = sql_file::run(
         &lib.conn,
@@ -21,7 +28,7 @@ pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
     let Some(item) = item.into_iter().next() else {
         return Err(err!("no item {} in {}", s.item_id, lib.path.display()));
     };
-    let rows = sql_file::run(&lib.conn, queries::LATER, &params::later(&lib, &s))?;
+    let rows = sql_file::run(&lib.conn, queries::LATER, &params::later(lib, s))?;
     let subject = s
         .query
         .clone()
@@ -31,7 +38,7 @@ pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
     let shown = json!({
         "item_id": s.item_id, "subject": subject, "limit": s.limit, "allow": s.allow,
     });
-    let explain = if a.common.explain {
+    let explain = if explain {
         let scope = match item.get("project").and_then(Json::as_str) {
             Some(p) => json!({ "project": p }),
             None => json!({ "source": item.get("source") }),
@@ -42,10 +49,9 @@ pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
             pruned: &[],
         };
         let fields = json!({ "scope": scope, "since": item.get("occurred_at"), "limit": s.limit });
-        Some(explain::build(&lib, &rows, terms, fields)?)
+        Some(explain::build(lib, &rows, terms, fields)?)
     } else {
         None
     };
-    output::results(g.json, "later", &rows, shown, explain);
-    Ok(0)
+    Ok(output::query_answer("later", &rows, shown, explain))
 }

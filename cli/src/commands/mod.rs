@@ -4,17 +4,17 @@ pub mod add;
 mod check;
 mod eval;
 pub mod forget;
-mod get;
+pub mod get;
 mod hook;
 mod import;
 mod init;
-mod later;
+pub mod later;
 mod maintain;
-mod related;
+pub mod related;
 mod repair;
-mod search;
+pub mod search;
 mod sql;
-mod timeline;
+pub mod timeline;
 
 use crate::args::{Cli, Command};
 use crate::error::Result;
@@ -66,5 +66,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Eval(a) => eval::run(&g, &a),
         Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
         Command::Sql(a) => sql::run(&g, &a),
+        Command::Mcp(a) => crate::mcp::serve(g, &a),
     }
 }

@@ -1,10 +1,11 @@
 //! `recall search`: the two-stage search of `sql/search.sql`.
-use serde_json::json;
+use serde_json::{json, Value as Json};
 
 use super::open_for_query;
 use crate::args::SearchArgs;
 use crate::error::Result;
 use crate::explain::{self, Terms};
+use crate::library::Library;
 use crate::settings::{self, Globals};
 use crate::sql_file::queries;
 use crate::{output, params, sql_file};
@@ -12,9 +13,15 @@ use crate::{output, params, sql_file};
 pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
     let s = settings::Search::resolve(g, a)?;
     let lib = open_for_query(g)?;
-    let plan = params::search(&lib, &s)?;
+    output::results(g.json, &answer(&lib, &s, a.common.explain)?);
+    Ok(0)
+}
+
+/// The JSON answer (`output::query_answer`) of a resolved search.
+pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json> {
+    let plan = params::search(lib, s)?;
     let rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
-    let explain = if a.common.explain {
+    let explain = if explain {
         let pruned: Vec<String> = plan.pruned.iter().map(|p| p.term.clone()).collect();
         let terms = Terms::Of {
             text: &s.query,
@@ -25,10 +32,14 @@ pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
             "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
             "pool": s.ranking.pool, "limit": s.limit,
         });
-        Some(explain::build(&lib, &rows, terms, fields)?)
+        Some(explain::build(lib, &rows, terms, fields)?)
     } else {
         None
     };
-    output::results(g.json, "search", &rows, s.shown(&lib.tokenizer), explain);
-    Ok(0)
+    Ok(output::query_answer(
+        "search",
+        &rows,
+        s.shown(&lib.tokenizer),
+        explain,
+    ))
 }

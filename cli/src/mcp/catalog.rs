@@ -1,0 +1,182 @@
+//! The tools as clients list them: name, description, input schema and hints. Defaults and
+//! ranges in the schemas are the resolved configuration's and `bounds`', so a client
+//! sees the values a call without the argument would use.
+use std::sync::Arc;
+
+use rmcp::handler::server::common::schema_for_input;
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde_json::{json, Value as Json};
+
+use super::tools;
+use crate::bounds::{Bound, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT};
+use crate::config::Config;
+use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN, RELATED_LIMIT};
+use recall_core::score::limit;
+
+/// The tools that only read.
+pub const READ: [&str; 5] = ["search", "later", "related", "timeline", "get"];
+/// The tools that write, offered only with `--allow-writes`.
+pub const WRITE: [&str; 2] = ["add", "forget"];
+
+/// Every tool this server offers.
+pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
+    let c = &config.search;
+    let recency = |schema: &mut JsonObject| {
+        with(schema, "half_life", range(&HALF_LIFE_DAYS));
+        with(
+            schema,
+            "half_life",
+            json!({ "default": c.recency_half_life_days }),
+        );
+        with(schema, "weight", range(&RECENCY_WEIGHT));
+        with(schema, "weight", json!({ "default": c.recency_weight }));
+    };
+    let limits = |schema: &mut JsonObject, default: i64, max: i64| {
+        let default = limit(None, default, max);
+        with(
+            schema,
+            "limit",
+            json!({ "minimum": 1, "maximum": max, "default": default }),
+        );
+    };
+
+    let mut search = schema::<tools::Search>();
+    limits(&mut search, c.default_limit, c.max_limit);
+    recency(&mut search);
+    with(
+        &mut search,
+        "pool",
+        json!({ "minimum": POOL_MIN, "maximum": POOL_MAX, "default": c.candidate_pool }),
+    );
+    with(&mut search, "prune", range(&PRUNE_SHARE));
+    if let Some(share) = c.prune_share {
+        with(&mut search, "prune", json!({ "default": share }));
+    }
+    let mut later = schema::<tools::Later>();
+    limits(&mut later, config.later.default_limit, LIST_MAX_LIMIT);
+    let mut timeline = schema::<tools::Timeline>();
+    limits(&mut timeline, config.timeline.default_limit, LIST_MAX_LIMIT);
+    let mut related = schema::<tools::Related>();
+    limits(&mut related, RELATED_LIMIT, RELATED_LIMIT);
+    recency(&mut related);
+
+    let read = ToolAnnotations::new().read_only(true).open_world(false);
+    let mut list = vec![
+        Tool::new(
+            "search",
+            "Search the library for items (past sessions, decisions, errors) matching free \
+             text. Full-text ranking by the words, then re-ranked by recency. Returns \
+             {command, results: [{id, date, title, project, source, score, relevance}], \
+             settings} (and explain); get an id for the whole item.",
+            search,
+        ),
+        Tool::new(
+            "later",
+            "Newer items on the same subject as an item: what happened after it, such as a \
+             decision reversed or an error fixed. Returns {command, results: [{id, date, \
+             title, project, source, matched_by}], settings}; matched_by is subject or \
+             project_timeline.",
+            later,
+        ),
+        Tool::new(
+            "related",
+            "Items sharing at least two distinctive words with the first prompt of a \
+             session: earlier work on the same subject, to read before starting. Returns \
+             {command, results: [{id, date, title, project, source, overlap, score}], \
+             settings}.",
+            related,
+        ),
+        Tool::new(
+            "timeline",
+            "Items newest first, in a project, a source or a time window. Returns \
+             {command, results: [{id, date, title, project, source}], settings}.",
+            timeline,
+        ),
+        Tool::new(
+            "get",
+            "One item by id: source, project, title, summary, questions, atoms, \
+             occurred_at, imported_at, and the transcript when asked for. Returns \
+             {command, item}.",
+            schema::<tools::Get>(),
+        ),
+    ]
+    .into_iter()
+    .map(|t| t.with_annotations(read.clone()))
+    .collect::<Vec<_>>();
+    if writes {
+        list.push(
+            Tool::new(
+                "add",
+                "Store one item in the library, with the fields of a line of `recall \
+                 import`: source, title and occurred_at required. Returns {command, id}.",
+                schema::<tools::Add>(),
+            )
+            .with_annotations(
+                ToolAnnotations::new()
+                    .read_only(false)
+                    .destructive(false)
+                    .open_world(false),
+            ),
+        );
+        list.push(
+            Tool::new(
+                "forget",
+                "Remove items for good: every condition given must hold (ids, source, \
+                 project, before), so adding one never forgets more; the library file is \
+                 then rewritten so that no copy of their text remains. dry_run lists them \
+                 and changes nothing. Returns {command, ids, items, unmatched, dry_run, \
+                 index, wiped, warning}.",
+                schema::<tools::Forget>(),
+            )
+            .with_annotations(
+                ToolAnnotations::new()
+                    .read_only(false)
+                    .destructive(true)
+                    .idempotent(true)
+                    .open_world(false),
+            ),
+        );
+    }
+    list
+}
+
+/// A type's input schema (root `type: object`, as MCP requires), its descriptions on one
+/// line each (doc comments are wrapped at 90 columns, a client's display is not).
+fn schema<T: JsonSchema + 'static>() -> JsonObject {
+    let mut schema = match schema_for_input::<T>() {
+        Ok(schema) => Arc::unwrap_or_clone(schema),
+        // Every input type here is a struct, whose schema is an object.
+        Err(_) => JsonObject::new(),
+    };
+    let properties = schema.get_mut("properties").and_then(Json::as_object_mut);
+    for property in properties.into_iter().flat_map(|p| p.values_mut()) {
+        if let Some(Json::String(text)) = property.get_mut("description") {
+            *text = text.replace('\n', " ");
+        }
+    }
+    schema
+}
+
+/// Adds `keys` to the schema of property `name`.
+fn with(schema: &mut JsonObject, name: &str, keys: Json) {
+    let property = schema
+        .get_mut("properties")
+        .and_then(|p| p.get_mut(name))
+        .and_then(Json::as_object_mut);
+    if let (Some(property), Json::Object(keys)) = (property, keys) {
+        property.extend(keys);
+    }
+}
+
+/// A bound as JSON Schema keywords.
+fn range(bound: &Bound) -> Json {
+    let low = if bound.above_min {
+        "exclusiveMinimum"
+    } else {
+        "minimum"
+    };
+    let mut keys = json!({ "maximum": bound.max });
+    keys[low] = json!(bound.min);
+    keys
+}

@@ -1,0 +1,208 @@
+//! The MCP handler: lists the tools and runs a call on the one open library connection.
+//! Calls run on the blocking pool, one at a time on that connection; a panic in one is
+//! caught and answered as a tool error, and the server goes on.
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value as Json};
+
+use super::{arguments, catalog, tools, writes};
+use crate::args::AccessArgs;
+use crate::commands::forget::ForgetRequest;
+use crate::commands::{get, later, related, search, timeline};
+use crate::err;
+use crate::error::Result;
+use crate::library::{self, Library};
+use crate::settings::{self, Globals};
+
+pub struct Server {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    globals: Globals,
+    /// The server's `--allow` flags, resolved against the configuration on each call
+    /// exactly as a command's are.
+    access: AccessArgs,
+    writes: bool,
+    tools: Vec<Tool>,
+    library: Mutex<Library>,
+}
+
+impl Server {
+    pub fn new(globals: Globals, library: Library, access: AccessArgs, writes: bool) -> Server {
+        let tools = catalog::tools(&globals.config, writes);
+        Server {
+            shared: Arc::new(Shared {
+                globals,
+                access,
+                writes,
+                tools,
+                library: Mutex::new(library),
+            }),
+        }
+    }
+
+    /// Serves on standard input and output until the client closes them.
+    pub async fn run(self) -> Result<()> {
+        let service = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| err!("the MCP connection failed to start: {e}"))?;
+        service
+            .waiting()
+            .await
+            .map_err(|e| err!("the MCP server stopped: {e}"))?;
+        Ok(())
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("recall", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "A library of past work (sessions, decisions, error messages), searched by \
+                 literal words. Start with related (the session's first prompt) or search; \
+                 follow an id with get for the whole item and later for what happened after \
+                 it.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.shared.tools.clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.shared.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        let known =
+            catalog::READ.contains(&name.as_str()) || catalog::WRITE.contains(&name.as_str());
+        if !known {
+            let names = catalog::READ.iter().chain(&catalog::WRITE);
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool {name:?} (known: {})",
+                    names.copied().collect::<Vec<_>>().join(", ")
+                ),
+                None,
+            ));
+        }
+        let shared = self.shared.clone();
+        let arguments = request.arguments;
+        let outcome = tokio::task::spawn_blocking(move || {
+            catch_unwind(AssertUnwindSafe(|| shared.call(&name, arguments.as_ref())))
+        })
+        .await;
+        let result = match outcome {
+            Ok(Ok(Ok(answer))) => answered(answer),
+            Ok(Ok(Err(e))) => refused(&e.message),
+            Ok(Err(_)) | Err(_) => refused(
+                "the call failed inside recall (a bug: please report it with the arguments); \
+                 nothing was written, and the server goes on",
+            ),
+        };
+        Ok(result.into())
+    }
+}
+
+/// The answer as structured content, and the same object as the text `--json` prints.
+fn answered(answer: Json) -> CallToolResult {
+    let text = serde_json::to_string_pretty(&answer).unwrap_or_else(|_| answer.to_string());
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(answer);
+    result
+}
+
+fn refused(message: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.to_string())])
+}
+
+impl Shared {
+    fn call(&self, name: &str, arguments: Option<&Map<String, Json>>) -> Result<Json> {
+        if catalog::WRITE.contains(&name) && !self.writes {
+            return Err(err!(
+                "{name} writes to the library, and this server only reads: start it with `recall mcp --allow-writes`"
+            ));
+        }
+        // A panic while the connection was held leaves it as SQLite left it: any open
+        // transaction is rolled back when its guard unwinds, so it stays usable.
+        let mut lib = self.library.lock().unwrap_or_else(|p| p.into_inner());
+        refresh(&mut lib, self.globals.tokenizer.as_deref())?;
+        let g = &self.globals;
+        let schema = self.tools.iter().find(|t| t.name == name);
+        let checked = |schema: Option<&Tool>| -> Result<Json> {
+            let empty = Map::new();
+            let schema = schema.map(|t| t.input_schema.as_ref()).unwrap_or(&empty);
+            arguments::check(schema, arguments)
+        };
+        match name {
+            "search" => {
+                let a = input::<tools::Search>(checked(schema)?)?.args(&self.access)?;
+                let s = settings::Search::resolve(g, &a)?;
+                search::answer(&lib, &s, a.common.explain)
+            }
+            "later" => {
+                let a = input::<tools::Later>(checked(schema)?)?.args(&self.access)?;
+                let s = settings::Later::resolve(g, &a);
+                later::answer(&lib, &s, a.common.explain)
+            }
+            "related" => {
+                let a = input::<tools::Related>(checked(schema)?)?.args(&self.access)?;
+                let s = settings::Related::resolve(g, &a)?;
+                related::answer(&lib, &s, a.common.explain)
+            }
+            "timeline" => {
+                let a = input::<tools::Timeline>(checked(schema)?)?.args(&self.access)?;
+                let s = settings::Timeline::resolve(g, &a)?;
+                timeline::answer(&lib, &s, a.common.explain)
+            }
+            "get" => {
+                let a = input::<tools::Get>(checked(schema)?)?;
+                get::answer(&lib, a.id, a.transcript, &g.allow(&self.access.allow))
+            }
+            "add" => {
+                let item = Json::Object(arguments.cloned().unwrap_or_default());
+                writes::add(&mut lib, &item, &g.allow(&self.access.allow))
+            }
+            "forget" => {
+                let req: ForgetRequest = input(checked(schema)?)?;
+                writes::forget_items(&mut lib, &req, &g.allow(&self.access.allow))
+            }
+            _ => Err(err!("unknown tool {name:?}")),
+        }
+    }
+}
+
+/// The library as it is now: another process may have rebuilt it with another tokenizer
+/// since the server opened it.
+fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()> {
+    library::ensure_recorded(lib)?;
+    if let Some(recorded) = crate::schema::recorded_tokenizer(&lib.conn) {
+        lib.tokenizer = recorded;
+    }
+    library::check_configured(lib, configured)
+}
+
+/// Checked arguments as a tool's input; a failure here is one the check did not foresee.
+fn input<T: DeserializeOwned>(arguments: Json) -> Result<T> {
+    serde_json::from_value(arguments).map_err(|e| err!("bad arguments: {e}"))
+}

@@ -1,0 +1,273 @@
+//! The tools' inputs: one struct per tool, whose fields are the command's options. The
+//! input schemas are derived from them; their defaults and ranges are filled in from the
+//! resolved configuration and `bounds` (`schema`), and each call becomes the command's
+//! clap arguments, resolved by `settings` as on the command line.
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::args::{self, AccessArgs};
+use crate::err;
+use crate::error::Result;
+
+/// A result count: the command line takes zero or less as "the default", which from a
+/// client is more likely a mistake than a wish.
+fn positive_limit(limit: Option<i64>) -> Result<Option<i64>> {
+    match limit {
+        Some(n) if n < 1 => Err(err!(
+            "limit must be a positive whole number, got {n}: leave it out for the default"
+        )),
+        other => Ok(other),
+    }
+}
+
+fn not_blank(name: &str, text: &str, what: &str) -> Result<()> {
+    if text.trim().is_empty() {
+        return Err(err!("{name} is empty: give {what}"));
+    }
+    Ok(())
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Search {
+    /// Free text: literal words, not meanings, so use words the items would contain
+    /// (names, error messages, identifiers). Nothing in it acts as a search operator;
+    /// "quoted phrases" stay phrases.
+    pub query: String,
+    /// Only items of this project.
+    pub project: Option<String>,
+    /// Only items of this source (the agent or tool that wrote them).
+    pub source: Option<String>,
+    /// Only items at or after this time: ISO-8601, like 2025-03-04 or
+    /// 2025-03-04T05:06:07Z (a bare date or a time without offset is UTC).
+    pub since: Option<String>,
+    /// Only items before this time (ISO-8601, as since).
+    pub until: Option<String>,
+    /// How many results; more than the maximum is cut to it.
+    pub limit: Option<i64>,
+    /// How many candidates full-text ranking passes to the recency re-ranking; clamped to
+    /// its range.
+    pub pool: Option<i64>,
+    /// Keep stop words; by default they are dropped while another word remains.
+    #[serde(default)]
+    pub literal: bool,
+    /// Drop query words found in more than this share of items while a rarer word
+    /// remains (above 0, at most 1).
+    pub prune: Option<f64>,
+    /// The reference time for recency (ISO-8601); by default the time of the call.
+    pub now: Option<String>,
+    /// Recency half-life in days: an item this old counts half as recent.
+    pub half_life: Option<f64>,
+    /// Recency weight, from 0 (relevance only) to 1.
+    pub weight: Option<f64>,
+    /// Also return `explain`: the terms and filters that ran, and why an answer is empty.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+impl Search {
+    pub fn args(self, access: &AccessArgs) -> Result<args::SearchArgs> {
+        not_blank("query", &self.query, "the words to search for")?;
+        Ok(args::SearchArgs {
+            query: self.query,
+            filters: args::Filters {
+                project: self.project,
+                source: self.source,
+                since: self.since,
+                until: self.until,
+            },
+            pool: self.pool,
+            literal: self.literal,
+            prune: self.prune,
+            recency: args::Recency {
+                now: self.now,
+                half_life: self.half_life,
+                weight: self.weight,
+            },
+            common: common(self.limit, self.explain, access)?,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Later {
+    /// The item whose later history is wanted (an id from another tool's results).
+    pub id: i64,
+    /// Subject words; by default the item's title.
+    pub query: Option<String>,
+    /// How many results; more than the maximum is cut to it.
+    pub limit: Option<i64>,
+    /// Also return `explain`: the terms and scope that ran, and why an answer is empty.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+impl Later {
+    pub fn args(self, access: &AccessArgs) -> Result<args::LaterArgs> {
+        Ok(args::LaterArgs {
+            id: self.id,
+            query: self.query,
+            common: common(self.limit, self.explain, access)?,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Timeline {
+    /// Only items of this project.
+    pub project: Option<String>,
+    /// Only items of this source.
+    pub source: Option<String>,
+    /// Only items at or after this time (ISO-8601, like 2025-03-04).
+    pub since: Option<String>,
+    /// Only items before this time (ISO-8601).
+    pub until: Option<String>,
+    /// How many results; more than the maximum is cut to it.
+    pub limit: Option<i64>,
+    /// Also return `explain`: the filters that ran, and why an answer is empty.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+impl Timeline {
+    pub fn args(self, access: &AccessArgs) -> Result<args::TimelineArgs> {
+        Ok(args::TimelineArgs {
+            filters: args::Filters {
+                project: self.project,
+                source: self.source,
+                since: self.since,
+                until: self.until,
+            },
+            common: common(self.limit, self.explain, access)?,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Related {
+    /// The first prompt of a session, as the user wrote it.
+    pub prompt: String,
+    /// Only items of this project.
+    pub project: Option<String>,
+    /// The reference time for recency (ISO-8601); by default the time of the call.
+    pub now: Option<String>,
+    /// Recency half-life in days.
+    pub half_life: Option<f64>,
+    /// Recency weight, from 0 (relevance only) to 1.
+    pub weight: Option<f64>,
+    /// How many results; more than the maximum is cut to it.
+    pub limit: Option<i64>,
+    /// Also return `explain`: the prompt's distinctive words, and why an answer is empty.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+impl Related {
+    pub fn args(self, access: &AccessArgs) -> Result<args::RelatedArgs> {
+        not_blank("prompt", &self.prompt, "the first prompt of the session")?;
+        Ok(args::RelatedArgs {
+            prompt: self.prompt,
+            project: self.project,
+            recency: args::Recency {
+                now: self.now,
+                half_life: self.half_life,
+                weight: self.weight,
+            },
+            common: common(self.limit, self.explain, access)?,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Get {
+    /// The item's id (from another tool's results).
+    pub id: i64,
+    /// Include the stored transcript, which can be long.
+    #[serde(default)]
+    pub transcript: bool,
+}
+
+fn common(limit: Option<i64>, explain: bool, access: &AccessArgs) -> Result<args::Common> {
+    Ok(args::Common {
+        limit: positive_limit(limit)?,
+        explain,
+        access: access.clone(),
+    })
+}
+
+/// The fields of one item, as a line of `recall import` holds them. Only its schema is
+/// used: the object itself goes to the import's own checks, and their messages.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Add {
+    /// Where the item comes from: the agent or tool writing it, e.g. "agent-claude".
+    pub source: String,
+    /// The project it belongs to.
+    pub project: Option<String>,
+    /// A short title: the most searched field, so put the words one would search for.
+    pub title: String,
+    /// What happened or was decided.
+    #[serde(default)]
+    pub summary: Lines,
+    /// Questions the item answers.
+    #[serde(default)]
+    pub questions: Lines,
+    /// Short facts: names, versions, error messages, commands.
+    #[serde(default)]
+    pub atoms: Lines,
+    /// When it happened: ISO-8601 text (2025-03-04T05:06:07Z; a bare date is UTC) or Unix
+    /// seconds.
+    pub occurred_at: Time,
+    /// A transcript, stored and shown by get, never searched.
+    pub transcript: Option<String>,
+    /// Replace the item with this id instead of adding one.
+    #[schemars(range(min = 1))]
+    pub id: Option<i64>,
+}
+
+/// What `recall forget` takes (`commands::forget::ForgetRequest`); only its schema is
+/// used here.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct Forget {
+    /// The items to forget, by id.
+    #[serde(default)]
+    pub ids: Vec<i64>,
+    /// Only items of this source.
+    pub source: Option<String>,
+    /// Only items of this project.
+    pub project: Option<String>,
+    /// Only items that happened before this time (ISO-8601, like 2025-03-04).
+    pub before: Option<String>,
+    /// List what would be forgotten, and change nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// Text, or lines joined with line breaks.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+#[allow(dead_code)]
+pub enum Lines {
+    #[default]
+    None,
+    Text(String),
+    List(Vec<String>),
+}
+
+/// ISO-8601 text or Unix seconds.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+#[allow(dead_code)]
+pub enum Time {
+    Text(String),
+    Seconds(f64),
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# recall mcp against the official MCP Python SDK: a fresh virtual environment from the
+# system Python, `mcp` from PyPI, then tests/mcp/test_mcp.py over stdio.
+#   tests/mcp/run.sh [path/to/recall]     (default: target/debug/recall)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+recall=${1:-"${CARGO_TARGET_DIR:-$root/target}/debug/recall"}
+[ -x "$recall" ] || { echo "$recall is missing: run cargo build first" >&2; exit 1; }
+python=/usr/bin/python3
+# Debian's Python makes virtual environments only with python3-venv (ensurepip).
+if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing python3-venv"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq python3-venv >/dev/null
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/recall-mcp.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+"$python" -m venv "$work/venv"
+# The SDK's 2.x client API (stdio_client, ClientSession) is what the test speaks.
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check 'mcp>=2.3,<3'
+"$work/venv/bin/python" -c 'import importlib.metadata as m; print("mcp (PyPI)", m.version("mcp"))'
+"$work/venv/bin/python" "$root/tests/mcp/test_mcp.py" \
+  --recall "$recall" --sample "$root/examples/sample.jsonl" --work "$work"
