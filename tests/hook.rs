@@ -206,3 +206,63 @@ fn json_lists_the_results() {
     let expected: Value = lib.json(&["related", prompt]);
     assert_eq!(ids(&out), ids(&expected));
 }
+
+/// The README's Claude Code settings, run as Claude Code runs them: the hook's command
+/// (its program found on the PATH) with the `env` block's RECALL_DB pointed at a library,
+/// the hook's JSON on stdin.
+#[test]
+fn the_readme_hook_configuration_prints_the_related_items() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split("\n## Plug into an agent\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Plug into an agent section");
+    let blocks: Vec<Value> = section
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .filter(|b| b.contains("UserPromptSubmit"))
+        .map(|b| serde_json::from_str(b).expect("the README's settings are JSON"))
+        .collect();
+    assert_eq!(blocks.len(), 1, "one settings block with the hook");
+    let settings = &blocks[0];
+    let env = settings["env"].as_object().expect("an env block");
+    assert_eq!(env.keys().collect::<Vec<_>>(), ["RECALL_DB"]);
+    let hook = &settings["hooks"]["UserPromptSubmit"][0]["hooks"][0];
+    assert_eq!(hook["type"], "command");
+    let command: Vec<&str> = hook["command"]
+        .as_str()
+        .expect("a command")
+        .split(' ')
+        .collect();
+    assert_eq!(
+        command[0], "recall",
+        "the README's command runs recall from the PATH"
+    );
+    let bin_dir = recall_bin().parent().expect("a directory").to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .expect("a PATH");
+
+    let lib = sample();
+    let prompt = "the importer fails with database is locked again";
+    let mut cmd = Command::new("recall");
+    cmd.args(&command[1..])
+        .env("PATH", &path)
+        .env("RECALL_DB", &lib.db)
+        .env_remove("RECALL_CONFIG")
+        .env_remove("RECALL_TOKENIZER");
+    let out = pipe(&mut cmd, &hook_input(prompt));
+    let ran = Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert!(ran.stderr.is_empty(), "{}", ran.stderr);
+    let expected = ids(&lib.json(&["related", prompt]));
+    assert!(!expected.is_empty());
+    assert_eq!(listed(&ran), expected);
+}

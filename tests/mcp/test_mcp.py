@@ -9,6 +9,8 @@ import argparse
 import fnmatch
 import json
 import os
+import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import threading
 import time
 import traceback
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import anyio
 from mcp import ClientSession, StdioServerParameters
@@ -636,6 +639,35 @@ async def test_four_clients_while_importing(env):
           f"{max(c[1] - c[0] for c in calls):.2f} s")
 
 
+def readme_configuration(key):
+    """The JSON block of the README's "Plug into an agent" section that holds `key`."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("\n## Plug into an agent\n", 1)[1].split("\n## ", 1)[0]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, re.S) if key in b]
+    assert len(blocks) == 1, f"one JSON block with {key} in the README"
+    return blocks[0]
+
+
+async def test_the_readme_configuration_starts_the_server(env):
+    """The README's mcpServers entry as a client runs it: its command found on the PATH,
+    its args, its environment (RECALL_DB pointed at a library, as a user writes it)."""
+    entry = readme_configuration("mcpServers")["mcpServers"]["recall"]
+    path = os.path.dirname(env.recall) + os.pathsep + os.environ.get("PATH", "")
+    command = shutil.which(entry["command"], path=path)
+    assert command and os.path.samefile(command, env.recall), command
+    assert set(entry["env"]) == {"RECALL_DB"}, entry["env"]
+    variables = {k: v for k, v in os.environ.items() if not k.startswith("RECALL_")}
+    variables.update(PATH=path, RECALL_DB=env.lib)
+    params = StdioServerParameters(command=command, args=entry["args"], env=variables)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            names = {t.name for t in (await session.list_tools()).tools}
+            assert names == {"search", "later", "related", "timeline", "get"}, names
+            got = await same_as_cli(env, session, "search", {"query": "database is locked", "now": NOW})
+            assert got["results"], "the README's server finds the sample's items"
+
+
 async def transcript(env):
     """What a client sees: the tool list and one call."""
     async with server(env) as s:
@@ -664,6 +696,7 @@ TESTS = [
     test_start_errors_are_the_commands,
     test_busy_timeout_from_the_config,
     test_four_clients_while_importing,
+    test_the_readme_configuration_starts_the_server,
 ]
 
 
