@@ -142,6 +142,15 @@ fn bad_sql_and_parameters_are_one_line() {
         (&["sql", "select 1", "-p", "novalue"], "write NAME=VALUE"),
         (&["sql"], "no SQL given"),
         (&["sql", "select ?"], "parameter 1 has no name"),
+        // Its own connection in the way, not another writer: the message says which.
+        (
+            &["sql", "--write", "pragma wal_checkpoint(truncate)"],
+            "that this connection is still using",
+        ),
+        (
+            &["sql", "--write", "vacuum"],
+            "cannot VACUUM from within a transaction",
+        ),
     ] {
         let ran = lib.run(args);
         assert_eq!(ran.code, 2, "{args:?}");

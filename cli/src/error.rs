@@ -81,8 +81,12 @@ pub fn describe_sqlite(doing: &str, e: &rusqlite::Error) -> String {
     }
     if let rusqlite::Error::SqliteFailure(f, _) = e {
         let advice = match f.code {
-            DatabaseBusy | DatabaseLocked => Some(
+            DatabaseBusy => Some(
                 "the library is locked by another writer and stayed locked past the busy timeout; try again when it is done",
+            ),
+            // SQLITE_LOCKED: no other process; two uses of this connection collide.
+            DatabaseLocked => Some(
+                "the statement needs a table or the file that this connection is still using (a checkpoint, VACUUM or DROP inside a transaction, say): run it on its own",
             ),
             ReadOnly => Some("the library is read-only: this command writes, so it needs write access to the file and its directory"),
             NotADatabase => Some("the file is not a SQLite database"),
