@@ -20,6 +20,7 @@ mod match_safety;
 mod properties;
 mod queries_later;
 mod queries_search;
+mod recall_tokenizer;
 mod replace_routes;
 mod shell_parity;
 mod sql_command;

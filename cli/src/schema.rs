@@ -61,6 +61,8 @@ pub fn reference(version: u32, tokenizer: &str) -> Result<Reference> {
     let tokenizer = tokenizer::normalize(tokenizer);
     let doing = "building the reference schema from the migrations";
     let conn = Connection::open_in_memory().context(doing)?;
+    // The recall tokenizer, like every tokenizer a library may name.
+    sqlite_recall_rusqlite::register(&conn).context(doing)?;
     for (_, _, sql) in library::MIGRATIONS.iter().filter(|m| m.0 <= version) {
         conn.execute_batch(&library::migration_sql(sql, &tokenizer))
             .map_err(|e| err!("{doing} with tokenizer '{tokenizer}': {e}"))?;

@@ -15,7 +15,15 @@ pub const KNOWN: &[&str] = &[
     "porter unicode61 remove_diacritics 2",
     "unicode61",
     "ascii",
+    // sqlite-recall's own (docs/tokenizer.md): read only where the extension is loaded.
+    "recall",
 ];
+
+/// Whether an index built with this tokenizer can be read only where sqlite-recall
+/// registered it (the extension loaded, the CLI, sqlite-recall-rusqlite).
+pub fn needs_extension(spec: &str) -> bool {
+    normalize(spec) == "recall"
+}
 
 /// A spec in normal form: words unquoted, lowercase, single spaces.
 pub fn normalize(spec: &str) -> String {
@@ -93,6 +101,10 @@ pub fn parse(spec: &str) -> Result<String> {
 /// The oldest SQLite whose FTS5 can open an index built with this tokenizer.
 pub fn min_sqlite_version(spec: &str) -> (u32, u32, u32) {
     let normal = normalize(spec);
+    if needs_extension(&normal) {
+        // fts5_api version 2, through which the extension registers the tokenizer.
+        return (3, 20, 0);
+    }
     let w: Vec<&str> = normal.split(' ').collect();
     let has_option = |name: &str| w.windows(2).any(|p| p[0] == name && p[1] != "0");
     if w.first() == Some(&"trigram") {
@@ -136,6 +148,7 @@ pub fn ensure_buildable(spec: &str) -> Result<()> {
     let normal = parse(spec)?;
     let probe = || -> rusqlite::Result<()> {
         let conn = Connection::open_in_memory()?;
+        sqlite_recall_rusqlite::register(&conn)?;
         conn.execute_batch(&format!(
             "create virtual table probe using fts5(body, tokenize = {});
              insert into probe(body) values ('probe');",

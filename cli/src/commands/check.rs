@@ -316,7 +316,11 @@ fn configured_tokenizer(r: &mut Report, s: &Survey, configured: &str) {
 
 /// Informational: another SQLite's age is not a problem of the library.
 fn compatibility(s: &Survey) -> String {
-    let needs = tokenizer::min_sqlite_version(s.declared.as_deref().unwrap_or(&s.tokenizer));
+    let spec = s.declared.as_deref().unwrap_or(&s.tokenizer);
+    if tokenizer::needs_extension(spec) {
+        return "the index uses the recall tokenizer: only a SQLite with sqlite-recall loaded can search it (`.load librecall0` in the sqlite3 shell, load() in Python or Node, the recall CLI, sqlite-recall-rusqlite)".to_string();
+    }
+    let needs = tokenizer::min_sqlite_version(spec);
     let needs_s = tokenizer::version_string(needs);
     let shell = Command::new("sqlite3")
         .arg("--version")

@@ -69,6 +69,14 @@ pub fn min_chars_for_tokenizer(spec: &str) -> usize {
     }
 }
 
+/// Whether `spec` names sqlite-recall's own tokenizer (`tokenize = 'recall'`).
+fn is_recall_tokenizer(spec: &str) -> bool {
+    spec.split_whitespace()
+        .next()
+        .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']')))
+        .is_some_and(|w| w.eq_ignore_ascii_case("recall"))
+}
+
 /// Steps 1 and 2: words and quoted phrases, edge punctuation stripped from words.
 fn split(text: &str) -> Vec<Term> {
     let chars: Vec<char> = text.chars().collect();
@@ -168,7 +176,9 @@ pub fn to_match<S: AsRef<str>>(terms: &[S]) -> String {
 /// letter or digit for the others), since FTS5 matches nothing for an empty phrase. It narrows by tokens,
 /// not exactly: pair it with an exact comparison.
 pub fn column_filter(column: &str, value: &str, tokenizer: &str) -> String {
-    let searchable = if min_chars_for_tokenizer(tokenizer) == 3 {
+    let searchable = if is_recall_tokenizer(tokenizer) {
+        crate::tokenize::has_token(value)
+    } else if min_chars_for_tokenizer(tokenizer) == 3 {
         // Counted as FTS5 counts them, after folding: trigram with remove_diacritics drops
         // a decomposed accent, and a value of three characters of which it keeps two
         // would match no row at all.
