@@ -182,9 +182,19 @@ fn time_each<F: FnMut(usize)>(name: &str, n: usize, mut f: F) -> Timing {
     }
 }
 
-fn python_baseline(db: &Path, queries: &[String]) -> Timing {
+/// Baseline (b), where the system Python's SQLite (3.40) can read the library: not for
+/// `trigram remove_diacritics 1` (3.45+); for `recall`, with the extension loaded (only
+/// its tokenizer is used; the re-ranking stays Python's).
+fn python_baseline(db: &Path, queries: &[String], tokenizer: &str) -> Option<Timing> {
+    use recall_cli::tokenizer::{min_sqlite_version, needs_extension};
+    if min_sqlite_version(tokenizer) > (3, 40, 0) && !needs_extension(tokenizer) {
+        return None;
+    }
+    let extension = needs_extension(tokenizer).then(|| profile_dir().join("librecall0"));
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/scale/python_rerank.py");
-    let input = serde_json::json!({ "db": db, "now": NOW, "matches": queries }).to_string();
+    let input =
+        serde_json::json!({ "db": db, "now": NOW, "matches": queries, "extension": extension })
+            .to_string();
     let mut child = Command::new("/usr/bin/python3")
         .arg(script)
         .stdin(std::process::Stdio::piped())
@@ -207,10 +217,10 @@ fn python_baseline(db: &Path, queries: &[String]) -> Timing {
         .iter()
         .filter_map(|x| x.as_f64())
         .collect();
-    Timing {
+    Some(Timing {
         name: "baseline (b) Python re-rank".into(),
         ms,
-    }
+    })
 }
 
 /// Peak resident memory (MB) of the CLI running a few searches on the library.
@@ -392,7 +402,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         };
         sql_file::run(&lib.conn, queries::TIMELINE, &params::timeline(&s)).expect("timeline");
     }));
-    timings.push(python_baseline(&path, &matches));
+    timings.extend(python_baseline(&path, &matches, &o.tokenizer));
     let peak_mb = cli_peak_mb(&path, &queries);
     SizeReport {
         n,

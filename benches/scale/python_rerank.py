@@ -1,7 +1,7 @@
 """Baseline (b) of the scale benchmark: the common application approach.
 
 Fetch the bm25 pool (200 rows with display columns) from SQLite into Python and re-rank
-it there with recall_score's formula. Reads {"db", "now", "matches": [...]} on stdin,
+it there with recall_score's formula. Reads {"db", "now", "matches": [...], "extension"?} on stdin,
 prints {"ms": [...]}: one latency per match expression, after a short warm-up.
 """
 import json
@@ -38,6 +38,10 @@ def search(conn, match, now):
 def main():
     req = json.load(sys.stdin)
     conn = sqlite3.connect(f"file:{req['db']}?mode=ro", uri=True)
+    if req.get("extension"):
+        # The library's tokenizer is sqlite-recall's own: register it.
+        conn.enable_load_extension(True)
+        conn.load_extension(req["extension"])
     now = parse(req["now"])
     matches = req["matches"]
     for m in matches[:5]:
