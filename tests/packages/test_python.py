@@ -208,6 +208,15 @@ def test_datasette_lists_the_plugin(libraries):
     assert ours[0]["version"] == importlib.metadata.version("sqlite-recall")
 
 
+def printed_by(python, script, cwd=None):
+    """What `python -c script` prints; it must succeed."""
+    done = subprocess.run(
+        [str(python), "-c", script], capture_output=True, text=True, cwd=cwd, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def interpreter_without_extensions():
     """A CPython (3.8+) whose sqlite3 cannot load extensions: pyenv builds, by default."""
     root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
@@ -245,14 +254,7 @@ def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(tmp_pat
         "except sqlite_recall.LoadExtensionUnavailable as e:\n"
         "    print(e)\n"
     )
-    out = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", script],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == (
+    assert printed_by(venv / "bin" / "python", script) == (
         "sqlite_recall.load: this Python's sqlite3 module was built without loadable "
         "extension support (sqlite3.Connection has no enable_load_extension), so it "
         "cannot load librecall0; use apsw instead: pip install apsw, then "
@@ -266,14 +268,9 @@ def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(tmp_pat
         "sqlite_recall.load(conn)\n"
         "print(list(conn.execute('select recall_version()'))[0][0])\n"
     )
-    out = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", script],
-        capture_output=True,
-        text=True,
-        check=False,
+    assert printed_by(venv / "bin" / "python", script) == (
+        f"v{importlib.metadata.version('sqlite-recall')}\n"
     )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == f"v{importlib.metadata.version('sqlite-recall')}\n"
 
 
 def readme_examples(language):
@@ -293,11 +290,7 @@ def readme_examples(language):
 
 def test_the_readme_python_example_prints_what_it_shows(tmp_path):
     [(code, shown)] = readme_examples("python")
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == shown
+    assert printed_by(sys.executable, code, cwd=tmp_path).strip() == shown
 
 
 def test_the_readme_shell_example_prints_what_it_shows(tmp_path):
