@@ -25,7 +25,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let cases = quality::read_cases(&a.cases)?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
-    let variants = quality::variants(&Ranking::from_config(&g.config.search), &a.set, &libraries)?;
+    let variants = quality::variants(&Ranking::from_config(&g.config), &a.set, &libraries)?;
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Access::Read, None)?;

@@ -202,7 +202,11 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 now,
                 allow: None,
             };
-            sql_file::run(&lib.conn, queries::RELATED, &params::related(lib, &s))?
+            sql_file::run(
+                &lib.conn,
+                queries::RELATED,
+                &params::related(lib, &s, false),
+            )?
         }
         _ => {
             let s = settings::Search {
