@@ -293,7 +293,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         .collect();
     let ids: Vec<i64> = (0..o.queries).map(|_| generator.below(n as i64)).collect();
     // The CLI's defaults, as a library without a configuration file searches.
-    let ranking = Ranking::from_config(&recall_cli::config::Search::default());
+    let ranking = Ranking::from_config(&recall_cli::config::Config::default());
     let search_with = |r: &Ranking, q: &str, project: Option<&str>| -> Vec<i64> {
         let s = settings::Search {
             query: q.to_string(),
@@ -374,22 +374,34 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         };
         sql_file::run(&lib.conn, queries::LATER, &params::later(&lib, &s)).expect("later");
     }));
-    timings.push(time_each("related", o.queries, |i| {
-        let prompt = format!(
-            "please help me fix the {} when it {}",
-            queries[i],
-            queries[(i + 1) % queries.len()]
-        );
-        let s = settings::Related {
-            prompt,
-            project: None,
-            ranking: ranking.clone(),
-            limit: 3,
-            now: Some(NOW.to_string()),
-            allow: None,
-        };
-        sql_file::run(&lib.conn, queries::RELATED, &params::related(&lib, &s)).expect("related");
-    }));
+    // The default rule, and Jezero's, which counts no words.
+    let jezero = Ranking {
+        related_rule: recall_cli::config::RelatedRule::Jezero,
+        ..ranking.clone()
+    };
+    for (name, rule) in [("related", &ranking), ("related, rule jezero", &jezero)] {
+        timings.push(time_each(name, o.queries, |i| {
+            let prompt = format!(
+                "please help me fix the {} when it {}",
+                queries[i],
+                queries[(i + 1) % queries.len()]
+            );
+            let s = settings::Related {
+                prompt,
+                project: None,
+                ranking: rule.clone(),
+                limit: 3,
+                now: Some(NOW.to_string()),
+                allow: None,
+            };
+            sql_file::run(
+                &lib.conn,
+                queries::RELATED,
+                &params::related(&lib, &s, false),
+            )
+            .expect("related");
+        }));
+    }
     timings.push(time_each("timeline", o.queries, |i| {
         let s = settings::Timeline {
             filters: Filters {

@@ -51,6 +51,18 @@ fn the_defaults_meet_the_thresholds_of_the_bundled_set() {
     at_least(&tag(v, "reversal")["mrr"], 0.75, "reversal MRR");
     // Queries in other words are the known limit of literal search: they stay misses.
     assert!(tag(v, "expected-miss")["recall_at_10"].as_f64().unwrap() <= 0.2);
+    // First prompts (docs/evaluation.md#first-prompts): the earlier work is all shown,
+    // nine in ten of the items shown are expected, and of the prompts that should
+    // surface nothing, all but one get nothing (measured: 1.000, 0.900, 0.960).
+    at_least(&tag(v, "earlier-work")["recall_at_10"], 1.0, "earlier work");
+    at_least(
+        &tag(v, "earlier-work")["precision"],
+        0.9,
+        "earlier-work precision",
+    );
+    at_least(&tag(v, "nothing")["empty_share"], 0.96, "nothing: empty");
+    assert!(tag(v, "nothing")["expect_nothing_cases"].as_u64().unwrap() >= 20);
+    assert!(tag(v, "earlier-work")["cases"].as_u64().unwrap() >= 20);
     // Each case lists where its expected ids appeared.
     let case = v["cases"]
         .as_array()
@@ -59,6 +71,161 @@ fn the_defaults_meet_the_thresholds_of_the_bundled_set() {
         .find(|c| c["id"] == "case-01")
         .unwrap();
     assert_eq!(case["ranks"], json!([[130, 1]]));
+}
+
+#[test]
+fn the_default_rule_shows_less_noise_than_jezero_and_finds_as_much() {
+    let lib = sample(None);
+    let out = lib.json(&["eval", &cases(), "--set", "related.rule=jezero,idf"]);
+    let variants = out["variants"].as_array().unwrap();
+    assert_eq!(variants[0]["settings"]["related_rule"], "jezero");
+    assert_eq!(variants[1]["settings"]["related_rule"], "idf");
+    let f = |v: &Value, t: &str, k: &str| tag(v, t)[k].as_f64().unwrap();
+    let (jezero, idf) = (&variants[0], &variants[1]);
+    assert_eq!(
+        f(idf, "earlier-work", "recall_at_10"),
+        f(jezero, "earlier-work", "recall_at_10")
+    );
+    assert!(f(idf, "earlier-work", "precision") > f(jezero, "earlier-work", "precision"));
+    assert!(f(idf, "nothing", "empty_share") > f(jezero, "nothing", "empty_share"));
+    assert!(f(idf, "first-prompt", "answered_share") < f(jezero, "first-prompt", "answered_share"));
+    // The search cases do not change with the rule of related.
+    assert_eq!(
+        f(idf, "error-string", "mrr"),
+        f(jezero, "error-string", "mrr")
+    );
+    // And on the code library's first prompts, the default loses nothing either.
+    let code = TempLib::init(None);
+    let library = root().join("examples/code_library.jsonl");
+    code.run(&["import", library.to_str().unwrap()]).ok();
+    let code_cases = root().join("examples/code_first_prompts.jsonl");
+    let out = code.json(&[
+        "eval",
+        code_cases.to_str().unwrap(),
+        "--set",
+        "related.rule=jezero,idf",
+    ]);
+    let variants = out["variants"].as_array().unwrap();
+    let (jezero, idf) = (&variants[0], &variants[1]);
+    assert!(tag(idf, "earlier-work")["cases"].as_u64().unwrap() >= 15);
+    assert_eq!(f(idf, "earlier-work", "recall_at_10"), 1.0);
+    assert!(f(idf, "earlier-work", "precision") >= f(jezero, "earlier-work", "precision"));
+    assert_eq!(f(idf, "nothing", "empty_share"), 1.0);
+}
+
+/// What `recall --json related` (or `search`) shows for a case, run on its own.
+fn shown(lib: &TempLib, case: &Value) -> Vec<i64> {
+    let now = case["now"].as_str().unwrap();
+    let mut args = match case.get("prompt") {
+        Some(p) => vec!["related", p.as_str().unwrap(), "--now", now],
+        None => vec!["search", case["query"].as_str().unwrap(), "--now", now],
+    };
+    if let Some(p) = case.get("project").and_then(Value::as_str) {
+        args.extend(["--project", p]);
+    }
+    let mut ids: Vec<i64> = lib.json(&args)["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect();
+    ids.truncate(10);
+    ids
+}
+
+#[test]
+fn precision_answered_and_empty_shares_agree_with_the_answers() {
+    let lib = sample(None);
+    let now = "2025-11-29T00:00:00Z";
+    let cases = [
+        json!({"id": "a", "tags": ["t"], "prompt": "The importer fails with database is locked again", "now": now, "expect": [130]}),
+        json!({"id": "b", "tags": ["t"], "prompt": "Marketing wants the analytics script back on the shop", "now": now, "expect": [166]}),
+        json!({"id": "c", "tags": ["t", "u"], "prompt": "Stripe or PayPal for the shop payments?", "now": now, "expect": [222, 53]}),
+        json!({"id": "d", "tags": ["u"], "prompt": "good morning", "now": now, "expect": []}),
+        json!({"id": "e", "tags": ["u"], "prompt": "Add a health check endpoint to the payments service", "now": now, "expect": []}),
+        json!({"id": "f", "tags": ["u"], "query": "zebra xylophone quandary", "now": now, "expect": []}),
+        json!({"id": "g", "tags": ["t"], "query": "slow billing endpoint", "now": now, "expect": [264, 38]}),
+        json!({"id": "h", "tags": ["u"], "prompt": "fix it", "now": now, "expect": [], "must_not": [130]}),
+    ];
+    let file = lib.path("cases.jsonl");
+    let text: String = cases.iter().map(|c| format!("{c}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let out = lib.json(&["eval", file.to_str().unwrap()]);
+    let v = &out["variants"][0];
+    // The independent side: each case's answer from its own command, and the shares
+    // worked out here.
+    let answers: Vec<Vec<i64>> = cases.iter().map(|c| shown(&lib, c)).collect();
+    let expected = |c: &Value| -> Vec<i64> {
+        c["expect"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_i64().unwrap())
+            .collect()
+    };
+    let nothing = |c: &Value| expected(c).is_empty() && c.get("must_not").is_none();
+    let summary = |selected: &[usize]| {
+        let answered = selected.iter().filter(|&&i| !answers[i].is_empty()).count();
+        let (mut shown, mut hits) = (0, 0);
+        let (mut nothing_cases, mut empty) = (0, 0);
+        for &i in selected {
+            let e = expected(&cases[i]);
+            if !e.is_empty() {
+                shown += answers[i].len();
+                hits += answers[i].iter().filter(|id| e.contains(id)).count();
+            } else if nothing(&cases[i]) {
+                nothing_cases += 1;
+                empty += usize::from(answers[i].is_empty());
+            }
+        }
+        (
+            answered as f64 / selected.len() as f64,
+            (shown > 0).then(|| hits as f64 / shown as f64),
+            shown,
+            nothing_cases,
+            (nothing_cases > 0).then(|| empty as f64 / nothing_cases as f64),
+        )
+    };
+    let check = |got: &Value, selected: &[usize]| {
+        let (answered, precision, shown, nothing_cases, empty) = summary(selected);
+        assert_eq!(got["answered_share"].as_f64(), Some(answered), "{got}");
+        assert_eq!(got["precision"].as_f64(), precision, "{got}");
+        assert_eq!(got["shown"], shown, "{got}");
+        assert_eq!(got["expect_nothing_cases"], nothing_cases, "{got}");
+        assert_eq!(got["empty_share"].as_f64(), empty, "{got}");
+    };
+    check(&v["summary"], &[0, 1, 2, 3, 4, 5, 6, 7]);
+    check(&v["per_tag"]["t"], &[0, 1, 2, 6]);
+    check(&v["per_tag"]["u"], &[2, 3, 4, 5, 7]);
+    // The fixture covers both outcomes of each share.
+    assert!(answers[3].is_empty() && answers[5].is_empty());
+    assert!(
+        !answers[4].is_empty(),
+        "the health check prompt shares rare words with 86"
+    );
+    assert_eq!(answers[6].len(), 10);
+    // Each case carries what it was shown and whether it expected nothing.
+    let e = v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "e")
+        .unwrap();
+    assert_eq!(e["shown"], json!(answers[4]));
+    assert_eq!(e["expects_nothing"], true);
+    // The text report has the rows, per tag too.
+    let text = lib.run(&["eval", file.to_str().unwrap()]).ok().stdout;
+    for row in ["precision ", "answered ", "empty ", "shown ", "expect [] "] {
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with(row)).count(),
+            2,
+            "{row:?} in the summary and per tag:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("e [related] expected nothing, shown"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -100,6 +267,33 @@ fn settings_side_by_side() {
         .fails_with("unknown setting \"search.colour\"");
     lib.run(&["eval", &cases(), "--set", "search.recency_weight=2"])
         .fails_with("must be from 0 to 1, got 2");
+    lib.run(&["eval", &cases(), "--set", "related.rule=loose"])
+        .fails_with("--set related.rule: unknown rule \"loose\"; the rules are idf and jezero");
+    lib.run(&["eval", &cases(), "--set", "related.min_joint_weight=2"])
+        .fails_with("--set related.min_joint_weight must be from 0 to 1, got 2");
+    let out = lib.json(&[
+        "eval",
+        &cases(),
+        "--set",
+        "related.min_weight=0.5,1.2",
+        "--set",
+        "related.min_joint_weight=0,0.5",
+    ]);
+    let labels: Vec<&str> = out["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels.len(), 4);
+    assert_eq!(
+        labels[3],
+        "related.min_weight=1.2 related.min_joint_weight=0.5"
+    );
+    assert_eq!(
+        out["variants"][1]["settings"]["related_min_joint_weight"],
+        0.5
+    );
 }
 
 #[test]
@@ -134,6 +328,14 @@ fn bad_cases_are_refused_with_their_line() {
     .unwrap();
     lib.run(&["eval", file.to_str().unwrap()])
         .fails_with("line 2: a case needs a query (search), a prompt (related) or an item (later)");
+    std::fs::write(
+        &file,
+        "{\"prompt\": \"hello\", \"expect\": []}\n{\"prompt\": \"hi\"}\n",
+    )
+    .unwrap();
+    lib.run(&["eval", file.to_str().unwrap()]).fails_with(
+        "line 2: a case needs expect (the ids it must find, or [] for an answer that should be empty) or must_not",
+    );
     std::fs::write(
         &file,
         "{\"query\": \"x\", \"expect\": [1], \"colour\": 1}\n",

@@ -266,3 +266,29 @@ fn the_readme_hook_configuration_prints_the_related_items() {
     assert!(!expected.is_empty());
     assert_eq!(listed(&ran), expected);
 }
+
+/// The hook judges by the rule of `recall related`: the configuration's, or its flags'.
+#[test]
+fn the_hook_follows_the_rule_of_related() {
+    let lib = sample();
+    // Two words of 51 routine deploy items: Jezero's rule keeps them, idf does not.
+    let prompt = "Deploy the new version to production and keep an eye on the logs";
+    let input = hook_input(prompt);
+    let jezero = ids(&lib.json(&["related", prompt, "--rule", "jezero"]));
+    assert_eq!(jezero.len(), 3);
+    assert_eq!(ids(&lib.json(&["related", prompt])), Vec::<i64>::new());
+    let out = hook(&lib, &[], &input);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert_eq!(listed(&hook(&lib, &["--rule", "jezero"], &input)), jezero);
+    let config = lib.path("recall.toml");
+    std::fs::write(&config, "[related]\nrule = \"jezero\"\n").unwrap();
+    let config = config.to_str().unwrap();
+    let out = lib.run_stdin(&["--config", config, "hook"], &input);
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    assert_eq!(listed(&out), jezero);
+    // A weight out of range is a problem the prompt goes on without.
+    quiet_problem(
+        &hook(&lib, &["--min-weight", "99"], &input),
+        "--min-weight must be from 0 to 20, got 99",
+    );
+}

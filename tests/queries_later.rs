@@ -1,4 +1,4 @@
-//! `recall later` and `recall related` against hand-made libraries.
+//! `recall later` and `recall related` (Jezero's rule) against hand-made libraries.
 
 use crate::common::cli::{fillers, ids, titled, TempLib};
 
@@ -233,7 +233,8 @@ fn later_of_a_missing_or_forbidden_item_is_an_error_like_get() {
         .fails_with("no item 2 in");
 }
 
-/// A library for the first-prompt rule, with fillers for IDF.
+/// A library for the first-prompt rule, with fillers for IDF. These tests are of
+/// Jezero's rule (`--rule jezero`); tests/queries_related.rs tests the idf rule.
 fn related_lib(items: Vec<String>) -> TempLib {
     let mut items = items;
     items.extend(fillers(40));
@@ -244,11 +245,17 @@ fn related_lib(items: Vec<String>) -> TempLib {
 fn related_needs_two_distinctive_words() {
     let lib = related_lib(vec![titled("Redis cache").line()]);
     // "please", "fix", "the" are stop words: one distinctive word is not enough.
-    let answer = lib.json(&["related", "please fix the redis", "--explain"]);
+    let answer = lib.json(&[
+        "related",
+        "--rule",
+        "jezero",
+        "please fix the redis",
+        "--explain",
+    ]);
     assert_eq!(ids(&answer), Vec::<i64>::new());
     assert_eq!(answer["explain"]["reason"], "no_terms");
     assert_eq!(
-        ids(&lib.json(&["related", "please fix the redis cache"])),
+        ids(&lib.json(&["related", "--rule", "jezero", "please fix the redis cache"])),
         vec![1]
     );
 }
@@ -270,13 +277,15 @@ fn related_keeps_whole_word_overlap_of_two_accent_insensitive_without_stemming()
     // inside "caches") but "caches" and "migrations" are other words: overlap 0.
     let mut got = ids(&lib.json(&[
         "related",
+        "--rule",
+        "jezero",
         "¿La migración de la caché?",
         "--now",
         "2025-02-01",
     ]));
     got.sort();
     assert_eq!(got, vec![1, 2]);
-    let answer = lib.json(&["related", "¿La migración de la caché?"]);
+    let answer = lib.json(&["related", "--rule", "jezero", "¿La migración de la caché?"]);
     for r in answer["results"].as_array().unwrap() {
         assert_eq!(r["overlap"], 2);
     }
@@ -288,9 +297,20 @@ fn related_returns_at_most_three() {
         .map(|i| titled(&format!("Redis cache {i}")).line())
         .collect();
     let lib = related_lib(items);
-    assert_eq!(ids(&lib.json(&["related", "redis cache trouble"])).len(), 3);
     assert_eq!(
-        ids(&lib.json(&["related", "redis cache trouble", "--limit", "2"])).len(),
+        ids(&lib.json(&["related", "--rule", "jezero", "redis cache trouble"])).len(),
+        3
+    );
+    assert_eq!(
+        ids(&lib.json(&[
+            "related",
+            "--rule",
+            "jezero",
+            "redis cache trouble",
+            "--limit",
+            "2"
+        ]))
+        .len(),
         2
     );
 }
@@ -326,6 +346,8 @@ fn related_looks_only_at_the_first_eight_results() {
         );
         let got = ids(&lib.json(&[
             "related",
+            "--rule",
+            "jezero",
             "redis cache eviction",
             "--now",
             "2025-01-01",

@@ -93,19 +93,31 @@ fn search_later_timeline_related_agree() {
         ],
     );
     assert_eq!(shell, cli);
-    let prompt = "The importer fails with database is locked again, please fix it";
-    let cli = ids(&lib.json(&["related", prompt, "--now", NOW]));
-    assert!(!cli.is_empty());
-    let shell = shell_ids(
-        &lib,
-        "related",
-        &[
+    // Both rules of related: the default (unset parameters) and Jezero's by name.
+    for (prompt, rule) in [
+        (
+            "The importer fails with database is locked again, please fix it",
+            None,
+        ),
+        (
+            "Deploy the new version to production and keep an eye on the logs",
+            Some("jezero"),
+        ),
+    ] {
+        let mut args = vec!["related", prompt, "--now", NOW];
+        let mut params = vec![
             (":prompt", quoted(prompt)),
             (":tokenizer", quoted(TOKENIZER)),
             (":now", quoted(NOW)),
-        ],
-    );
-    assert_eq!(shell, cli);
+        ];
+        if let Some(r) = rule {
+            args.extend(["--rule", r]);
+            params.push((":rule", quoted(r)));
+        }
+        let cli = ids(&lib.json(&args));
+        assert!(!cli.is_empty(), "{prompt}");
+        assert_eq!(shell_ids(&lib, "related", &params), cli, "related {prompt}");
+    }
 }
 
 #[test]

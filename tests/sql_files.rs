@@ -120,11 +120,17 @@ fn sql_defaults_agree_with_the_core() {
         sql("timeline.sql").contains(&timeline),
         "timeline.sql lacks {timeline}"
     );
-    let related = format!("recall_limit(:limit, {RELATED_LIMIT}, {RELATED_LIMIT})");
-    assert!(
-        sql("related.sql").contains(&related),
-        "related.sql lacks {related}"
-    );
+    for needle in [
+        format!("recall_limit(:limit, {RELATED_LIMIT}, {RELATED_LIMIT})"),
+        format!("coalesce(:rule, '{RELATED_RULE}')"),
+        format!("coalesce(:min_weight, {RELATED_MIN_WEIGHT})"),
+        format!("coalesce(:min_joint_weight, {RELATED_MIN_JOINT_WEIGHT})"),
+    ] {
+        assert!(
+            sql("related.sql").contains(&needle),
+            "related.sql lacks {needle}"
+        );
+    }
     // The configuration starts from the same values.
     let config = recall_cli::config::Config::default();
     assert_eq!(config.search.candidate_pool, POOL);

@@ -19,6 +19,7 @@ mod hostile_cli;
 mod match_safety;
 mod properties;
 mod queries_later;
+mod queries_related;
 mod queries_search;
 mod recall_tokenizer;
 mod replace_routes;

@@ -112,7 +112,8 @@ pub struct EvalArgs {
     pub cases: PathBuf,
     /// Compare settings: KEY=V1,V2 (repeatable; every combination runs), for
     /// search.recency_weight, search.recency_half_life_days, search.candidate_pool,
-    /// search.drop_stopwords.
+    /// search.drop_stopwords, search.prune_share, related.rule, related.min_weight,
+    /// related.min_joint_weight.
     #[arg(long = "set", value_name = "KEY=VALUES")]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
@@ -216,7 +217,27 @@ pub struct RelatedArgs {
     #[command(flatten)]
     pub recency: Recency,
     #[command(flatten)]
+    pub rule: RuleArgs,
+    #[command(flatten)]
     pub common: Common,
+}
+
+/// How `related` judges its candidates (docs/queries.md#related).
+#[derive(Debug, Args, Clone, Default)]
+pub struct RuleArgs {
+    /// The rule: idf (shared words weighed by how rare they are in the library, alone
+    /// and together) or jezero (any two shared words); default: the config's [related]
+    /// rule, else idf.
+    #[arg(long, value_enum)]
+    pub rule: Option<crate::config::RelatedRule>,
+    /// Under idf, the least sum of the shared words' weights (0 to 20; default: the
+    /// config's [related] min_weight, else 1.2).
+    #[arg(long, value_name = "WEIGHT")]
+    pub min_weight: Option<f64>,
+    /// Under idf, the least weight of the shared words together (0 to 1; default: the
+    /// config's [related] min_joint_weight, else 0.5).
+    #[arg(long, value_name = "WEIGHT")]
+    pub min_joint_weight: Option<f64>,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -323,6 +344,8 @@ pub struct HookArgs {
     /// Only items of this project.
     #[arg(long)]
     pub project: Option<String>,
+    #[command(flatten)]
+    pub rule: RuleArgs,
     #[command(flatten)]
     pub access: AccessArgs,
 }

@@ -92,6 +92,23 @@ pub const PRUNE_SHARE: Bound = Bound {
     max: 1.0,
     integer: false,
 };
+/// The least total weight of the words a candidate of `related` shares; each weighs at
+/// most 1 and a prompt gives at most 20 (`recall_prompt_terms`).
+pub const RELATED_MIN_WEIGHT: Bound = Bound {
+    key: "related.min_weight",
+    min: 0.0,
+    above_min: false,
+    max: 20.0,
+    integer: false,
+};
+/// The least weight of the shared words together: a word's weight, 0 to 1.
+pub const RELATED_MIN_JOINT_WEIGHT: Bound = Bound {
+    key: "related.min_joint_weight",
+    min: 0.0,
+    above_min: false,
+    max: 1.0,
+    integer: false,
+};
 /// Results are read by people and agents: thousands is already more than either uses.
 pub const SEARCH_DEFAULT_LIMIT: Bound = int("search.default_limit", 1, 10_000);
 pub const SEARCH_MAX_LIMIT: Bound = int("search.max_limit", 1, 10_000);

@@ -19,6 +19,8 @@ pub struct Config {
     #[serde(default)]
     pub timeline: Timeline,
     #[serde(default)]
+    pub related: Related,
+    #[serde(default)]
     pub access: Access,
 }
 
@@ -85,6 +87,61 @@ impl Default for Timeline {
     }
 }
 
+/// The rule `related` judges its candidates by (`sql/related.sql`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum RelatedRule {
+    /// Two shared words, rare in the library alone and together (`sql/related.sql`).
+    Idf,
+    /// Two shared words, whatever they are.
+    Jezero,
+}
+
+impl RelatedRule {
+    pub const NAMES: [&'static str; 2] = ["idf", "jezero"];
+
+    /// The name `sql/related.sql` takes as `:rule`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RelatedRule::Idf => "idf",
+            RelatedRule::Jezero => "jezero",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RelatedRule> {
+        match name {
+            "idf" => Some(RelatedRule::Idf),
+            "jezero" => Some(RelatedRule::Jezero),
+            _ => None,
+        }
+    }
+}
+
+impl Default for RelatedRule {
+    fn default() -> Self {
+        // The core names the default; a test keeps that name among the known ones.
+        RelatedRule::from_name(recall_core::defaults::RELATED_RULE).unwrap_or(RelatedRule::Idf)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Related {
+    pub rule: RelatedRule,
+    pub min_weight: f64,
+    pub min_joint_weight: f64,
+}
+
+impl Default for Related {
+    fn default() -> Self {
+        Related {
+            rule: RelatedRule::default(),
+            min_weight: recall_core::defaults::RELATED_MIN_WEIGHT,
+            min_joint_weight: recall_core::defaults::RELATED_MIN_JOINT_WEIGHT,
+        }
+    }
+}
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Access {
@@ -124,6 +181,9 @@ impl Config {
         if let Some(p) = s.prune_share {
             PRUNE_SHARE.check(PRUNE_SHARE.key, p)?;
         }
+        RELATED_MIN_WEIGHT.check(RELATED_MIN_WEIGHT.key, self.related.min_weight)?;
+        RELATED_MIN_JOINT_WEIGHT
+            .check(RELATED_MIN_JOINT_WEIGHT.key, self.related.min_joint_weight)?;
         for (bound, value) in [
             (&SEARCH_DEFAULT_LIMIT, s.default_limit),
             (&SEARCH_MAX_LIMIT, s.max_limit),
@@ -193,5 +253,38 @@ mod tests {
         assert!(parse("[search]\nrecency_weight = \"high\"\n")
             .unwrap_err()
             .contains("line 2"));
+        assert!(parse("[related]\nrule = \"loose\"\n")
+            .unwrap_err()
+            .contains("unknown variant `loose`, expected `idf` or `jezero`"));
+        assert!(parse("[related]\nmin_weight = -1\n")
+            .unwrap_err()
+            .contains("related.min_weight must be from 0 to 20, got -1"));
+    }
+
+    #[test]
+    fn the_related_rule_by_name() {
+        assert_eq!(
+            Config::default().related.rule.name(),
+            recall_core::defaults::RELATED_RULE
+        );
+        let c = parse("[related]\nrule = \"jezero\"\nmin_weight = 1.5\nmin_joint_weight = 0\n")
+            .unwrap();
+        assert_eq!(
+            (
+                c.related.rule,
+                c.related.min_weight,
+                c.related.min_joint_weight
+            ),
+            (RelatedRule::Jezero, 1.5, 0.0)
+        );
+        assert!(parse("[related]\nmin_joint_weight = 1.5\n")
+            .unwrap_err()
+            .contains("related.min_joint_weight must be from 0 to 1, got 1.5"));
+        for name in RelatedRule::NAMES {
+            assert_eq!(
+                RelatedRule::from_name(name).map(RelatedRule::name),
+                Some(name)
+            );
+        }
     }
 }

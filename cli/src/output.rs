@@ -92,6 +92,36 @@ pub fn results(json_mode: bool, answer: &serde_json::Value) {
     if let Some(Json::Object(fields)) = answer.get("explain") {
         crate::say!("--");
         for (k, v) in fields {
+            // Judged candidates (`related`): one line each, id and why.
+            if let Json::Array(list) = v {
+                if !list.is_empty() && list.iter().all(|c| c.get("why").is_some()) {
+                    crate::say!("{k}:");
+                    for c in list {
+                        let id = c.get("id").map(Json::to_string).unwrap_or_default();
+                        let why = c.get("why").and_then(Json::as_str).unwrap_or("");
+                        let words: Vec<String> = c
+                            .get("shared")
+                            .and_then(Json::as_array)
+                            .map(Vec::as_slice)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|w| {
+                                let word = w.get("word").and_then(Json::as_str).unwrap_or("");
+                                match w.get("weight").and_then(Json::as_f64) {
+                                    Some(x) => format!("{word} {x:.3}"),
+                                    None => word.to_string(),
+                                }
+                            })
+                            .collect();
+                        let words = match words.is_empty() {
+                            true => "none".to_string(),
+                            false => words.join(", "),
+                        };
+                        crate::say!("  [{id}] {}; shared: {}", field(why), field(&words));
+                    }
+                    continue;
+                }
+            }
             let shown = match v {
                 Json::String(s) => s.clone(),
                 other => other.to_string(),

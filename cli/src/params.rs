@@ -74,9 +74,17 @@ pub fn timeline(s: &settings::Timeline) -> Params {
     params
 }
 
-/// The parameters of `sql/related.sql`.
-pub fn related(lib: &Library, s: &settings::Related) -> Params {
+/// The parameters of `sql/related.sql`; with `candidates`, every judged candidate comes
+/// back with its verdict (for `--explain`).
+pub fn related(lib: &Library, s: &settings::Related, candidates: bool) -> Params {
     vec![
+        (":rule", text(Some(s.ranking.related_rule.name()))),
+        (":min_weight", real(Some(s.ranking.related_min_weight))),
+        (
+            ":min_joint_weight",
+            real(Some(s.ranking.related_min_joint_weight)),
+        ),
+        (":candidates", int(Some(i64::from(candidates)))),
         (":prompt", text(Some(&s.prompt))),
         (":project", text(s.project.as_deref())),
         (":tokenizer", text(Some(&lib.tokenizer))),

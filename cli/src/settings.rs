@@ -7,8 +7,11 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value as Json};
 
 use crate::args::{self, Cli};
-use crate::bounds::{CANDIDATE_POOL, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT};
-use crate::config::Config;
+use crate::bounds::{
+    CANDIDATE_POOL, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT,
+    RELATED_MIN_WEIGHT,
+};
+use crate::config::{Config, RelatedRule};
 use crate::err;
 use crate::error::{Error, Result};
 use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN, RELATED_LIMIT};
@@ -108,6 +111,10 @@ pub struct Ranking {
     pub weight: f64,
     /// Common-term pruning: drop words in more than this share of items (None: off).
     pub prune_share: Option<f64>,
+    /// The rule `related` judges its candidates by, and its least weights under `idf`.
+    pub related_rule: RelatedRule,
+    pub related_min_weight: f64,
+    pub related_min_joint_weight: f64,
 }
 
 /// The keys `recall eval --set` varies.
@@ -117,16 +124,22 @@ pub const SET_KEYS: &[&str] = &[
     "search.candidate_pool",
     "search.drop_stopwords",
     "search.prune_share",
+    "related.rule",
+    "related.min_weight",
+    "related.min_joint_weight",
 ];
 
 impl Ranking {
-    pub fn from_config(c: &crate::config::Search) -> Ranking {
+    pub fn from_config(c: &Config) -> Ranking {
         Ranking {
-            pool: c.candidate_pool,
-            drop_stopwords: c.drop_stopwords,
-            half_life: c.recency_half_life_days,
-            weight: c.recency_weight,
-            prune_share: c.prune_share,
+            pool: c.search.candidate_pool,
+            drop_stopwords: c.search.drop_stopwords,
+            half_life: c.search.recency_half_life_days,
+            weight: c.search.recency_weight,
+            prune_share: c.search.prune_share,
+            related_rule: c.related.rule,
+            related_min_weight: c.related.min_weight,
+            related_min_joint_weight: c.related.min_joint_weight,
         }
     }
 
@@ -167,6 +180,17 @@ impl Ranking {
                     .parse()
                     .map_err(|_| err!("{name}: write true or false, got {value:?}"))?;
             }
+            "related.rule" => self.related_rule = rule(&name, value)?,
+            "related.min_weight" => {
+                self.related_min_weight = RELATED_MIN_WEIGHT
+                    .check(&name, number()?)
+                    .map_err(Error::new)?
+            }
+            "related.min_joint_weight" => {
+                self.related_min_joint_weight = RELATED_MIN_JOINT_WEIGHT
+                    .check(&name, number()?)
+                    .map_err(Error::new)?
+            }
             _ => {
                 return Err(err!(
                     "--set: unknown setting {key:?}; known: {}",
@@ -176,6 +200,16 @@ impl Ranking {
         }
         Ok(())
     }
+}
+
+/// A rule of `related` by name, or a message naming `name` and the rules there are.
+fn rule(name: &str, value: &str) -> Result<RelatedRule> {
+    RelatedRule::from_name(value).ok_or_else(|| {
+        err!(
+            "{name}: unknown rule {value:?}; the rules are {}",
+            RelatedRule::NAMES.join(" and ")
+        )
+    })
 }
 
 /// The filters of search and timeline, checked; times in the stored form.
@@ -240,7 +274,7 @@ pub struct Search {
 impl Search {
     pub fn resolve(g: &Globals, a: &args::SearchArgs) -> Result<Search> {
         let cfg = &g.config.search;
-        let mut ranking = Ranking::from_config(cfg);
+        let mut ranking = Ranking::from_config(&g.config);
         // Documented as clamped, not refused: a pool is a cost, not a meaning.
         ranking.pool = a
             .pool
@@ -330,8 +364,9 @@ impl Related {
     /// `related` for a prompt read elsewhere (the prompt hook's JSON): the flags of `a`
     /// and the configuration, but `a.prompt` is not read.
     pub fn with_prompt(g: &Globals, a: &args::RelatedArgs, prompt: String) -> Result<Related> {
-        let mut ranking = Ranking::from_config(&g.config.search);
+        let mut ranking = Ranking::from_config(&g.config);
         let now = recency(&a.recency, &mut ranking)?;
+        judging(&a.rule, &mut ranking)?;
         Ok(Related {
             prompt,
             project: a.project.clone(),
@@ -343,10 +378,31 @@ impl Related {
     }
 
     pub fn shown(&self) -> Json {
+        let r = &self.ranking;
         json!({
             "prompt": self.prompt, "project": self.project, "limit": self.limit,
-            "half_life_days": self.ranking.half_life, "recency_weight": self.ranking.weight,
+            "half_life_days": r.half_life, "recency_weight": r.weight,
             "now": self.now, "allow": self.allow,
+            "rule": r.related_rule.name(), "min_weight": r.related_min_weight,
+            "min_joint_weight": r.related_min_joint_weight,
         })
     }
+}
+
+/// `--rule`, `--min-weight` and `--min-joint-weight`: flags over the config.
+fn judging(a: &args::RuleArgs, ranking: &mut Ranking) -> Result<()> {
+    if let Some(rule) = a.rule {
+        ranking.related_rule = rule;
+    }
+    if let Some(w) = a.min_weight {
+        ranking.related_min_weight = RELATED_MIN_WEIGHT
+            .check("--min-weight", w)
+            .map_err(Error::new)?;
+    }
+    if let Some(w) = a.min_joint_weight {
+        ranking.related_min_joint_weight = RELATED_MIN_JOINT_WEIGHT
+            .check("--min-joint-weight", w)
+            .map_err(Error::new)?;
+    }
+    Ok(())
 }

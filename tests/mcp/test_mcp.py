@@ -231,6 +231,15 @@ async def test_tool_list_and_schemas(env):
         assert schema_of(tools, "timeline")["properties"]["limit"]["default"] == 4
         got = await same_as_cli(env, s, "search", {"query": "database is locked"}, options=["--config", config])
         assert got["settings"]["limit"] == 7
+    # The rule of related too: the configuration's, for the tool as for the command.
+    prompt = {"prompt": "Deploy the new version to production and keep an eye on the logs", "now": NOW}
+    rule = env.config("rule.toml", '[related]\nrule = "jezero"\n')
+    async with server(env, config=rule) as s:
+        got = await same_as_cli(env, s, "related", prompt, options=["--config", rule])
+        assert got["settings"]["rule"] == "jezero" and len(got["results"]) == 3, got
+    async with server(env) as s:
+        got = await same_as_cli(env, s, "related", prompt)
+        assert got["settings"]["rule"] == "idf" and got["results"] == [], got
     async with server(env, "--allow-writes") as s:
         tools = (await s.list_tools()).tools
         assert [t.name for t in tools] == READ_TOOLS + WRITE_TOOLS

@@ -41,3 +41,6 @@ select 'err_39', recall_decay(0, 0, -1e308); -- error: recall_decay: half_life_d
 select 'err_40', recall_score(-1, '2025-01-01', '2025-01-01', 90, 1e300); -- error: recall_score: recency_weight must be between 0 and 1, got 1e300
 select 'err_41', recall_rrf(-1e200); -- error: recall_rrf: rank must be >= 1 (ranks are 1-based), got -1e200
 select 'err_42', recall_age_days('0000-06-01', 0); -- error: recall_age_days: occurred_at is out of range (years 1 to 9999), got '0000-06-01'
+select 'err_43', recall_idf(-1, 5); -- error: recall_idf: with_word must be >= 0, got -1
+select 'err_44', recall_idf(1, x'01'); -- error: recall_idf: items must be an integer, got a 1-byte BLOB
+select 'err_45', recall_idf(1.5, 10); -- error: recall_idf: with_word must be an integer, got 1.5

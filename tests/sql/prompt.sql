@@ -1,4 +1,4 @@
--- recall_prompt_terms, recall_overlap, recall_related: the first-prompt rule.
+-- recall_prompt_terms, recall_overlap, recall_related, recall_idf: the first-prompt rule.
 select 'prompt_01', recall_prompt_terms('Please help me fix the Analytics script on the shop!') = '["analytics","script","shop"]';
 select 'prompt_02', recall_prompt_terms('¿Cuándo arreglé la migración del banner?') = '["arregle","migracion","banner"]';
 select 'prompt_03', recall_prompt_terms('alpha beta gamma delta', 2) = '["alpha","beta"]';
@@ -35,3 +35,14 @@ select 'related_08', (select group_concat(rowid) from related_uni where related_
 select 'related_09', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('CREME BRULEE recipe'))), 1) and recall_related('CREME BRULEE recipe', title) = 1) = '4';
 select 'related_10', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('ΑΘΉΝΑ θεσσαλονίκη'))), 1) and recall_related('ΑΘΉΝΑ θεσσαλονίκη', title) = 1) = '5';
 select 'related_11', (select group_concat(rowid) from related_uni where related_uni match recall_match((select group_concat(value, ' ') from json_each(recall_prompt_terms('ёлка ЙОГУРТ'))), 1) and recall_related('ёлка ЙОГУРТ', title) = 1) = '6';
+-- recall_idf: ln(items / with_word) / ln(items), from 1 (one item) to 0 (every item).
+select 'idf_01', recall_idf(1, 1000) = 1.0;
+select 'idf_02', recall_idf(1000, 1000) = 0.0;
+select 'idf_03', abs(recall_idf(100, 10000) - 0.5) < 1e-12;
+select 'idf_04', abs(recall_idf(10, 1000) - 2.0 / 3) < 1e-12;
+select 'idf_05', abs(recall_idf(100, 10000) * 2 - recall_idf(1, 10000)) < 1e-12;
+select 'idf_06', recall_idf(0, 50) = 1.0;
+select 'idf_07', recall_idf(80, 50) = 0.0;
+select 'idf_08', recall_idf(1, 1) = 1.0 and recall_idf(0, 0) = 1.0;
+select 'idf_09', recall_idf(NULL, 5) is null and recall_idf(5, NULL) is null;
+select 'idf_10', typeof(recall_idf(3, 7)) = 'real' and recall_idf('3', 7.0) = recall_idf(3, 7);

@@ -25,7 +25,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let cases = quality::read_cases(&a.cases)?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
-    let variants = quality::variants(&Ranking::from_config(&g.config.search), &a.set, &libraries)?;
+    let variants = quality::variants(&Ranking::from_config(&g.config), &a.set, &libraries)?;
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Access::Read, None)?;
@@ -89,6 +89,11 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
 
 /// Metrics down, one column per label; with `diff`, columns after the first also show
 /// the difference to the first.
+/// An average over the cases that expect ids: none, no figure.
+fn expecting(s: &Summary, v: f64) -> Option<f64> {
+    (s.expecting > 0).then_some(v)
+}
+
 fn print_table(columns: &[(String, Summary)], diff: bool) {
     let width = columns
         .iter()
@@ -101,46 +106,57 @@ fn print_table(columns: &[(String, Summary)], diff: bool) {
         header.push_str(&format!(" {label:>width$}"));
     }
     say!("{header}");
-    type Metric = fn(&Summary) -> f64;
-    let rows: [(&str, Metric); 5] = [
-        ("Recall@1", |s| s.recall_at_1),
-        ("Recall@5", |s| s.recall_at_5),
-        ("Recall@10", |s| s.recall_at_10),
-        ("MRR", |s| s.mrr),
-        ("nDCG@10", |s| s.ndcg_at_10),
+    type Metric = fn(&Summary) -> Option<f64>;
+    let rows: [(&str, Metric); 8] = [
+        ("Recall@1", |s| expecting(s, s.recall_at_1)),
+        ("Recall@5", |s| expecting(s, s.recall_at_5)),
+        ("Recall@10", |s| expecting(s, s.recall_at_10)),
+        ("MRR", |s| expecting(s, s.mrr)),
+        ("nDCG@10", |s| expecting(s, s.ndcg_at_10)),
+        ("precision", |s| s.precision),
+        ("answered", |s| s.answered_share),
+        ("empty", |s| s.empty_share),
     ];
     let first = &columns[0].1;
     for (name, get) in rows {
         let mut line = format!("{name:<12}");
         for (i, (_, s)) in columns.iter().enumerate() {
-            let cell = if i == 0 || !diff {
-                format!("{:.3}", get(s))
-            } else {
-                format!("{:.3} ({:+.3})", get(s), get(s) - get(first))
+            let cell = match (get(s), get(first)) {
+                (None, _) => "-".to_string(),
+                (Some(v), Some(f)) if i > 0 && diff => format!("{v:.3} ({:+.3})", v - f),
+                (Some(v), _) => format!("{v:.3}"),
             };
             line.push_str(&format!(" {cell:>width$}"));
         }
         say!("{line}");
     }
-    let mut line = format!("{:<12}", "must-not");
-    for (_, s) in columns {
-        line.push_str(&format!(" {:>width$}", s.must_not_violations));
+    type Count = fn(&Summary) -> usize;
+    let counts: [(&str, Count); 4] = [
+        ("must-not", |s| s.must_not_violations),
+        ("shown", |s| s.shown),
+        ("cases", |s| s.cases),
+        ("expect []", |s| s.expect_nothing_cases),
+    ];
+    for (name, get) in counts {
+        let mut line = format!("{name:<12}");
+        for (_, s) in columns {
+            line.push_str(&format!(" {:>width$}", get(s)));
+        }
+        say!("{line}");
     }
-    say!("{line}");
-    let mut line = format!("{:<12}", "cases");
-    for (_, s) in columns {
-        line.push_str(&format!(" {:>width$}", s.cases));
-    }
-    say!("{line}");
 }
 
 fn print_worst(c: &Column, n: usize) {
     let mut ranked: Vec<&Outcome> = c
         .outcomes
         .iter()
-        .filter(|o| !o.ranks.is_empty() || !o.violations.is_empty())
+        .filter(|o| !o.ranks.is_empty() || !o.violations.is_empty() || o.expects_nothing)
         .collect();
+    // A case that expected nothing and was shown something is as bad as a miss.
     let badness = |o: &Outcome| {
+        if o.expects_nothing {
+            return if o.shown.is_empty() { 2.0 } else { 0.0 };
+        }
         (o.reciprocal_rank().unwrap_or(1.0) + o.recall_at(10).unwrap_or(1.0))
             - o.violations.len() as f64
     };
@@ -163,6 +179,10 @@ fn print_worst(c: &Column, n: usize) {
                     .iter()
                     .map(|(id, r)| format!("must-not {id} at {r}")),
             )
+            .chain(o.expects_nothing.then(|| {
+                let ids: Vec<String> = o.shown.iter().map(i64::to_string).collect();
+                format!("expected nothing, shown {}", ids.join(", "))
+            }))
             .collect();
         say!("  {} [{}] {}", o.id, o.kind, ranks.join(", "));
     }

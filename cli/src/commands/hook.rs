@@ -12,11 +12,10 @@ use std::io::{IsTerminal, Read, Write};
 use serde_json::{Map, Value};
 
 use crate::args::{Cli, Common, HookArgs, Recency, RelatedArgs};
+use crate::err;
 use crate::error::Result;
 use crate::settings::{self, Globals};
-use crate::sql_file::{self, queries};
 use crate::text::field;
-use crate::{err, params};
 
 /// Runs the hook; always exit code 0.
 pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
@@ -61,6 +60,7 @@ fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
         prompt: String::new(),
         project: a.project.clone(),
         recency: Recency::default(),
+        rule: a.rule.clone(),
         common: Common {
             access: a.access.clone(),
             ..Common::default()
@@ -71,7 +71,7 @@ fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
     let prompt = recall_core::prompt::prompt_of_terms(&prompt);
     let s = settings::Related::with_prompt(&g, &related_args, prompt)?;
     let lib = super::open_for_query(&g)?;
-    let rows = sql_file::run(&lib.conn, queries::RELATED, &params::related(&lib, &s))?;
+    let rows = super::related::rows(&lib, &s)?;
     if g.json {
         let doc = serde_json::json!({ "command": "hook", "results": rows });
         return Ok(format!(

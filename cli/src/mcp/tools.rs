@@ -160,7 +160,9 @@ pub struct Related {
     pub weight: Option<f64>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
-    /// Also return `explain`: the prompt's distinctive words, and why an answer is empty.
+    /// Also return `explain`: the prompt's distinctive words, each candidate judged (the
+    /// words it shares, their weights, kept or dropped and why), and why an answer is
+    /// empty.
     #[serde(default)]
     pub explain: bool,
 }
@@ -176,6 +178,8 @@ impl Related {
                 half_life: self.half_life,
                 weight: self.weight,
             },
+            // The server's configuration chooses the rule, as for `recall related`.
+            rule: args::RuleArgs::default(),
             common: common(self.limit, self.explain, access)?,
         })
     }

@@ -1,5 +1,7 @@
 //! Retrieval metrics over ranked answers (binary relevance): Recall@k, reciprocal rank,
-//! nDCG@k, and must-not violations.
+//! nDCG@k, must-not violations, and what was shown: the precision of what cases with
+//! expectations were shown, how often an answer was not empty, and how often a case that
+//! expects nothing got nothing.
 use serde::Serialize;
 
 /// One case's outcome: where each expected id appeared (1-based), and forbidden ids seen.
@@ -12,9 +14,24 @@ pub struct Outcome {
     pub ranks: Vec<(i64, Option<usize>)>,
     /// (must-not id, the rank at which it appeared within the first 10)
     pub violations: Vec<(i64, usize)>,
+    /// The ids shown: the answer's first 10 (all of a `related` answer).
+    pub shown: Vec<i64>,
+    /// Whether the case expects an empty answer (`"expect": []` and no `must_not`).
+    pub expects_nothing: bool,
 }
 
+/// How many results are shown: the first 10, as the other metrics read them.
+pub const SHOWN: usize = 10;
+
 impl Outcome {
+    /// How many of the shown ids are expected ones.
+    pub fn expected_shown(&self) -> usize {
+        self.shown
+            .iter()
+            .filter(|id| self.ranks.iter().any(|(e, _)| e == *id))
+            .count()
+    }
+
     /// Fraction of the expected ids found within the first k.
     pub fn recall_at(&self, k: usize) -> Option<f64> {
         if self.ranks.is_empty() {
@@ -63,12 +80,25 @@ impl Outcome {
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Summary {
     pub cases: usize,
+    /// The cases that expect ids: the ones Recall@k, MRR and nDCG average over (0 when
+    /// none does).
+    pub expecting: usize,
     pub recall_at_1: f64,
     pub recall_at_5: f64,
     pub recall_at_10: f64,
     pub mrr: f64,
     pub ndcg_at_10: f64,
     pub must_not_violations: usize,
+    /// The share of cases whose answer was not empty.
+    pub answered_share: Option<f64>,
+    /// Over the cases with expectations: expected ids shown / ids shown (None when
+    /// nothing was shown).
+    pub precision: Option<f64>,
+    /// How many ids those cases were shown.
+    pub shown: usize,
+    /// How many cases expect nothing, and the share of them that got nothing.
+    pub expect_nothing_cases: usize,
+    pub empty_share: Option<f64>,
 }
 
 fn mean(values: impl Iterator<Item = Option<f64>>) -> f64 {
@@ -80,8 +110,29 @@ fn mean(values: impl Iterator<Item = Option<f64>>) -> f64 {
     }
 }
 
+/// `part / whole`, None when `whole` is 0.
+fn share(part: usize, whole: usize) -> Option<f64> {
+    (whole > 0).then(|| part as f64 / whole as f64)
+}
+
 pub fn summarize<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Summary {
+    let expecting = outcomes.clone().filter(|o| !o.ranks.is_empty());
+    let shown: usize = expecting.clone().map(|o| o.shown.len()).sum();
+    let expected_shown: usize = expecting.map(Outcome::expected_shown).sum();
+    let nothing = outcomes.clone().filter(|o| o.expects_nothing);
     Summary {
+        expecting: outcomes.clone().filter(|o| !o.ranks.is_empty()).count(),
+        answered_share: share(
+            outcomes.clone().filter(|o| !o.shown.is_empty()).count(),
+            outcomes.clone().count(),
+        ),
+        precision: share(expected_shown, shown),
+        shown,
+        expect_nothing_cases: nothing.clone().count(),
+        empty_share: share(
+            nothing.clone().filter(|o| o.shown.is_empty()).count(),
+            nothing.count(),
+        ),
         cases: outcomes.clone().count(),
         recall_at_1: mean(outcomes.clone().map(|o| o.recall_at(1))),
         recall_at_5: mean(outcomes.clone().map(|o| o.recall_at(5))),
@@ -92,26 +143,36 @@ pub fn summarize<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Sum
     }
 }
 
-/// Where each expected id is in `answer` (ids in rank order), and the forbidden ids in
-/// its first 10.
+/// What a case expects: ids to find (none: `expect` is `[]` or absent), ids not to show,
+/// and whether the answer should be empty.
+pub struct Expected<'a> {
+    pub ids: &'a [i64],
+    pub must_not: &'a [i64],
+    pub nothing: bool,
+}
+
+/// Where each expected id is in `answer` (ids in rank order), the forbidden ids in its
+/// first 10, and what was shown.
 pub fn outcome(
     id: String,
     kind: &'static str,
     tags: Vec<String>,
     answer: &[i64],
-    expect: &[i64],
-    must_not: &[i64],
+    expected: Expected,
 ) -> Outcome {
     let rank = |x: i64| answer.iter().position(|a| *a == x).map(|p| p + 1);
     Outcome {
         id,
         kind,
         tags,
-        ranks: expect.iter().map(|e| (*e, rank(*e))).collect(),
-        violations: must_not
+        ranks: expected.ids.iter().map(|e| (*e, rank(*e))).collect(),
+        violations: expected
+            .must_not
             .iter()
-            .filter_map(|m| rank(*m).filter(|r| *r <= 10).map(|r| (*m, r)))
+            .filter_map(|m| rank(*m).filter(|r| *r <= SHOWN).map(|r| (*m, r)))
             .collect(),
+        shown: answer.iter().take(SHOWN).copied().collect(),
+        expects_nothing: expected.nothing,
     }
 }
 
@@ -120,7 +181,13 @@ mod tests {
     use super::*;
 
     fn o(answer: &[i64], expect: &[i64], must_not: &[i64]) -> Outcome {
-        outcome("c".into(), "search", vec![], answer, expect, must_not)
+        let nothing = expect.is_empty() && must_not.is_empty();
+        let expected = Expected {
+            ids: expect,
+            must_not,
+            nothing,
+        };
+        outcome("c".into(), "related", vec![], answer, expected)
     }
 
     #[test]
@@ -158,10 +225,48 @@ mod tests {
             o(&[3], &[], &[3]),
         ];
         let s = summarize(cases.iter());
-        assert_eq!(s.cases, 3);
+        assert_eq!((s.cases, s.expecting), (3, 2));
         assert_eq!(s.recall_at_1, 0.5);
         assert_eq!(s.recall_at_5, 1.0);
         assert_eq!(s.mrr, 0.75);
         assert_eq!(s.must_not_violations, 2);
+        // Shown to the cases with expectations: [1] and [2, 1], two of three expected.
+        assert_eq!((s.shown, s.precision), (3, Some(2.0 / 3.0)));
+        assert_eq!(s.answered_share, Some(1.0));
+        assert_eq!((s.expect_nothing_cases, s.empty_share), (0, None));
+    }
+
+    #[test]
+    fn what_was_shown_and_what_should_have_been_nothing() {
+        let cases = [
+            // Expects 5: shown 5, 6, 7 (one of three), then 5 alone.
+            o(&[5, 6, 7], &[5], &[]),
+            o(&[5], &[5], &[]),
+            // Expects 8: shown nothing; counts for recall, not precision.
+            o(&[], &[8], &[]),
+            // Expect nothing: one got nothing, two got something.
+            o(&[], &[], &[]),
+            o(&[1, 2], &[], &[]),
+            o(&[3], &[], &[]),
+        ];
+        let s = summarize(cases.iter());
+        assert_eq!(s.shown, 4);
+        assert_eq!(s.precision, Some(0.5));
+        assert_eq!(s.recall_at_10, 2.0 / 3.0);
+        assert_eq!(s.answered_share, Some(4.0 / 6.0));
+        assert_eq!(s.expect_nothing_cases, 3);
+        assert_eq!(s.empty_share, Some(1.0 / 3.0));
+        // Only the first 10 are shown.
+        let long: Vec<i64> = (1..=30).collect();
+        let c = o(&long, &[25], &[]);
+        assert_eq!(c.shown.len(), 10);
+        assert_eq!(c.expected_shown(), 0);
+        assert_eq!(c.recall_at(10), Some(0.0));
+        // Nothing was shown to cases with expectations: no precision, not 0.
+        let s = summarize([o(&[], &[8], &[])].iter());
+        assert_eq!(
+            (s.shown, s.precision, s.answered_share),
+            (0, None, Some(0.0))
+        );
     }
 }

@@ -37,15 +37,24 @@ pub struct Case {
     pub until: Option<String>,
     /// The reference time for recency; without it, the time of the run.
     pub now: Option<String>,
-    /// Ids that must be found.
-    #[serde(default)]
-    pub expect: Vec<i64>,
+    /// Ids that must be found; `[]` without `must_not`: the answer should be empty.
+    pub expect: Option<Vec<i64>>,
     /// Ids that must not appear in the first 10.
     #[serde(default)]
     pub must_not: Vec<i64>,
 }
 
 impl Case {
+    /// The ids the case must find.
+    pub fn expected(&self) -> &[i64] {
+        self.expect.as_deref().unwrap_or_default()
+    }
+
+    /// Whether the answer should be empty: `"expect": []` and no `must_not`.
+    pub fn expects_nothing(&self) -> bool {
+        self.expect.as_ref().is_some_and(Vec::is_empty) && self.must_not.is_empty()
+    }
+
     pub fn kind(&self) -> &'static str {
         if self.item.is_some() {
             "later"
@@ -65,8 +74,11 @@ impl Case {
         if self.prompt.is_some() && (self.query.is_some() || self.item.is_some()) {
             return Err("a prompt case (related) takes no query or item".into());
         }
-        if self.expect.is_empty() && self.must_not.is_empty() {
-            return Err("a case needs ids in expect or must_not".into());
+        if self.expect.is_none() && self.must_not.is_empty() {
+            return Err(
+                "a case needs expect (the ids it must find, or [] for an answer that should be empty) or must_not"
+                    .into(),
+            );
         }
         // Times are read once, into the library's normal form, as the CLI's flags are.
         for (name, v) in [
@@ -190,7 +202,11 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 now,
                 allow: None,
             };
-            sql_file::run(&lib.conn, queries::RELATED, &params::related(lib, &s))?
+            sql_file::run(
+                &lib.conn,
+                queries::RELATED,
+                &params::related(lib, &s, false),
+            )?
         }
         _ => {
             let s = settings::Search {
@@ -226,8 +242,11 @@ pub fn run_variant(lib: &Library, cases: &[Case], ranking: &Ranking) -> Result<V
                 c.kind(),
                 c.tags.clone(),
                 &ids,
-                &c.expect,
-                &c.must_not,
+                metrics::Expected {
+                    ids: c.expected(),
+                    must_not: &c.must_not,
+                    nothing: c.expects_nothing(),
+                },
             ))
         })
         .collect()

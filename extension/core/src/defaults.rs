@@ -17,3 +17,9 @@ pub const TIMELINE_LIMIT: i64 = 20;
 pub const LIST_MAX_LIMIT: i64 = 50;
 /// Results of `related`: at most 3, always.
 pub const RELATED_LIMIT: i64 = 3;
+/// The rule `related` judges its candidates by (`sql/related.sql`): `idf` or `jezero`.
+pub const RELATED_RULE: &str = "idf";
+/// Under `idf`, the least total weight of the shared words (`prompt::idf`), and the least
+/// weight of the shared words taken together.
+pub const RELATED_MIN_WEIGHT: f64 = 1.2;
+pub const RELATED_MIN_JOINT_WEIGHT: f64 = 0.5;

@@ -163,6 +163,16 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_related,
     },
     FunctionSpec {
+        name: "recall_idf",
+        signature: r#"with_word, items"#,
+        returns: "REAL",
+        description: r#"how distinctive a word in `with_word` of `items` items is: `ln(items / with_word) / ln(items)`, 1 in one item, 0 in all"#,
+        min_args: 2,
+        max_args: 2,
+        reads_clock: false,
+        run: recall_idf,
+    },
+    FunctionSpec {
         name: "recall_rrf",
         signature: r#"rank [, k [, weight]]"#,
         returns: "REAL",
@@ -397,6 +407,19 @@ fn recall_related(args: &Args, _: &Host) -> ArgResult<Output> {
     Ok(match overlap_of(args)? {
         Some(n) => Output::Integer(i64::from(n >= prompt::RELATED_MIN_OVERLAP)),
         None => Output::Null,
+    })
+}
+
+fn recall_idf(args: &Args, _: &Host) -> ArgResult<Output> {
+    let count = |i: usize, name: &str| match args.integer(i, name)? {
+        Some(n) if n < 0 => Err(format!("{name} must be >= 0, got {n}")),
+        n => Ok(n),
+    };
+    let with_word = count(0, "with_word")?;
+    let items = count(1, "items")?;
+    Ok(match (with_word, items) {
+        (Some(w), Some(n)) => Output::Real(prompt::idf(w, n)),
+        _ => Output::Null,
     })
 }
 

@@ -11,6 +11,22 @@ pub const MIN_PROMPT_TERM_CHARS: usize = 3;
 /// `recall_related` needs at least this many shared words.
 pub const RELATED_MIN_OVERLAP: usize = 2;
 
+/// How distinctive a word is in a library of `items` items, `with_word` of which contain
+/// it: `ln(items / with_word) / ln(items)`, 1 for a word in one item, 0 for a word in
+/// every item. On this scale, words of total weight `w` that occur independently are
+/// shared by `items^(1 - w)` items by chance, so the sum of the shared words' weights
+/// tells a coincidence from a match whatever the library's size. A count below 1 reads
+/// as 1 (the word is in no item the index finds, yet in the prompt) and one above
+/// `items` as `items`; a library of one item or none gives 1, as rare as a word can be.
+pub fn idf(with_word: i64, items: i64) -> f64 {
+    if items <= 1 {
+        return 1.0;
+    }
+    let with_word = with_word.clamp(1, items) as f64;
+    let items = items as f64;
+    (items / with_word).ln() / items.ln()
+}
+
 /// Folded, split on what is not a letter, a digit or a combining mark, 3+ characters, no
 /// stop words, unique, in order.
 pub fn prompt_terms(prompt: &str, max_terms: usize) -> Vec<String> {
@@ -131,6 +147,22 @@ mod tests {
         for c in chars {
             same(&format!("{c}{c}{c} x{c}yz"));
         }
+    }
+
+    #[test]
+    fn idf_from_one_item_to_all() {
+        assert_eq!(idf(1, 1000), 1.0);
+        assert_eq!(idf(1000, 1000), 0.0);
+        // A word in the square root of the library weighs a half.
+        assert!((idf(100, 10_000) - 0.5).abs() < 1e-12);
+        // Two such words are as rare together as one word in a single item.
+        assert!((idf(100, 10_000) * 2.0 - idf(1, 10_000)).abs() < 1e-12);
+        assert_eq!(idf(0, 1000), 1.0);
+        assert_eq!(idf(-3, 1000), 1.0);
+        assert_eq!(idf(5000, 1000), 0.0);
+        assert_eq!(idf(1, 1), 1.0);
+        assert_eq!(idf(0, 0), 1.0);
+        assert_eq!(idf(7, -2), 1.0);
     }
 
     #[test]
