@@ -135,31 +135,28 @@ def test_load_refuses_other_objects():
         sqlite_recall.load(object())
 
 
+def assert_search_sql_gives_the_cli_s_answers(conn, db, tokenizer):
+    """sql/search.sql through `conn` (the extension loaded) against `recall --json search`."""
+    sqlite_recall.load(conn)
+    assert tokenizer_of(conn) == tokenizer
+    for query, project in QUERIES:
+        expected = cli_ids(db, query, project)
+        assert expected, query
+        rows = conn.execute(SEARCH_SQL, search_params(tokenizer, query, project))
+        assert [r[0] for r in rows] == expected, query
+
+
 def test_search_sql_in_stdlib_sqlite3_gives_the_cli_s_answers(libraries):
     _, copy = libraries
-    conn = sqlite3.connect(copy)
     # The reason for the unicode61 copy: this SQLite predates trigram remove_diacritics.
     assert sqlite3.sqlite_version_info < (3, 45)
-    sqlite_recall.load(conn)
-    assert tokenizer_of(conn) == UNICODE61
-    for query, project in QUERIES:
-        expected = cli_ids(copy, query, project)
-        assert expected, query
-        rows = conn.execute(SEARCH_SQL, search_params(UNICODE61, query, project))
-        assert [r[0] for r in rows] == expected, query
+    assert_search_sql_gives_the_cli_s_answers(sqlite3.connect(copy), copy, UNICODE61)
 
 
 def test_search_sql_in_apsw_gives_the_cli_s_answers(libraries):
     lib, _ = libraries
-    conn = apsw.Connection(str(lib))
     assert apsw.sqlite_lib_version() >= "3.45"
-    sqlite_recall.load(conn)
-    assert tokenizer_of(conn) == TRIGRAM
-    for query, project in QUERIES:
-        expected = cli_ids(lib, query, project)
-        assert expected, query
-        rows = conn.execute(SEARCH_SQL, search_params(TRIGRAM, query, project))
-        assert [r[0] for r in rows] == expected, query
+    assert_search_sql_gives_the_cli_s_answers(apsw.Connection(str(lib)), lib, TRIGRAM)
 
 
 def datasette_get(db, path):
