@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 seconds=${1:-120}
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 export RUSTC_BOOTSTRAP=1
-for target in match_query prompt_terms time_parse fts_match; do
+for target in match_query prompt_terms time_parse fts_match tokenize; do
   mkdir -p "corpus/$target"
   cp -n seeds/* "corpus/$target/" 2>/dev/null || true
   echo "== $target ($seconds s)"

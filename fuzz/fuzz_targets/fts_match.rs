@@ -1,5 +1,6 @@
-//! The safety invariant: `MATCH recall_match(s)` never raises an FTS5 error, on a trigram
-//! and a unicode61 table, with the functions registered exactly as the CLI does.
+//! The safety invariant: `MATCH recall_match(s)` never raises an FTS5 error, on a trigram,
+//! a unicode61 and a `recall` table, with the functions and the tokenizer registered
+//! exactly as the CLI does.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use rusqlite::Connection;
