@@ -1,9 +1,11 @@
 -- search: two-stage literal search.
 --
 -- Stage 1 (FTS5): match the query's terms, apply every filter, order by bm25 and keep
--- the first :pool rows. Stage 2: re-rank that pool by recency with recall_score and
--- return the first :limit rows. Recency only reorders the pool: it never brings in an
--- item that did not match.
+-- the first :pool rows. Context: in a conversation, a log or a run of notes the answer
+-- often sits next to the item the words matched, so each pool item lends a share
+-- (:context_weight) of its relevance to its neighbours in time; a neighbour outside the
+-- pool joins it. Stage 2: re-rank by recency with recall_score and return the first
+-- :limit rows. Recency only reorders: it never brings in an item.
 --
 -- Parameters (unset = NULL = the default):
 --   :query           free text; nothing in it acts as an FTS5 operator (unset: no results)
@@ -17,6 +19,14 @@
 --   :pool            stage-1 pool size, default 200, clamped to 10..5000
 --   :limit           default :default_limit (10), at most :max_limit (50)
 --   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
+--   :context_weight  the share of its relevance a pool item lends its neighbours,
+--                    0 to 1, default 0 (off: the answer is exactly stage 1's pool)
+--   :context_radius  how many items before and after it are its neighbours, default 2
+--   :context_gap     minutes: no neighbour further apart in time, default 30
+--
+-- Columns: id, date, title, project, source, score, relevance; matched_by ('terms', or
+-- 'context' for an item that is there only as a neighbour); context_of (the pool item
+-- that lent it a share, the most relevant of its neighbours; NULL when none did).
 with
 -- The project also filters inside FTS5 (a column filter), so that a small project costs
 -- only its own matches; the exact check below makes it exact. Used only where FTS5 finds
@@ -53,13 +63,97 @@ pool as (
   order by bm25
   limit max(10, min(5000, coalesce(:pool, 200)))
 ),
+context as (
+  select max(0.0, min(1.0, coalesce(:context_weight, 0.0))) as weight,
+         max(0, min(10, coalesce(:context_radius, 2))) as radius,
+         max(0.0, coalesce(:context_gap, 30)) as gap
+),
+-- The pool items that lend: dated ones, when context is on. lo and hi bound their
+-- neighbours' times in the stored form, so that the time indexes find them.
+lenders as (
+  select p.id, -p.bm25 as relevance, i.project, i.source, i.occurred_at,
+         strftime('%Y-%m-%dT%H:%M:%SZ', i.occurred_at, '-' || c.gap || ' minutes') as lo,
+         strftime('%Y-%m-%dT%H:%M:%SZ', i.occurred_at, '+' || c.gap || ' minutes') as hi
+  from pool as p
+  join items as i on i.id = p.id
+  join context as c
+  where c.weight > 0 and c.radius > 0 and i.occurred_at is not null
+),
+-- A lender's neighbours: the :context_radius items before it and after it, in the order
+-- (occurred_at, id), in its project, or among the items of its source without a
+-- project. Positions count every item there; the filters apply to them below. Each of
+-- the four reads a stretch of the (project, occurred_at) or (source, occurred_at) index.
+near as (
+  select l.id as of_id, l.relevance, n.id
+  from lenders as l
+  join items as n on n.id in (
+    select y.id from items as y
+    where y.project = l.project and y.occurred_at between l.occurred_at and l.hi
+      and (y.occurred_at > l.occurred_at or y.id > l.id)
+    order by y.occurred_at, y.id limit (select radius from context))
+  union all
+  select l.id, l.relevance, n.id
+  from lenders as l
+  join items as n on n.id in (
+    select y.id from items as y
+    where y.project = l.project and y.occurred_at between l.lo and l.occurred_at
+      and (y.occurred_at < l.occurred_at or y.id < l.id)
+    order by y.occurred_at desc, y.id desc limit (select radius from context))
+  union all
+  select l.id, l.relevance, n.id
+  from lenders as l
+  join items as n on n.id in (
+    select y.id from items as y
+    where l.project is null and y.source = l.source and y.project is null
+      and y.occurred_at between l.occurred_at and l.hi
+      and (y.occurred_at > l.occurred_at or y.id > l.id)
+    order by y.occurred_at, y.id limit (select radius from context))
+  union all
+  select l.id, l.relevance, n.id
+  from lenders as l
+  join items as n on n.id in (
+    select y.id from items as y
+    where l.project is null and y.source = l.source and y.project is null
+      and y.occurred_at between l.lo and l.occurred_at
+      and (y.occurred_at < l.occurred_at or y.id < l.id)
+    order by y.occurred_at desc, y.id desc limit (select radius from context))
+),
+-- What each neighbour receives: the share of its most relevant lender.
+lent as materialized (
+  select id, of_id, share
+  from (select n.id, n.of_id, c.weight * n.relevance as share,
+               row_number() over (partition by n.id order by n.relevance desc, n.of_id)
+                 as k
+        from near as n
+        join context as c)
+  where k = 1
+),
+-- The pool, and the neighbours that join it: those the filters let through, the same
+-- filters as stage 1's.
+candidates as (
+  select id, -bm25 as own, 'terms' as matched_by from pool
+  union all
+  select l.id, 0.0, 'context'
+  from lent as l
+  join items as i on i.id = l.id
+  where l.id not in (select id from pool)
+    and (:project is null or i.project = :project)
+    and (:source is null or i.source = :source)
+    and (:since is null or i.occurred_at >= recall_time(:since))
+    and (:until is null or i.occurred_at < recall_time(:until))
+    and recall_source_allowed(i.source, :sources)
+),
 scored as (
-  select pool.id, -pool.bm25 as relevance,
-         recall_score(pool.bm25, i.occurred_at, :now, :half_life, :weight) as score
-  from pool
-  join items as i on i.id = pool.id
+  select c.id, c.own + coalesce(l.share, 0.0) as relevance, c.matched_by,
+         l.of_id as context_of,
+         recall_score(-(c.own + coalesce(l.share, 0.0)), i.occurred_at,
+                      :now, :half_life, :weight) as score
+  from candidates as c
+  join items as i on i.id = c.id
+  left join lent as l on l.id = c.id
 )
-select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance
+select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance,
+       s.matched_by, s.context_of
 from scored as s
 join items as i on i.id = s.id
 order by s.score desc, i.occurred_at desc, i.id desc

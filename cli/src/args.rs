@@ -112,8 +112,9 @@ pub struct EvalArgs {
     pub cases: PathBuf,
     /// Compare settings: KEY=V1,V2 (repeatable; every combination runs), for
     /// search.recency_weight, search.recency_half_life_days, search.candidate_pool,
-    /// search.drop_stopwords, search.prune_share, related.rule, related.min_weight,
-    /// related.min_joint_weight.
+    /// search.drop_stopwords, search.prune_share, search.context_weight,
+    /// search.context_radius, search.context_gap_minutes, related.rule,
+    /// related.min_weight, related.min_joint_weight.
     #[arg(long = "set", value_name = "KEY=VALUES")]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
@@ -165,6 +166,21 @@ pub struct Recency {
     pub weight: Option<f64>,
 }
 
+/// Search's context stage: hits lend a share of their relevance to the items next to them
+/// in time (defaults: the config's `[search] context_*`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ContextArgs {
+    /// The share of its relevance a hit lends its neighbours, 0 (off) to 1.
+    #[arg(long, value_name = "SHARE")]
+    pub context_weight: Option<f64>,
+    /// Neighbours on each side of a hit, 0 to 10 (0: off).
+    #[arg(long, value_name = "N")]
+    pub context_radius: Option<i64>,
+    /// The most minutes between a hit and a neighbour.
+    #[arg(long, value_name = "MINUTES")]
+    pub context_gap: Option<f64>,
+}
+
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Free text: nothing in it acts as an FTS5 operator; "quoted phrases" stay phrases.
@@ -182,6 +198,8 @@ pub struct SearchArgs {
     /// remains (0 < SHARE <= 1; default off, or the config's [search] prune_share).
     #[arg(long, value_name = "SHARE")]
     pub prune: Option<f64>,
+    #[command(flatten)]
+    pub context: ContextArgs,
     #[command(flatten)]
     pub recency: Recency,
     #[command(flatten)]

@@ -57,7 +57,7 @@ fn short(value: f64) -> String {
     recall_core::value::shown_real(value)
 }
 
-use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN};
+use recall_core::defaults::{CONTEXT_RADIUS_MAX, LIST_MAX_LIMIT, POOL_MAX, POOL_MIN};
 
 const fn int(key: &'static str, min: i64, max: i64) -> Bound {
     Bound {
@@ -90,6 +90,24 @@ pub const PRUNE_SHARE: Bound = Bound {
     min: 0.0,
     above_min: true,
     max: 1.0,
+    integer: false,
+};
+/// The share of its relevance a search hit lends its neighbours: at most all of it.
+pub const CONTEXT_WEIGHT: Bound = Bound {
+    key: "search.context_weight",
+    min: 0.0,
+    above_min: false,
+    max: 1.0,
+    integer: false,
+};
+/// Neighbours on each side: a handful is what "next to" means; 0 turns context off.
+pub const CONTEXT_RADIUS: Bound = int("search.context_radius", 0, CONTEXT_RADIUS_MAX);
+/// Minutes between an item and a neighbour: at most a year.
+pub const CONTEXT_GAP_MINUTES: Bound = Bound {
+    key: "search.context_gap_minutes",
+    min: 0.0,
+    above_min: false,
+    max: 525_600.0,
     integer: false,
 };
 /// The least total weight of the words a candidate of `related` shares; each weighs at

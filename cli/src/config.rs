@@ -42,6 +42,9 @@ pub struct Search {
     pub max_limit: i64,
     pub drop_stopwords: bool,
     pub prune_share: Option<f64>,
+    pub context_weight: f64,
+    pub context_radius: i64,
+    pub context_gap_minutes: f64,
 }
 
 impl Default for Search {
@@ -55,6 +58,9 @@ impl Default for Search {
             max_limit: defaults::SEARCH_MAX_LIMIT,
             drop_stopwords: true,
             prune_share: None,
+            context_weight: defaults::CONTEXT_WEIGHT,
+            context_radius: defaults::CONTEXT_RADIUS,
+            context_gap_minutes: defaults::CONTEXT_GAP_MINUTES,
         }
     }
 }
@@ -178,6 +184,9 @@ impl Config {
         CANDIDATE_POOL.check_int(CANDIDATE_POOL.key, s.candidate_pool)?;
         HALF_LIFE_DAYS.check(HALF_LIFE_DAYS.key, s.recency_half_life_days)?;
         RECENCY_WEIGHT.check(RECENCY_WEIGHT.key, s.recency_weight)?;
+        CONTEXT_WEIGHT.check(CONTEXT_WEIGHT.key, s.context_weight)?;
+        CONTEXT_RADIUS.check_int(CONTEXT_RADIUS.key, s.context_radius)?;
+        CONTEXT_GAP_MINUTES.check(CONTEXT_GAP_MINUTES.key, s.context_gap_minutes)?;
         if let Some(p) = s.prune_share {
             PRUNE_SHARE.check(PRUNE_SHARE.key, p)?;
         }

@@ -54,7 +54,8 @@ pub fn query_answer(
 
 /// Prints a query's answer ([`query_answer`]): the object, or one line per result for
 /// people (`[id] date title (project, source)`, grouped under `# matched by …` where rows
-/// say how they matched), then the explain fields.
+/// say how they matched, or followed by `next to [id]` for a search result there through
+/// its neighbour), then the explain fields.
 pub fn results(json_mode: bool, answer: &serde_json::Value) {
     use crate::text::field;
     use serde_json::Value as Json;
@@ -70,15 +71,23 @@ pub fn results(json_mode: bool, answer: &serde_json::Value) {
     let mut last_matched_by: Option<&str> = None;
     for row in rows {
         let s = |k: &str| row.get(k).and_then(Json::as_str).unwrap_or("-").to_string();
-        if let Some(m) = row.get("matched_by").and_then(Json::as_str) {
+        // Search ranks term and context matches together: each says so on its line
+        // instead of under a heading.
+        let next_to = row.get("context_of");
+        if let (Some(m), None) = (row.get("matched_by").and_then(Json::as_str), next_to) {
             if last_matched_by != Some(m) {
                 crate::say!("# matched by {}", m.replace('_', " "));
                 last_matched_by = Some(m);
             }
         }
+        let through_context = row.get("matched_by").and_then(Json::as_str) == Some("context");
+        let suffix = match next_to {
+            Some(id) if through_context => format!(" next to [{id}]"),
+            _ => String::new(),
+        };
         let date: String = s("date").chars().take(10).collect();
         crate::say!(
-            "[{}] {} {} ({}, {})",
+            "[{}] {} {} ({}, {}){suffix}",
             row.get("id").map(|v| v.to_string()).unwrap_or_default(),
             field(&date),
             field(&s("title")),

@@ -48,6 +48,9 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
         (":now", text(s.now.as_deref())),
         (":half_life", real(Some(r.half_life))),
         (":weight", real(Some(r.weight))),
+        (":context_weight", real(Some(r.context.weight))),
+        (":context_radius", int(Some(r.context.radius))),
+        (":context_gap", real(Some(r.context.gap_minutes))),
     ]);
     Ok(SearchPlan { params, pruned })
 }

@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::args::{self, Cli};
 use crate::bounds::{
-    CANDIDATE_POOL, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT,
-    RELATED_MIN_WEIGHT,
+    CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, HALF_LIFE_DAYS,
+    PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT,
 };
 use crate::config::{Config, RelatedRule};
 use crate::err;
@@ -111,10 +111,47 @@ pub struct Ranking {
     pub weight: f64,
     /// Common-term pruning: drop words in more than this share of items (None: off).
     pub prune_share: Option<f64>,
+    /// Search's context stage: the share lent to neighbours, how many on each side, and
+    /// the most minutes between an item and a neighbour.
+    pub context: Context,
     /// The rule `related` judges its candidates by, and its least weights under `idf`.
     pub related_rule: RelatedRule,
     pub related_min_weight: f64,
     pub related_min_joint_weight: f64,
+}
+
+/// Search's context stage (`sql/search.sql`); a weight or a radius of 0 turns it off.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Context {
+    pub weight: f64,
+    pub radius: i64,
+    pub gap_minutes: f64,
+}
+
+impl Context {
+    pub fn on(&self) -> bool {
+        self.weight > 0.0 && self.radius > 0
+    }
+
+    /// `--context-weight`, `--context-radius` and `--context-gap`: flags over the config.
+    fn apply(&mut self, a: &args::ContextArgs) -> Result<()> {
+        if let Some(w) = a.context_weight {
+            self.weight = CONTEXT_WEIGHT
+                .check("--context-weight", w)
+                .map_err(Error::new)?;
+        }
+        if let Some(r) = a.context_radius {
+            self.radius = CONTEXT_RADIUS
+                .check_int("--context-radius", r)
+                .map_err(Error::new)?;
+        }
+        if let Some(g) = a.context_gap {
+            self.gap_minutes = CONTEXT_GAP_MINUTES
+                .check("--context-gap", g)
+                .map_err(Error::new)?;
+        }
+        Ok(())
+    }
 }
 
 /// The keys `recall eval --set` varies.
@@ -124,6 +161,9 @@ pub const SET_KEYS: &[&str] = &[
     "search.candidate_pool",
     "search.drop_stopwords",
     "search.prune_share",
+    "search.context_weight",
+    "search.context_radius",
+    "search.context_gap_minutes",
     "related.rule",
     "related.min_weight",
     "related.min_joint_weight",
@@ -137,6 +177,11 @@ impl Ranking {
             half_life: c.search.recency_half_life_days,
             weight: c.search.recency_weight,
             prune_share: c.search.prune_share,
+            context: Context {
+                weight: c.search.context_weight,
+                radius: c.search.context_radius,
+                gap_minutes: c.search.context_gap_minutes,
+            },
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,
             related_min_joint_weight: c.related.min_joint_weight,
@@ -174,6 +219,22 @@ impl Ranking {
                         Some(PRUNE_SHARE.check(&name, share).map_err(Error::new)?)
                     }
                 };
+            }
+            "search.context_weight" => {
+                self.context.weight = CONTEXT_WEIGHT.check(&name, number()?).map_err(Error::new)?
+            }
+            "search.context_radius" => {
+                let radius = value
+                    .parse()
+                    .map_err(|_| err!("{name}: {value:?} is not an integer"))?;
+                self.context.radius = CONTEXT_RADIUS
+                    .check_int(&name, radius)
+                    .map_err(Error::new)?;
+            }
+            "search.context_gap_minutes" => {
+                self.context.gap_minutes = CONTEXT_GAP_MINUTES
+                    .check(&name, number()?)
+                    .map_err(Error::new)?
             }
             "search.drop_stopwords" => {
                 self.drop_stopwords = value
@@ -284,6 +345,7 @@ impl Search {
         if let Some(share) = a.prune {
             ranking.prune_share = Some(PRUNE_SHARE.check("--prune", share).map_err(Error::new)?);
         }
+        ranking.context.apply(&a.context)?;
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
         Ok(Search {
@@ -302,7 +364,7 @@ impl Search {
             "query": self.query, "tokenizer": tokenizer, "drop_stopwords": r.drop_stopwords,
             "pool": r.pool, "limit": self.limit, "half_life_days": r.half_life,
             "recency_weight": r.weight, "now": self.now, "filters": self.filters.shown(),
-            "allow": self.allow, "prune_share": r.prune_share,
+            "allow": self.allow, "prune_share": r.prune_share, "context": r.context,
         })
     }
 }

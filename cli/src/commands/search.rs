@@ -30,7 +30,7 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
         };
         let fields = json!({
             "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
-            "pool": s.ranking.pool, "limit": s.limit,
+            "pool": s.ranking.pool, "limit": s.limit, "context": context(s, &rows),
         });
         Some(explain::build(lib, &rows, terms, fields)?)
     } else {
@@ -42,4 +42,19 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
         s.shown(&lib.tokenizer),
         explain,
     ))
+}
+
+/// The context stage as explain shows it: its settings, and the results that are there
+/// only as a neighbour, each with the hit it is next to.
+fn context(s: &settings::Search, rows: &explain::Rows) -> Json {
+    let c = &s.ranking.context;
+    let joined: Vec<Json> = rows
+        .iter()
+        .filter(|r| r.get("matched_by").and_then(Json::as_str) == Some("context"))
+        .map(|r| json!({"id": r.get("id"), "next_to": r.get("context_of")}))
+        .collect();
+    json!({
+        "on": c.on(), "weight": c.weight, "radius": c.radius, "gap_minutes": c.gap_minutes,
+        "joined": joined,
+    })
 }

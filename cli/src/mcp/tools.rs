@@ -54,6 +54,13 @@ pub struct Search {
     /// Drop query words found in more than this share of items while a rarer word
     /// remains (above 0, at most 1).
     pub prune: Option<f64>,
+    /// The share of its relevance a hit lends the items next to it in time (the answer
+    /// to a question is often the next turn or note), from 0 (off) to 1.
+    pub context_weight: Option<f64>,
+    /// How many items on each side of a hit are its neighbours, 0 (off) to 10.
+    pub context_radius: Option<i64>,
+    /// The most minutes between a hit and a neighbour.
+    pub context_gap: Option<f64>,
     /// The reference time for recency (ISO-8601); by default the time of the call.
     pub now: Option<String>,
     /// Recency half-life in days: an item this old counts half as recent.
@@ -79,6 +86,11 @@ impl Search {
             pool: self.pool,
             literal: self.literal,
             prune: self.prune,
+            context: args::ContextArgs {
+                context_weight: self.context_weight,
+                context_radius: self.context_radius,
+                context_gap: self.context_gap,
+            },
             recency: args::Recency {
                 now: self.now,
                 half_life: self.half_life,
