@@ -18,6 +18,7 @@ mod hostile_args;
 mod hostile_cli;
 mod match_safety;
 mod properties;
+mod queries_context;
 mod queries_later;
 mod queries_related;
 mod queries_search;
