@@ -353,6 +353,25 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             },
         ));
     }
+    // The context stage's cost: neighbours within its default gap, and within a day
+    // (where, items being hours apart per project, most hits have neighbours).
+    for (name, weight, gap) in [
+        ("context off", 0.0, ranking.context.gap_minutes),
+        ("context on", 0.3, ranking.context.gap_minutes),
+        ("context within a day", 0.3, 1440.0),
+    ] {
+        let with_context = Ranking {
+            context: settings::Context {
+                weight,
+                radius: 2,
+                gap_minutes: gap,
+            },
+            ..ranking.clone()
+        };
+        timings.push(time_each(name, o.queries, |i| {
+            search_with(&with_context, &queries[i], None);
+        }));
+    }
     let large = corpus::project_name(0);
     let five = corpus::project_name(5);
     let small = corpus::project_name(corpus::PROJECTS - 1);
@@ -459,6 +478,11 @@ fn report(reports: &[SizeReport]) -> String {
                 overlap * 100.0
             ));
         }
+        md.push_str(&format!(
+            "\ncontext (weight 0.3, radius 2): p95 on / off {:.2} within the default gap, {:.2} within a day\n",
+            p95("context on") / p95("context off"),
+            p95("context within a day") / p95("context off"),
+        ));
         md.push_str(&format!(
             "\np95 ratios: search / bare FTS5 {:.2}; largest project / bare {:.2}; 5% project / bare {:.2}; all projects / 5% project {:.2}; search / Python re-rank {:.2}\n",
             p95("search, all") / a,

@@ -38,7 +38,7 @@ project_filter as (
               else '' end as f
   from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
-pool as (
+pool as materialized (
   select f.rowid as id,
          -- Scoped to one project, the project column would score the same for every
          -- hit: it weighs 0 there, and 0.5 otherwise.
@@ -128,29 +128,33 @@ lent as materialized (
         join context as c)
   where k = 1
 ),
--- The pool, and the neighbours that join it: those the filters let through, the same
--- filters as stage 1's.
+-- The pool with the shares it received, and the neighbours that join it: those the
+-- filters let through, the same filters as stage 1's.
 candidates as (
-  select id, -bm25 as own, 'terms' as matched_by from pool
+  select p.id, -p.bm25 as own, 'terms' as matched_by, l.of_id, coalesce(l.share, 0.0) as share
+  from pool as p
+  left join lent as l on l.id = p.id
   union all
-  select l.id, 0.0, 'context'
+  select l.id, 0.0, 'context', l.of_id, l.share
   from lent as l
-  join items as i on i.id = l.id
   where l.id not in (select id from pool)
-    and (:project is null or i.project = :project)
-    and (:source is null or i.source = :source)
-    and (:since is null or i.occurred_at >= recall_time(:since))
-    and (:until is null or i.occurred_at < recall_time(:until))
-    and recall_source_allowed(i.source, :sources)
+    -- Each neighbour read by its id (a join here lets SQLite 3.40 build a Bloom filter
+    -- over the whole items table).
+    and (coalesce(:project, :source, :since, :until, :sources) is null
+         or exists (
+           select 1 from items as i
+           where i.id = l.id
+             and (:project is null or i.project = :project)
+             and (:source is null or i.source = :source)
+             and (:since is null or i.occurred_at >= recall_time(:since))
+             and (:until is null or i.occurred_at < recall_time(:until))
+             and recall_source_allowed(i.source, :sources)))
 ),
 scored as (
-  select c.id, c.own + coalesce(l.share, 0.0) as relevance, c.matched_by,
-         l.of_id as context_of,
-         recall_score(-(c.own + coalesce(l.share, 0.0)), i.occurred_at,
-                      :now, :half_life, :weight) as score
+  select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
+         recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight) as score
   from candidates as c
   join items as i on i.id = c.id
-  left join lent as l on l.id = c.id
 )
 select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance,
        s.matched_by, s.context_of

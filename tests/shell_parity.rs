@@ -61,6 +61,24 @@ fn search_later_timeline_related_agree() {
         }
         assert!(!cli.is_empty(), "{query}");
         assert_eq!(shell_ids(&lib, "search", &params), cli, "search {query}");
+        // The context stage, with a gap wide enough for the sample's notes days apart.
+        args.extend(["--context-weight", "0.4", "--context-radius", "2"]);
+        args.extend(["--context-gap", "100000"]);
+        let answer = lib.json(&args);
+        let through_context = answer["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r["matched_by"] == "context"));
+        assert!(through_context, "{query}: no neighbour joined");
+        params.extend([
+            (":context_weight", "0.4".to_string()),
+            (":context_radius", "2".to_string()),
+            (":context_gap", "100000".to_string()),
+        ]);
+        assert_eq!(
+            shell_ids(&lib, "search", &params),
+            ids(&answer),
+            "search {query} with context"
+        );
     }
     for id in [14, 31, 86, 120] {
         let cli = ids(&lib.json(&["later", &id.to_string()]));
