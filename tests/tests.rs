@@ -10,6 +10,7 @@ mod cli_safety;
 mod concurrency;
 mod crashes;
 mod eval;
+mod eval_conversation;
 mod fold_agreement;
 mod forget;
 mod function_list;
