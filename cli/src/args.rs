@@ -113,7 +113,8 @@ pub struct EvalArgs {
     /// Compare settings: KEY=V1,V2 (repeatable; every combination runs), for
     /// search.recency_weight, search.recency_half_life_days, search.candidate_pool,
     /// search.drop_stopwords, search.prune_share, related.rule, related.min_weight,
-    /// related.min_joint_weight.
+    /// related.min_joint_weight, judge (on, off), judge.threshold, judge.floor,
+    /// judge.timeout_ms, judge.shortlist, judge.concurrency.
     #[arg(long = "set", value_name = "KEY=VALUES")]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
@@ -122,6 +123,8 @@ pub struct EvalArgs {
     /// How many of the worst cases to list.
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
+    #[command(flatten)]
+    pub judge: crate::judge::Args,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -184,6 +187,8 @@ pub struct SearchArgs {
     pub prune: Option<f64>,
     #[command(flatten)]
     pub recency: Recency,
+    #[command(flatten)]
+    pub judge: crate::judge::Args,
     #[command(flatten)]
     pub common: Common,
 }

@@ -115,6 +115,8 @@ pub struct Ranking {
     pub related_rule: RelatedRule,
     pub related_min_weight: f64,
     pub related_min_joint_weight: f64,
+    /// The judge re-ranker of search (`judge`), off unless a command is given.
+    pub judge: crate::judge::Settings,
 }
 
 /// The keys `recall eval --set` varies.
@@ -140,6 +142,7 @@ impl Ranking {
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,
             related_min_joint_weight: c.related.min_joint_weight,
+            judge: crate::judge::Settings::from_config(&c.judge),
         }
     }
 
@@ -191,10 +194,12 @@ impl Ranking {
                     .check(&name, number()?)
                     .map_err(Error::new)?
             }
+            k if crate::judge::SET_KEYS.contains(&k) => self.judge.set(k, value)?,
             _ => {
                 return Err(err!(
-                    "--set: unknown setting {key:?}; known: {}",
-                    SET_KEYS.join(", ")
+                    "--set: unknown setting {key:?}; known: {}, {}",
+                    SET_KEYS.join(", "),
+                    crate::judge::SET_KEYS.join(", ")
                 ))
             }
         }
@@ -286,6 +291,7 @@ impl Search {
         }
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
+        ranking.judge.apply(&a.judge)?;
         Ok(Search {
             query: g.text(&a.query)?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),

@@ -36,10 +36,6 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
     } else {
         None
     };
-    Ok(output::query_answer(
-        "search",
-        &rows,
-        s.shown(&lib.tokenizer),
-        explain,
-    ))
+    let literal = output::query_answer("search", &rows, s.shown(&lib.tokenizer), explain);
+    crate::judge::stage(lib, s, &plan.params, literal)
 }
