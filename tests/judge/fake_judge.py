@@ -9,20 +9,26 @@ FAKE_JUDGE_MODE     ok (default), crash (exits 3 at the first request), exit (ex
                     asked)
 FAKE_JUDGE_SLOW     JSON object: item id -> seconds to wait before answering it
 FAKE_JUDGE_HOLD     N: answer nothing until N requests wait, then answer them all, last
-                    asked first (then again for the next N, and the rest at the end)
+                    asked first (then again for the next N; fewer after a pause of 0.3 s)
 FAKE_JUDGE_LOG      a file: one line per request received (the request as JSON with
                     "waiting", how many requests were unanswered then), and "pid N" lines
+
+Arguments override them: --ratings JSON, --mode MODE (for a command in a configuration,
+whose process may not see the caller's environment).
 """
 import json
 import os
+import select
 import subprocess
 import sys
 import threading
 import time
 
-ratings = {int(k): v for k, v in json.loads(os.environ.get("FAKE_JUDGE_RATINGS", "{}")).items()}
+options = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+ratings = json.loads(options.get("--ratings", os.environ.get("FAKE_JUDGE_RATINGS", "{}")))
+ratings = {int(k): v for k, v in ratings.items()}
 slow = {int(k): v for k, v in json.loads(os.environ.get("FAKE_JUDGE_SLOW", "{}")).items()}
-mode = os.environ.get("FAKE_JUDGE_MODE", "ok")
+mode = options.get("--mode", os.environ.get("FAKE_JUDGE_MODE", "ok"))
 hold = int(os.environ.get("FAKE_JUDGE_HOLD", "0"))
 log_path = os.environ.get("FAKE_JUDGE_LOG")
 lock = threading.Lock()
@@ -55,7 +61,34 @@ if mode == "hang":
     log("pid %d" % child.pid)
 
 held = []
-for line in sys.stdin:
+
+
+def lines():
+    """Requests as they come; while some are held, a pause in the input answers them."""
+    global held
+    pending = b""
+    while True:
+        if held and not select.select([0], [], [], 0.3)[0]:
+            flush()
+            continue
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return
+        pending += chunk
+        *complete, pending = pending.split(b"\n")
+        for line in complete:
+            if line.strip():
+                yield line
+
+
+def flush():
+    global held
+    for r in reversed(held):
+        answer(r["id"], rate(r))
+    held = []
+
+
+for line in lines():
     request = json.loads(line)
     with lock:
         waiting += 1
@@ -78,9 +111,7 @@ for line in sys.stdin:
     if hold:
         held.append(request)
         if len(held) >= hold:
-            for r in reversed(held):
-                answer(r["id"], rate(r))
-            held = []
+            flush()
         continue
     delay = slow.get(request["item"]["id"], 0)
     if delay:
@@ -88,7 +119,6 @@ for line in sys.stdin:
     else:
         answer(request["id"], rate(request))
 
-for r in reversed(held):
-    answer(r["id"], rate(r))
+flush()
 if mode == "hang":
     time.sleep(1000)
