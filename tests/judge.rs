@@ -299,6 +299,7 @@ fn a_small_filtered_set_goes_to_the_judge_whole() {
     let mut args = judge_cmd(&question);
     let answer = search(&lib, &strs(&args), &env).ok().json();
     assert_eq!(ids(&answer), vec![8, 7]);
+    assert!(answer["explain"]["reason"].is_null());
     let first = &results(&answer)[0];
     assert_eq!(first["title"], "the pager woke everyone at night");
     assert_eq!(first["project"], "tiny");
@@ -322,6 +323,40 @@ fn a_small_filtered_set_goes_to_the_judge_whole() {
     for key in ["title", "questions", "atoms"] {
         assert!(eight["item"][key].is_string(), "{key}: {eight}");
     }
+    // A question sharing no word with the set: the literal answer is empty, the judged
+    // one is not, and nothing is said to be filtered out.
+    let other = ["on-call incident", "--project", "tiny", "--explain"];
+    let none = lib.json(&["search", other[0], "--project", "tiny", "--explain"]);
+    assert!(results(&none).is_empty());
+    assert_eq!(none["explain"]["reason"], "filtered");
+    args = judge_cmd(&other);
+    let answer = search(&lib, &strs(&args), &env).ok().json();
+    assert_eq!(ids(&answer), vec![8, 7]);
+    assert!(answer["explain"]["reason"].is_null());
+    // The text form shows each probability.
+    let mut cmd = lib.command();
+    let text = cmd
+        .args([
+            "search",
+            other[0],
+            "--project",
+            "tiny",
+            "--judge-cmd",
+            &fake(),
+        ])
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("[8] ") && lines[0].ends_with(" p=0.90"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("[7] ") && lines[1].ends_with(" p=0.80"),
+        "{text}"
+    );
     // Without the filter the set is larger than the shortlist: only matches are judged.
     let _ = std::fs::remove_file(&log);
     args = judge_cmd(&["alpha rollback"]);

@@ -368,7 +368,11 @@ pub fn stage(
                 "below_threshold": below_threshold, "dropped": dropped,
             }),
         );
-        if empty && judged && explain.get("reason").is_some_and(Json::is_null) {
+        // The literal reason speaks of the literal answer; the judge may have filled an
+        // empty one (a small filtered set) or emptied a full one.
+        if !empty {
+            explain.insert("reason".into(), Json::Null);
+        } else if judged && explain.get("reason").is_some_and(Json::is_null) {
             explain.insert("reason".into(), json!("judged_out"));
         }
     }
