@@ -2,8 +2,9 @@
 --
 -- Parameters:
 --   :ids     a JSON array of item ids: the candidates, in the order they are judged
---   :filter  0: exactly these items; 1: instead, every item that passes the filters below,
---            newest first, at most :limit of them (the filtered set, when it is small)
+--   :filter  0: exactly these items; 1: instead, items that pass the filters below, at
+--            most :limit of them: the filtered set, when it is small (unordered, so
+--            that telling a large set costs :limit rows, not a sort of the library)
 --   :project, :source, :since, :until, :sources   the search's filters, as in search.sql
 --   :limit   with :filter, how many items to read at most
 select i.id, i.occurred_at as date, i.title, i.project, i.source, i.summary, i.questions,
@@ -22,6 +23,5 @@ select * from (
     and (:since is null or i.occurred_at >= recall_time(:since))
     and (:until is null or i.occurred_at < recall_time(:until))
     and recall_source_allowed(i.source, :sources)
-  order by i.occurred_at desc, i.id desc
   limit coalesce(:limit, 0)
 );

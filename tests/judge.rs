@@ -529,15 +529,25 @@ fn a_judge_that_hangs_is_killed_at_the_timeout() {
     let (_, pids) = logged(&log);
     assert_eq!(pids.len(), 2, "the judge and its child");
     for pid in pids {
-        // Gone, or dead and waiting for init to reap it (the killed child's parent died).
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .and_then(|s| s.split_whitespace().next());
+        // Gone, or dead and waiting for init to reap it (the killed child's parent died);
+        // a signal to another process of the group lands a moment later.
+        let state = || {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let s = stat
+                .rsplit(')')
+                .next()
+                .and_then(|s| s.split_whitespace().next());
+            s.map(str::to_string)
+        };
+        let until = Instant::now() + Duration::from_secs(5);
+        while !matches!(state().as_deref(), None | Some("Z") | Some("X")) && Instant::now() < until
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let now = state();
         assert!(
-            matches!(state, None | Some("Z") | Some("X")),
-            "process {pid} outlived the search: {stat}"
+            matches!(now.as_deref(), None | Some("Z") | Some("X")),
+            "process {pid} outlived the search: state {now:?}"
         );
     }
 }

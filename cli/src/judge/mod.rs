@@ -254,8 +254,11 @@ pub fn stage(
     // The filtered set, newest first, read one past the shortlist to tell if it is small.
     let mut filtered_params = with(params, &[(":limit", depth + 1)]);
     filtered_params.push((":filter", int(Some(1))));
-    let filtered = sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &filtered_params)?;
+    let mut filtered = sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &filtered_params)?;
     let small = filtered.len() <= depth;
+    // Newest first: the order in which the unmatched items of a small set are judged.
+    let date = |r: &Map<String, Json>| r.get("date").and_then(Json::as_str).map(str::to_string);
+    filtered.sort_by(|a, b| (date(b), id_of(b)).cmp(&(date(a), id_of(a))));
     let mut rows: Vec<Map<String, Json>> = shortlist.clone();
     let items: Vec<Item> = if small {
         let matched: HashSet<i64> = shortlist.iter().filter_map(id_of).collect();
@@ -444,11 +447,10 @@ pub fn shutdown() {
 fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdict {
     let timeout = Duration::from_millis(u64::try_from(j.timeout_ms).unwrap_or(0));
     let deadline = Instant::now() + timeout;
-    let kept = KEPT
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take()
-        .filter(|p| p.command == command);
+    let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner()).take();
+    if let Some(other) = kept.take_if(|p| p.command != command) {
+        other.finish();
+    }
     let mut process = match kept.map(Ok).unwrap_or_else(|| Process::spawn(command)) {
         Ok(p) => p,
         Err(why) => {
