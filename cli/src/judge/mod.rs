@@ -258,7 +258,7 @@ pub fn stage(
     let small = filtered.len() <= depth;
     // Newest first: the order in which the unmatched items of a small set are judged.
     let date = |r: &Map<String, Json>| r.get("date").and_then(Json::as_str).map(str::to_string);
-    filtered.sort_by(|a, b| (date(b), id_of(b)).cmp(&(date(a), id_of(a))));
+    filtered.sort_by_key(|r| std::cmp::Reverse((date(r), id_of(r))));
     let mut rows: Vec<Map<String, Json>> = shortlist.clone();
     let items: Vec<Item> = if small {
         let matched: HashSet<i64> = shortlist.iter().filter_map(id_of).collect();
