@@ -215,6 +215,13 @@ impl Settings {
         floor_below_threshold(&name, self.floor, self.threshold).map_err(Error::new)
     }
 
+    fn cuts(&self) -> rules::Cuts {
+        rules::Cuts {
+            threshold: self.threshold,
+            floor: self.floor,
+        }
+    }
+
     fn shown(&self, command: &str) -> Json {
         json!({
             "command": command, "threshold": self.threshold, "floor": self.floor,
@@ -243,96 +250,34 @@ pub fn stage(
         .map(|rows| rows.iter().filter_map(|r| r.as_object().cloned()).collect())
         .unwrap_or_default();
     let limit = usize::try_from(s.limit.max(1)).unwrap_or(1);
-    let depth = limit.max(usize::try_from(j.shortlist).unwrap_or(1));
-    let shortlist = if depth > literal.len() && literal.len() >= limit {
-        let wider = with(params, &[(":limit", depth), (":max_limit", depth)]);
-        sql_file::run(&lib.conn, queries::SEARCH, &wider)?
-    } else {
-        literal.clone()
-    };
-    let id_of = |r: &Map<String, Json>| r.get("id").and_then(Json::as_i64);
-    // The filtered set, newest first, read one past the shortlist to tell if it is small.
-    let mut filtered_params = with(params, &[(":limit", depth + 1)]);
-    filtered_params.push((":filter", int(Some(1))));
-    let mut filtered = sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &filtered_params)?;
-    let small = filtered.len() <= depth;
-    // Newest first: the order in which the unmatched items of a small set are judged.
-    let date = |r: &Map<String, Json>| r.get("date").and_then(Json::as_str).map(str::to_string);
-    filtered.sort_by_key(|r| std::cmp::Reverse((date(r), id_of(r))));
-    let mut rows: Vec<Map<String, Json>> = shortlist.clone();
-    let items: Vec<Item> = if small {
-        let matched: HashSet<i64> = shortlist.iter().filter_map(id_of).collect();
-        let by_id: HashMap<i64, &Map<String, Json>> = filtered
-            .iter()
-            .filter_map(|r| Some((id_of(r)?, r)))
-            .collect();
-        rows.extend(
-            filtered
-                .iter()
-                .filter(|r| id_of(r).is_some_and(|id| !matched.contains(&id)))
-                .map(unmatched_row),
-        );
-        rows.iter()
-            .filter_map(|r| by_id.get(&id_of(r)?).and_then(|f| Item::from_row(f)))
-            .collect()
-    } else {
-        let ids: Vec<i64> = shortlist.iter().filter_map(id_of).collect();
-        let mut p = with(params, &[]);
-        p.push((":ids", text(Some(&json!(ids).to_string()))));
-        let found = sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &p)?;
-        let by_id: HashMap<i64, Item> = found
-            .iter()
-            .filter_map(Item::from_row)
-            .map(|i| (i.id, i))
-            .collect();
-        ids.iter().filter_map(|id| by_id.get(id).cloned()).collect()
-    };
-    // Only the candidates whose text was read go to the judge.
-    let sent: HashSet<i64> = items.iter().map(|i| i.id).collect();
-    rows.retain(|r| id_of(r).is_some_and(|id| sent.contains(&id)));
-    let matched: HashSet<i64> = shortlist.iter().filter_map(id_of).collect();
-
+    let c = candidates(lib, params, &literal, limit, j)?;
     let started = Instant::now();
-    let verdict = if items.is_empty() {
+    let verdict = if c.items.is_empty() {
         Verdict {
             ratings: Vec::new(),
             outcome: Outcome::Done,
         }
     } else {
-        run(command, &s.query, &items, j)
+        run(command, &s.query, &c.items, j)
     };
     let elapsed_ms = started.elapsed().as_millis();
+    // A judge that failed is not believed, even in what it rated before.
     let ratings: HashMap<i64, f64> = match &verdict.outcome {
         Outcome::Failed(_) => HashMap::new(),
-        _ => items
+        _ => c
+            .items
             .iter()
             .zip(&verdict.ratings)
             .filter_map(|(i, r)| Some((i.id, (*r)?)))
             .collect(),
     };
-    let rated = ratings.len();
-    let judged = rated > 0;
+    let judged = !ratings.is_empty();
     let (results, below_threshold, dropped) = if judged {
-        let candidates: Vec<rules::Candidate> = rows
-            .iter()
-            .filter_map(|r| {
-                let id = id_of(r)?;
-                Some(rules::Candidate {
-                    id,
-                    literal: matched.contains(&id),
-                    rating: ratings.get(&id).copied(),
-                })
-            })
-            .collect();
-        let cuts = rules::Cuts {
-            threshold: j.threshold,
-            floor: j.floor,
-        };
-        let shaped = rules::shape(&candidates, cuts, limit);
+        let shaped = rules::shape(&c.rules_view(&ratings), j.cuts(), limit);
         let results: Vec<Json> = shaped
             .order
             .iter()
-            .map(|i| marked(&rows[*i], ratings.get(&candidates[*i].id).copied()))
+            .map(|i| marked(&c.rows[*i], ratings.get(&c.items[*i].id).copied()))
             .collect();
         (results, shaped.below_threshold, shaped.dropped)
     } else {
@@ -344,8 +289,9 @@ pub fn stage(
         Outcome::TimedOut => (
             "timeout",
             Some(format!(
-                "the judge rated {rated} of {} candidates within {} ms",
-                items.len(),
+                "the judge rated {} of {} candidates within {} ms",
+                ratings.len(),
+                c.items.len(),
                 j.timeout_ms
             )),
         ),
@@ -365,9 +311,9 @@ pub fn stage(
             "judge".into(),
             json!({
                 "outcome": outcome, "failure": failure,
-                "candidates": items.len(), "rated": rated,
-                "not_rated": items.len() - if judged { rated } else { 0 },
-                "filtered_set_small": small, "elapsed_ms": elapsed_ms,
+                "candidates": c.items.len(), "rated": ratings.len(),
+                "not_rated": c.items.len() - ratings.len(),
+                "filtered_set_small": c.small, "elapsed_ms": elapsed_ms,
                 "below_threshold": below_threshold, "dropped": dropped,
             }),
         );
@@ -380,6 +326,93 @@ pub fn stage(
         }
     }
     Ok(answer)
+}
+
+/// What goes to the judge: one row (as the answer shows it) and one item (as the judge
+/// sees it) per candidate, in the order they are judged.
+struct Candidates {
+    rows: Vec<Map<String, Json>>,
+    items: Vec<Item>,
+    /// The candidates the literal search matched.
+    matched: HashSet<i64>,
+    /// Whether the filtered set was small enough to be judged whole.
+    small: bool,
+}
+
+impl Candidates {
+    fn rules_view(&self, ratings: &HashMap<i64, f64>) -> Vec<rules::Candidate> {
+        self.items
+            .iter()
+            .map(|i| rules::Candidate {
+                id: i.id,
+                literal: self.matched.contains(&i.id),
+                rating: ratings.get(&i.id).copied(),
+            })
+            .collect()
+    }
+}
+
+fn id_of(r: &Map<String, Json>) -> Option<i64> {
+    r.get("id").and_then(Json::as_i64)
+}
+
+/// The shortlist (the literal best, at least `limit`: the search run again deeper when
+/// the literal answer was cut), or the whole filtered set when it is no larger.
+fn candidates(
+    lib: &Library,
+    params: &Params,
+    literal: &[Map<String, Json>],
+    limit: usize,
+    j: &Settings,
+) -> Result<Candidates> {
+    let depth = limit.max(usize::try_from(j.shortlist).unwrap_or(1));
+    let shortlist = if depth > literal.len() && literal.len() >= limit {
+        let wider = with(params, &[(":limit", depth), (":max_limit", depth)]);
+        sql_file::run(&lib.conn, queries::SEARCH, &wider)?
+    } else {
+        literal.to_vec()
+    };
+    let matched: HashSet<i64> = shortlist.iter().filter_map(id_of).collect();
+    // One row past the shortlist tells a small filtered set from a large one.
+    let mut filtered_params = with(params, &[(":limit", depth + 1)]);
+    filtered_params.push((":filter", int(Some(1))));
+    let mut filtered = sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &filtered_params)?;
+    let small = filtered.len() <= depth;
+    let mut rows = shortlist;
+    let texts = if small {
+        // The items the literal search did not match follow it, newest first.
+        let date = |r: &Map<String, Json>| r.get("date").and_then(Json::as_str).map(str::to_string);
+        filtered.sort_by_key(|r| std::cmp::Reverse((date(r), id_of(r))));
+        rows.extend(
+            filtered
+                .iter()
+                .filter(|r| id_of(r).is_some_and(|id| !matched.contains(&id)))
+                .map(unmatched_row),
+        );
+        filtered
+    } else {
+        let ids: Vec<i64> = rows.iter().filter_map(id_of).collect();
+        let mut p = with(params, &[]);
+        p.push((":ids", text(Some(&json!(ids).to_string()))));
+        sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &p)?
+    };
+    let by_id: HashMap<i64, Item> = texts
+        .iter()
+        .filter_map(Item::from_row)
+        .map(|i| (i.id, i))
+        .collect();
+    // Only the candidates whose text was read go to the judge.
+    rows.retain(|r| id_of(r).is_some_and(|id| by_id.contains_key(&id)));
+    let items = rows
+        .iter()
+        .filter_map(|r| by_id.get(&id_of(r)?).cloned())
+        .collect();
+    Ok(Candidates {
+        rows,
+        items,
+        matched,
+        small,
+    })
 }
 
 /// `params` with some integer parameters replaced.
