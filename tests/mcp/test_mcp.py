@@ -709,6 +709,8 @@ async def test_search_with_a_judge(env):
     query = {"query": "database is locked", "now": NOW}
     good = judge_config(env, "judge.toml", "--ratings", json.dumps({"31": 0.95, "130": 0.8}))
     async with server(env, config=good) as s:
+        tools = (await s.list_tools()).tools
+        assert "A judge then rates" in next(t for t in tools if t.name == "search").description
         for _ in range(2):
             got = await same_as_cli(env, s, "search", query, options=["--config", good])
             assert got["ranker"] == "judge", got
@@ -716,6 +718,9 @@ async def test_search_with_a_judge(env):
     _, out, _ = cli(env, "search", query)
     literal = [r["id"] for r in json.loads(out)["results"]]
     broken = judge_config(env, "broken.toml", "--mode", "crash")
+    async with server(env) as s:
+        tools = (await s.list_tools()).tools
+        assert "judge" not in next(t for t in tools if t.name == "search").description
     async with server(env, config=broken) as s:
         got = (await answer(s, "search", {**query, "explain": True})).structured_content
         assert got["ranker"] == "literal" and [r["id"] for r in got["results"]] == literal, got
