@@ -686,6 +686,49 @@ fn eval_compares_the_literal_and_the_judged_answers() {
     assert_eq!(variants[0]["summary"]["mrr"], 1.0 / rank6 as f64);
     assert_eq!(variants[3]["summary"]["mrr"], 1.0);
     assert_eq!(variants[3]["settings"]["judge"]["threshold"], 0.7);
+    // A judge that hangs is killed at each search's timeout and started again for the
+    // next: every case gets the literal answer.
+    let log = lib.path("judge.log");
+    let two = format!(
+        "{}\n{}\n",
+        r#"{"id": "a", "query": "alpha", "now": "2025-03-01T00:00:00Z", "expect": [6]}"#,
+        r#"{"id": "b", "query": "alpha rollback", "now": "2025-03-01T00:00:00Z", "expect": [1]}"#
+    );
+    std::fs::write(&cases, two).unwrap();
+    let out = lib
+        .command()
+        .args([
+            "--json",
+            "eval",
+            cases.to_str().unwrap(),
+            "--judge-cmd",
+            &fake(),
+        ])
+        .args(["--config", &timeout_config(&lib, 500)])
+        .env("FAKE_JUDGE_MODE", "hang")
+        .env("FAKE_JUDGE_LOG", &log)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shown: Vec<Value> = doc["variants"][0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["shown"].clone())
+        .collect();
+    let literal_b = literal(&lib, &["alpha rollback", "--now", "2025-03-01T00:00:00Z"]);
+    assert_eq!(
+        shown,
+        vec![serde_json::json!(lit), serde_json::json!(literal_b)]
+    );
+    let (requests, pids) = logged(&log);
+    assert_eq!(pids.len(), 4, "two judges, each with its child");
+    assert!(!requests.is_empty());
     // judge=on needs a command; values are checked like the configuration's.
     lib.run(&["eval", cases.to_str().unwrap(), "--set", "judge=on"])
         .fails_with("--set judge=on: no judge command");
