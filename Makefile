@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-mcp test-python wheel test-node npm bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-mcp test-python test-judge wheel test-node npm bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -24,11 +24,17 @@ test: hosts
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(MAKE) test-python
 	$(MAKE) test-node
+	$(MAKE) test-judge
 
 # The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
 # the error of an interpreter that cannot load extensions (tests/packages/).
 test-python:
 	./tests/packages/python.sh
+
+# The example judge (examples/judge_wordllama.py) with wordllama from PyPI, in a virtual
+# environment kept in $(TARGET_DIR)/venvs/judge, behind recall search and eval.
+test-judge:
+	./tests/packages/judge.sh
 
 # The Python package (bindings/python): the recall command and librecall0 in one wheel,
 # built by maturin from a virtual environment of its own.

@@ -17,6 +17,7 @@ mod function_list;
 mod hook;
 mod hostile_args;
 mod hostile_cli;
+mod judge;
 mod match_safety;
 mod properties;
 mod queries_context;

@@ -114,7 +114,8 @@ pub struct EvalArgs {
     /// search.recency_weight, search.recency_half_life_days, search.candidate_pool,
     /// search.drop_stopwords, search.prune_share, search.context_weight,
     /// search.context_radius, search.context_gap_minutes, related.rule,
-    /// related.min_weight, related.min_joint_weight.
+    /// related.min_weight, related.min_joint_weight, judge (on, off), judge.threshold,
+    /// judge.floor, judge.timeout_ms, judge.shortlist, judge.concurrency.
     #[arg(long = "set", value_name = "KEY=VALUES")]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
@@ -123,6 +124,8 @@ pub struct EvalArgs {
     /// How many of the worst cases to list.
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
+    #[command(flatten)]
+    pub judge: crate::judge::Args,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -202,6 +205,8 @@ pub struct SearchArgs {
     pub context: ContextArgs,
     #[command(flatten)]
     pub recency: Recency,
+    #[command(flatten)]
+    pub judge: crate::judge::Args,
     #[command(flatten)]
     pub common: Common,
 }

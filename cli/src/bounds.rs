@@ -136,6 +136,25 @@ pub const TIMELINE_DEFAULT_LIMIT: Bound = int("timeline.default_limit", 1, LIST_
 /// command should wait for another writer.
 pub const BUSY_TIMEOUT_MS: Bound = int("storage.busy_timeout_ms", 0, 86_400_000);
 
+/// The judge's probabilities are from 0 to 1, and so are the cuts made on them.
+pub const JUDGE_THRESHOLD: Bound = probability("judge.threshold");
+pub const JUDGE_FLOOR: Bound = probability("judge.floor");
+/// A search waits for its judge at most ten minutes: longer is a hang, not a judgement.
+pub const JUDGE_TIMEOUT_MS: Bound = int("judge.timeout_ms", 1, 600_000);
+/// More candidates than a search ever returns would only cost the judge's time.
+pub const JUDGE_SHORTLIST: Bound = int("judge.shortlist", 1, 10_000);
+pub const JUDGE_CONCURRENCY: Bound = int("judge.concurrency", 1, 256);
+
+const fn probability(key: &'static str) -> Bound {
+    Bound {
+        key,
+        min: 0.0,
+        above_min: false,
+        max: 1.0,
+        integer: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

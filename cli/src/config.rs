@@ -22,6 +22,8 @@ pub struct Config {
     pub related: Related,
     #[serde(default)]
     pub access: Access,
+    #[serde(default)]
+    pub judge: crate::judge::Config,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -208,6 +210,7 @@ impl Config {
             crate::tokenizer::parse(spec)
                 .map_err(|e| format!("storage.tokenizer: {}", e.message))?;
         }
+        self.judge.validate()?;
         if let Some(globs) = &self.access.allow {
             for glob in globs {
                 crate::access::check_glob("access.allow", glob)?;

@@ -11,6 +11,7 @@ pub mod index_check;
 pub mod interrupt;
 pub mod item;
 pub mod item_writer;
+pub mod judge;
 pub mod library;
 pub mod mcp;
 pub mod output;

@@ -86,8 +86,14 @@ pub fn results(json_mode: bool, answer: &serde_json::Value) {
             _ => String::new(),
         };
         let date: String = s("date").chars().take(10).collect();
+        // A judged answer (docs/judge.md) shows each item's probability.
+        let judged = match row.get("probability") {
+            Some(Json::Number(p)) => format!(" p={:.2}", p.as_f64().unwrap_or(0.0)),
+            Some(_) if row.get("judged").is_some() => " (not judged)".to_string(),
+            _ => String::new(),
+        };
         crate::say!(
-            "[{}] {} {} ({}, {}){suffix}",
+            "[{}] {} {} ({}, {}){judged}{suffix}",
             row.get("id").map(|v| v.to_string()).unwrap_or_default(),
             field(&date),
             field(&s("title")),
@@ -97,6 +103,8 @@ pub fn results(json_mode: bool, answer: &serde_json::Value) {
     }
     if rows.is_empty() {
         crate::say!("(no results)");
+    } else if answer.get("below_threshold") == Some(&Json::Bool(true)) {
+        crate::say!("(weak matches: none reached the judge's threshold)");
     }
     if let Some(Json::Object(fields)) = answer.get("explain") {
         crate::say!("--");

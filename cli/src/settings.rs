@@ -118,6 +118,8 @@ pub struct Ranking {
     pub related_rule: RelatedRule,
     pub related_min_weight: f64,
     pub related_min_joint_weight: f64,
+    /// The judge re-ranker of search (`judge`), off unless a command is given.
+    pub judge: crate::judge::Settings,
 }
 
 /// Search's context stage (`sql/search.sql`); a weight or a radius of 0 turns it off.
@@ -185,6 +187,7 @@ impl Ranking {
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,
             related_min_joint_weight: c.related.min_joint_weight,
+            judge: crate::judge::Settings::from_config(&c.judge),
         }
     }
 
@@ -252,10 +255,12 @@ impl Ranking {
                     .check(&name, number()?)
                     .map_err(Error::new)?
             }
+            k if crate::judge::SET_KEYS.contains(&k) => self.judge.set(k, value)?,
             _ => {
                 return Err(err!(
-                    "--set: unknown setting {key:?}; known: {}",
-                    SET_KEYS.join(", ")
+                    "--set: unknown setting {key:?}; known: {}, {}",
+                    SET_KEYS.join(", "),
+                    crate::judge::SET_KEYS.join(", ")
                 ))
             }
         }
@@ -348,6 +353,7 @@ impl Search {
         ranking.context.apply(&a.context)?;
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
+        ranking.judge.apply(&a.judge)?;
         Ok(Search {
             query: g.text(&a.query)?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),

@@ -10,6 +10,7 @@ import fnmatch
 import json
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -701,6 +702,40 @@ async def transcript(env):
         for line in json.dumps(result.structured_content["results"], indent=2).splitlines():
             print("    " + line)
 
+FAKE_JUDGE = Path(__file__).resolve().parent.parent / "judge" / "fake_judge.py"
+
+
+def judge_config(env, name, *judge_args):
+    command = shlex.join(["/usr/bin/python3", str(FAKE_JUDGE), *judge_args])
+    return env.config(name, f"[judge]\ncommand = {json.dumps(command)}\n")
+
+
+async def test_search_with_a_judge(env):
+    """The configuration's judge re-ranks the search tool as it does the command (one
+    judge process serves the calls); a judge that fails leaves the literal answer."""
+    query = {"query": "database is locked", "now": NOW}
+    good = judge_config(env, "judge.toml", "--ratings", json.dumps({"31": 0.95, "130": 0.8}))
+    async with server(env, config=good) as s:
+        tools = (await s.list_tools()).tools
+        assert "A judge then rates" in next(t for t in tools if t.name == "search").description
+        for _ in range(2):
+            got = await same_as_cli(env, s, "search", query, options=["--config", good])
+            assert got["ranker"] == "judge", got
+            assert [(r["id"], r["probability"]) for r in got["results"]] == [(31, 0.95), (130, 0.8)], got
+    _, out, _ = cli(env, "search", query)
+    literal = [r["id"] for r in json.loads(out)["results"]]
+    broken = judge_config(env, "broken.toml", "--mode", "crash")
+    async with server(env) as s:
+        tools = (await s.list_tools()).tools
+        assert "judge" not in next(t for t in tools if t.name == "search").description
+    async with server(env, config=broken) as s:
+        got = (await answer(s, "search", {**query, "explain": True})).structured_content
+        assert got["ranker"] == "literal" and [r["id"] for r in got["results"]] == literal, got
+        assert "exit status: 3" in got["explain"]["judge"]["failure"], got["explain"]["judge"]
+        # The server goes on, and so does the literal answer.
+        got = await same_as_cli(env, s, "search", query, options=["--config", broken])
+        assert [r["id"] for r in got["results"]] == literal
+
 
 TESTS = [
     test_tool_list_and_schemas,
@@ -713,6 +748,7 @@ TESTS = [
     test_busy_timeout_from_the_config,
     test_four_clients_while_importing,
     test_the_readme_configuration_starts_the_server,
+    test_search_with_a_judge,
 ]
 
 

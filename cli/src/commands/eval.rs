@@ -25,11 +25,22 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let cases = quality::read_cases(&a.cases)?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
-    let variants = quality::variants(&Ranking::from_config(&g.config), &a.set, &libraries)?;
+    let mut base = Ranking::from_config(&g.config);
+    base.judge.apply(&a.judge)?;
+    let variants = quality::variants(&base, &a.set, &libraries)?;
+    // One judge process serves every case (a judge that fails is started again).
+    crate::judge::keep_alive();
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Access::Read, None)?;
-        let outcomes = quality::run_variant(&lib, &cases, &v.ranking)?;
+        let outcomes = quality::run_variant(&lib, &cases, &v.ranking);
+        let outcomes = match outcomes {
+            Ok(o) => o,
+            Err(e) => {
+                crate::judge::shutdown();
+                return Err(e);
+            }
+        };
         let summary = metrics::summarize(outcomes.iter());
         columns.push(Column {
             label: v.label.clone(),
@@ -37,6 +48,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
             summary,
         });
     }
+    crate::judge::shutdown();
     let tags: BTreeSet<String> = cases.iter().flat_map(|c| c.tags.iter().cloned()).collect();
     let per_tag = |c: &Column| -> Vec<(String, Summary)> {
         tags.iter()

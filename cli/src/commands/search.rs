@@ -36,12 +36,8 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
     } else {
         None
     };
-    Ok(output::query_answer(
-        "search",
-        &rows,
-        s.shown(&lib.tokenizer),
-        explain,
-    ))
+    let literal = output::query_answer("search", &rows, s.shown(&lib.tokenizer), explain);
+    crate::judge::stage(lib, s, &plan.params, literal)
 }
 
 /// The context stage as explain shows it: its settings, and the results that are there

@@ -19,6 +19,23 @@ pub const READ: [&str; 5] = ["search", "later", "related", "timeline", "get"];
 /// The tools that write, offered only with `--allow-writes`.
 pub const WRITE: [&str; 2] = ["add", "forget"];
 
+/// The search tool's description; with a judge, what its answer adds.
+fn search_description(judge: bool) -> String {
+    let mut text = "Search the library for items (past sessions, decisions, errors) matching \
+                    free text. Full-text ranking by the words, then re-ranked by recency. \
+                    Returns {command, results: [{id, date, title, project, source, score, \
+                    relevance}], settings} (and explain); get an id for the whole item."
+        .to_string();
+    if judge {
+        text.push_str(
+            " A judge then rates the best candidates: results carry judged and probability \
+             (those below the judge's threshold are left out), ranker says judge or \
+             literal, and below_threshold that only weak matches were found.",
+        );
+    }
+    text
+}
+
 /// Every tool this server offers.
 pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
     let c = &config.search;
@@ -65,10 +82,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
     let mut list = vec![
         Tool::new(
             "search",
-            "Search the library for items (past sessions, decisions, errors) matching free \
-             text. Full-text ranking by the words, then re-ranked by recency. Returns \
-             {command, results: [{id, date, title, project, source, score, relevance}], \
-             settings} (and explain); get an id for the whole item.",
+            search_description(config.judge.command.is_some()),
             search,
         ),
         Tool::new(

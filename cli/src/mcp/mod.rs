@@ -29,6 +29,10 @@ pub fn serve(mut g: Globals, a: &McpArgs) -> Result<i32> {
         .enable_all()
         .build()
         .map_err(|e| err!("cannot start the server: {e}"))?;
-    runtime.block_on(server.run())?;
+    // One judge process serves every call.
+    crate::judge::keep_alive();
+    let served = runtime.block_on(server.run());
+    crate::judge::shutdown();
+    served?;
     Ok(0)
 }

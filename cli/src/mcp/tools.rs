@@ -96,6 +96,8 @@ impl Search {
                 half_life: self.half_life,
                 weight: self.weight,
             },
+            // The server's configuration chooses the judge, as it does for the command.
+            judge: Default::default(),
             common: common(self.limit, self.explain, access)?,
         })
     }

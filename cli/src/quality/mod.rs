@@ -6,6 +6,7 @@ pub mod metrics;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde_json::Value as Json;
 
 use crate::err;
 use crate::error::Result;
@@ -223,7 +224,17 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 allow: None,
             };
             let plan = params::search(lib, &s)?;
-            sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?
+            let rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
+            // The judge's answer when one is set, as `recall search` gives it.
+            let literal = crate::output::query_answer("search", &rows, Json::Null, None);
+            let answer = crate::judge::stage(lib, &s, &plan.params, literal)?;
+            answer
+                .get("results")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|r| r.as_object().cloned())
+                .collect()
         }
     };
     Ok(rows
