@@ -20,7 +20,7 @@
 --   :limit           default :default_limit (10), at most :max_limit (50)
 --   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
 --   :context_weight  the share of its relevance a pool item lends its neighbours,
---                    0 to 1, default 0 (off: the answer is exactly stage 1's pool)
+--                    0 to 1, default 0.3; 0 turns the stage off
 --   :context_radius  how many items before and after it are its neighbours, default 2
 --   :context_gap     minutes: no neighbour further apart in time, default 30
 --
@@ -64,7 +64,7 @@ pool as materialized (
   limit max(10, min(5000, coalesce(:pool, 200)))
 ),
 context as (
-  select max(0.0, min(1.0, coalesce(:context_weight, 0.0))) as weight,
+  select max(0.0, min(1.0, coalesce(:context_weight, 0.3))) as weight,
          max(0, min(10, coalesce(:context_radius, 2))) as radius,
          max(0.0, coalesce(:context_gap, 30)) as gap
 ),

@@ -65,10 +65,24 @@ fn conversation() -> TempLib {
 }
 
 #[test]
-fn off_by_default_and_at_weight_or_radius_zero() {
+fn on_by_default_and_off_at_weight_or_radius_zero() {
     let lib = conversation();
+    // The defaults: 0.3 of its relevance to the 2 items on each side within 30 minutes.
+    let rel = lib.relevance("\"kettle\"")[0].1;
+    let answer = search(&lib, "kettle", &[]);
+    assert_eq!(
+        shown(&answer),
+        [
+            (1, "terms".into(), None),
+            (3, "context".into(), Some(1)),
+            (2, "context".into(), Some(1)),
+        ]
+    );
+    let share = answer["results"][1]["relevance"]
+        .as_f64()
+        .expect("relevance");
+    assert!((share - 0.3 * rel).abs() < 1e-12, "{share} vs 0.3 of {rel}");
     for extra in [
-        &[][..],
         &["--context-weight", "0", "--context-radius", "3"][..],
         &["--context-weight", "0.5", "--context-radius", "0"][..],
     ] {

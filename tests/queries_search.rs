@@ -1,5 +1,7 @@
 //! `recall search` and `recall timeline` against hand-made libraries: each rule of
-//! docs/queries.md with the expected answer worked out beside it.
+//! docs/queries.md with the expected answer worked out beside it. Fixtures written at
+//! one instant are each other's neighbours, so the tests of stage 1's rules turn the
+//! context stage off (`--context-weight 0`); tests/queries_context.rs tests it.
 
 use crate::common::cli::{fillers, ids, titled, TempLib};
 
@@ -32,11 +34,29 @@ fn filters_apply_before_the_pool_is_cut() {
         "the fixture puts the small item last"
     );
     let all = lib.json(&[
-        "search", "zebra", "--pool", "10", "--limit", "50", "--weight", "0",
+        "search",
+        "zebra",
+        "--pool",
+        "10",
+        "--limit",
+        "50",
+        "--weight",
+        "0",
+        "--context-weight",
+        "0",
     ]);
     assert_eq!(ids(&all).len(), 10, "the pool of 10 holds only big items");
     assert!(!ids(&all).contains(&31));
-    let scoped = lib.json(&["search", "zebra", "--pool", "10", "--project", "small"]);
+    let scoped = lib.json(&[
+        "search",
+        "--context-weight",
+        "0",
+        "zebra",
+        "--pool",
+        "10",
+        "--project",
+        "small",
+    ]);
     assert_eq!(ids(&scoped), vec![31]);
 }
 
@@ -197,7 +217,7 @@ fn the_limit_rule_and_the_pool_clamp() {
         (Some("51"), 50),
         (Some("500"), 50),
     ] {
-        let mut args = vec!["search", "omega"];
+        let mut args = vec!["search", "--context-weight", "0", "omega"];
         let f;
         if let Some(v) = flag {
             f = format!("--limit={v}");
@@ -208,7 +228,16 @@ fn the_limit_rule_and_the_pool_clamp() {
         assert_eq!(answer["settings"]["limit"], expected);
     }
     for (pool, clamped, results) in [("1", 10, 10), ("25", 25, 25), ("99999", 5000, 50)] {
-        let answer = lib.json(&["search", "omega", "--pool", pool, "--limit", "50"]);
+        let answer = lib.json(&[
+            "search",
+            "--context-weight",
+            "0",
+            "omega",
+            "--pool",
+            pool,
+            "--limit",
+            "50",
+        ]);
         assert_eq!(answer["settings"]["pool"], clamped);
         assert_eq!(ids(&answer).len(), results, "pool {pool}");
     }
@@ -287,16 +316,33 @@ fn stop_words_and_literal_mode() {
         ],
     );
     // "when" and "the" are stop words: dropped while "sunrise" remains.
-    let answer = lib.json(&["search", "when the sunrise?", "--explain"]);
+    let answer = lib.json(&[
+        "search",
+        "--context-weight",
+        "0",
+        "when the sunrise?",
+        "--explain",
+    ]);
     assert_eq!(ids(&answer), vec![2]);
     assert_eq!(answer["explain"]["terms"], serde_json::json!(["sunrise"]));
-    let literal = lib.json(&["search", "when the sunrise?", "--literal", "--weight", "0"]);
+    let literal = lib.json(&[
+        "search",
+        "--context-weight",
+        "0",
+        "when the sunrise?",
+        "--literal",
+        "--weight",
+        "0",
+    ]);
     assert_eq!(literal["settings"]["drop_stopwords"], false);
     let mut got = ids(&literal);
     got.sort();
     assert_eq!(got, vec![1, 2]);
     // A query of only stop words is still searched.
-    assert_eq!(ids(&lib.json(&["search", "when the"])), vec![1]);
+    assert_eq!(
+        ids(&lib.json(&["search", "--context-weight", "0", "when the"])),
+        vec![1]
+    );
 }
 
 #[test]
@@ -475,7 +521,15 @@ fn pruning_drops_common_words_while_a_rarer_one_remains() {
         .collect();
     for tokenizer in [None, Some("unicode61 remove_diacritics 2")] {
         let lib = TempLib::with_items(tokenizer, &items);
-        let answer = lib.json(&["search", "common zircon", "--prune", "0.5", "--explain"]);
+        let answer = lib.json(&[
+            "search",
+            "--context-weight",
+            "0",
+            "common zircon",
+            "--prune",
+            "0.5",
+            "--explain",
+        ]);
         let pruned: Vec<&str> = answer["explain"]["pruned"]
             .as_array()
             .unwrap()
@@ -489,13 +543,31 @@ fn pruning_drops_common_words_while_a_rarer_one_remains() {
         got.sort();
         assert_eq!(got, vec![1, 2]);
         // Only common words: the rarest stays. A share above theirs prunes nothing.
-        let a = lib.json(&["search", "common basalt", "--prune", "0.1", "--explain"]);
+        let a = lib.json(&[
+            "search",
+            "--context-weight",
+            "0",
+            "common basalt",
+            "--prune",
+            "0.1",
+            "--explain",
+        ]);
         assert_eq!(a["explain"]["terms"], serde_json::json!(["basalt"]));
-        let a = lib.json(&["search", "common basalt", "--prune", "0.95", "--explain"]);
+        let a = lib.json(&[
+            "search",
+            "--context-weight",
+            "0",
+            "common basalt",
+            "--prune",
+            "0.95",
+            "--explain",
+        ]);
         assert_eq!(a["explain"]["pruned"], serde_json::json!([]));
         // A quoted phrase is never pruned.
         let a = lib.json(&[
             "search",
+            "--context-weight",
+            "0",
             "\"common note\" zircon",
             "--prune",
             "0.1",
@@ -503,7 +575,13 @@ fn pruning_drops_common_words_while_a_rarer_one_remains() {
         ]);
         assert_eq!(a["explain"]["pruned"], serde_json::json!([]));
         // Off by default.
-        let a = lib.json(&["search", "common zircon", "--explain"]);
+        let a = lib.json(&[
+            "search",
+            "--context-weight",
+            "0",
+            "common zircon",
+            "--explain",
+        ]);
         assert_eq!(a["explain"]["pruned"], serde_json::json!([]));
         assert_eq!(ids(&a).len(), 10);
     }

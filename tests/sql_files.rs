@@ -107,6 +107,9 @@ fn sql_defaults_agree_with_the_core() {
         format!(
             "recall_limit(:limit, coalesce(:default_limit, {SEARCH_LIMIT}), coalesce(:max_limit, {SEARCH_MAX_LIMIT}))"
         ),
+        format!("coalesce(:context_weight, {CONTEXT_WEIGHT})"),
+        format!("max(0, min({CONTEXT_RADIUS_MAX}, coalesce(:context_radius, {CONTEXT_RADIUS})))"),
+        format!("coalesce(:context_gap, {CONTEXT_GAP_MINUTES})"),
     ] {
         assert!(search.contains(&needle), "search.sql lacks {needle}");
     }
@@ -135,6 +138,9 @@ fn sql_defaults_agree_with_the_core() {
     let config = recall_cli::config::Config::default();
     assert_eq!(config.search.candidate_pool, POOL);
     assert_eq!(config.search.default_limit, SEARCH_LIMIT);
+    assert_eq!(config.search.context_weight, CONTEXT_WEIGHT);
+    assert_eq!(config.search.context_radius, CONTEXT_RADIUS);
+    assert_eq!(config.search.context_gap_minutes, CONTEXT_GAP_MINUTES);
     assert_eq!(config.search.max_limit, SEARCH_MAX_LIMIT);
     assert_eq!(config.later.default_limit, LATER_LIMIT);
     assert_eq!(config.timeline.default_limit, TIMELINE_LIMIT);

@@ -26,7 +26,7 @@ pub const RELATED_MIN_JOINT_WEIGHT: f64 = 0.5;
 /// Search's context stage (`sql/search.sql`): the share of its relevance a pool item lends
 /// the items next to it in time (0: off), how many items on each side, and how far apart
 /// in time, in minutes, they may be. Chosen by the evaluation in docs/evaluation.md.
-pub const CONTEXT_WEIGHT: f64 = 0.0;
+pub const CONTEXT_WEIGHT: f64 = 0.3;
 pub const CONTEXT_RADIUS: i64 = 2;
 pub const CONTEXT_RADIUS_MAX: i64 = 10;
 pub const CONTEXT_GAP_MINUTES: f64 = 30.0;
