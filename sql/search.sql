@@ -70,13 +70,15 @@ context as (
 ),
 -- The pool items that lend: dated ones, when context is on. lo and hi bound their
 -- neighbours' times in the stored form, so that the time indexes find them.
-lenders as (
+lenders as materialized (
   select p.id, -p.bm25 as relevance, i.project, i.source, i.occurred_at,
          strftime('%Y-%m-%dT%H:%M:%SZ', i.occurred_at, '-' || c.gap || ' minutes') as lo,
          strftime('%Y-%m-%dT%H:%M:%SZ', i.occurred_at, '+' || c.gap || ' minutes') as hi
-  from pool as p
-  join items as i on i.id = p.id
-  join context as c
+  -- CROSS JOIN fixes the order: settings, then the pool, then each item by its id. Left
+  -- to itself, SQLite 3.54 scans every item against a Bloom filter of the pool.
+  from context as c
+  cross join pool as p
+  cross join items as i on i.id = p.id
   where c.weight > 0 and c.radius > 0 and i.occurred_at is not null
 ),
 -- A lender's neighbours: the :context_radius items before it and after it, in the order
@@ -86,7 +88,7 @@ lenders as (
 near as (
   select l.id as of_id, l.relevance, n.id
   from lenders as l
-  join items as n on n.id in (
+  cross join items as n on n.id in (
     select y.id from items as y
     where y.project = l.project and y.occurred_at between l.occurred_at and l.hi
       and (y.occurred_at > l.occurred_at or y.id > l.id)
@@ -94,7 +96,7 @@ near as (
   union all
   select l.id, l.relevance, n.id
   from lenders as l
-  join items as n on n.id in (
+  cross join items as n on n.id in (
     select y.id from items as y
     where y.project = l.project and y.occurred_at between l.lo and l.occurred_at
       and (y.occurred_at < l.occurred_at or y.id < l.id)
@@ -102,7 +104,7 @@ near as (
   union all
   select l.id, l.relevance, n.id
   from lenders as l
-  join items as n on n.id in (
+  cross join items as n on n.id in (
     select y.id from items as y
     where l.project is null and y.source = l.source and y.project is null
       and y.occurred_at between l.occurred_at and l.hi
@@ -111,7 +113,7 @@ near as (
   union all
   select l.id, l.relevance, n.id
   from lenders as l
-  join items as n on n.id in (
+  cross join items as n on n.id in (
     select y.id from items as y
     where l.project is null and y.source = l.source and y.project is null
       and y.occurred_at between l.lo and l.occurred_at
@@ -154,11 +156,11 @@ scored as (
   select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
          recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight) as score
   from candidates as c
-  join items as i on i.id = c.id
+  cross join items as i on i.id = c.id
 )
 select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance,
        s.matched_by, s.context_of
 from scored as s
-join items as i on i.id = s.id
+cross join items as i on i.id = s.id
 order by s.score desc, i.occurred_at desc, i.id desc
 limit recall_limit(:limit, coalesce(:default_limit, 10), coalesce(:max_limit, 50));
