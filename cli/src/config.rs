@@ -225,11 +225,10 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> std::result::Result<Config, String> {
-        let dir = std::env::temp_dir().join(format!(
-            "recall-config-{}-{}",
-            std::process::id(),
-            text.len()
-        ));
+        // One file per call: tests run in parallel, and two texts may have one length.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("recall-config-{}-{n}", std::process::id()));
         std::fs::write(&dir, text).unwrap();
         let r = Config::load(Some(&dir)).map_err(|e| e.message);
         let _ = std::fs::remove_file(&dir);
