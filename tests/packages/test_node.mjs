@@ -91,11 +91,11 @@ describe('sql/search.sql in better-sqlite3 gives the CLI search', () => {
   let search;
   let tokenizer;
   // better-sqlite3 wants every named parameter bound: null leaves it at its default,
-  // as the CLI leaves an unset one NULL.
+  // as the CLI leaves an unset one NULL. The names are read from the file, so that a
+  // parameter the file gains is bound too.
+  const searchSql = fs.readFileSync(path.join(repo, 'sql', 'search.sql'), 'utf8');
   const unset = Object.fromEntries(
-    ['query', 'match', 'tokenizer', 'drop_stopwords', 'sources', 'project', 'source',
-      'since', 'until', 'pool', 'limit', 'default_limit', 'max_limit', 'now', 'half_life',
-      'weight'].map((name) => [name, null])
+    [...searchSql.matchAll(/(?<![\w:]):([A-Za-z_]\w*)/g)].map((m) => [m[1], null])
   );
 
   before(() => {
@@ -105,7 +105,7 @@ describe('sql/search.sql in better-sqlite3 gives the CLI search', () => {
     recall('--db', lib, 'import', path.join(repo, 'examples', 'sample.jsonl'));
     db = new Database(lib, { fileMustExist: true });
     load(db);
-    search = db.prepare(fs.readFileSync(path.join(repo, 'sql', 'search.sql'), 'utf8'));
+    search = db.prepare(searchSql);
     tokenizer = db.prepare("select value from recall_meta where key = 'tokenizer'").pluck().get();
   });
   after(() => {
