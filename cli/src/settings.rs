@@ -194,11 +194,8 @@ impl Ranking {
     /// One `recall eval --set key=value`, checked like the same key in the configuration.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let name = format!("--set {key}");
-        let number = || {
-            value
-                .parse::<f64>()
-                .map_err(|_| err!("{name}: {value:?} is not a number"))
-        };
+        let number = || set_number(&name, value);
+        let whole = || set_whole(&name, value);
         match key {
             "search.recency_weight" => {
                 self.weight = RECENCY_WEIGHT.check(&name, number()?).map_err(Error::new)?
@@ -207,10 +204,9 @@ impl Ranking {
                 self.half_life = HALF_LIFE_DAYS.check(&name, number()?).map_err(Error::new)?
             }
             "search.candidate_pool" => {
-                let pool = value
-                    .parse()
-                    .map_err(|_| err!("{name}: {value:?} is not an integer"))?;
-                self.pool = CANDIDATE_POOL.check_int(&name, pool).map_err(Error::new)?;
+                self.pool = CANDIDATE_POOL
+                    .check_int(&name, whole()?)
+                    .map_err(Error::new)?;
             }
             "search.prune_share" => {
                 self.prune_share = match value {
@@ -227,11 +223,8 @@ impl Ranking {
                 self.context.weight = CONTEXT_WEIGHT.check(&name, number()?).map_err(Error::new)?
             }
             "search.context_radius" => {
-                let radius = value
-                    .parse()
-                    .map_err(|_| err!("{name}: {value:?} is not an integer"))?;
                 self.context.radius = CONTEXT_RADIUS
-                    .check_int(&name, radius)
+                    .check_int(&name, whole()?)
                     .map_err(Error::new)?;
             }
             "search.context_gap_minutes" => {
@@ -266,6 +259,20 @@ impl Ranking {
         }
         Ok(())
     }
+}
+
+/// A `--set` value that must be a number; `name` is the `--set key` it was given to.
+pub fn set_number(name: &str, value: &str) -> Result<f64> {
+    value
+        .parse::<f64>()
+        .map_err(|_| err!("{name}: {value:?} is not a number"))
+}
+
+/// A `--set` value that must be a whole number.
+pub fn set_whole(name: &str, value: &str) -> Result<i64> {
+    value
+        .parse::<i64>()
+        .map_err(|_| err!("{name}: {value:?} is not a whole number"))
 }
 
 /// A rule of `related` by name, or a message naming `name` and the rules there are.

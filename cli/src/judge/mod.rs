@@ -164,16 +164,8 @@ impl Settings {
     /// One `recall eval --set judge…=value`, checked like the configuration's key.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let name = format!("--set {key}");
-        let number = || {
-            value
-                .parse::<f64>()
-                .map_err(|_| err!("{name}: {value:?} is not a number"))
-        };
-        let whole = || {
-            value
-                .parse::<i64>()
-                .map_err(|_| err!("{name}: {value:?} is not a whole number"))
-        };
+        let number = || settings::set_number(&name, value);
+        let whole = || settings::set_whole(&name, value);
         match key {
             "judge" => {
                 self.on = match value {
