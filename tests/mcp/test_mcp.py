@@ -8,6 +8,7 @@ which makes the virtual environment this needs.
 import argparse
 import fnmatch
 import json
+import math
 import os
 import re
 import shlex
@@ -125,20 +126,42 @@ async def refusal(session, tool, arguments):
 
 async def same_as_cli(env, session, tool, arguments, db=None, options=()):
     """Calls a tool and checks its answer against the command's --json output."""
+    started = time.monotonic()
     result = await answer(session, tool, arguments)
     got = result.structured_content
     code, out, err = cli(env, tool, arguments, db, options)
+    elapsed = time.monotonic() - started
     assert code == 0, f"recall {tool} {arguments}: {err}"
     want = json.loads(out)
     if "now" in want.get("settings", {}) and "now" not in arguments:
-        # The time a call reads from the clock: the one field that may differ.
+        # The two calls read the clock at different moments, to the second: the time
+        # and the recency-weighted scores may differ, by no more than that time moves them.
         assert isinstance(got["settings"].pop("now"), str)
         want["settings"].pop("now")
+        same_scores_but_for_the_clock(got, want, elapsed)
     else:
         # The same object, printed the same way.
         assert result.content[0].text == out.rstrip("\n"), f"{tool} {arguments}: text differs"
     assert got == want, f"{tool} {arguments}:\nmcp: {json.dumps(got)[:600]}\ncli: {json.dumps(want)[:600]}"
     return got
+
+
+def same_scores_but_for_the_clock(got, want, elapsed):
+    """Checks each score against its twin, then drops them from both answers.
+
+    A score is relevance * ((1 - w) + w * 2^(-age / half_life)). The decay changes by at
+    most ln 2 / half_life of itself per day of age, so a score moves by at most
+    score * w * ln 2 / (half_life * (1 - w)) per day, and the calls are at most
+    `elapsed` plus one second (the clock is read to the second) apart.
+    """
+    settings = want["settings"]
+    w, half_life = settings["recency_weight"], settings["half_life_days"]
+    days = (elapsed + 1.0) / 86400.0
+    for a, b in zip(got.get("results", []), want.get("results", [])):
+        if "score" not in b:
+            continue
+        bound = abs(b["score"]) * w * math.log(2) / (half_life * (1 - w)) * days if w < 1 else math.inf
+        assert abs(a.pop("score") - b.pop("score")) <= bound + 1e-12, (a, b, bound)
 
 
 def item_count(db):
