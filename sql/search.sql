@@ -4,8 +4,11 @@
 -- the first :pool rows. Context: in a conversation, a log or a run of notes the answer
 -- often sits next to the item the words matched, so each pool item lends a share
 -- (:context_weight) of its relevance to its neighbours in time; a neighbour outside the
--- pool joins it. Stage 2: re-rank by recency with recall_score and return the first
--- :limit rows. Recency only reorders: it never brings in an item.
+-- pool joins it. Vectors (optional): with :nearest, the list of sql/nearest.sql, the
+-- literal list (the pool and its neighbours, by relevance) and the nearest items are
+-- fused by reciprocal rank, and an item of either list may be an answer. Stage 2:
+-- re-rank by recency with recall_score and return the first :limit rows. Recency only
+-- reorders: it never brings in an item.
 --
 -- Parameters (unset = NULL = the default):
 --   :query           free text; nothing in it acts as an FTS5 operator (unset: no results)
@@ -23,10 +26,17 @@
 --                    0 to 1, default 0.3; 0 turns the stage off
 --   :context_radius  how many items before and after it are its neighbours, default 2
 --   :context_gap     minutes: no neighbour further apart in time, default 30
+--   :nearest         a JSON array of item ids, nearest the query first (sql/nearest.sql
+--                    with the same filters); NULL: no vector channel, literal search
+--   :rrf_k           reciprocal rank fusion's k, default 60
+--   :literal_weight, :vector_weight   the weights of the two lists, default 1 and 0.9
 --
--- Columns: id, date, title, project, source, score, relevance; matched_by ('terms', or
--- 'context' for an item that is there only as a neighbour); context_of (the pool item
--- that lent it a share, the most relevant of its neighbours; NULL when none did).
+-- Columns: id, date, title, project, source, score, relevance; matched_by ('terms';
+-- 'context' for an item that is there only as a neighbour; 'vector' for one that is
+-- there only as a near item); context_of (the pool item that lent it a share, the most
+-- relevant of its neighbours; NULL when none did); with :nearest, literal_rank and
+-- vector_rank (its place in each list, NULL when not in it) and fused (the fused score
+-- that recency weighs), all three NULL without.
 with
 -- The project also filters inside FTS5 (a column filter), so that a small project costs
 -- only its own matches; the exact check below makes it exact. Used only where FTS5 finds
@@ -130,36 +140,72 @@ lent as materialized (
         join context as c)
   where k = 1
 ),
--- The pool with the shares it received, and the neighbours that join it: those the
--- filters let through, the same filters as stage 1's.
+-- The vector channel's list, nearest first (none without :nearest).
+nearest as (
+  select cast(value as integer) as id, cast(key as integer) + 1 as rank
+  from json_each(coalesce(:nearest, '[]'))
+),
+-- Items that join the pool: neighbours, then near items that are neither in the pool
+-- nor neighbours.
+joiners as (
+  select l.id, 'context' as matched_by, l.of_id, l.share
+  from lent as l
+  where l.id not in (select id from pool)
+  union all
+  select n.id, 'vector', null, 0.0
+  from nearest as n
+  where n.id not in (select id from pool) and n.id not in (select id from lent)
+),
+-- The pool with the shares it received, and the items that join it: those the filters
+-- let through, the same filters as stage 1's.
 candidates as (
   select p.id, -p.bm25 as own, 'terms' as matched_by, l.of_id, coalesce(l.share, 0.0) as share
   from pool as p
   left join lent as l on l.id = p.id
   union all
-  select l.id, 0.0, 'context', l.of_id, l.share
-  from lent as l
-  where l.id not in (select id from pool)
-    -- Each neighbour read by its id (a join here lets SQLite 3.40 build a Bloom filter
-    -- over the whole items table).
-    and (coalesce(:project, :source, :since, :until, :sources) is null
-         or exists (
-           select 1 from items as i
-           where i.id = l.id
-             and (:project is null or i.project = :project)
-             and (:source is null or i.source = :source)
-             and (:since is null or i.occurred_at >= recall_time(:since))
-             and (:until is null or i.occurred_at < recall_time(:until))
-             and recall_source_allowed(i.source, :sources)))
+  select j.id, 0.0, j.matched_by, j.of_id, j.share
+  from joiners as j
+  -- Each joiner read by its id (a join here lets SQLite 3.40 build a Bloom filter over
+  -- the whole items table).
+  where coalesce(:project, :source, :since, :until, :sources) is null
+        or exists (
+          select 1 from items as i
+          where i.id = j.id
+            and (:project is null or i.project = :project)
+            and (:source is null or i.source = :source)
+            and (:since is null or i.occurred_at >= recall_time(:since))
+            and (:until is null or i.occurred_at < recall_time(:until))
+            and recall_source_allowed(i.source, :sources))
+),
+-- With the vector channel, each list's ranks (ties by id), then their fusion.
+ranks as (
+  select c.id, c.own + c.share as relevance, c.matched_by, c.of_id,
+         case when :nearest is not null and c.matched_by <> 'vector' then
+           row_number() over (partition by c.matched_by = 'vector'
+                              order by c.own + c.share desc, c.id) end as literal_rank,
+         n.rank as vector_rank
+  from candidates as c
+  left join nearest as n on n.id = c.id
+),
+fused as (
+  select r.*,
+         case when :nearest is not null then
+           coalesce(recall_rrf(r.literal_rank, coalesce(:rrf_k, 60),
+                               coalesce(:literal_weight, 1)), 0.0)
+           + coalesce(recall_rrf(r.vector_rank, coalesce(:rrf_k, 60),
+                                 coalesce(:vector_weight, 0.9)), 0.0) end as fused
+  from ranks as r
 ),
 scored as (
-  select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
-         recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight) as score
-  from candidates as c
-  cross join items as i on i.id = c.id
+  select f.id, f.relevance, f.matched_by, f.of_id as context_of, f.literal_rank,
+         f.vector_rank, f.fused,
+         recall_score(-coalesce(f.fused, f.relevance), i.occurred_at, :now, :half_life,
+                      :weight) as score
+  from fused as f
+  cross join items as i on i.id = f.id
 )
 select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance,
-       s.matched_by, s.context_of
+       s.matched_by, s.context_of, s.literal_rank, s.vector_rank, s.fused
 from scored as s
 cross join items as i on i.id = s.id
 order by s.score desc, i.occurred_at desc, i.id desc

@@ -110,9 +110,19 @@ fn sql_defaults_agree_with_the_core() {
         format!("coalesce(:context_weight, {CONTEXT_WEIGHT})"),
         format!("max(0, min({CONTEXT_RADIUS_MAX}, coalesce(:context_radius, {CONTEXT_RADIUS})))"),
         format!("coalesce(:context_gap, {CONTEXT_GAP_MINUTES})"),
+        format!("coalesce(:rrf_k, {})", recall_core::score::DEFAULT_RRF_K),
+        format!("coalesce(:literal_weight, {LITERAL_WEIGHT})"),
+        format!("coalesce(:vector_weight, {VECTOR_WEIGHT})"),
     ] {
         assert!(search.contains(&needle), "search.sql lacks {needle}");
     }
+    // The vector channel's list is as long as search's pool.
+    let k = format!("max({POOL_MIN}, min({POOL_MAX}, coalesce(:k, {POOL})))");
+    assert_eq!(
+        sql("nearest.sql").matches(&k).count(),
+        2,
+        "nearest.sql lacks {k}"
+    );
     let later =
         format!("recall_limit(:limit, coalesce(:default_limit, {LATER_LIMIT}), {LIST_MAX_LIMIT})");
     assert!(sql("later.sql").contains(&later), "later.sql lacks {later}");

@@ -77,6 +77,9 @@ pub enum Command {
     },
     /// Merge the index's segments and refresh the query planner's statistics.
     Optimize,
+    /// Give items vectors for search's vector channel: embeds, with the embedder, the
+    /// items that have none or whose text changed since (docs/vectors.md).
+    Embed(EmbedArgs),
     /// Search: FTS5 ranks a pool by bm25, recency re-ranks it.
     Search(SearchArgs),
     /// Newer items on the same subject as an item.
@@ -115,7 +118,8 @@ pub struct EvalArgs {
     /// search.drop_stopwords, search.prune_share, search.context_weight,
     /// search.context_radius, search.context_gap_minutes, related.rule,
     /// related.min_weight, related.min_joint_weight, judge (on, off), judge.threshold,
-    /// judge.floor, judge.timeout_ms, judge.shortlist, judge.concurrency.
+    /// judge.floor, judge.timeout_ms, judge.shortlist, judge.concurrency, vectors (on,
+    /// off), vectors.literal_weight, vectors.vector_weight, vectors.rrf_k.
     #[arg(long = "set", value_name = "KEY=VALUES")]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
@@ -126,6 +130,27 @@ pub struct EvalArgs {
     pub worst: usize,
     #[command(flatten)]
     pub judge: crate::judge::Args,
+    #[command(flatten)]
+    pub vectors: crate::vectors::VectorArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct EmbedArgs {
+    #[command(flatten)]
+    pub embed: crate::vectors::EmbedderArgs,
+    /// Without an embedder: make the library's vector table for a model and its
+    /// dimensions, so that `import` and `add` can store ready `embedding` fields.
+    #[arg(long, value_name = "NAME", requires = "dimensions", conflicts_with_all = ["embed_cmd", "drop"])]
+    pub model: Option<String>,
+    /// With --model: how many numbers each vector has.
+    #[arg(long, value_name = "N", requires = "model")]
+    pub dimensions: Option<i64>,
+    /// Embed every item again, not only those without a vector.
+    #[arg(long, conflicts_with = "drop")]
+    pub all: bool,
+    /// Remove the vector table and its record: search goes back to literal only.
+    #[arg(long)]
+    pub drop: bool,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -207,6 +232,8 @@ pub struct SearchArgs {
     pub recency: Recency,
     #[command(flatten)]
     pub judge: crate::judge::Args,
+    #[command(flatten)]
+    pub vectors: crate::vectors::VectorArgs,
     #[command(flatten)]
     pub common: Common,
 }

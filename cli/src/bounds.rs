@@ -145,6 +145,25 @@ pub const JUDGE_TIMEOUT_MS: Bound = int("judge.timeout_ms", 1, 600_000);
 pub const JUDGE_SHORTLIST: Bound = int("judge.shortlist", 1, 10_000);
 pub const JUDGE_CONCURRENCY: Bound = int("judge.concurrency", 1, 256);
 
+/// The vector channel: list weights and fusion's k. A weight of 0 silences a list; ten
+/// times the other list's is already all of the say.
+pub const LITERAL_WEIGHT: Bound = real("vectors.literal_weight", 0.0, 10.0);
+pub const VECTOR_WEIGHT: Bound = real("vectors.vector_weight", 0.0, 10.0);
+pub const RRF_K: Bound = real("vectors.rrf_k", 0.0, 10_000.0);
+/// An embedder gets at most ten minutes per batch: longer is a hang.
+pub const EMBED_TIMEOUT_MS: Bound = int("vectors.timeout_ms", 1, 600_000);
+pub const EMBED_BATCH: Bound = int("vectors.batch", 1, 10_000);
+
+const fn real(key: &'static str, min: f64, max: f64) -> Bound {
+    Bound {
+        key,
+        min,
+        above_min: false,
+        max,
+        integer: false,
+    }
+}
+
 const fn probability(key: &'static str) -> Bound {
     Bound {
         key,

@@ -24,6 +24,8 @@ pub struct Config {
     pub access: Access,
     #[serde(default)]
     pub judge: crate::judge::Config,
+    #[serde(default)]
+    pub vectors: crate::vectors::Config,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -211,6 +213,7 @@ impl Config {
                 .map_err(|e| format!("storage.tokenizer: {}", e.message))?;
         }
         self.judge.validate()?;
+        self.vectors.validate()?;
         if let Some(globs) = &self.access.allow {
             for glob in globs {
                 crate::access::check_glob("access.allow", glob)?;

@@ -13,6 +13,7 @@ pub mod item;
 pub mod item_writer;
 pub mod judge;
 pub mod library;
+pub mod line_process;
 pub mod mcp;
 pub mod output;
 pub mod params;
@@ -23,6 +24,7 @@ pub mod settings;
 pub mod sql_file;
 pub mod text;
 pub mod tokenizer;
+pub mod vectors;
 pub mod wipe;
 
 use std::ffi::OsString;

@@ -52,7 +52,8 @@ pub struct Library {
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(busy_timeout())
         .context("setting the busy timeout")?;
-    sqlite_recall_rusqlite::register(conn).context("registering the recall_* functions")
+    sqlite_recall_rusqlite::register(conn).context("registering the recall_* functions")?;
+    crate::vectors::store::register(conn)
 }
 
 /// A migration's SQL with the library's tokenizer in its tokenize clause: as written,

@@ -83,6 +83,10 @@ pub fn results(json_mode: bool, answer: &serde_json::Value) {
         let through_context = row.get("matched_by").and_then(Json::as_str) == Some("context");
         let suffix = match next_to {
             Some(id) if through_context => format!(" next to [{id}]"),
+            // There through the vector channel alone (docs/vectors.md).
+            _ if row.get("matched_by").and_then(Json::as_str) == Some("vector") => {
+                " (near in meaning)".to_string()
+            }
             _ => String::new(),
         };
         let date: String = s("date").chars().take(10).collect();

@@ -7,10 +7,12 @@ use crate::sql_file::{int, real, text, Params};
 use recall_core::defaults::{POOL_MAX, POOL_MIN};
 
 /// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
-/// expression and `pruned` what was dropped.
+/// expression and `pruned` what was dropped; with the vector channel on, `:nearest` the
+/// items nearest the query.
 pub struct SearchPlan {
     pub params: Params,
     pub pruned: Vec<crate::prune::TermShare>,
+    pub vectors: crate::vectors::channel::Channel,
 }
 
 fn filters(f: &Filters) -> Params {
@@ -36,13 +38,16 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
         }
     }
     let mut params = filters(&s.filters);
+    params.push((":sources", text(sources_param(&s.allow).as_deref())));
+    let pool = r.pool.clamp(POOL_MIN, POOL_MAX);
+    let vectors = crate::vectors::channel::run(lib, &r.vectors, &s.query, &params, pool)?;
+    params.extend(vectors.params(&r.vectors));
     params.extend([
         (":query", text(Some(&s.query))),
         (":match", text(pruned_match.as_deref())),
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":drop_stopwords", int(Some(i64::from(r.drop_stopwords)))),
-        (":sources", text(sources_param(&s.allow).as_deref())),
-        (":pool", int(Some(r.pool.clamp(POOL_MIN, POOL_MAX)))),
+        (":pool", int(Some(pool))),
         (":limit", int(Some(s.limit))),
         (":max_limit", int(Some(s.limit.max(1)))),
         (":now", text(s.now.as_deref())),
@@ -52,7 +57,11 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
         (":context_radius", int(Some(r.context.radius))),
         (":context_gap", real(Some(r.context.gap_minutes))),
     ]);
-    Ok(SearchPlan { params, pruned })
+    Ok(SearchPlan {
+        params,
+        pruned,
+        vectors,
+    })
 }
 
 /// The parameters of `sql/later.sql`.

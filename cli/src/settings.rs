@@ -120,6 +120,9 @@ pub struct Ranking {
     pub related_min_joint_weight: f64,
     /// The judge re-ranker of search (`judge`), off unless a command is given.
     pub judge: crate::judge::Settings,
+    /// Search's vector channel (`vectors`), used when the library has vectors and an
+    /// embedder is set.
+    pub vectors: crate::vectors::Settings,
 }
 
 /// Search's context stage (`sql/search.sql`); a weight or a radius of 0 turns it off.
@@ -188,6 +191,7 @@ impl Ranking {
             related_min_weight: c.related.min_weight,
             related_min_joint_weight: c.related.min_joint_weight,
             judge: crate::judge::Settings::from_config(&c.judge),
+            vectors: crate::vectors::Settings::from_config(&c.vectors),
         }
     }
 
@@ -249,11 +253,13 @@ impl Ranking {
                     .map_err(Error::new)?
             }
             k if crate::judge::SET_KEYS.contains(&k) => self.judge.set(k, value)?,
+            k if crate::vectors::SET_KEYS.contains(&k) => self.vectors.set(k, value)?,
             _ => {
                 return Err(err!(
-                    "--set: unknown setting {key:?}; known: {}, {}",
+                    "--set: unknown setting {key:?}; known: {}, {}, {}",
                     SET_KEYS.join(", "),
-                    crate::judge::SET_KEYS.join(", ")
+                    crate::judge::SET_KEYS.join(", "),
+                    crate::vectors::SET_KEYS.join(", ")
                 ))
             }
         }
@@ -361,6 +367,7 @@ impl Search {
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
         ranking.judge.apply(&a.judge)?;
+        ranking.vectors.apply(&a.vectors)?;
         Ok(Search {
             query: g.text(&a.query)?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),

@@ -27,9 +27,10 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     libraries.extend(a.libraries.iter().cloned());
     let mut base = Ranking::from_config(&g.config);
     base.judge.apply(&a.judge)?;
+    base.vectors.apply(&a.vectors)?;
     let variants = quality::variants(&base, &a.set, &libraries)?;
     // One judge process serves every case (a judge that fails is started again).
-    crate::judge::keep_alive();
+    crate::line_process::keep_alive();
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Access::Read, None)?;
@@ -37,7 +38,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
         let outcomes = match outcomes {
             Ok(o) => o,
             Err(e) => {
-                crate::judge::shutdown();
+                crate::line_process::shutdown();
                 return Err(e);
             }
         };
@@ -48,7 +49,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
             summary,
         });
     }
-    crate::judge::shutdown();
+    crate::line_process::shutdown();
     let tags: BTreeSet<String> = cases.iter().flat_map(|c| c.tags.iter().cloned()).collect();
     let per_tag = |c: &Column| -> Vec<(String, Summary)> {
         tags.iter()

@@ -2,6 +2,7 @@
 //! prints.
 pub mod add;
 mod check;
+mod embed;
 mod eval;
 pub mod forget;
 pub mod get;
@@ -59,6 +60,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             access,
         } => get::run(&g, id, transcript, &access.allow),
         Command::Optimize => maintain::optimize(&g),
+        Command::Embed(a) => embed::run(&g, &a),
         Command::Search(a) => search::run(&g, &a),
         Command::Later(a) => later::run(&g, &a),
         Command::Timeline(a) => timeline::run(&g, &a),

@@ -20,7 +20,15 @@ pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
 /// The JSON answer (`output::query_answer`) of a resolved search.
 pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json> {
     let plan = params::search(lib, s)?;
-    let rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
+    let mut rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
+    if !plan.vectors.is_on() {
+        // Without the vector channel the answer is the literal search's, field for field.
+        for row in &mut rows {
+            for key in VECTOR_COLUMNS {
+                row.remove(key);
+            }
+        }
+    }
     let explain = if explain {
         let pruned: Vec<String> = plan.pruned.iter().map(|p| p.term.clone()).collect();
         let terms = Terms::Of {
@@ -32,6 +40,10 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
             "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
             "pool": s.ranking.pool, "limit": s.limit, "context": context(s, &rows),
         });
+        let mut fields = fields;
+        if !matches!(plan.vectors, crate::vectors::channel::Channel::Off(None)) {
+            fields["vectors"] = plan.vectors.shown(&s.ranking.vectors);
+        }
         Some(explain::build(lib, &rows, terms, fields)?)
     } else {
         None
@@ -39,6 +51,9 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
     let literal = output::query_answer("search", &rows, s.shown(&lib.tokenizer), explain);
     crate::judge::stage(lib, s, &plan.params, literal)
 }
+
+/// The columns of `sql/search.sql` that only the vector channel fills.
+pub const VECTOR_COLUMNS: [&str; 3] = ["literal_rank", "vector_rank", "fused"];
 
 /// The context stage as explain shows it: its settings, and the results that are there
 /// only as a neighbour, each with the hit it is next to.

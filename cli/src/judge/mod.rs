@@ -3,13 +3,10 @@
 //! answer the question, and the answer is shaped by those ratings (`rules`). A judge is
 //! never trusted with the search itself: whatever it does (crash, hang, garbage, missing
 //! command), the literal answer comes back and `--explain` says why (docs/judge.md).
-pub mod process;
 pub mod protocol;
 pub mod rules;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -21,9 +18,9 @@ use crate::bounds::{
 use crate::err;
 use crate::error::{Error, Result};
 use crate::library::Library;
+use crate::line_process::{self, Event, Process};
 use crate::settings;
 use crate::sql_file::{self, int, queries, text, Params};
-use process::{Event, Process};
 use protocol::Item;
 
 /// The `[judge]` section of the configuration.
@@ -86,13 +83,7 @@ fn floor_below_threshold(
 
 /// A judge command: words, the first one the program.
 fn command(c: &str) -> std::result::Result<String, String> {
-    match shlex::split(c) {
-        Some(words) if !words.is_empty() && !words[0].is_empty() => Ok(c.to_string()),
-        Some(_) => Err("the command is empty: give the judge's program and its arguments".into()),
-        None => Err(format!(
-            "cannot split {c:?} into words (an unclosed quote?)"
-        )),
-    }
+    line_process::check_command(c, "the judge")
 }
 
 /// The judge's flags of `recall search` and `recall eval`.
@@ -450,33 +441,11 @@ struct Verdict {
     outcome: Outcome,
 }
 
-/// Whether judges outlive one search (`recall eval`, `recall mcp`), to pay their start
-/// once; the kept one, by command.
-static KEEP: AtomicBool = AtomicBool::new(false);
-static KEPT: Mutex<Option<Process>> = Mutex::new(None);
-
-/// From now on a judge that answered well is kept for the next search.
-pub fn keep_alive() {
-    KEEP.store(true, Ordering::SeqCst);
-}
-
-/// Ends the kept judge, if any (closing its input, then killing it if it lingers).
-pub fn shutdown() {
-    KEEP.store(false, Ordering::SeqCst);
-    if let Some(p) = KEPT.lock().unwrap_or_else(|p| p.into_inner()).take() {
-        p.finish();
-    }
-}
-
 /// Rates `items` with the judge `command`, everything within the timeout.
 fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdict {
     let timeout = Duration::from_millis(u64::try_from(j.timeout_ms).unwrap_or(0));
     let deadline = Instant::now() + timeout;
-    let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner()).take();
-    if let Some(other) = kept.take_if(|p| p.command != command) {
-        other.finish();
-    }
-    let mut process = match kept.map(Ok).unwrap_or_else(|| Process::spawn(command)) {
+    let mut process = match line_process::JUDGE.take(command) {
         Ok(p) => p,
         Err(why) => {
             return Verdict {
@@ -488,13 +457,7 @@ fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdict {
     let concurrency = usize::try_from(j.concurrency).unwrap_or(1).max(1);
     let verdict = rate(&mut process, question, items, concurrency, deadline);
     match verdict.outcome {
-        Outcome::Done if KEEP.load(Ordering::SeqCst) => {
-            let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(old) = kept.replace(process) {
-                old.finish();
-            }
-        }
-        Outcome::Done => process.finish(),
+        Outcome::Done => line_process::JUDGE.give_back(process),
         // Late answers would belong to this search: the judge goes.
         _ => process.kill(),
     }

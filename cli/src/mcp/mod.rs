@@ -30,9 +30,9 @@ pub fn serve(mut g: Globals, a: &McpArgs) -> Result<i32> {
         .build()
         .map_err(|e| err!("cannot start the server: {e}"))?;
     // One judge process serves every call.
-    crate::judge::keep_alive();
+    crate::line_process::keep_alive();
     let served = runtime.block_on(server.run());
-    crate::judge::shutdown();
+    crate::line_process::shutdown();
     served?;
     Ok(0)
 }

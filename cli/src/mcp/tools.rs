@@ -96,8 +96,10 @@ impl Search {
                 half_life: self.half_life,
                 weight: self.weight,
             },
-            // The server's configuration chooses the judge, as it does for the command.
+            // The server's configuration chooses the judge and the embedder, as it does
+            // for the command.
             judge: Default::default(),
+            vectors: Default::default(),
             common: common(self.limit, self.explain, access)?,
         })
     }

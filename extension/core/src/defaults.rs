@@ -30,3 +30,8 @@ pub const CONTEXT_WEIGHT: f64 = 0.3;
 pub const CONTEXT_RADIUS: i64 = 2;
 pub const CONTEXT_RADIUS_MAX: i64 = 10;
 pub const CONTEXT_GAP_MINUTES: f64 = 30.0;
+/// Search's vector channel (`sql/search.sql` with `:nearest`): the weights of the literal
+/// list and of the nearest items in reciprocal rank fusion (whose k is
+/// `score::DEFAULT_RRF_K`).
+pub const LITERAL_WEIGHT: f64 = 1.0;
+pub const VECTOR_WEIGHT: f64 = 0.9;

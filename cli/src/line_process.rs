@@ -1,31 +1,35 @@
-//! The judge's process: spawned in a process group of its own, fed by a writer thread and
-//! read by reader threads, so that the search waits on one channel with one deadline and
-//! a judge that stops reading or writing can never block it. A judge that fails or runs
-//! past its deadline is killed with its whole group, and reaped.
+//! A helper process that answers JSON lines (the judge, the embedder): spawned in a
+//! process group of its own, fed by a writer thread and read by reader threads, so that
+//! the caller waits on one channel with one deadline and a helper that stops reading or
+//! writing can never block it. One that fails or runs past its deadline is killed with
+//! its whole group, and reaped.
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// What the judge's standard output gave.
+/// What the helper's standard output gave.
 pub enum Event {
     Line(String),
     /// Its standard output closed: it exited, or is about to.
     Closed,
 }
 
-/// How long a judge whose input was closed gets to exit before it is killed.
+/// How long a helper whose input was closed gets to exit before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
 
 pub struct Process {
     child: Child,
     /// The command as configured, for messages.
     pub command: String,
+    /// What it is, for messages: "the judge", "the embedder".
+    role: &'static str,
     requests: Option<Sender<String>>,
     events: Receiver<Event>,
-    /// The last line the judge wrote on its standard error, for messages.
+    /// The last line the helper wrote on its standard error, for messages.
     stderr: Arc<Mutex<String>>,
     reaped: bool,
     /// Request ids are unique over the process's life, so an answer is never mistaken for
@@ -34,28 +38,29 @@ pub struct Process {
 }
 
 impl Process {
-    pub fn spawn(command: &str) -> Result<Process, String> {
+    /// Starts `command` (split like a shell's words); `role` names it in messages.
+    pub fn spawn(command: &str, role: &'static str) -> Result<Process, String> {
         let argv = shlex::split(command)
             .filter(|a| !a.is_empty())
             .ok_or_else(|| {
-                format!("cannot read the judge command {command:?} (unbalanced quotes?)")
+                format!("cannot read the {role} command {command:?} (unbalanced quotes?)")
             })?;
         let mut child = Command::new(&argv[0])
             .args(&argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            // Its own group: a judge that starts workers of its own is killed with them.
+            // Its own group: a helper that starts workers of its own is killed with them.
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("cannot start the judge {:?}: {e}", argv[0]))?;
+            .map_err(|e| format!("cannot start {role} {:?}: {e}", argv[0]))?;
         let (stdin, stdout, stderr) =
             match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
                 (Some(i), Some(o), Some(e)) => (i, o, e),
                 _ => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err("cannot connect to the judge's standard streams".to_string());
+                    return Err(format!("cannot connect to {role}'s standard streams"));
                 }
             };
         let (requests, to_write) = mpsc::channel::<String>();
@@ -93,6 +98,7 @@ impl Process {
         Ok(Process {
             child,
             command: command.to_string(),
+            role,
             requests: Some(requests),
             events,
             stderr: last,
@@ -106,12 +112,12 @@ impl Process {
         self.next_id - 1
     }
 
-    /// Queues one line for the judge's standard input.
+    /// Queues one line for the helper's standard input.
     pub fn send(&self, line: String) -> Result<(), String> {
         self.requests
             .as_ref()
             .and_then(|r| r.send(line).ok())
-            .ok_or_else(|| "the judge stopped reading its input".to_string())
+            .ok_or_else(|| format!("{} stopped reading its input", self.role))
     }
 
     /// The next event, or None when the deadline passed first.
@@ -124,7 +130,7 @@ impl Process {
         }
     }
 
-    /// How the judge ended, after its output closed: its exit status and the last line of
+    /// How the helper ended, after its output closed: its exit status and the last line of
     /// its standard error.
     pub fn ended(&mut self) -> String {
         self.requests = None;
@@ -139,7 +145,7 @@ impl Process {
         } else {
             format!(": {}", crate::text::field(&last))
         };
-        format!("the judge ended ({status}){said}")
+        format!("{} ended ({status}){said}", self.role)
     }
 
     /// Closes its input and lets it exit; kills it if it does not within a moment.
@@ -148,7 +154,7 @@ impl Process {
         self.wait_for(GRACE);
     }
 
-    /// Waits up to `grace` for the judge to exit, then kills its group; always reaps.
+    /// Waits up to `grace` for the helper to exit, then kills its group; always reaps.
     fn wait_for(&mut self, grace: Duration) -> String {
         let until = Instant::now() + grace;
         loop {
@@ -166,7 +172,7 @@ impl Process {
         }
     }
 
-    /// Kills the judge's process group and reaps the judge.
+    /// Kills the helper's process group and reaps the helper.
     pub fn kill(&mut self) {
         self.requests = None;
         if self.reaped {
@@ -200,6 +206,79 @@ fn write_all(mut stdin: ChildStdin, lines: Receiver<String>) {
             .is_err()
         {
             return;
+        }
+    }
+}
+
+/// A helper's command line as configured: words, the first one the program.
+pub fn check_command(c: &str, role: &str) -> Result<String, String> {
+    match shlex::split(c) {
+        Some(words) if !words.is_empty() && !words[0].is_empty() => Ok(c.to_string()),
+        Some(_) => Err(format!(
+            "the command is empty: give {role}'s program and its arguments"
+        )),
+        None => Err(format!(
+            "cannot split {c:?} into words (an unclosed quote?)"
+        )),
+    }
+}
+
+/// Whether helpers outlive one search (`recall eval`, `recall mcp`), to pay their start
+/// once.
+static KEEP: AtomicBool = AtomicBool::new(false);
+
+/// The judge and the embedder kept between searches, one of each.
+pub static JUDGE: Slot = Slot::new("the judge");
+pub static EMBEDDER: Slot = Slot::new("the embedder");
+
+/// From now on a helper that answered well is kept for the next search.
+pub fn keep_alive() {
+    KEEP.store(true, Ordering::SeqCst);
+}
+
+/// Ends the kept helpers (closing their input, then killing any that lingers).
+pub fn shutdown() {
+    KEEP.store(false, Ordering::SeqCst);
+    for slot in [&JUDGE, &EMBEDDER] {
+        if let Some(p) = slot.kept.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            p.finish();
+        }
+    }
+}
+
+/// A place for one kept helper of a role.
+pub struct Slot {
+    role: &'static str,
+    kept: Mutex<Option<Process>>,
+}
+
+impl Slot {
+    const fn new(role: &'static str) -> Slot {
+        Slot {
+            role,
+            kept: Mutex::new(None),
+        }
+    }
+
+    /// The kept helper if it runs `command`, else a new one.
+    pub fn take(&self, command: &str) -> Result<Process, String> {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(other) = kept.take_if(|p| p.command != command) {
+            other.finish();
+        }
+        kept.map(Ok)
+            .unwrap_or_else(|| Process::spawn(command, self.role))
+    }
+
+    /// Gives back a helper that answered well: kept when helpers are kept, else ended.
+    pub fn give_back(&self, process: Process) {
+        if KEEP.load(Ordering::SeqCst) {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(old) = kept.replace(process) {
+                old.finish();
+            }
+        } else {
+            process.finish();
         }
     }
 }

@@ -1,0 +1,274 @@
+//! `recall embed`: gives items vectors for search's vector channel (docs/vectors.md).
+//! Batch by batch, each stored in a transaction of its own: interrupted or killed, the
+//! library keeps the batches done and is consistent, and the next run goes on from there
+//! (an item with a vector as new as its text is not embedded again).
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rusqlite::TransactionBehavior::Immediate;
+use serde_json::{json, Value as Json};
+
+use super::Globals;
+use crate::args::EmbedArgs;
+use crate::error::{Context, Error, Result};
+use crate::library::{self, Access};
+use crate::sql_file::{self, int, queries};
+use crate::vectors::embedder::{self, Embedder};
+use crate::vectors::store::{self, Store, TABLE};
+use crate::{err, fault, interrupt, output};
+
+/// The most numbers a vector may have (sqlite-vec's own limit).
+const MAX_DIMENSIONS: i64 = 8192;
+
+pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
+    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    if a.drop {
+        let tx = lib
+            .conn
+            .transaction_with_behavior(Immediate)
+            .context("removing the vectors")?;
+        let had = store::read(&tx)?;
+        store::drop(&tx)?;
+        tx.commit().context("removing the vectors")?;
+        return say(
+            g,
+            json!({"command": "embed", "dropped": had.is_some()}),
+            || match had {
+                Some(s) => format!(
+                    "removed the vectors of model {:?}: search is literal only",
+                    s.model
+                ),
+                None => "the library has no vectors".to_string(),
+            },
+        );
+    }
+    if let (Some(model), Some(dims)) = (&a.model, a.dimensions) {
+        return make_table(g, &mut lib, model, dims);
+    }
+    let command = a
+        .embed
+        .embed_cmd
+        .clone()
+        .or_else(|| g.config.vectors.command.clone())
+        .ok_or_else(|| {
+            err!("no embedder: give --embed-cmd CMD or the config's [vectors] command (docs/vectors.md)")
+        })?;
+    crate::line_process::check_command(&command, "the embedder")
+        .map_err(|e| err!("--embed-cmd: {e}"))?;
+    let started = Instant::now();
+    let mut known = store::read(&lib.conn)?;
+    let (removed, current) = match &known {
+        Some(_) => (
+            remove_orphans(&lib.conn)?,
+            if a.all {
+                HashMap::new()
+            } else {
+                vectors_made(&lib.conn)?
+            },
+        ),
+        None => (0, HashMap::new()),
+    };
+    let items: i64 = lib
+        .conn
+        .query_row("select count(*) from items", [], |r| r.get(0))
+        .context("counting items")?;
+    let pending = items - current.len() as i64;
+    let mut embedder =
+        Embedder::start(&command, g.config.vectors.timeout_ms).map_err(Error::new)?;
+    let bar = progress(pending, g.json);
+    let mut after = i64::MIN;
+    let mut done = 0i64;
+    loop {
+        let rows = sql_file::run(
+            &lib.conn,
+            queries::ITEM_TEXTS,
+            &vec![
+                (":after", int(Some(after))),
+                (":batch", int(Some(g.config.vectors.batch))),
+            ],
+        )?;
+        let Some(last) = rows.last().and_then(|r| r.get("id")).and_then(Json::as_i64) else {
+            break;
+        };
+        after = last;
+        // An item whose vector is as new as its text is not embedded again.
+        let batch: Vec<(i64, &str, String)> = rows
+            .iter()
+            .filter_map(|r| {
+                let id = r.get("id")?.as_i64()?;
+                let imported = r.get("imported_at")?.as_str()?;
+                let text = r
+                    .get("text")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                (current.get(&id).map(String::as_str) != Some(imported))
+                    .then_some((id, imported, text))
+            })
+            .collect();
+        if batch.is_empty() {
+            continue;
+        }
+        let texts: Vec<String> = batch.iter().map(|b| b.2.clone()).collect();
+        let embedded = embedder.embed(&texts).map_err(|why| {
+            err!("{why}; {done} items got vectors before this batch and keep them: run `recall embed` again to go on")
+        })?;
+        let dims = embedded.vectors.first().map_or(0, Vec::len);
+        let guard = interrupt::guard(
+            format!("the batch in progress was not stored; {done} items got vectors before it and keep them: run `recall embed` again to go on"),
+            None,
+        )?;
+        let tx = lib
+            .conn
+            .transaction_with_behavior(Immediate)
+            .context("storing vectors")?;
+        let store = match &known {
+            Some(s) => {
+                s.check(&embedded.model, dims, "the embedder")?;
+                s.clone()
+            }
+            None => store::create(&tx, &embedded.model, dims)?,
+        };
+        {
+            let mut delete = tx
+                .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))
+                .context("storing vectors")?;
+            let mut insert = tx
+                .prepare_cached(&format!(
+                    "insert into {TABLE}(rowid, embedding, item_imported_at) values (?1, ?2, ?3)"
+                ))
+                .context("storing vectors")?;
+            for ((id, imported, _), vector) in batch.iter().zip(&embedded.vectors) {
+                delete.execute([id]).context("storing vectors")?;
+                insert
+                    .execute((id, embedder::to_json(vector), imported))
+                    .context("storing vectors")?;
+            }
+        }
+        guard.commit(|| tx.commit()).context("storing vectors")?;
+        drop(guard);
+        known = Some(store);
+        done += batch.len() as i64;
+        bar.set_position(done as u64);
+        fault::pause_point("embed", done);
+    }
+    bar.finish_and_clear();
+    embedder.done();
+    let seconds = started.elapsed().as_secs_f64();
+    let (model, dimensions) = known.as_ref().map_or((None, None), |s| {
+        (Some(s.model.clone()), Some(s.dimensions))
+    });
+    say(
+        g,
+        json!({"command": "embed", "embedded": done, "removed": removed, "model": model,
+               "dimensions": dimensions, "seconds": seconds}),
+        || match &known {
+            Some(s) => format!(
+                "embedded {done} items with model {:?} ({} dimensions) in {seconds:.2} s{}",
+                s.model,
+                s.dimensions,
+                if removed > 0 {
+                    format!("; removed {removed} vectors of deleted items")
+                } else {
+                    String::new()
+                }
+            ),
+            None => "the library has no items to embed".to_string(),
+        },
+    )
+}
+
+/// Vectors of items deleted outside recall (a host without sqlite-vec cannot reach the
+/// table): removed, so that none takes a place among the nearest.
+fn remove_orphans(conn: &rusqlite::Connection) -> Result<usize> {
+    conn.execute(
+        &format!("delete from {TABLE} where rowid not in (select id from items)"),
+        [],
+    )
+    .context("removing the vectors of deleted items")
+}
+
+/// Each item with a vector, and the item's imported_at when the vector was made.
+fn vectors_made(conn: &rusqlite::Connection) -> Result<HashMap<i64, String>> {
+    let doing = "reading which items have vectors";
+    let mut stmt = conn
+        .prepare(&format!("select rowid, item_imported_at from {TABLE}"))
+        .context(doing)?;
+    let made = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+            ))
+        })
+        .and_then(|rows| rows.collect::<rusqlite::Result<HashMap<i64, String>>>())
+        .context(doing)?;
+    Ok(made)
+}
+
+/// `--model NAME --dimensions N`: the table, without an embedder.
+fn make_table(g: &Globals, lib: &mut library::Library, model: &str, dims: i64) -> Result<i32> {
+    if model.trim().is_empty() {
+        return Err(err!("--model: give the model's name"));
+    }
+    if !(1..=MAX_DIMENSIONS).contains(&dims) {
+        return Err(err!(
+            "--dimensions must be a whole number from 1 to {MAX_DIMENSIONS}, got {dims}"
+        ));
+    }
+    let dims = dims as usize;
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("making the vector table")?;
+    let made = match store::read(&tx)? {
+        Some(s) => {
+            s.check(model, dims, "--model and --dimensions")?;
+            false
+        }
+        None => {
+            store::create(&tx, model, dims)?;
+            true
+        }
+    };
+    tx.commit().context("making the vector table")?;
+    let store = Store {
+        model: model.to_string(),
+        dimensions: dims,
+    };
+    say(
+        g,
+        json!({"command": "embed", "model": store.model, "dimensions": dims, "created": made}),
+        || {
+            if made {
+                format!("made the vector table for model {model:?} ({dims} dimensions)")
+            } else {
+                format!("the library already has vectors of model {model:?} ({dims} dimensions)")
+            }
+        },
+    )
+}
+
+fn say(g: &Globals, answer: serde_json::Value, text: impl FnOnce() -> String) -> Result<i32> {
+    if g.json {
+        output::json(&answer);
+    } else {
+        crate::say!("{}", text());
+    }
+    Ok(0)
+}
+
+fn progress(total: i64, json: bool) -> ProgressBar {
+    if json || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total.max(0) as u64);
+    if let Ok(style) =
+        ProgressStyle::with_template("embedding {bar:40} {pos}/{len} items ({eta} left)")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -1,0 +1,119 @@
+//! The vector channel of a search: the query's vector from the embedder, the nearest
+//! items from `sql/nearest.sql` (with the search's filters), handed to `sql/search.sql`
+//! as `:nearest` for the fusion. When the channel cannot run (off, no vectors, no
+//! embedder, an embedder that failed) the search is the literal one and `--explain` says
+//! why; a library whose vectors are of another model than the embedder's is refused.
+use std::time::Instant;
+
+use serde_json::{json, Value as Json};
+
+use super::embedder::{self, Embedder};
+use super::{store, Settings};
+use crate::error::Result;
+use crate::library::Library;
+use crate::sql_file::{self, int, queries, real, text, Params};
+
+/// What the channel did for one search.
+#[derive(Debug, Clone)]
+pub enum Channel {
+    /// Literal search, and why (None: the library has no vectors, nothing to say).
+    Off(Option<String>),
+    On {
+        model: String,
+        /// The ids nearest the query, nearest first.
+        nearest: Vec<i64>,
+        embed_ms: u128,
+    },
+}
+
+impl Channel {
+    /// `search.sql`'s parameters for the fusion (none when off: the literal search).
+    pub fn params(&self, v: &Settings) -> Params {
+        match self {
+            Channel::Off(_) => Vec::new(),
+            Channel::On { nearest, .. } => vec![
+                (
+                    ":nearest",
+                    text(Some(&Json::from(nearest.clone()).to_string())),
+                ),
+                (":rrf_k", real(Some(v.rrf_k))),
+                (":literal_weight", real(Some(v.literal_weight))),
+                (":vector_weight", real(Some(v.vector_weight))),
+            ],
+        }
+    }
+
+    /// What `--explain` shows of the channel.
+    pub fn shown(&self, v: &Settings) -> Json {
+        match self {
+            Channel::Off(why) => json!({"on": false, "reason": why}),
+            Channel::On {
+                model,
+                nearest,
+                embed_ms,
+            } => json!({
+                "on": true, "model": model, "nearest": nearest.len(), "embed_ms": embed_ms,
+                "rrf_k": v.rrf_k, "literal_weight": v.literal_weight,
+                "vector_weight": v.vector_weight,
+            }),
+        }
+    }
+
+    pub fn is_on(&self) -> bool {
+        matches!(self, Channel::On { .. })
+    }
+}
+
+/// Runs the channel for `query` with the search's filter parameters and pool.
+pub fn run(
+    lib: &Library,
+    v: &Settings,
+    query: &str,
+    filters: &Params,
+    pool: i64,
+) -> Result<Channel> {
+    let Some(store) = store::read(&lib.conn)? else {
+        return Ok(Channel::Off(None));
+    };
+    if !v.on {
+        return Ok(Channel::Off(Some("turned off (--no-vectors)".into())));
+    }
+    let Some(command) = v.command.as_deref() else {
+        return Ok(Channel::Off(Some(
+            "no embedder: give --embed-cmd CMD or the config's [vectors] command".into(),
+        )));
+    };
+    if query.trim().is_empty() {
+        return Ok(Channel::Off(Some("the query is empty".into())));
+    }
+    let started = Instant::now();
+    let embedded = Embedder::start(command, v.timeout_ms).and_then(|mut e| {
+        let got = e.embed(&[query.to_string()])?;
+        e.done();
+        Ok(got)
+    });
+    let embedded = match embedded {
+        Ok(e) => e,
+        Err(why) => return Ok(Channel::Off(Some(format!("{why}; the literal answer")))),
+    };
+    let embed_ms = started.elapsed().as_millis();
+    let Some(vector) = embedded.vectors.first() else {
+        return Ok(Channel::Off(Some("the embedder gave no vector".into())));
+    };
+    store.check(&embedded.model, vector.len(), "the embedder")?;
+    let mut params = filters.clone();
+    params.extend([
+        (":query_vector", text(Some(&embedder::to_json(vector)))),
+        (":k", int(Some(pool))),
+    ]);
+    let rows = sql_file::run(&lib.conn, queries::NEAREST, &params)?;
+    let nearest = rows
+        .iter()
+        .filter_map(|r| r.get("id").and_then(Json::as_i64))
+        .collect();
+    Ok(Channel::On {
+        model: embedded.model,
+        nearest,
+        embed_ms,
+    })
+}

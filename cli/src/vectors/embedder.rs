@@ -1,0 +1,191 @@
+//! The embedder: a process that turns texts into vectors, JSON Lines on its standard
+//! input and output (docs/vectors.md). One request at a time, a batch of texts in each;
+//! the answer names the model and gives one vector per text, in order.
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::line_process::{Event, Process, EMBEDDER};
+
+/// What one request gave back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Embedded {
+    pub model: String,
+    pub vectors: Vec<Vec<f32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Answer {
+    id: u64,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    vectors: Option<Vec<Vec<f64>>>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+pub struct Embedder {
+    process: Process,
+    timeout: Duration,
+}
+
+/// The longest answer line quoted in a message.
+const SHOWN: usize = 80;
+
+impl Embedder {
+    /// The kept embedder of this command, or a new one.
+    pub fn start(command: &str, timeout_ms: i64) -> Result<Embedder, String> {
+        Ok(Embedder {
+            process: EMBEDDER.take(command)?,
+            timeout: Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(1)),
+        })
+    }
+
+    /// The vectors of `texts`, within the timeout. After an error the embedder is not
+    /// to be used again: it is killed when dropped.
+    pub fn embed(&mut self, texts: &[String]) -> Result<Embedded, String> {
+        let id = self.process.next_request_id();
+        self.process
+            .send(json!({"id": id, "texts": texts}).to_string())?;
+        let deadline = Instant::now() + self.timeout;
+        let line = loop {
+            match self.process.next(deadline) {
+                None => {
+                    return Err(format!(
+                        "the embedder gave no answer within {} ms (vectors.timeout_ms)",
+                        self.timeout.as_millis()
+                    ))
+                }
+                Some(Event::Closed) => return Err(self.process.ended()),
+                Some(Event::Line(l)) if l.trim().is_empty() => continue,
+                Some(Event::Line(l)) => break l,
+            }
+        };
+        parse(&line, id, texts.len())
+    }
+
+    /// Keeps a healthy embedder for the next search where embedders are kept.
+    pub fn done(self) {
+        EMBEDDER.give_back(self.process);
+    }
+}
+
+/// One answer line, checked: the request's id, a model, one vector per text, all of one
+/// length, every number finite.
+pub fn parse(line: &str, id: u64, texts: usize) -> Result<Embedded, String> {
+    let shown = || {
+        let mut s: String = line.chars().take(SHOWN).collect();
+        if line.chars().count() > SHOWN {
+            s.push('…');
+        }
+        s
+    };
+    let bad = |why: &str| format!("the embedder's answer {:?} {why}", shown());
+    let a: Answer = serde_json::from_str(line).map_err(|e| {
+        bad(&format!(
+            "is not {{\"id\", \"model\", \"vectors\"}} JSON ({e})"
+        ))
+    })?;
+    if a.id != id {
+        return Err(bad(&format!("answers request {}, not {id}", a.id)));
+    }
+    if let Some(e) = a.error {
+        return Err(format!("the embedder failed: {}", crate::text::field(&e)));
+    }
+    let model = a
+        .model
+        .filter(|m| !m.trim().is_empty())
+        .ok_or_else(|| bad("names no model"))?;
+    let vectors = a.vectors.ok_or_else(|| bad("has no vectors"))?;
+    if vectors.len() != texts {
+        return Err(bad(&format!(
+            "has {} vectors for {texts} texts",
+            vectors.len()
+        )));
+    }
+    let dims = vectors.first().map_or(0, Vec::len);
+    if texts > 0 && dims == 0 {
+        return Err(bad("has an empty vector"));
+    }
+    let mut out = Vec::with_capacity(vectors.len());
+    for v in vectors {
+        if v.len() != dims {
+            return Err(bad(&format!(
+                "has vectors of {dims} and of {} numbers",
+                v.len()
+            )));
+        }
+        // f32 is what vec0 stores; a number beyond it is not a coordinate.
+        let v: Vec<f32> = v.into_iter().map(|x| x as f32).collect();
+        if v.iter().any(|x| !x.is_finite()) {
+            return Err(bad("has a number that is not finite in float32"));
+        }
+        if v.iter().all(|x| *x == 0.0) {
+            return Err(bad("has a vector of zeros, which has no direction"));
+        }
+        out.push(v);
+    }
+    Ok(Embedded {
+        model,
+        vectors: out,
+    })
+}
+
+/// A vector as sqlite-vec reads it: a JSON array of numbers.
+pub fn to_json(v: &[f32]) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "[]".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_checked() {
+        let ok = parse(r#"{"id":3,"model":"m","vectors":[[1,0],[0.5,2]]}"#, 3, 2);
+        assert_eq!(
+            ok,
+            Ok(Embedded {
+                model: "m".into(),
+                vectors: vec![vec![1.0, 0.0], vec![0.5, 2.0]]
+            })
+        );
+        for (line, why) in [
+            (
+                r#"{"id":2,"model":"m","vectors":[[1]]}"#,
+                "answers request 2, not 3",
+            ),
+            (r#"{"id":3,"vectors":[[1]]}"#, "names no model"),
+            (r#"{"id":3,"model":"m"}"#, "has no vectors"),
+            (
+                r#"{"id":3,"model":"m","vectors":[[1],[1]]}"#,
+                "has 2 vectors for 1 texts",
+            ),
+            (
+                r#"{"id":3,"model":"m","vectors":[[]]}"#,
+                "has an empty vector",
+            ),
+            (
+                r#"{"id":3,"model":"m","vectors":[[0,0]]}"#,
+                "vector of zeros",
+            ),
+            (r#"{"id":3,"model":"m","vectors":[[1e300]]}"#, "not finite"),
+            (
+                r#"not json"#,
+                "is not {\"id\", \"model\", \"vectors\"} JSON",
+            ),
+            (
+                r#"{"id":3,"error":"out of memory"}"#,
+                "the embedder failed: out of memory",
+            ),
+        ] {
+            let got = parse(line, 3, 1).unwrap_err();
+            assert!(got.contains(why), "{line}: {got}");
+        }
+        let two = parse(r#"{"id":3,"model":"m","vectors":[[1,2],[1]]}"#, 3, 2).unwrap_err();
+        assert!(two.contains("vectors of 2 and of 1 numbers"), "{two}");
+    }
+}

@@ -1,0 +1,122 @@
+//! Where vectors live: sqlite-vec's `vec0` table `item_vectors`, one row per item (its
+//! rowid the item's id), and the model and dimensions in `recall_meta`. The table is
+//! made on demand (`recall embed`), never by a migration: a library without vectors is
+//! exactly what it was, and hosts without sqlite-vec read it as before.
+use std::ffi::{c_char, c_int};
+
+use rusqlite::{ffi, Connection, OptionalExtension};
+
+use crate::err;
+use crate::error::{Context, Result};
+
+pub const TABLE: &str = "item_vectors";
+
+/// The model and dimensions a library's vectors were made with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Store {
+    pub model: String,
+    pub dimensions: usize,
+}
+
+type VecInit = unsafe extern "C" fn(
+    *mut ffi::sqlite3,
+    *mut *mut c_char,
+    *const ffi::sqlite3_api_routines,
+) -> c_int;
+
+/// Gives the connection sqlite-vec's functions and `vec0` module, compiled into this
+/// binary (against the same SQLite, so the routines argument is not used).
+pub fn register(conn: &Connection) -> Result<()> {
+    // SAFETY: sqlite3_vec_init is sqlite-vec's C entry point, declared by its crate
+    // without arguments; this is its real signature. The handle is the open connection's.
+    let rc = unsafe {
+        let init: VecInit = std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
+        init(conn.handle(), std::ptr::null_mut(), std::ptr::null())
+    };
+    if rc != ffi::SQLITE_OK {
+        return Err(err!(
+            "registering sqlite-vec failed (SQLite error code {rc})"
+        ));
+    }
+    Ok(())
+}
+
+/// The library's vector record, or None when it has no vectors.
+pub fn read(conn: &Connection) -> Result<Option<Store>> {
+    let doing = "reading the library's vector record";
+    let get = |key: &str| -> Result<Option<String>> {
+        conn.query_row("select value from recall_meta where key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()
+        .context(doing)
+    };
+    let (Some(model), Some(dims)) = (get("vector_model")?, get("vector_dimensions")?) else {
+        return Ok(None);
+    };
+    let dimensions = dims.parse::<usize>().map_err(|_| {
+        err!("the library's recall_meta records {dims:?} as vector_dimensions, which is not a number: `recall embed --drop` removes the vectors, then embed again")
+    })?;
+    Ok(Some(Store { model, dimensions }))
+}
+
+/// Makes the vector table and its record (in the caller's transaction).
+pub fn create(conn: &Connection, model: &str, dimensions: usize) -> Result<Store> {
+    let doing = "making the vector table";
+    // The item's imported_at when it was embedded: an item replaced since has a newer
+    // one, and is embedded again.
+    conn.execute_batch(&format!(
+        "create virtual table {TABLE} using vec0(
+           embedding float[{dimensions}] distance_metric=cosine,
+           +item_imported_at text)"
+    ))
+    .context(doing)?;
+    conn.execute(
+        "insert into recall_meta(key, value) values ('vector_model', ?1), ('vector_dimensions', ?2)",
+        (model, dimensions.to_string()),
+    )
+    .context(doing)?;
+    Ok(Store {
+        model: model.to_string(),
+        dimensions,
+    })
+}
+
+/// Removes the vector table and its record (in the caller's transaction).
+pub fn drop(conn: &Connection) -> Result<()> {
+    let doing = "removing the vector table";
+    conn.execute_batch(&format!(
+        "drop table if exists {TABLE};
+         delete from recall_meta where key in ('vector_model', 'vector_dimensions');"
+    ))
+    .context(doing)
+}
+
+impl Store {
+    /// Refuses vectors of another model or size than the library's, with the fix.
+    pub fn check(&self, model: &str, dimensions: usize, from: &str) -> Result<()> {
+        if model == self.model && dimensions == self.dimensions {
+            return Ok(());
+        }
+        Err(err!(
+            "{from} gives vectors of model {model:?} with {dimensions} dimensions, but the library's are of model {:?} with {}: use that embedder, or `recall embed --drop` to remove the library's vectors and embed again",
+            self.model,
+            self.dimensions
+        ))
+    }
+}
+
+/// Deletes the vectors of these items (forget), when the library has vectors.
+pub fn forget(conn: &Connection, ids: &[i64]) -> Result<()> {
+    if read(conn)?.is_none() || ids.is_empty() {
+        return Ok(());
+    }
+    let mut stmt = conn
+        .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))
+        .context("removing forgotten items' vectors")?;
+    for id in ids {
+        stmt.execute([id])
+            .context("removing forgotten items' vectors")?;
+    }
+    Ok(())
+}
