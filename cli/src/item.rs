@@ -15,6 +15,7 @@ pub const FIELDS: &[&str] = &[
     "atoms",
     "occurred_at",
     "transcript",
+    "embedding",
 ];
 /// Size limits, in bytes of UTF-8.
 pub const MAX_TITLE: usize = 4 * 1024;
@@ -32,6 +33,9 @@ pub struct Item {
     pub atoms: String,
     pub occurred_at: String,
     pub transcript: Option<String>,
+    /// A ready vector for search's vector channel (docs/vectors.md), stored when the
+    /// library has vectors of its length.
+    pub embedding: Option<Vec<f32>>,
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -192,8 +196,48 @@ impl Item {
             atoms: text_or_list(obj, "atoms")?,
             occurred_at: occurred_at(obj)?,
             transcript: optional_text(obj, "transcript", MAX_TRANSCRIPT)?,
+            embedding: embedding(obj)?,
         })
     }
+}
+
+/// The most numbers a vector may have (sqlite-vec's own limit).
+pub const MAX_DIMENSIONS: usize = 8192;
+
+fn embedding(obj: &Map<String, Value>) -> Result<Option<Vec<f32>>, String> {
+    let list = match obj.get("embedding") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(list)) => list,
+        Some(v) => {
+            return Err(format!(
+                "embedding must be an array of numbers, got {}",
+                type_name(v)
+            ))
+        }
+    };
+    if list.is_empty() || list.len() > MAX_DIMENSIONS {
+        return Err(format!(
+            "embedding must have 1 to {MAX_DIMENSIONS} numbers, got {}",
+            list.len()
+        ));
+    }
+    let mut v = Vec::with_capacity(list.len());
+    for (i, x) in list.iter().enumerate() {
+        // Stored as float32: a number beyond it is not a coordinate.
+        match x.as_f64().map(|f| f as f32).filter(|f| f.is_finite()) {
+            Some(f) => v.push(f),
+            None => {
+                return Err(format!(
+                    "embedding[{i}] must be a finite number (float32), got {}",
+                    shown_text(&x.to_string())
+                ))
+            }
+        }
+    }
+    if v.iter().all(|x| *x == 0.0) {
+        return Err("embedding is all zeros, which has no direction".to_string());
+    }
+    Ok(Some(v))
 }
 
 #[cfg(test)]

@@ -5,11 +5,15 @@ use rusqlite::{named_params, Connection, OptionalExtension, Statement};
 
 use crate::item::Item;
 use crate::sql_file::queries;
+use crate::vectors::embedder::to_json;
+use crate::vectors::store::{Store, TABLE};
 
 pub struct ItemWriter<'conn> {
     conn: &'conn Connection,
     insert: Statement<'conn>,
     find_duplicate: Statement<'conn>,
+    /// The library's vectors, which a ready `embedding` joins.
+    vectors: Option<Store>,
 }
 
 impl<'conn> ItemWriter<'conn> {
@@ -19,7 +23,31 @@ impl<'conn> ItemWriter<'conn> {
             conn,
             insert: conn.prepare(queries::IMPORT_ITEM.sql)?,
             find_duplicate: conn.prepare(queries::FIND_DUPLICATE.sql)?,
+            vectors: None,
         })
+    }
+
+    /// With the library's vector record (`store::read`), items' embeddings are stored.
+    pub fn with_vectors(mut self, vectors: Option<Store>) -> Self {
+        self.vectors = vectors;
+        self
+    }
+
+    /// Why the item's embedding cannot be stored, if it cannot.
+    pub fn embedding_problem(&self, item: &Item) -> Option<String> {
+        let v = item.embedding.as_ref()?;
+        match &self.vectors {
+            None => Some(
+                "the item has an embedding, but the library has no vectors: make their table with `recall embed --model NAME --dimensions N`, or leave the field out".to_string(),
+            ),
+            Some(s) if s.dimensions != v.len() => Some(format!(
+                "embedding has {} numbers, but the library's vectors (model {:?}) have {}",
+                v.len(),
+                s.model,
+                s.dimensions
+            )),
+            Some(_) => None,
+        }
     }
 
     /// The id of a stored item identical to `item` (same source, project, title,
@@ -45,10 +73,23 @@ impl<'conn> ItemWriter<'conn> {
             .optional()
     }
 
-    /// Writes the item (an upsert when it has an id) and returns its id.
+    /// Writes the item (an upsert when it has an id) and returns its id; with an
+    /// embedding (checked by `embedding_problem`), its vector too, as of this write.
     pub fn write(&mut self, item: &Item) -> rusqlite::Result<i64> {
         item.insert(&mut self.insert)?;
         // An upsert that updated leaves last_insert_rowid untouched: the id is the given one.
-        Ok(item.id.unwrap_or_else(|| self.conn.last_insert_rowid()))
+        let id = item.id.unwrap_or_else(|| self.conn.last_insert_rowid());
+        if let (Some(v), Some(_)) = (&item.embedding, &self.vectors) {
+            self.conn
+                .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?
+                .execute([id])?;
+            self.conn
+                .prepare_cached(&format!(
+                    "insert into {TABLE}(rowid, embedding, item_imported_at)
+                     select id, ?2, imported_at from items where id = ?1"
+                ))?
+                .execute((id, to_json(v)))?;
+        }
+        Ok(id)
     }
 }

@@ -44,7 +44,12 @@ fn write(
         .transaction_with_behavior(Immediate)
         .context("starting to add the item")?;
     let added = {
-        let mut writer = ItemWriter::new(&tx).context("preparing to add the item")?;
+        let mut writer = ItemWriter::new(&tx)
+            .context("preparing to add the item")?
+            .with_vectors(crate::vectors::store::read(&tx)?);
+        if let Some(problem) = writer.embedding_problem(item) {
+            return Err(err!("{problem}; nothing was added"));
+        }
         let duplicate_of = writer
             .duplicate_of(item)
             .context("looking for a duplicate")?;

@@ -205,6 +205,7 @@ pub fn run(g: &Globals) -> Result<i32> {
         pending(&mut r, path, conn, s)?;
     }
     rows(&mut r, path, conn)?;
+    vectors(&mut r, conn);
 
     let healthy = r.0.iter().all(|c| c.ok);
     if g.json {
@@ -518,6 +519,51 @@ fn objects(r: &mut Report, s: &Survey) {
             false,
             format!("{}: run `recall repair`", damaged.join(", ")),
         );
+    }
+}
+
+/// The vector channel's table, when the library has one: how many items have vectors,
+/// and that other hosts need sqlite-vec to use them (docs/vectors.md).
+fn vectors(r: &mut Report, conn: &Connection) {
+    let store = match crate::vectors::store::read(conn) {
+        Ok(None) => return,
+        Ok(Some(s)) => s,
+        Err(e) => return r.add("vectors", false, e.message),
+    };
+    let table = crate::vectors::store::TABLE;
+    let counts = one::<i64>(conn, "select count(*) from items").and_then(|items| {
+        let with: i64 = one(
+            conn,
+            &format!("select count(*) from {table} where rowid in (select id from items)"),
+        )?;
+        let orphans: i64 = one(
+            conn,
+            &format!("select count(*) from {table} where rowid not in (select id from items)"),
+        )?;
+        Ok((items, with, orphans))
+    });
+    match counts {
+        Ok((items, with, orphans)) => {
+            let mut detail = format!(
+                "{with} of {items} items have vectors of model {:?} ({} dimensions)",
+                store.model, store.dimensions
+            );
+            if with < items {
+                detail.push_str("; `recall embed` gives the others theirs");
+            }
+            if orphans > 0 {
+                detail.push_str(&format!(
+                    "; {orphans} vectors of deleted items, which `recall embed` removes"
+                ));
+            }
+            detail.push_str("; other hosts need sqlite-vec loaded to search with them");
+            r.add("vectors", true, detail);
+        }
+        Err(e) => r.add(
+            "vectors",
+            false,
+            format!("cannot read the vector table {table} ({e}): `recall embed --drop` removes it, then `recall embed` makes it again"),
+        ),
     }
 }
 

@@ -177,6 +177,8 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
             delete.execute([id]).context("forgetting the items")?;
         }
     }
+    // sqlite-vec zeroes a deleted vector in place; the wipe below clears the rest.
+    crate::vectors::store::forget(&tx, &report.ids)?;
     wipe::after_delete(&tx)?;
     fault::pause_point("forget", report.ids.len() as i64);
     match &guard {

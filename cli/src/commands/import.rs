@@ -33,7 +33,9 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
     let mut count = 0i64;
     let mut duplicates = 0i64;
     {
-        let mut writer = ItemWriter::new(&tx).context("preparing the import")?;
+        let mut writer = ItemWriter::new(&tx)
+            .context("preparing the import")?
+            .with_vectors(crate::vectors::store::read(&tx)?);
         let name = if file == "-" { "stdin" } else { file };
         for (index, line) in BufReader::new(input).split(b'\n').enumerate() {
             let n = index + 1;
@@ -57,6 +59,9 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
                 .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
             let item = Item::from_json(&value)
                 .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
+            if let Some(problem) = writer.embedding_problem(&item) {
+                return Err(err!("{name}: line {n}: {problem}; nothing was imported"));
+            }
             if writer
                 .duplicate_of(&item)
                 .context(&format!("{name}: line {n}: looking for a duplicate"))?

@@ -88,6 +88,7 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                     atoms: String::new(),
                     occurred_at: last_time.clone(),
                     transcript: Some(format!("{dia} {speaker}: {text}")),
+                    embedding: None,
                 });
                 by_dia.insert(dia.to_string(), next_id);
                 next_id += 1;
