@@ -7,8 +7,9 @@
 -- pool joins it. Vectors (optional): with :nearest, the list of sql/nearest.sql, the
 -- literal list (the pool and its neighbours, by relevance) and the nearest items are
 -- fused by reciprocal rank, and an item of either list may be an answer. Stage 2:
--- re-rank by recency with recall_score and return the first :limit rows. Recency only
--- reorders: it never brings in an item.
+-- re-rank by recency with recall_score (with vectors: the literal list, before the
+-- fusion) and return the first :limit rows. Recency only reorders: it never brings in an
+-- item.
 --
 -- Parameters (unset = NULL = the default):
 --   :query           free text; nothing in it acts as an FTS5 operator (unset: no results)
@@ -35,8 +36,8 @@
 -- 'context' for an item that is there only as a neighbour; 'vector' for one that is
 -- there only as a near item); context_of (the pool item that lent it a share, the most
 -- relevant of its neighbours; NULL when none did); with :nearest, literal_rank and
--- vector_rank (its place in each list, NULL when not in it) and fused (the fused score
--- that recency weighs), all three NULL without.
+-- vector_rank (its place in each list, NULL when not in it) and fused (the score then),
+-- all three NULL without.
 with
 -- The project also filters inside FTS5 (a column filter), so that a small project costs
 -- only its own matches; the exact check below makes it exact. Used only where FTS5 finds
@@ -177,15 +178,27 @@ candidates as (
             and (:until is null or i.occurred_at < recall_time(:until))
             and recall_source_allowed(i.source, :sources))
 ),
--- With the vector channel, each list's ranks (ties by id), then their fusion.
-ranks as (
-  select c.id, c.own + c.share as relevance, c.matched_by, c.of_id,
-         case when :nearest is not null and c.matched_by <> 'vector' then
-           row_number() over (partition by c.matched_by = 'vector'
-                              order by c.own + c.share desc, c.id) end as literal_rank,
-         n.rank as vector_rank
+-- Stage 2: recency re-ranks the literal list (recall_score). With the vector channel,
+-- that order is the literal list's ranks, the nearest items' order the vector list's, and
+-- their reciprocal rank fusion is the score. Recency applies to the literal list, not to
+-- the fusion: fused scores lie close together, and recency would reorder them wholesale
+-- (docs/vectors.md has the figures).
+scored as (
+  select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
+         recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight)
+           as literal_score,
+         i.occurred_at, n.rank as vector_rank
   from candidates as c
+  cross join items as i on i.id = c.id
   left join nearest as n on n.id = c.id
+),
+ranked as (
+  select s.*,
+         case when :nearest is not null and s.matched_by <> 'vector' then
+           row_number() over (partition by s.matched_by = 'vector'
+                              order by s.literal_score desc, s.occurred_at desc, s.id desc)
+         end as literal_rank
+  from scored as s
 ),
 fused as (
   select r.*,
@@ -194,19 +207,12 @@ fused as (
                                coalesce(:literal_weight, 1)), 0.0)
            + coalesce(recall_rrf(r.vector_rank, coalesce(:rrf_k, 60),
                                  coalesce(:vector_weight, 0.9)), 0.0) end as fused
-  from ranks as r
-),
-scored as (
-  select f.id, f.relevance, f.matched_by, f.of_id as context_of, f.literal_rank,
-         f.vector_rank, f.fused,
-         recall_score(-coalesce(f.fused, f.relevance), i.occurred_at, :now, :half_life,
-                      :weight) as score
-  from fused as f
-  cross join items as i on i.id = f.id
+  from ranked as r
 )
-select i.id, i.occurred_at as date, i.title, i.project, i.source, s.score, s.relevance,
-       s.matched_by, s.context_of, s.literal_rank, s.vector_rank, s.fused
-from scored as s
-cross join items as i on i.id = s.id
-order by s.score desc, i.occurred_at desc, i.id desc
+select i.id, i.occurred_at as date, i.title, i.project, i.source,
+       coalesce(f.fused, f.literal_score) as score, f.relevance, f.matched_by,
+       f.context_of, f.literal_rank, f.vector_rank, f.fused
+from fused as f
+cross join items as i on i.id = f.id
+order by score desc, i.occurred_at desc, i.id desc
 limit recall_limit(:limit, coalesce(:default_limit, 10), coalesce(:max_limit, 50));
