@@ -10,6 +10,8 @@
 //! (`trigram remove_diacritics 1` needs 3.45).
 #[path = "scale/corpus.rs"]
 mod corpus;
+#[path = "scale/vectors.rs"]
+mod vectors;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -263,6 +265,8 @@ struct SizeReport {
     peak_mb: f64,
     /// (share, part of the unpruned top-10 results that pruned search also returns)
     overlaps: Vec<(f64, f64)>,
+    /// The megabytes a 256-dimension vector per item adds (None: not measured here).
+    vectors_mb: Option<f64>,
     timings: Vec<Timing>,
 }
 
@@ -372,6 +376,8 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             search_with(&with_context, &queries[i], None);
         }));
     }
+    let vectors_mb =
+        (n <= VECTORS_UP_TO).then(|| vector_channel(&path, n, o, &queries, &mut timings));
     let large = corpus::project_name(0);
     let five = corpus::project_name(5);
     let small = corpus::project_name(corpus::PROJECTS - 1);
@@ -442,8 +448,67 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         size_mb,
         peak_mb,
         overlaps,
+        vectors_mb,
         timings,
     }
+}
+
+/// The vector channel is timed up to this size: beyond, its copy of the library would
+/// cost gigabytes of disk for a scan whose cost grows linearly anyway.
+const VECTORS_UP_TO: usize = 200_000;
+
+/// Times search on a copy of the library with vectors: literal, the nearest 200 alone,
+/// and hybrid (the nearest, then search fusing them), all with the CLI's defaults.
+fn vector_channel(
+    path: &Path,
+    n: usize,
+    o: &Opts,
+    texts: &[String],
+    timings: &mut Vec<Timing>,
+) -> f64 {
+    let vpath = path.with_extension("vectors.db");
+    let mb = vectors::library_with_vectors(path, &vpath, SEED ^ n as u64);
+    let lib = library::open(&vpath, Access::Read, None).expect("open");
+    let query_vectors = vectors::queries(o.queries, SEED ^ 0x5eed);
+    let ranking = Ranking::from_config(&recall_cli::config::Config::default());
+    let plan = |q: &str| {
+        let s = settings::Search {
+            query: q.to_string(),
+            ranking: ranking.clone(),
+            limit: 10,
+            now: Some(NOW.to_string()),
+            filters: Filters::default(),
+            allow: None,
+        };
+        params::search(&lib, &s).expect("params").params
+    };
+    let nearest = |v: &str| -> Vec<i64> {
+        let p: sql_file::Params = vec![
+            (":query_vector", sql_file::text(Some(v))),
+            (":k", sql_file::int(Some(ranking.pool))),
+        ];
+        sql_file::run(&lib.conn, queries::NEAREST, &p)
+            .expect("nearest")
+            .iter()
+            .filter_map(|row| row.get("id").and_then(|v| v.as_i64()))
+            .collect()
+    };
+    timings.push(time_each("vectors: literal search", o.queries, |i| {
+        sql_file::run(&lib.conn, queries::SEARCH, &plan(&texts[i])).expect("search");
+    }));
+    timings.push(time_each("vectors: nearest 200 alone", o.queries, |i| {
+        nearest(&query_vectors[i]);
+    }));
+    timings.push(time_each("vectors: hybrid search", o.queries, |i| {
+        let ids = nearest(&query_vectors[i]);
+        let mut p = plan(&texts[i]);
+        p.push((
+            ":nearest",
+            sql_file::text(Some(&serde_json::to_string(&ids).unwrap_or_default())),
+        ));
+        sql_file::run(&lib.conn, queries::SEARCH, &p).expect("hybrid search");
+    }));
+    mb
 }
 
 fn report(reports: &[SizeReport]) -> String {
@@ -483,6 +548,15 @@ fn report(reports: &[SizeReport]) -> String {
             p95("context on") / p95("context off"),
             p95("context within a day") / p95("context off"),
         ));
+        if let Some(mb) = r.vectors_mb {
+            md.push_str(&format!(
+                "\nvectors ({} dimensions): hybrid / literal search p95 {:.2}; nearest alone p95 {:.2} ms; they add {mb:.0} MB ({:.0} bytes per item)\n",
+                vectors::DIMENSIONS,
+                p95("vectors: hybrid") / p95("vectors: literal"),
+                p95("vectors: nearest"),
+                mb * 1e6 / r.n as f64,
+            ));
+        }
         md.push_str(&format!(
             "\np95 ratios: search / bare FTS5 {:.2}; largest project / bare {:.2}; 5% project / bare {:.2}; all projects / 5% project {:.2}; search / Python re-rank {:.2}\n",
             p95("search, all") / a,
