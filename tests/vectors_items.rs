@@ -1,0 +1,143 @@
+//! Items that carry ready vectors (`embedding` in `import` and `add`), and what the
+//! library does with vectors beside the items: `forget` removes them, `check` counts
+//! them, a mismatched length or a library without vectors is refused with the library
+//! untouched.
+use serde_json::json;
+
+use crate::common::cli::TempLib;
+
+fn item(title: &str, embedding: serde_json::Value) -> String {
+    json!({"source": "s", "title": title, "occurred_at": "2025-01-01T00:00:00Z", "embedding": embedding})
+        .to_string()
+}
+
+/// Each stored vector as (item id, its numbers), read through the CLI's sqlite-vec.
+fn stored(lib: &TempLib) -> Vec<(i64, Vec<f64>)> {
+    let rows = lib
+        .run(&[
+            "--json",
+            "sql",
+            "select rowid as id, vec_to_json(embedding) as v from item_vectors order by rowid",
+        ])
+        .ok()
+        .json();
+    rows.as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let v: Vec<f64> = serde_json::from_str(r["v"].as_str().expect("vector")).expect("json");
+            (r["id"].as_i64().expect("id"), v)
+        })
+        .collect()
+}
+
+#[test]
+fn embeddings_need_the_library_s_vectors_and_their_length() {
+    let lib = TempLib::init(None);
+    lib.import(&item("first", json!([1, 0, 0]))).fails_with(
+        "stdin: line 1: the item has an embedding, but the library has no vectors: make their table with `recall embed --model NAME --dimensions N`",
+    );
+    assert_eq!(lib.count("select count(*) from items"), 0);
+    lib.run(&["embed", "--model", "m3", "--dimensions", "3"])
+        .ok();
+    let before = lib.snapshot();
+    let two = format!(
+        "{}\n{}",
+        item("good", json!([1, 0, 0])),
+        item("short", json!([1, 0]))
+    );
+    lib.import(&two).fails_with(
+        "stdin: line 2: embedding has 2 numbers, but the library's vectors (model \"m3\") have 3; nothing was imported",
+    );
+    assert_eq!(lib.snapshot(), before, "a refused import wrote");
+    for (bad, why) in [
+        (json!([]), "embedding must have 1 to 8192 numbers, got 0"),
+        (json!([0, 0, 0]), "embedding is all zeros"),
+        (
+            json!([1, "x", 0]),
+            "embedding[1] must be a finite number (float32)",
+        ),
+        (
+            json!([1e39, 0, 0]),
+            "embedding[0] must be a finite number (float32)",
+        ),
+        (
+            json!("1,0,0"),
+            "embedding must be an array of numbers, got a string",
+        ),
+    ] {
+        lib.import(&item("bad", bad)).fails_with(why);
+    }
+    assert_eq!(lib.snapshot(), before);
+    // Stored with the item, as float32.
+    lib.import(&item("good", json!([0.5, -0.25, 3]))).ok();
+    assert_eq!(stored(&lib), vec![(1, vec![0.5, -0.25, 3.0])]);
+    // `add -` takes the same field; a replaced item's vector is the new one.
+    let replaced = json!({"id": 1, "source": "s", "title": "good again",
+                          "occurred_at": "2025-01-02T00:00:00Z", "embedding": [0, 1, 0]});
+    lib.run_stdin(&["add", "-"], &replaced.to_string()).ok();
+    assert_eq!(stored(&lib), vec![(1, vec![0.0, 1.0, 0.0])]);
+    // --model and --dimensions again: the same is no change, another is refused.
+    lib.run(&["embed", "--model", "m3", "--dimensions", "3"])
+        .ok();
+    lib.run(&["embed", "--model", "m4", "--dimensions", "3"])
+        .fails_with("recall embed --drop");
+    for dims in ["0", "8193"] {
+        let fresh = TempLib::init(None);
+        fresh
+            .run(&["embed", "--model", "m", "--dimensions", dims])
+            .fails_with(&format!(
+                "--dimensions must be a whole number from 1 to 8192, got {dims}"
+            ));
+    }
+}
+
+#[test]
+fn forget_removes_vectors_and_check_counts_them() {
+    let lib = TempLib::init(None);
+    lib.run(&["embed", "--model", "m2", "--dimensions", "2"])
+        .ok();
+    let items: Vec<String> = (0..4)
+        .map(|i| item(&format!("item {i}"), json!([1, i])))
+        .collect();
+    lib.import(&items.join("\n")).ok();
+    assert_eq!(stored(&lib).len(), 4);
+    lib.run(&["forget", "2", "3"]).ok();
+    assert_eq!(
+        stored(&lib),
+        vec![(1, vec![1.0, 0.0]), (4, vec![1.0, 3.0])],
+        "forget left vectors of forgotten items"
+    );
+    // An item without a vector, and a vector whose item another program deleted.
+    lib.import(&json!({"source": "s", "title": "plain", "occurred_at": 0}).to_string())
+        .ok();
+    lib.conn()
+        .execute("delete from items where id = 4", [])
+        .expect("delete");
+    let report = lib.run(&["--json", "check"]).json();
+    let line = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "vectors")
+        .cloned()
+        .expect("a vectors line");
+    assert_eq!(line["ok"], true, "{line}");
+    let detail = line["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.starts_with("1 of 2 items have vectors of model \"m2\" (2 dimensions)")
+            && detail.contains("1 vectors of deleted items"),
+        "{detail}"
+    );
+    // A library without vectors has no such line.
+    let plain = TempLib::init(None);
+    let report = plain.run(&["--json", "check"]).json();
+    assert!(
+        report["checks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .all(|c| c["name"] != "vectors"),
+        "{report}"
+    );
+}
