@@ -141,8 +141,9 @@ lent as materialized (
         join context as c)
   where k = 1
 ),
--- The vector channel's list, nearest first (none without :nearest).
-nearest as (
+-- The vector channel's list, nearest first (none without :nearest), read from its JSON
+-- once (each candidate looks itself up in it).
+nearest as materialized (
   select cast(value as integer) as id, cast(key as integer) + 1 as rank
   from json_each(coalesce(:nearest, '[]'))
 ),
