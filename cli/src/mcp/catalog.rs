@@ -19,8 +19,8 @@ pub const READ: [&str; 5] = ["search", "later", "related", "timeline", "get"];
 /// The tools that write, offered only with `--allow-writes`.
 pub const WRITE: [&str; 2] = ["add", "forget"];
 
-/// The search tool's description; with a judge, what its answer adds.
-fn search_description(judge: bool) -> String {
+/// The search tool's description; with a judge or an embedder, what its answer adds.
+fn search_description(judge: bool, vectors: bool) -> String {
     let mut text = "Search the library for items (past sessions, decisions, errors) matching \
                     free text. Full-text ranking by the words, then re-ranked by recency. \
                     Returns {command, results: [{id, date, title, project, source, score, \
@@ -31,6 +31,11 @@ fn search_description(judge: bool) -> String {
             " A judge then rates the best candidates: results carry judged and probability \
              (those below the judge's threshold are left out), ranker says judge or \
              literal, and below_threshold that only weak matches were found.",
+        );
+    }
+    if vectors {
+        text.push_str(
+            " On a library with vectors, items near the query in meaning join too: results              carry literal_rank, vector_rank and fused (the score), and matched_by is              vector for an item found by meaning alone.",
         );
     }
     text
@@ -82,7 +87,10 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
     let mut list = vec![
         Tool::new(
             "search",
-            search_description(config.judge.command.is_some()),
+            search_description(
+                config.judge.command.is_some(),
+                config.vectors.command.is_some(),
+            ),
             search,
         ),
         Tool::new(
