@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-mcp test-python test-judge wheel test-node npm bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-mcp test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -25,6 +25,7 @@ test: hosts
 	$(MAKE) test-python
 	$(MAKE) test-node
 	$(MAKE) test-judge
+	$(MAKE) test-vectors
 
 # The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
 # the error of an interpreter that cannot load extensions (tests/packages/).
@@ -35,6 +36,13 @@ test-python:
 # environment kept in $(TARGET_DIR)/venvs/judge, behind recall search and eval.
 test-judge:
 	./tests/packages/judge.sh
+
+# The vector channel outside the CLI: the example embedder (examples/embed_wordllama.py)
+# behind recall embed and search, and sql/nearest.sql + sql/search.sql in Python's sqlite3
+# and sql/hybrid.sql in the sqlite3 shell, with sqlite-vec's loadable from PyPI, against
+# the CLI (a virtual environment kept in $(TARGET_DIR)/venvs/vectors).
+test-vectors:
+	./tests/packages/vectors.sh
 
 # The Python package (bindings/python): the recall command and librecall0 in one wheel,
 # built by maturin from a virtual environment of its own.
