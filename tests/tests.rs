@@ -29,3 +29,4 @@ mod replace_routes;
 mod shell_parity;
 mod sql_command;
 mod sql_files;
+mod vectors;
