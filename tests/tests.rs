@@ -29,4 +29,5 @@ mod replace_routes;
 mod shell_parity;
 mod sql_command;
 mod sql_files;
+mod vectors;
 mod vectors_items;
