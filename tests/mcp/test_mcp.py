@@ -760,6 +760,45 @@ async def test_search_with_a_judge(env):
         assert [r["id"] for r in got["results"]] == literal
 
 
+FAKE_EMBED = Path(__file__).resolve().parent.parent / "vectors" / "fake_embed.py"
+
+
+async def test_search_with_vectors(env):
+    """On a library with vectors, the configuration's embedder gives the search tool the
+    command's hybrid answer (one embedder process serves the calls); one that fails
+    leaves the literal answer, and the server goes on."""
+    db = env.library("vectors.db")
+    command = shlex.join(["/usr/bin/python3", str(FAKE_EMBED)])
+    done = run(env.recall, "--db", db, "--json", "embed", "--embed-cmd", command)
+    assert done.returncode == 0 and json.loads(done.stdout)["embedded"] > 0, done.stderr
+    good = env.config("vectors.toml", f"[vectors]\ncommand = {json.dumps(command)}\n")
+    # Explain shows the embedder's time, which differs from call to call.
+    query = {"query": "database outage", "now": NOW}
+    explained = {**query, "explain": True}
+    async with server(env, config=good, db=db) as s:
+        tools = (await s.list_tools()).tools
+        assert "near the query in meaning" in next(t for t in tools if t.name == "search").description
+        for _ in range(2):
+            got = await same_as_cli(env, s, "search", query, db=db, options=["--config", good])
+            assert any(r["matched_by"] == "vector" for r in got["results"]), got["results"]
+            assert all(r["vector_rank"] or r["literal_rank"] for r in got["results"])
+            vectors = (await answer(s, "search", explained)).structured_content["explain"]["vectors"]
+            assert vectors["on"] is True and vectors["model"] == "fake-bow", vectors
+    broken = env.config(
+        "broken-vectors.toml",
+        f"[vectors]\ncommand = {json.dumps(shlex.join(['/usr/bin/python3', str(FAKE_EMBED), '--garbage']))}\n",
+    )
+    _, out, _ = cli(env, "search", query, db=db)
+    literal = [r["id"] for r in json.loads(out)["results"]]
+    async with server(env, config=broken, db=db) as s:
+        got = (await answer(s, "search", explained)).structured_content
+        assert [r["id"] for r in got["results"]] == literal, got
+        assert got["explain"]["vectors"]["on"] is False, got["explain"]
+        assert "not {" in got["explain"]["vectors"]["reason"], got["explain"]["vectors"]
+        got = await same_as_cli(env, s, "search", query, db=db, options=["--config", broken])
+        assert [r["id"] for r in got["results"]] == literal
+
+
 TESTS = [
     test_tool_list_and_schemas,
     test_every_tool_answers_as_the_command,
@@ -772,6 +811,7 @@ TESTS = [
     test_four_clients_while_importing,
     test_the_readme_configuration_starts_the_server,
     test_search_with_a_judge,
+    test_search_with_vectors,
 ]
 
 
