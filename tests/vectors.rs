@@ -52,7 +52,7 @@ fn fake_vectors(texts: &[String], options: &[&str]) -> Vec<Vec<f32>> {
         .as_array()
         .expect("vectors")
         .iter()
-        .map(|v| floats(v))
+        .map(floats)
         .collect()
 }
 
