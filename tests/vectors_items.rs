@@ -141,3 +141,77 @@ fn forget_removes_vectors_and_check_counts_them() {
         "{report}"
     );
 }
+
+/// The item an embedder refuses costs only that item: the rest of its batch and the
+/// later batches get their vectors, the command warns with its id and exits 1, and the
+/// next run asks for that item alone.
+#[test]
+fn an_item_the_embedder_refuses_costs_only_that_item() {
+    let lib = TempLib::init(None);
+    let mut lines: Vec<String> = (0..20)
+        .map(|i| {
+            json!({"source": "s", "title": format!("note number {i}"), "occurred_at": i})
+                .to_string()
+        })
+        .collect();
+    lines[6] = json!({"source": "s", "title": "a poison pill", "occurred_at": 6}).to_string();
+    lib.import(&lines.join("\n")).ok();
+    let config = lib.path("batch.toml");
+    std::fs::write(&config, "[vectors]\nbatch = 4\n").expect("config");
+    let log = lib.path("requests.log");
+    let fake = crate::common::root().join("tests/vectors/fake_embed.py");
+    let command = format!(
+        "/usr/bin/python3 '{}' --refuse poison --log '{}'",
+        fake.display(),
+        log.display()
+    );
+    let config = config.to_string_lossy().to_string();
+    let first = lib.run(&[
+        "--config",
+        &config,
+        "--json",
+        "embed",
+        "--embed-cmd",
+        &command,
+    ]);
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    let answer = first.json();
+    assert_eq!(answer["embedded"], 19, "{answer}");
+    assert_eq!(answer["refused"][0]["id"], 7, "{answer}");
+    let warning: Vec<&str> = first.stderr.lines().collect();
+    assert_eq!(warning.len(), 1, "{}", first.stderr);
+    assert!(
+        warning[0].starts_with("recall: warning: the embedder refused 1 items (ids 7)")
+            && warning[0].contains("cannot embed poison"),
+        "{}",
+        warning[0]
+    );
+    let have: Vec<i64> = stored(&lib).iter().map(|(id, _)| *id).collect();
+    assert_eq!(have, (1..=20).filter(|i| *i != 7).collect::<Vec<i64>>());
+    // Five batches of four; the refused one again text by text.
+    let sizes = |log: &std::path::Path| -> Vec<usize> {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.parse().expect("a count"))
+            .collect()
+    };
+    assert_eq!(sizes(&log), vec![4, 4, 1, 1, 1, 1, 4, 4, 4]);
+    let again = lib.run(&[
+        "--config",
+        &config,
+        "--json",
+        "embed",
+        "--embed-cmd",
+        &command,
+    ]);
+    assert_eq!(again.code, 1, "{}", again.stderr);
+    assert_eq!(again.json()["embedded"], 0);
+    // The refused item alone, then (nothing stored told no model) one text for the model.
+    assert_eq!(
+        sizes(&log)[9..],
+        [1, 1],
+        "the second run asks for the refused item alone"
+    );
+    crate::common::damage::assert_clean(&lib);
+}

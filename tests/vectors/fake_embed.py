@@ -7,6 +7,7 @@ near ("outage" and "downtime"). Options make it misbehave on purpose:
   --model NAME, --dimensions N   what it claims and gives (default fake-bow, 64)
   --fail-after N                 exit after answering N requests
   --garbage                      answer with a line that is not JSON
+  --refuse WORD                  answer an error for any request with a text holding WORD
   --sleep S                      wait S seconds before each answer
   --log PATH                     append the number of texts of each request to PATH
 """
@@ -49,6 +50,7 @@ def main():
     p.add_argument("--dimensions", type=int, default=64)
     p.add_argument("--fail-after", type=int)
     p.add_argument("--garbage", action="store_true")
+    p.add_argument("--refuse")
     p.add_argument("--sleep", type=float, default=0.0)
     p.add_argument("--log")
     a = p.parse_args()
@@ -66,6 +68,8 @@ def main():
             time.sleep(a.sleep)
         if a.garbage:
             print("this is not json", flush=True)
+        elif a.refuse and any(a.refuse in t.lower() for t in texts):
+            print(json.dumps({"id": request["id"], "error": f"cannot embed {a.refuse}"}), flush=True)
         else:
             vectors = [embed(t, a.dimensions) for t in texts]
             print(json.dumps({"id": request["id"], "model": a.model, "vectors": vectors}), flush=True)

@@ -15,7 +15,7 @@ use crate::args::EmbedArgs;
 use crate::error::{Context, Error, Result};
 use crate::library::{self, Access};
 use crate::sql_file::{self, int, queries};
-use crate::vectors::embedder::{self, Embedder};
+use crate::vectors::embedder::{self, Embedder, Failure};
 use crate::vectors::store::{self, Store, TABLE};
 use crate::{err, fault, interrupt, output};
 
@@ -80,6 +80,8 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     let bar = progress(pending, g.json);
     let mut after = i64::MIN;
     let mut done = 0i64;
+    // Items the embedder would not embed, and why.
+    let mut refused: Vec<(i64, String)> = Vec::new();
     loop {
         let rows = sql_file::run(
             &lib.conn,
@@ -112,10 +114,21 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             continue;
         }
         let texts: Vec<String> = batch.iter().map(|b| b.2.clone()).collect();
-        let embedded = embedder.embed(&texts).map_err(|why| {
+        let (model, vectors) = embed_batch(&mut embedder, &texts).map_err(|why| {
             err!("{why}; {done} items got vectors before this batch and keep them: run `recall embed` again to go on")
         })?;
-        let dims = embedded.vectors.first().map_or(0, Vec::len);
+        let mut stored = Vec::new();
+        for ((id, imported, _), vector) in batch.iter().zip(vectors) {
+            match vector {
+                Ok(v) => stored.push((*id, *imported, v)),
+                Err(why) => refused.push((*id, why)),
+            }
+        }
+        // Every text of the batch refused: nothing to store, nor a model to check.
+        let Some(model) = model.filter(|_| !stored.is_empty()) else {
+            continue;
+        };
+        let dims = stored.first().map_or(0, |s| s.2.len());
         let guard = interrupt::guard(
             format!("the batch in progress was not stored; {done} items got vectors before it and keep them: run `recall embed` again to go on"),
             None,
@@ -126,10 +139,10 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             .context("storing vectors")?;
         let store = match &known {
             Some(s) => {
-                s.check(&embedded.model, dims, "the embedder")?;
+                s.check(&model, dims, "the embedder")?;
                 s.clone()
             }
-            None => store::create(&tx, &embedded.model, dims)?,
+            None => store::create(&tx, &model, dims)?,
         };
         {
             let mut delete = tx
@@ -140,7 +153,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
                     "insert into {TABLE}(rowid, embedding, item_imported_at) values (?1, ?2, ?3)"
                 ))
                 .context("storing vectors")?;
-            for ((id, imported, _), vector) in batch.iter().zip(&embedded.vectors) {
+            for (id, imported, vector) in &stored {
                 delete.execute([id]).context("storing vectors")?;
                 insert
                     .execute((id, embedder::to_json(vector), imported))
@@ -150,7 +163,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         guard.commit(|| tx.commit()).context("storing vectors")?;
         drop(guard);
         known = Some(store);
-        done += batch.len() as i64;
+        done += stored.len() as i64;
         bar.set_position(done as u64);
         fault::pause_point("embed", done);
     }
@@ -160,7 +173,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     if let (Some(s), 0) = (&known, done) {
         let probe = embedder
             .embed(&["recall".to_string()])
-            .map_err(|why| err!("{why}"))?;
+            .map_err(|why| err!("{}", why.message()))?;
         let dims = probe.vectors.first().map_or(0, Vec::len);
         s.check(&probe.model, dims, "the embedder")?;
     }
@@ -169,10 +182,14 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     let (model, dimensions) = known.as_ref().map_or((None, None), |s| {
         (Some(s.model.clone()), Some(s.dimensions))
     });
-    say(
+    let refused_json: Vec<Json> = refused
+        .iter()
+        .map(|(id, why)| json!({"id": id, "reason": why}))
+        .collect();
+    let code = say(
         g,
         json!({"command": "embed", "embedded": done, "removed": removed, "model": model,
-               "dimensions": dimensions, "seconds": seconds}),
+               "dimensions": dimensions, "seconds": seconds, "refused": refused_json}),
         || match &known {
             Some(s) => format!(
                 "embedded {done} items with model {:?} ({} dimensions) in {seconds:.2} s{}",
@@ -186,7 +203,58 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             ),
             None => "the library has no items to embed".to_string(),
         },
-    )
+    )?;
+    if let Some((id, why)) = refused.first() {
+        let ids: Vec<String> = refused
+            .iter()
+            .take(10)
+            .map(|(i, _)| i.to_string())
+            .collect();
+        let more = if refused.len() > 10 { ", …" } else { "" };
+        eprintln!(
+            "recall: warning: the embedder refused {} items (ids {}{more}), which have no vectors and are found by their words only; item {id}: {why}",
+            refused.len(),
+            ids.join(", ")
+        );
+        return Ok(EXIT_REFUSED);
+    }
+    Ok(code)
+}
+
+/// Exit code of an embed that gave every item a vector but those the embedder refused.
+pub const EXIT_REFUSED: i32 = 1;
+
+/// The vectors of a batch's texts, with the model that made them (None when it made
+/// none). Texts the embedder refuses together are tried one by one, so that an item it
+/// cannot embed (too long for its model, no words) costs only that item. An embedder
+/// that breaks fails the batch.
+type BatchVectors = (Option<String>, Vec<std::result::Result<Vec<f32>, String>>);
+
+fn embed_batch(e: &mut Embedder, texts: &[String]) -> std::result::Result<BatchVectors, String> {
+    match e.embed(texts) {
+        Ok(got) => Ok((Some(got.model), got.vectors.into_iter().map(Ok).collect())),
+        Err(Failure::Broken(why)) => Err(why),
+        Err(Failure::Refused(why)) if texts.len() == 1 => Ok((None, vec![Err(why)])),
+        Err(Failure::Refused(_)) => {
+            let mut model = None;
+            let mut out = Vec::with_capacity(texts.len());
+            for text in texts {
+                match e.embed(std::slice::from_ref(text)) {
+                    Ok(mut got) => {
+                        model = Some(got.model);
+                        out.push(
+                            got.vectors
+                                .pop()
+                                .ok_or_else(|| "the embedder gave no vector".to_string()),
+                        );
+                    }
+                    Err(Failure::Refused(why)) => out.push(Err(why)),
+                    Err(Failure::Broken(why)) => return Err(why),
+                }
+            }
+            Ok((model, out))
+        }
+    }
 }
 
 /// Vectors of items deleted outside recall (a host without sqlite-vec cannot reach the

@@ -88,7 +88,7 @@ pub fn run(
     }
     let started = Instant::now();
     let embedded = Embedder::start(command, v.timeout_ms).and_then(|mut e| {
-        let got = e.embed(&[query.to_string()])?;
+        let got = e.embed(&[query.to_string()]).map_err(|f| f.message())?;
         e.done();
         Ok(got)
     });

@@ -27,6 +27,26 @@ struct Answer {
     error: Option<String>,
 }
 
+/// Why an embedding failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The embedder answered, but not with vectors for these texts: an error of its own
+    /// (a text too long for its model, one with no words) or a vector with no direction.
+    /// It can still embed other texts.
+    Refused(String),
+    /// No usable answer (garbage, the wrong request, too late, gone): not to be used
+    /// again.
+    Broken(String),
+}
+
+impl Failure {
+    pub fn message(self) -> String {
+        match self {
+            Failure::Refused(m) | Failure::Broken(m) => m,
+        }
+    }
+}
+
 pub struct Embedder {
     process: Process,
     timeout: Duration,
@@ -46,20 +66,21 @@ impl Embedder {
 
     /// The vectors of `texts`, within the timeout. After an error the embedder is not
     /// to be used again: it is killed when dropped.
-    pub fn embed(&mut self, texts: &[String]) -> Result<Embedded, String> {
+    pub fn embed(&mut self, texts: &[String]) -> Result<Embedded, Failure> {
         let id = self.process.next_request_id();
         self.process
-            .send(json!({"id": id, "texts": texts}).to_string())?;
+            .send(json!({"id": id, "texts": texts}).to_string())
+            .map_err(Failure::Broken)?;
         let deadline = Instant::now() + self.timeout;
         let line = loop {
             match self.process.next(deadline) {
                 None => {
-                    return Err(format!(
+                    return Err(Failure::Broken(format!(
                         "the embedder gave no answer within {} ms (vectors.timeout_ms)",
                         self.timeout.as_millis()
-                    ))
+                    )))
                 }
-                Some(Event::Closed) => return Err(self.process.ended()),
+                Some(Event::Closed) => return Err(Failure::Broken(self.process.ended())),
                 Some(Event::Line(l)) if l.trim().is_empty() => continue,
                 Some(Event::Line(l)) => break l,
             }
@@ -75,7 +96,8 @@ impl Embedder {
 
 /// One answer line, checked: the request's id, a model, one vector per text, all of one
 /// length, every number finite.
-pub fn parse(line: &str, id: u64, texts: usize) -> Result<Embedded, String> {
+pub fn parse(line: &str, id: u64, texts: usize) -> Result<Embedded, Failure> {
+    use Failure::{Broken, Refused};
     let shown = || {
         let mut s: String = line.chars().take(SHOWN).collect();
         if line.chars().count() > SHOWN {
@@ -85,46 +107,51 @@ pub fn parse(line: &str, id: u64, texts: usize) -> Result<Embedded, String> {
     };
     let bad = |why: &str| format!("the embedder's answer {:?} {why}", shown());
     let a: Answer = serde_json::from_str(line).map_err(|e| {
-        bad(&format!(
+        Broken(bad(&format!(
             "is not {{\"id\", \"model\", \"vectors\"}} JSON ({e})"
-        ))
+        )))
     })?;
     if a.id != id {
-        return Err(bad(&format!("answers request {}, not {id}", a.id)));
+        return Err(Broken(bad(&format!("answers request {}, not {id}", a.id))));
     }
     if let Some(e) = a.error {
-        return Err(format!("the embedder failed: {}", crate::text::field(&e)));
+        return Err(Refused(format!(
+            "the embedder failed: {}",
+            crate::text::field(&e)
+        )));
     }
     let model = a
         .model
         .filter(|m| !m.trim().is_empty())
-        .ok_or_else(|| bad("names no model"))?;
-    let vectors = a.vectors.ok_or_else(|| bad("has no vectors"))?;
+        .ok_or_else(|| Broken(bad("names no model")))?;
+    let vectors = a.vectors.ok_or_else(|| Broken(bad("has no vectors")))?;
     if vectors.len() != texts {
-        return Err(bad(&format!(
+        return Err(Broken(bad(&format!(
             "has {} vectors for {texts} texts",
             vectors.len()
-        )));
+        ))));
     }
     let dims = vectors.first().map_or(0, Vec::len);
     if texts > 0 && dims == 0 {
-        return Err(bad("has an empty vector"));
+        return Err(Broken(bad("has an empty vector")));
     }
     let mut out = Vec::with_capacity(vectors.len());
     for v in vectors {
         if v.len() != dims {
-            return Err(bad(&format!(
+            return Err(Broken(bad(&format!(
                 "has vectors of {dims} and of {} numbers",
                 v.len()
-            )));
+            ))));
         }
         // f32 is what vec0 stores; a number beyond it is not a coordinate.
         let v: Vec<f32> = v.into_iter().map(|x| x as f32).collect();
         if v.iter().any(|x| !x.is_finite()) {
-            return Err(bad("has a number that is not finite in float32"));
+            return Err(Refused(bad("has a number that is not finite in float32")));
         }
         if v.iter().all(|x| *x == 0.0) {
-            return Err(bad("has a vector of zeros, which has no direction"));
+            return Err(Refused(bad(
+                "has a vector of zeros, which has no direction",
+            )));
         }
         out.push(v);
     }
@@ -183,9 +210,21 @@ mod tests {
             ),
         ] {
             let got = parse(line, 3, 1).unwrap_err();
+            // What the embedder answered for these texts, and no more.
+            let refused = ["out of memory", "not finite", "vector of zeros"]
+                .iter()
+                .any(|w| why.contains(w));
+            assert_eq!(
+                matches!(got, Failure::Refused(_)),
+                refused,
+                "{line}: {got:?}"
+            );
+            let got = got.message();
             assert!(got.contains(why), "{line}: {got}");
         }
-        let two = parse(r#"{"id":3,"model":"m","vectors":[[1,2],[1]]}"#, 3, 2).unwrap_err();
+        let two = parse(r#"{"id":3,"model":"m","vectors":[[1,2],[1]]}"#, 3, 2)
+            .unwrap_err()
+            .message();
         assert!(two.contains("vectors of 2 and of 1 numbers"), "{two}");
     }
 }
