@@ -33,14 +33,14 @@ test-python:
 	./tests/packages/python.sh
 
 # The example judge (examples/judge_wordllama.py) with wordllama from PyPI, in a virtual
-# environment kept in $(TARGET_DIR)/venvs/judge, behind recall search and eval.
+# environment kept in $(TARGET_DIR)/venvs/wordllama, behind recall search and eval.
 test-judge:
 	./tests/packages/judge.sh
 
 # The vector channel outside the CLI: the example embedder (examples/embed_wordllama.py)
 # behind recall embed and search, and sql/nearest.sql + sql/search.sql in Python's sqlite3
 # and sql/hybrid.sql in the sqlite3 shell, with sqlite-vec's loadable from PyPI, against
-# the CLI (a virtual environment kept in $(TARGET_DIR)/venvs/vectors).
+# the CLI (a virtual environment kept in $(TARGET_DIR)/venvs/wordllama).
 test-vectors:
 	./tests/packages/vectors.sh
 

@@ -2,9 +2,8 @@
 # The vector channel outside the CLI's own tests: the example embedder
 # (examples/embed_wordllama.py) behind `recall embed` and `recall search`, and the hybrid
 # search run by hand, with sqlite-vec's loadable from PyPI next to librecall0, in
-# Python's sqlite3 and in the sqlite3 shell (sql/hybrid.sql). A virtual environment of
-# /usr/bin/python3 (3.40, loads extensions) with wordllama and sqlite-vec, kept in
-# target/venvs/vectors: the model ships inside wordllama's wheel.
+# Python's sqlite3 and in the sqlite3 shell (sql/hybrid.sql), in the virtual environment
+# of /usr/bin/python3 (3.40, loads extensions) that wordllama_venv.sh keeps.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -20,19 +19,7 @@ command -v sqlite3 >/dev/null || {
   echo "vectors.sh: no sqlite3 shell: run tests/hosts/install.sh" >&2
   exit 1
 }
-venv="$target/venvs/vectors"
-# wordllama 0.4 is the layout the example reads its bundled model from; sqlite-vec is
-# the version of the crate the CLI is built with (Cargo.lock), the same project's.
-want_vec=$(awk '/^name = "sqlite-vec"$/ {getline; gsub(/version = |"/, ""); print}' "$root/Cargo.lock")
-[ -n "$want_vec" ] || { echo "vectors.sh: no sqlite-vec in Cargo.lock" >&2; exit 1; }
-if ! "$venv/bin/python" -c "
-import importlib.metadata as m, sys, wordllama, sqlite_vec
-sys.exit(m.version('sqlite-vec') != '$want_vec')" >/dev/null 2>&1; then
-  rm -rf "$venv"
-  /usr/bin/python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check \
-    'wordllama>=0.4,<0.5' "sqlite-vec==$want_vec"
-fi
+venv=$("$root/tests/packages/wordllama_venv.sh")
 "$venv/bin/python" -c 'import importlib.metadata as m, sqlite3
 v = m.version
 print("wordllama (PyPI)", v("wordllama") + ", sqlite-vec (PyPI)", v("sqlite-vec") + ",",
