@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The npm package as a user gets it: `make npm`, then in a fresh folder `npm install`
 # of the .tgz with better-sqlite3 12 (compiled from source when no prebuilt binary can
-# be downloaded), TypeScript and better-sqlite3's types from the npm registry, and
-# test_node.mjs run by node's test runner against the release `recall` CLI.
+# be downloaded), sqlite-vec (its vec0 loadable, the version of the crate the CLI links),
+# TypeScript and better-sqlite3's types from the npm registry, and test_node.mjs and
+# test_node_vectors.mjs run by node's test runner against the release `recall` CLI.
 # Usage: tests/packages/node.sh [TARGET_DIR]   (default: target)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,6 +19,8 @@ cargo build --release -p recall-cli -p recall0
 make --no-print-directory npm
 target=$(cd "${1:-target}" && pwd)
 tgz=$(ls "$target"/npm/sqlite-recall-*.tgz)
+want_vec=$(awk '/^name = "sqlite-vec"$/ {getline; gsub(/version = |"/, ""); print}' "$root/Cargo.lock")
+[ -n "$want_vec" ] || { echo "test-node: no sqlite-vec in Cargo.lock" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -36,8 +39,9 @@ fi
 export JOBS=max
 start=$SECONDS
 npm install --no-audit --no-fund --prefer-offline --loglevel=error \
-  "$tgz" better-sqlite3@12 typescript@5 @types/better-sqlite3@7
+  "$tgz" better-sqlite3@12 "sqlite-vec@$want_vec" typescript@5 @types/better-sqlite3@7
 echo "test-node: npm install took $((SECONDS - start)) s"
 
-cp "$root/tests/packages/test_node.mjs" .
-SQLITE_RECALL_REPO="$root" SQLITE_RECALL_BIN="$target/release/recall" node --test test_node.mjs
+cp "$root/tests/packages/test_node.mjs" "$root/tests/packages/test_node_vectors.mjs" .
+SQLITE_RECALL_REPO="$root" SQLITE_RECALL_BIN="$target/release/recall" SQLITE_VEC_VERSION="$want_vec" \
+  node --test test_node.mjs test_node_vectors.mjs
