@@ -17,13 +17,13 @@ with
 -- pass it (`rowid in`, applied during its scan), so the k it returns all pass and none
 -- is lost to a filter applied after. The branch whose condition is false is not run.
 nearest as materialized (
-  select v.rowid as id, v.distance
+  select v.rowid as id, v.distance, v.item_imported_at
   from item_vectors as v
   where v.embedding match :query_vector
     and v.k = max(10, min(5000, coalesce(:k, 200)))
     and coalesce(:project, :source, :since, :until, :sources) is null
   union all
-  select v.rowid, v.distance
+  select v.rowid, v.distance, v.item_imported_at
   from item_vectors as v
   where v.embedding match :query_vector
     and v.k = max(10, min(5000, coalesce(:k, 200)))
@@ -38,7 +38,8 @@ nearest as materialized (
 )
 select n.id, n.distance, row_number() over (order by n.distance, n.id) as rank
 from nearest as n
--- A vector whose item was deleted outside recall (no trigger can reach vec0 in a host
--- without it) is left out; `recall embed` removes it.
-where exists (select 1 from items as i where i.id = n.id)
+-- A vector whose item was deleted or replaced outside recall (no trigger can reach vec0
+-- in a host without it) is left out: it is not the item's. `recall embed` mends both.
+where exists (select 1 from items as i
+              where i.id = n.id and i.imported_at = n.item_imported_at)
 order by rank;

@@ -123,6 +123,12 @@ fn sql_defaults_agree_with_the_core() {
         2,
         "nearest.sql lacks {k}"
     );
+    let batch = format!("max(1, coalesce(:batch, {EMBED_BATCH}))");
+    assert!(
+        sql("item_texts.sql").contains(&batch),
+        "item_texts.sql lacks {batch}"
+    );
+    assert_eq!(recall_cli::vectors::Config::default().batch, EMBED_BATCH);
     let later =
         format!("recall_limit(:limit, coalesce(:default_limit, {LATER_LIMIT}), {LIST_MAX_LIMIT})");
     assert!(sql("later.sql").contains(&later), "later.sql lacks {later}");

@@ -534,8 +534,9 @@ fn an_embedder_failing_midway_leaves_the_batches_done() {
     assert_mentions(
         &one_error_line(&failed),
         &[
-            "64 items got vectors before this batch and keep them",
-            "run `recall embed` again",
+            "exit status: 3",
+            "fix the embedder, then run `recall embed` again",
+            "the 64 items embedded before keep their vectors",
         ],
     );
     assert_eq!(
@@ -563,7 +564,11 @@ fn an_embedder_failing_midway_leaves_the_batches_done() {
     assert_eq!(garbage.code, 2, "{garbage:?}");
     assert_mentions(
         &one_error_line(&garbage),
-        &["\"this is not json\"", "0 items got vectors"],
+        &[
+            "\"this is not json\"",
+            "fix the embedder",
+            "the 0 items embedded before",
+        ],
     );
     assert!(vector_tables(&fresh).is_empty());
     assert_unchanged(&fresh, &files, "a garbage embedder");

@@ -215,3 +215,192 @@ fn an_item_the_embedder_refuses_costs_only_that_item() {
     );
     crate::common::damage::assert_clean(&lib);
 }
+
+/// The fake embedder of the tests, with `options`.
+fn fake(options: &str) -> String {
+    let script = crate::common::root().join("tests/vectors/fake_embed.py");
+    format!("/usr/bin/python3 '{}' {options}", script.display())
+}
+
+fn sample_lib(n: usize) -> TempLib {
+    let lib = TempLib::init(None);
+    lib.import(&crate::common::cli::generated_items(n)).ok();
+    lib
+}
+
+/// Ctrl-C between two batches ends the run at once: the batches stored stay, with the
+/// one message of an interruption, and the library is sound.
+#[test]
+fn an_interrupted_embed_keeps_its_batches() {
+    let lib = sample_lib(20);
+    let config = lib.path("batch.toml");
+    std::fs::write(&config, "[vectors]\nbatch = 4\n").expect("config");
+    let child = lib
+        .command()
+        .args([
+            "--config",
+            &config.to_string_lossy(),
+            "embed",
+            "--embed-cmd",
+            &fake(""),
+        ])
+        .env("RECALL_TEST_PAUSE_AT", "embed:8")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let (code, stderr) = crate::common::cli::signal_at_pause(child, libc::SIGINT);
+    assert_eq!(code, 130, "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        "recall: interrupted: the batch in progress was not stored; the batches before it keep their vectors: run `recall embed` again to go on"
+    );
+    let have: Vec<i64> = stored(&lib).iter().map(|(id, _)| *id).collect();
+    assert_eq!(have, (1..=8).collect::<Vec<i64>>());
+    crate::common::damage::assert_clean(&lib);
+}
+
+/// A new item that takes the id of an item another program deleted does not inherit
+/// its vector, and a vector whose item was replaced outside recall is never used.
+#[test]
+fn a_vector_is_only_its_own_item_s() {
+    let lib = sample_lib(10);
+    lib.run(&["embed", "--embed-cmd", &fake("")]).ok();
+    // The highest id, deleted without recall: SQLite gives it to the next item.
+    lib.conn()
+        .execute("delete from items where id = 10", [])
+        .expect("delete");
+    lib.import(
+        &json!({"source": "s", "title": "banana bread recipe", "occurred_at": 0}).to_string(),
+    )
+    .ok();
+    assert_eq!(lib.count("select max(id) from items"), 10);
+    assert!(
+        stored(&lib).iter().all(|(id, _)| *id != 10),
+        "the new item 10 has the deleted item's vector"
+    );
+    // Item 3 replaced by another program: its vector is no longer its own.
+    lib.conn()
+        .execute(
+            "update items set title = 'something else entirely', imported_at = '2000-01-01T00:00:00Z' where id = 3",
+            [],
+        )
+        .expect("update");
+    let answer = lib.json(&[
+        "search",
+        "zzzz",
+        "--embed-cmd",
+        &fake(""),
+        "--limit",
+        "50",
+        "--explain",
+    ]);
+    let ids: Vec<i64> = answer["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter_map(|r| r["id"].as_i64())
+        .collect();
+    assert_eq!(answer["explain"]["vectors"]["nearest"], 8, "{answer}");
+    assert!(!ids.contains(&3) && !ids.contains(&10), "{ids:?}");
+    // `recall embed` mends both.
+    let mended = lib.json(&["embed", "--embed-cmd", &fake("")]);
+    assert_eq!(mended["embedded"], 2, "{mended}");
+}
+
+/// `recall embed` storing a batch after `recall forget` took one of its items gives that
+/// item no vector: the forget's promise holds.
+#[test]
+fn an_item_forgotten_while_its_batch_is_embedded_gets_no_vector() {
+    let lib = sample_lib(12);
+    let config = lib.path("batch.toml");
+    std::fs::write(&config, "[vectors]\nbatch = 4\n").expect("config");
+    let log = lib.path("requests.log");
+    let mut child = lib
+        .command()
+        .args([
+            "--config",
+            &config.to_string_lossy(),
+            "embed",
+            "--embed-cmd",
+            &fake(&format!("--sleep 1.5 --log '{}'", log.display())),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // The second request (items 5 to 8) is logged before the embedder's pause.
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .count()
+        < 2
+    {
+        assert!(started.elapsed().as_secs() < 30, "no second request");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    lib.run(&["forget", "6"]).ok();
+    assert!(child.wait().expect("wait").success());
+    let have: Vec<i64> = stored(&lib).iter().map(|(id, _)| *id).collect();
+    assert_eq!(have, (1..=12).filter(|i| *i != 6).collect::<Vec<i64>>());
+    crate::common::damage::assert_clean(&lib);
+}
+
+/// A damaged vector record stops nothing that does not need it: `--no-vectors`, the
+/// literal search without an embedder, `forget` and `--drop`, which mends it.
+#[test]
+fn a_damaged_vector_record_is_mended_by_drop() {
+    let lib = sample_lib(6);
+    lib.run(&["embed", "--embed-cmd", &fake("")]).ok();
+    lib.conn()
+        .execute(
+            "update recall_meta set value = 'x' where key = 'vector_dimensions'",
+            [],
+        )
+        .expect("damage");
+    lib.run(&["search", "item", "--embed-cmd", &fake("")])
+        .fails_with(
+            "records \"x\" as vector_dimensions, which is not a number: `recall embed --drop`",
+        );
+    let config = lib.path("vectors.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[vectors]\ncommand = {}\n",
+            serde_json::to_string(&fake("")).unwrap()
+        ),
+    )
+    .expect("config");
+    let config = config.to_string_lossy().to_string();
+    lib.run(&["--config", &config, "search", "item", "--no-vectors"])
+        .ok();
+    lib.run(&["search", "item"]).ok();
+    lib.run(&["forget", "2"]).ok();
+    lib.run(&["embed", "--drop"]).ok();
+    lib.run(&["embed", "--embed-cmd", &fake("")]).ok();
+    assert_eq!(stored(&lib).len(), 5);
+}
+
+/// Asked for by name, the vector channel needs vectors; an embedder beyond sqlite-vec's
+/// dimensions is named with the limit.
+#[test]
+fn vectors_asked_for_and_vectors_too_long() {
+    let lib = sample_lib(3);
+    let cases = crate::common::root().join("examples/sample_cases.jsonl");
+    lib.run(&[
+        "eval",
+        &cases.to_string_lossy(),
+        "--set",
+        "vectors=off,on",
+        "--embed-cmd",
+        &fake(""),
+    ])
+    .fails_with("--set vectors=on: ");
+    lib.run(&["embed", "--embed-cmd", &fake("--dimensions 9000")])
+        .fails_with("the embedder gives vectors of 9000 numbers, more than the 8192 sqlite-vec stores: use a model of fewer dimensions");
+    assert_eq!(
+        lib.count("select count(*) from sqlite_master where name = 'item_vectors'"),
+        0
+    );
+}

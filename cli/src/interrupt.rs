@@ -77,6 +77,14 @@ impl Guard {
         }
         commit()
     }
+
+    /// After a commit, watches again: for a command that writes in several transactions
+    /// (`recall embed`), each one committed is kept, and a signal ends the next. A
+    /// guard dropped and made again would not do: dropping one leaves the signals it
+    /// watched ignored.
+    pub fn rearm(&self) {
+        let _ = STATE.compare_exchange(COMMITTING, WRITING, Ordering::SeqCst, Ordering::SeqCst);
+    }
 }
 
 impl Drop for Guard {

@@ -201,10 +201,8 @@ impl Item {
     }
 }
 
-/// The most numbers a vector may have (sqlite-vec's own limit).
-pub const MAX_DIMENSIONS: usize = 8192;
-
 fn embedding(obj: &Map<String, Value>) -> Result<Option<Vec<f32>>, String> {
+    use crate::vectors::store::MAX_DIMENSIONS;
     let list = match obj.get("embedding") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(list)) => list,

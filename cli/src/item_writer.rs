@@ -79,9 +79,11 @@ impl<'conn> ItemWriter<'conn> {
         item.insert(&mut self.insert)?;
         // An upsert that updated leaves last_insert_rowid untouched: the id is the given one.
         let id = item.id.unwrap_or_else(|| self.conn.last_insert_rowid());
-        if self.vectors.is_some() && (item.embedding.is_some() || item.id.is_some()) {
-            // A replaced item's vector was made from its old text: gone, `recall embed`
-            // makes it again (its imported_at, in whole seconds, may not have changed).
+        if self.vectors.is_some() {
+            // A replaced item's vector was made from its old text, and a new item may
+            // take the id of one deleted by another program, whose vector is still
+            // there: either way it goes, and `recall embed` makes the item's own (an
+            // imported_at in whole seconds may not have changed).
             self.conn
                 .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?
                 .execute([id])?;

@@ -43,7 +43,7 @@ impl Process {
         let argv = shlex::split(command)
             .filter(|a| !a.is_empty())
             .ok_or_else(|| {
-                format!("cannot read the {role} command {command:?} (unbalanced quotes?)")
+                format!("cannot split {role}'s command {command:?} into words (an unclosed quote?)")
             })?;
         let mut child = Command::new(&argv[0])
             .args(&argv[1..])

@@ -19,9 +19,6 @@ use crate::vectors::embedder::{self, Embedder, Failure};
 use crate::vectors::store::{self, Store, TABLE};
 use crate::{err, fault, interrupt, output};
 
-/// The most numbers a vector may have (sqlite-vec's own limit).
-const MAX_DIMENSIONS: i64 = 8192;
-
 pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     if a.drop {
@@ -29,20 +26,17 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             .conn
             .transaction_with_behavior(Immediate)
             .context("removing the vectors")?;
-        let had = store::read(&tx)?;
+        // The record is not read: a damaged one is what --drop is for.
+        let had = store::exists(&tx)?;
         store::drop(&tx)?;
         tx.commit().context("removing the vectors")?;
-        return say(
-            g,
-            json!({"command": "embed", "dropped": had.is_some()}),
-            || match had {
-                Some(s) => format!(
-                    "removed the vectors of model {:?}: search is literal only",
-                    s.model
-                ),
-                None => "the library has no vectors".to_string(),
-            },
-        );
+        return say(g, json!({"command": "embed", "dropped": had}), || {
+            if had {
+                "removed the vectors: search is literal only".to_string()
+            } else {
+                "the library has no vectors".to_string()
+            }
+        });
     }
     if let (Some(model), Some(dims)) = (&a.model, a.dimensions) {
         return make_table(g, &mut lib, model, dims);
@@ -52,9 +46,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         .embed_cmd
         .clone()
         .or_else(|| g.config.vectors.command.clone())
-        .ok_or_else(|| {
-            err!("no embedder: give --embed-cmd CMD or the config's [vectors] command (docs/vectors.md)")
-        })?;
+        .ok_or_else(|| err!("{}", crate::vectors::NO_EMBEDDER))?;
     crate::line_process::check_command(&command, "the embedder")
         .map_err(|e| err!("--embed-cmd: {e}"))?;
     let started = Instant::now();
@@ -74,10 +66,14 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         .conn
         .query_row("select count(*) from items", [], |r| r.get(0))
         .context("counting items")?;
-    let pending = items - current.len() as i64;
     let mut embedder =
         Embedder::start(&command, g.config.vectors.timeout_ms).map_err(Error::new)?;
-    let bar = progress(pending, g.json);
+    let bar = progress(items - current.len() as i64, g.json);
+    // One watch over the whole run: each batch committed stays, a signal ends the next.
+    let guard = interrupt::guard(
+        "the batch in progress was not stored; the batches before it keep their vectors: run `recall embed` again to go on".to_string(),
+        None,
+    )?;
     let mut after = i64::MIN;
     let mut done = 0i64;
     // Items the embedder would not embed, and why.
@@ -114,9 +110,15 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             continue;
         }
         let texts: Vec<String> = batch.iter().map(|b| b.2.clone()).collect();
-        let (model, vectors) = embed_batch(&mut embedder, &texts).map_err(|why| {
-            err!("{why}; {done} items got vectors before this batch and keep them: run `recall embed` again to go on")
-        })?;
+        let (model, vectors) = match embed_batch(&mut embedder, &texts) {
+            Ok(got) => got,
+            Err(why) => {
+                warn_refused(&refused);
+                return Err(err!(
+                    "{why}: fix the embedder, then run `recall embed` again; the {done} items embedded before keep their vectors"
+                ));
+            }
+        };
         let mut stored = Vec::new();
         for ((id, imported, _), vector) in batch.iter().zip(vectors) {
             match vector {
@@ -129,10 +131,6 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             continue;
         };
         let dims = stored.first().map_or(0, |s| s.2.len());
-        let guard = interrupt::guard(
-            format!("the batch in progress was not stored; {done} items got vectors before it and keep them: run `recall embed` again to go on"),
-            None,
-        )?;
         let tx = lib
             .conn
             .transaction_with_behavior(Immediate)
@@ -144,26 +142,11 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             }
             None => store::create(&tx, &model, dims)?,
         };
-        {
-            let mut delete = tx
-                .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))
-                .context("storing vectors")?;
-            let mut insert = tx
-                .prepare_cached(&format!(
-                    "insert into {TABLE}(rowid, embedding, item_imported_at) values (?1, ?2, ?3)"
-                ))
-                .context("storing vectors")?;
-            for (id, imported, vector) in &stored {
-                delete.execute([id]).context("storing vectors")?;
-                insert
-                    .execute((id, embedder::to_json(vector), imported))
-                    .context("storing vectors")?;
-            }
-        }
+        let written = store_batch(&tx, &stored)?;
         guard.commit(|| tx.commit()).context("storing vectors")?;
-        drop(guard);
+        guard.rearm();
         known = Some(store);
-        done += stored.len() as i64;
+        done += written;
         bar.set_position(done as u64);
         fault::pause_point("embed", done);
     }
@@ -177,6 +160,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         let dims = probe.vectors.first().map_or(0, Vec::len);
         s.check(&probe.model, dims, "the embedder")?;
     }
+    drop(guard);
     embedder.done();
     let seconds = started.elapsed().as_secs_f64();
     let (model, dimensions) = known.as_ref().map_or((None, None), |s| {
@@ -201,24 +185,60 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
                     String::new()
                 }
             ),
-            None => "the library has no items to embed".to_string(),
+            None if refused.is_empty() => "the library has no items to embed".to_string(),
+            None => format!(
+                "no vectors made: the embedder refused all {} items",
+                refused.len()
+            ),
         },
     )?;
-    if let Some((id, why)) = refused.first() {
-        let ids: Vec<String> = refused
-            .iter()
-            .take(10)
-            .map(|(i, _)| i.to_string())
-            .collect();
-        let more = if refused.len() > 10 { ", …" } else { "" };
-        eprintln!(
-            "recall: warning: the embedder refused {} items (ids {}{more}), which have no vectors and are found by their words only; item {id}: {why}",
-            refused.len(),
-            ids.join(", ")
-        );
+    if !refused.is_empty() {
+        warn_refused(&refused);
         return Ok(EXIT_REFUSED);
     }
     Ok(code)
+}
+
+/// Stores a batch's vectors, each for its item as it was read: an item deleted or
+/// replaced meanwhile (by a `forget` or an `import` running beside this command) gets
+/// none, and is embedded by the next run if it is still there. Returns how many.
+fn store_batch(tx: &rusqlite::Transaction, stored: &[(i64, &str, Vec<f32>)]) -> Result<i64> {
+    let doing = "storing vectors";
+    let mut delete = tx
+        .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))
+        .context(doing)?;
+    let mut insert = tx
+        .prepare_cached(&format!(
+            "insert into {TABLE}(rowid, embedding, item_imported_at)
+             select id, ?2, imported_at from items where id = ?1 and imported_at = ?3"
+        ))
+        .context(doing)?;
+    let mut written = 0;
+    for (id, imported, vector) in stored {
+        delete.execute([id]).context(doing)?;
+        written += insert
+            .execute((id, embedder::to_json(vector), imported))
+            .context(doing)? as i64;
+    }
+    Ok(written)
+}
+
+/// The warning of a run in which the embedder refused items.
+fn warn_refused(refused: &[(i64, String)]) {
+    let Some((id, why)) = refused.first() else {
+        return;
+    };
+    let ids: Vec<String> = refused
+        .iter()
+        .take(10)
+        .map(|(i, _)| i.to_string())
+        .collect();
+    let more = if refused.len() > 10 { ", …" } else { "" };
+    eprintln!(
+        "recall: warning: the embedder refused {} items (ids {}{more}), which have no vectors and are found by their words only; item {id}: {why}",
+        refused.len(),
+        ids.join(", ")
+    );
 }
 
 /// Exit code of an embed that gave every item a vector but those the embedder refused.
@@ -290,9 +310,10 @@ fn make_table(g: &Globals, lib: &mut library::Library, model: &str, dims: i64) -
     if model.trim().is_empty() {
         return Err(err!("--model: give the model's name"));
     }
-    if !(1..=MAX_DIMENSIONS).contains(&dims) {
+    if !(1..=store::MAX_DIMENSIONS as i64).contains(&dims) {
         return Err(err!(
-            "--dimensions must be a whole number from 1 to {MAX_DIMENSIONS}, got {dims}"
+            "--dimensions must be a whole number from 1 to {}, got {dims}",
+            store::MAX_DIMENSIONS
         ));
     }
     let dims = dims as usize;

@@ -35,7 +35,9 @@ fn search_description(judge: bool, vectors: bool) -> String {
     }
     if vectors {
         text.push_str(
-            " On a library with vectors, items near the query in meaning join too: results              carry literal_rank, vector_rank and fused (the score), and matched_by is              vector for an item found by meaning alone.",
+            " On a library with vectors, items near the query in meaning join too: results \
+             carry literal_rank, vector_rank and fused (the score), and matched_by is \
+             vector for an item found by meaning alone.",
         );
     }
     text

@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use super::embedder::{self, Embedder};
+use super::embedder::{self, Embedder, Failure};
 use super::{store, Settings};
+use crate::err;
 use crate::error::Result;
 use crate::library::Library;
 use crate::sql_file::{self, int, queries, real, text, Params};
@@ -72,25 +73,42 @@ pub fn run(
     filters: &Params,
     pool: i64,
 ) -> Result<Channel> {
-    let Some(store) = store::read(&lib.conn)? else {
+    if !store::exists(&lib.conn)? {
+        if v.required {
+            return Err(err!(
+                "--set vectors=on: {} has no vectors: give it some with `recall embed`",
+                lib.path.display()
+            ));
+        }
         return Ok(Channel::Off(None));
-    };
+    }
+    // Off before the record is read: `--no-vectors` works whatever state it is in.
     if !v.on {
         return Ok(Channel::Off(Some("turned off (--no-vectors)".into())));
     }
     let Some(command) = v.command.as_deref() else {
-        return Ok(Channel::Off(Some(
-            "no embedder: give --embed-cmd CMD or the config's [vectors] command".into(),
-        )));
+        return Ok(Channel::Off(Some(super::NO_EMBEDDER.into())));
+    };
+    let Some(store) = store::read(&lib.conn)? else {
+        return Ok(Channel::Off(None));
     };
     if query.trim().is_empty() {
         return Ok(Channel::Off(Some("the query is empty".into())));
     }
     let started = Instant::now();
     let embedded = Embedder::start(command, v.timeout_ms).and_then(|mut e| {
-        let got = e.embed(&[query.to_string()]).map_err(|f| f.message())?;
-        e.done();
-        Ok(got)
+        match e.embed(&[query.to_string()]) {
+            Ok(got) => {
+                e.done();
+                Ok(got)
+            }
+            // It can embed other queries: kept for them.
+            Err(Failure::Refused(why)) => {
+                e.done();
+                Err(why)
+            }
+            Err(Failure::Broken(why)) => Err(why),
+        }
     });
     let embedded = match embedded {
         Ok(e) => e,

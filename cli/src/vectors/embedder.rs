@@ -15,8 +15,8 @@ pub struct Embedded {
     pub vectors: Vec<Vec<f32>>,
 }
 
+/// Other fields an embedder adds (usage, timings) are ignored.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Answer {
     id: u64,
     #[serde(default)]
@@ -64,8 +64,8 @@ impl Embedder {
         })
     }
 
-    /// The vectors of `texts`, within the timeout. After an error the embedder is not
-    /// to be used again: it is killed when dropped.
+    /// The vectors of `texts`, within the timeout. After `Failure::Broken` the embedder
+    /// is not to be used again: it is killed when dropped.
     pub fn embed(&mut self, texts: &[String]) -> Result<Embedded, Failure> {
         let id = self.process.next_request_id();
         self.process
@@ -134,6 +134,12 @@ pub fn parse(line: &str, id: u64, texts: usize) -> Result<Embedded, Failure> {
     let dims = vectors.first().map_or(0, Vec::len);
     if texts > 0 && dims == 0 {
         return Err(Broken(bad("has an empty vector")));
+    }
+    if dims > super::store::MAX_DIMENSIONS {
+        return Err(Broken(format!(
+            "the embedder gives vectors of {dims} numbers, more than the {} sqlite-vec stores: use a model of fewer dimensions",
+            super::store::MAX_DIMENSIONS
+        )));
     }
     let mut out = Vec::with_capacity(vectors.len());
     for v in vectors {

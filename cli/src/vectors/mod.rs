@@ -34,7 +34,7 @@ impl Default for Config {
         Config {
             command: None,
             timeout_ms: 30_000,
-            batch: 32,
+            batch: defaults::EMBED_BATCH,
             literal_weight: defaults::LITERAL_WEIGHT,
             vector_weight: defaults::VECTOR_WEIGHT,
             rrf_k: score::DEFAULT_RRF_K,
@@ -59,6 +59,10 @@ impl Config {
         Ok(())
     }
 }
+
+/// What to do when the vector channel has no embedder.
+pub const NO_EMBEDDER: &str =
+    "no embedder: give --embed-cmd CMD or the config's [vectors] command (docs/vectors.md)";
 
 fn command(c: &str) -> std::result::Result<String, String> {
     line_process::check_command(c, "the embedder")
@@ -94,6 +98,10 @@ pub struct Settings {
     pub literal_weight: f64,
     pub vector_weight: f64,
     pub rrf_k: f64,
+    /// Asked for by `--set vectors=on`: a library without vectors is an error then, not
+    /// a literal column under the name "on".
+    #[serde(skip)]
+    pub required: bool,
 }
 
 /// The keys of `recall eval --set` for the vector channel.
@@ -113,6 +121,7 @@ impl Settings {
             literal_weight: c.literal_weight,
             vector_weight: c.vector_weight,
             rrf_k: c.rrf_k,
+            required: false,
         }
     }
 
@@ -139,10 +148,9 @@ impl Settings {
                     _ => return Err(err!("{name}: write on or off, got {value:?}")),
                 };
                 if self.on && self.command.is_none() {
-                    return Err(err!(
-                        "{name}=on: no embedder: give --embed-cmd CMD or the config's [vectors] command"
-                    ));
+                    return Err(err!("{name}=on: {NO_EMBEDDER}"));
                 }
+                self.required = self.on;
             }
             "vectors.literal_weight" => {
                 self.literal_weight = LITERAL_WEIGHT.check(&name, number()?).map_err(Error::new)?

@@ -11,6 +11,9 @@ use crate::error::{Context, Result};
 
 pub const TABLE: &str = "item_vectors";
 
+/// The most numbers a vector may have: sqlite-vec's own limit.
+pub const MAX_DIMENSIONS: usize = 8192;
+
 /// The model and dimensions a library's vectors were made with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {
@@ -41,9 +44,23 @@ pub fn register(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// The library's vector record, or None when it has no vectors.
+/// Whether the library has a vector table (its record not read).
+pub fn exists(conn: &Connection) -> Result<bool> {
+    conn.query_row(
+        "select count(*) from sqlite_master where type = 'table' and name = ?1",
+        [TABLE],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+    .context("looking for the vector table")
+}
+
+/// The library's vector record, or None when it has no vector table.
 pub fn read(conn: &Connection) -> Result<Option<Store>> {
     let doing = "reading the library's vector record";
+    if !exists(conn)? {
+        return Ok(None);
+    }
     let get = |key: &str| -> Result<Option<String>> {
         conn.query_row("select value from recall_meta where key = ?1", [key], |r| {
             r.get(0)
@@ -52,7 +69,9 @@ pub fn read(conn: &Connection) -> Result<Option<Store>> {
         .context(doing)
     };
     let (Some(model), Some(dims)) = (get("vector_model")?, get("vector_dimensions")?) else {
-        return Ok(None);
+        return Err(err!(
+            "the library has a vector table but recall_meta records no model or dimensions for it: `recall embed --drop` removes the vectors, then embed again"
+        ));
     };
     let dimensions = dims.parse::<usize>().map_err(|_| {
         err!("the library's recall_meta records {dims:?} as vector_dimensions, which is not a number: `recall embed --drop` removes the vectors, then embed again")
@@ -71,8 +90,9 @@ pub fn create(conn: &Connection, model: &str, dimensions: usize) -> Result<Store
            +item_imported_at text)"
     ))
     .context(doing)?;
+    // Replacing a record the table had lost (dropped by hand, not by `--drop`).
     conn.execute(
-        "insert into recall_meta(key, value) values ('vector_model', ?1), ('vector_dimensions', ?2)",
+        "insert or replace into recall_meta(key, value) values ('vector_model', ?1), ('vector_dimensions', ?2)",
         (model, dimensions.to_string()),
     )
     .context(doing)?;
@@ -108,7 +128,7 @@ impl Store {
 
 /// Deletes the vectors of these items (forget), when the library has vectors.
 pub fn forget(conn: &Connection, ids: &[i64]) -> Result<()> {
-    if read(conn)?.is_none() || ids.is_empty() {
+    if ids.is_empty() || !exists(conn)? {
         return Ok(());
     }
     let mut stmt = conn

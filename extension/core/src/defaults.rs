@@ -34,4 +34,6 @@ pub const CONTEXT_GAP_MINUTES: f64 = 30.0;
 /// list and of the nearest items in reciprocal rank fusion (whose k is
 /// `score::DEFAULT_RRF_K`).
 pub const LITERAL_WEIGHT: f64 = 1.0;
+/// Texts per request of `recall embed` (`sql/item_texts.sql`'s batch).
+pub const EMBED_BATCH: i64 = 32;
 pub const VECTOR_WEIGHT: f64 = 0.9;
