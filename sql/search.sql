@@ -154,9 +154,9 @@ joiners as (
   from lent as l
   where l.id not in (select id from pool)
   union all
-  select n.id, 'vector', null, 0.0
-  from nearest as n
-  where n.id not in (select id from pool) and n.id not in (select id from lent)
+  select v.id, 'vector', null, 0.0
+  from nearest as v
+  where v.id not in (select id from pool) and v.id not in (select id from lent)
 ),
 -- The pool with the shares it received, and the items that join it: those the filters
 -- let through, the same filters as stage 1's.
@@ -188,10 +188,10 @@ scored as (
   select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
          recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight)
            as literal_score,
-         i.occurred_at, n.rank as vector_rank
+         i.occurred_at, v.rank as vector_rank
   from candidates as c
   cross join items as i on i.id = c.id
-  left join nearest as n on n.id = c.id
+  left join nearest as v on v.id = c.id
 ),
 ranked as (
   select s.*,

@@ -683,7 +683,11 @@ fn search_never_scans_the_items() {
         if analyzed {
             lib.run(&["optimize"]).ok();
         }
-        for weight in ["0", "0.3"] {
+        for (weight, nearest) in [
+            ("0", None),
+            ("0.3", None),
+            ("0.3", Some("nearest=[3, 1, 40, 7]")),
+        ] {
             for filter in [
                 &[][..],
                 &["-p", "project=project-3"][..],
@@ -702,6 +706,9 @@ fn search_never_scans_the_items() {
                 ];
                 let w = format!("context_weight={weight}");
                 args.push(&w);
+                if let Some(n) = nearest {
+                    args.extend(["-p", n]);
+                }
                 args.extend_from_slice(filter);
                 let plan = lib.run(&args).ok().json();
                 let details: Vec<&str> = plan
@@ -722,7 +729,7 @@ fn search_never_scans_the_items() {
                     .collect();
                 assert!(
                     scans.is_empty(),
-                    "analyzed {analyzed}, weight {weight}, {filter:?}: {scans:?} in\n{}",
+                    "analyzed {analyzed}, weight {weight}, {nearest:?}, {filter:?}: {scans:?} in\n{}",
                     details.join("\n")
                 );
                 assert!(details.iter().any(|d| d.contains("items_by_project")) || weight == "0");
