@@ -151,3 +151,19 @@ pub fn results(json_mode: bool, answer: &serde_json::Value) {
         }
     }
 }
+
+/// A progress bar of a long write (`rebuild --tokenizer`, `embed`) on a terminal: "VERB
+/// [bar] done/total items (time left)"; none when stderr is not a terminal or under
+/// `--json`.
+pub fn progress(verb: &str, total: i64, json: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if json || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total.max(0) as u64);
+    let template = format!("{verb} {{bar:40}} {{pos}}/{{len}} items ({{eta}} left)");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}

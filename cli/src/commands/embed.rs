@@ -3,10 +3,8 @@
 //! library keeps the batches done and is consistent, and the next run goes on from there
 //! (an item with a vector as new as its text is not embedded again).
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value as Json};
 
@@ -68,7 +66,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         .context("counting items")?;
     let mut embedder =
         Embedder::start(&command, g.config.vectors.timeout_ms).map_err(Error::new)?;
-    let bar = progress(items - current.len() as i64, g.json);
+    let bar = output::progress("embedding", items - current.len() as i64, g.json);
     // One watch over the whole run: each batch committed stays, a signal ends the next.
     let guard = interrupt::guard(
         "the batch in progress was not stored; the batches before it keep their vectors: run `recall embed` again to go on".to_string(),
@@ -356,17 +354,4 @@ fn say(g: &Globals, answer: serde_json::Value, text: impl FnOnce() -> String) ->
         crate::say!("{}", text());
     }
     Ok(0)
-}
-
-fn progress(total: i64, json: bool) -> ProgressBar {
-    if json || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total.max(0) as u64);
-    if let Ok(style) =
-        ProgressStyle::with_template("embedding {bar:40} {pos}/{len} items ({eta} left)")
-    {
-        bar.set_style(style);
-    }
-    bar
 }

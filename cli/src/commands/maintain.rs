@@ -1,9 +1,7 @@
 //! `recall migrate`, `recall rebuild`, `recall optimize`: each in one transaction, so
 //! an interrupted command leaves the library exactly as it was.
-use std::io::IsTerminal;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::json;
 
@@ -88,7 +86,7 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
             "drop table items_fts; {new_sql}; delete from items_fts_pending;"
         ))
         .context("recreating the index")?;
-        let bar = progress(items, g.json);
+        let bar = output::progress("reindexing", items, g.json);
         let mut last_id = i64::MIN;
         let mut done = 0i64;
         loop {
@@ -136,19 +134,6 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         crate::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
     }
     Ok(0)
-}
-
-fn progress(total: i64, json: bool) -> ProgressBar {
-    if json || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total.max(0) as u64);
-    if let Ok(style) =
-        ProgressStyle::with_template("reindexing {bar:40} {pos}/{len} items ({eta} left)")
-    {
-        bar.set_style(style);
-    }
-    bar
 }
 
 pub fn optimize(g: &Globals) -> Result<i32> {
