@@ -14,7 +14,7 @@ use crate::error::{Context, Error, Result};
 use crate::library::{self, Access};
 use crate::sql_file::{self, int, queries};
 use crate::vectors::embedder::{self, Embedder, Failure};
-use crate::vectors::store::{self, Store, TABLE};
+use crate::vectors::store::{self, TABLE};
 use crate::{err, fault, interrupt, output};
 
 pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
@@ -330,13 +330,9 @@ fn make_table(g: &Globals, lib: &mut library::Library, model: &str, dims: i64) -
         }
     };
     tx.commit().context("making the vector table")?;
-    let store = Store {
-        model: model.to_string(),
-        dimensions: dims,
-    };
     say(
         g,
-        json!({"command": "embed", "model": store.model, "dimensions": dims, "created": made}),
+        json!({"command": "embed", "model": model, "dimensions": dims, "created": made}),
         || {
             if made {
                 format!("made the vector table for model {model:?} ({dims} dimensions)")
