@@ -60,13 +60,10 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         ),
         None => (0, HashMap::new()),
     };
-    let items: i64 = lib
-        .conn
-        .query_row("select count(*) from items", [], |r| r.get(0))
-        .context("counting items")?;
+    let pending = pending(&lib.conn, &current)?;
     let mut embedder =
         Embedder::start(&command, g.config.vectors.timeout_ms).map_err(Error::new)?;
-    let bar = output::progress("embedding", items - current.len() as i64, g.json);
+    let bar = output::progress("embedding", pending, g.json);
     // One watch over the whole run: each batch committed stays, a signal ends the next.
     let guard = interrupt::guard(
         "the batch in progress was not stored; the batches before it keep their vectors: run `recall embed` again to go on".to_string(),
@@ -283,6 +280,24 @@ fn remove_orphans(conn: &rusqlite::Connection) -> Result<usize> {
         [],
     )
     .context("removing the vectors of deleted items")
+}
+
+/// How many items have no vector as new as their text (the progress bar's total).
+fn pending(conn: &rusqlite::Connection, current: &HashMap<i64, String>) -> Result<i64> {
+    let doing = "counting the items to embed";
+    let mut stmt = conn
+        .prepare("select id, imported_at from items")
+        .context(doing)?;
+    let mut rows = stmt.query([]).context(doing)?;
+    let mut pending = 0;
+    while let Some(row) = rows.next().context(doing)? {
+        let id: i64 = row.get(0).context(doing)?;
+        let imported: Option<String> = row.get(1).context(doing)?;
+        if current.get(&id) != imported.as_ref() {
+            pending += 1;
+        }
+    }
+    Ok(pending)
 }
 
 /// Each item with a vector, and the item's imported_at when the vector was made.
