@@ -257,7 +257,11 @@ proptest! {
                     .expect("date functions");
                 prop_assert!(julian.is_some(), "julianday({s}) is NULL");
                 prop_assert_eq!(back.as_ref(), Some(s));
-                prop_assert_eq!(oracle.as_ref(), Some(s), "SQLite reads the input otherwise");
+                // SQLite reads four-digit years only: an input of year +10000 whose offset
+                // brings it back into 9999 is ours to read, and has no oracle.
+                if !text.as_deref().is_some_and(|t| t.starts_with('+')) {
+                    prop_assert_eq!(oracle.as_ref(), Some(s), "SQLite reads the input otherwise");
+                }
             }
             Err(_) => {
                 prop_assert!(via_sql.is_err(), "recall_time accepted {:?}", sql_value);
