@@ -7,33 +7,19 @@
 //! to it when the embedder fails, and `recall eval --set vectors=off,on` compares both.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
 use crate::common::cli::{generated_items, kill_at_pause, titled, Ran, TempLib};
+use crate::common::vectors::{
+    batch_config, fake, fake_logging, fake_script, floats, requests, stored, vectors_only,
+};
 use crate::common::{pipe, root, SYSTEM_PYTHON};
 
 /// The fixed "now" of every search here, so that two runs can be compared byte for byte.
 const NOW: &str = "2026-01-01T00:00:00Z";
-
-fn fake_script() -> PathBuf {
-    root().join("tests/vectors/fake_embed.py")
-}
-
-/// The fake embedder's command line with these options (quoted as a shell would).
-fn fake(options: &str) -> String {
-    format!("{SYSTEM_PYTHON} '{}' {options}", fake_script().display())
-        .trim_end()
-        .to_string()
-}
-
-/// The fake embedder writing the number of texts of each request to `log`.
-fn fake_logging(log: &Path, options: &str) -> String {
-    fake(&format!("--log '{}' {options}", log.display()))
-}
 
 /// The vectors the fake embedder gives these texts, asked directly (not through recall).
 fn fake_vectors(texts: &[String], options: &[&str]) -> Vec<Vec<f32>> {
@@ -53,23 +39,6 @@ fn fake_vectors(texts: &[String], options: &[&str]) -> Vec<Vec<f32>> {
         .expect("vectors")
         .iter()
         .map(floats)
-        .collect()
-}
-
-fn floats(v: &Value) -> Vec<f32> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not a vector: {v}"))
-        .iter()
-        .map(|x| x.as_f64().expect("a number") as f32)
-        .collect()
-}
-
-/// The number of texts of each request the logging fake received (none: no file).
-fn requests(log: &Path) -> Vec<usize> {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.parse().expect("a count"))
         .collect()
 }
 
@@ -126,31 +95,6 @@ fn sql(lib: &TempLib, query: &str) -> Vec<Value> {
         .as_array()
         .unwrap_or_else(|| panic!("sql answer is not an array"))
         .clone()
-}
-
-/// Each stored vector by item id, with the item's imported_at it was made at, read
-/// through sqlite-vec in `recall sql`.
-fn stored(lib: &TempLib) -> BTreeMap<i64, (Vec<f32>, String)> {
-    sql(
-        lib,
-        "select rowid as id, vec_to_json(embedding) as v, item_imported_at as at from item_vectors",
-    )
-    .iter()
-    .map(|r| {
-        let v: Value = serde_json::from_str(r["v"].as_str().expect("json text")).expect("vec");
-        (
-            r["id"].as_i64().expect("id"),
-            (floats(&v), r["at"].as_str().expect("at").to_string()),
-        )
-    })
-    .collect()
-}
-
-fn vectors_only(lib: &TempLib) -> BTreeMap<i64, Vec<f32>> {
-    stored(lib)
-        .into_iter()
-        .map(|(id, (v, _))| (id, v))
-        .collect()
 }
 
 /// The model and dimensions recorded in `recall_meta` (a plain table, read directly).
@@ -486,7 +430,7 @@ fn assert_healthy(lib: &TempLib) {
 fn embed_killed_midway_keeps_its_batches_and_resumes() {
     let reference = sample();
     let lib = sample();
-    let cfg = config(&lib, "batch.toml", "[vectors]\nbatch = 32\n");
+    let cfg = batch_config(&lib, 32);
     reference
         .run(&["--config", &cfg, "embed", "--embed-cmd", &fake("")])
         .ok();
@@ -522,7 +466,7 @@ fn embed_killed_midway_keeps_its_batches_and_resumes() {
 #[test]
 fn an_embedder_failing_midway_leaves_the_batches_done() {
     let lib = sample();
-    let cfg = config(&lib, "batch.toml", "[vectors]\nbatch = 32\n");
+    let cfg = batch_config(&lib, 32);
     let failed = lib.run(&[
         "--config",
         &cfg,

@@ -5,30 +5,13 @@
 use serde_json::json;
 
 use crate::common::cli::TempLib;
+use crate::common::vectors::{
+    batch_config, embedded_ids, fake, fake_logging, requests, vectors_only,
+};
 
 fn item(title: &str, embedding: serde_json::Value) -> String {
     json!({"source": "s", "title": title, "occurred_at": "2025-01-01T00:00:00Z", "embedding": embedding})
         .to_string()
-}
-
-/// Each stored vector as (item id, its numbers), read through the CLI's sqlite-vec.
-fn stored(lib: &TempLib) -> Vec<(i64, Vec<f64>)> {
-    let rows = lib
-        .run(&[
-            "--json",
-            "sql",
-            "select rowid as id, vec_to_json(embedding) as v from item_vectors order by rowid",
-        ])
-        .ok()
-        .json();
-    rows.as_array()
-        .expect("rows")
-        .iter()
-        .map(|r| {
-            let v: Vec<f64> = serde_json::from_str(r["v"].as_str().expect("vector")).expect("json");
-            (r["id"].as_i64().expect("id"), v)
-        })
-        .collect()
 }
 
 #[test]
@@ -71,12 +54,12 @@ fn embeddings_need_the_library_s_vectors_and_their_length() {
     assert_eq!(lib.snapshot(), before);
     // Stored with the item, as float32.
     lib.import(&item("good", json!([0.5, -0.25, 3]))).ok();
-    assert_eq!(stored(&lib), vec![(1, vec![0.5, -0.25, 3.0])]);
+    assert_eq!(vectors_only(&lib), [(1, vec![0.5, -0.25, 3.0])].into());
     // `add -` takes the same field; a replaced item's vector is the new one.
     let replaced = json!({"id": 1, "source": "s", "title": "good again",
                           "occurred_at": "2025-01-02T00:00:00Z", "embedding": [0, 1, 0]});
     lib.run_stdin(&["add", "-"], &replaced.to_string()).ok();
-    assert_eq!(stored(&lib), vec![(1, vec![0.0, 1.0, 0.0])]);
+    assert_eq!(vectors_only(&lib), [(1, vec![0.0, 1.0, 0.0])].into());
     // --model and --dimensions again: the same is no change, another is refused.
     lib.run(&["embed", "--model", "m3", "--dimensions", "3"])
         .ok();
@@ -101,11 +84,11 @@ fn forget_removes_vectors_and_check_counts_them() {
         .map(|i| item(&format!("item {i}"), json!([1, i])))
         .collect();
     lib.import(&items.join("\n")).ok();
-    assert_eq!(stored(&lib).len(), 4);
+    assert_eq!(embedded_ids(&lib).len(), 4);
     lib.run(&["forget", "2", "3"]).ok();
     assert_eq!(
-        stored(&lib),
-        vec![(1, vec![1.0, 0.0]), (4, vec![1.0, 3.0])],
+        vectors_only(&lib),
+        [(1, vec![1.0, 0.0]), (4, vec![1.0, 3.0])].into(),
         "forget left vectors of forgotten items"
     );
     // An item without a vector, and a vector whose item another program deleted.
@@ -156,16 +139,9 @@ fn an_item_the_embedder_refuses_costs_only_that_item() {
         .collect();
     lines[6] = json!({"source": "s", "title": "a poison pill", "occurred_at": 6}).to_string();
     lib.import(&lines.join("\n")).ok();
-    let config = lib.path("batch.toml");
-    std::fs::write(&config, "[vectors]\nbatch = 4\n").expect("config");
+    let config = batch_config(&lib, 4);
     let log = lib.path("requests.log");
-    let fake = crate::common::root().join("tests/vectors/fake_embed.py");
-    let command = format!(
-        "/usr/bin/python3 '{}' --refuse poison --log '{}'",
-        fake.display(),
-        log.display()
-    );
-    let config = config.to_string_lossy().to_string();
+    let command = fake_logging(&log, "--refuse poison");
     let first = lib.run(&[
         "--config",
         &config,
@@ -186,17 +162,10 @@ fn an_item_the_embedder_refuses_costs_only_that_item() {
         "{}",
         warning[0]
     );
-    let have: Vec<i64> = stored(&lib).iter().map(|(id, _)| *id).collect();
+    let have = embedded_ids(&lib);
     assert_eq!(have, (1..=20).filter(|i| *i != 7).collect::<Vec<i64>>());
     // Five batches of four; the refused one again text by text.
-    let sizes = |log: &std::path::Path| -> Vec<usize> {
-        std::fs::read_to_string(log)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| l.parse().expect("a count"))
-            .collect()
-    };
-    assert_eq!(sizes(&log), vec![4, 4, 1, 1, 1, 1, 4, 4, 4]);
+    assert_eq!(requests(&log), vec![4, 4, 1, 1, 1, 1, 4, 4, 4]);
     let again = lib.run(&[
         "--config",
         &config,
@@ -209,17 +178,11 @@ fn an_item_the_embedder_refuses_costs_only_that_item() {
     assert_eq!(again.json()["embedded"], 0);
     // The refused item alone, then (nothing stored told no model) one text for the model.
     assert_eq!(
-        sizes(&log)[9..],
+        requests(&log)[9..],
         [1, 1],
         "the second run asks for the refused item alone"
     );
     crate::common::damage::assert_clean(&lib);
-}
-
-/// The fake embedder of the tests, with `options`.
-fn fake(options: &str) -> String {
-    let script = crate::common::root().join("tests/vectors/fake_embed.py");
-    format!("/usr/bin/python3 '{}' {options}", script.display())
 }
 
 fn sample_lib(n: usize) -> TempLib {
@@ -233,17 +196,10 @@ fn sample_lib(n: usize) -> TempLib {
 #[test]
 fn an_interrupted_embed_keeps_its_batches() {
     let lib = sample_lib(20);
-    let config = lib.path("batch.toml");
-    std::fs::write(&config, "[vectors]\nbatch = 4\n").expect("config");
+    let config = batch_config(&lib, 4);
     let child = lib
         .command()
-        .args([
-            "--config",
-            &config.to_string_lossy(),
-            "embed",
-            "--embed-cmd",
-            &fake(""),
-        ])
+        .args(["--config", &config, "embed", "--embed-cmd", &fake("")])
         .env("RECALL_TEST_PAUSE_AT", "embed:8")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -255,7 +211,7 @@ fn an_interrupted_embed_keeps_its_batches() {
         stderr.trim(),
         "recall: interrupted: the batch in progress was not stored; the batches before it keep their vectors: run `recall embed` again to go on"
     );
-    let have: Vec<i64> = stored(&lib).iter().map(|(id, _)| *id).collect();
+    let have = embedded_ids(&lib);
     assert_eq!(have, (1..=8).collect::<Vec<i64>>());
     crate::common::damage::assert_clean(&lib);
 }
@@ -276,7 +232,7 @@ fn a_vector_is_only_its_own_item_s() {
     .ok();
     assert_eq!(lib.count("select max(id) from items"), 10);
     assert!(
-        stored(&lib).iter().all(|(id, _)| *id != 10),
+        !embedded_ids(&lib).contains(&10),
         "the new item 10 has the deleted item's vector"
     );
     // Item 3 replaced by another program: its vector is no longer its own.
@@ -313,17 +269,16 @@ fn a_vector_is_only_its_own_item_s() {
 #[test]
 fn an_item_forgotten_while_its_batch_is_embedded_gets_no_vector() {
     let lib = sample_lib(12);
-    let config = lib.path("batch.toml");
-    std::fs::write(&config, "[vectors]\nbatch = 4\n").expect("config");
+    let config = batch_config(&lib, 4);
     let log = lib.path("requests.log");
     let mut child = lib
         .command()
         .args([
             "--config",
-            &config.to_string_lossy(),
+            &config,
             "embed",
             "--embed-cmd",
-            &fake(&format!("--sleep 1.5 --log '{}'", log.display())),
+            &fake_logging(&log, "--sleep 1.5"),
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -342,7 +297,7 @@ fn an_item_forgotten_while_its_batch_is_embedded_gets_no_vector() {
     }
     lib.run(&["forget", "6"]).ok();
     assert!(child.wait().expect("wait").success());
-    let have: Vec<i64> = stored(&lib).iter().map(|(id, _)| *id).collect();
+    let have = embedded_ids(&lib);
     assert_eq!(have, (1..=12).filter(|i| *i != 6).collect::<Vec<i64>>());
     crate::common::damage::assert_clean(&lib);
 }
@@ -379,7 +334,7 @@ fn a_damaged_vector_record_is_mended_by_drop() {
     lib.run(&["forget", "2"]).ok();
     lib.run(&["embed", "--drop"]).ok();
     lib.run(&["embed", "--embed-cmd", &fake("")]).ok();
-    assert_eq!(stored(&lib).len(), 5);
+    assert_eq!(embedded_ids(&lib).len(), 5);
 }
 
 /// Asked for by name, the vector channel needs vectors; an embedder beyond sqlite-vec's

@@ -1,0 +1,83 @@
+//! Shared by the vector-channel tests: the deterministic embedder
+//! `tests/vectors/fake_embed.py`, the vectors a library holds (read through the CLI's
+//! sqlite-vec), and the log of what the embedder was asked.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::cli::TempLib;
+use super::{root, SYSTEM_PYTHON};
+
+pub fn fake_script() -> PathBuf {
+    root().join("tests/vectors/fake_embed.py")
+}
+
+/// The fake embedder's command line with these options (quoted as a shell would).
+pub fn fake(options: &str) -> String {
+    format!("{SYSTEM_PYTHON} '{}' {options}", fake_script().display())
+        .trim_end()
+        .to_string()
+}
+
+/// The fake embedder writing the number of texts of each request to `log`.
+pub fn fake_logging(log: &Path, options: &str) -> String {
+    fake(&format!("--log '{}' {options}", log.display()))
+}
+
+/// The number of texts of each request the logging fake received (none: no file).
+pub fn requests(log: &Path) -> Vec<usize> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.parse().expect("a count"))
+        .collect()
+}
+
+/// A configuration file in the library's directory that embeds `batch` texts a request.
+pub fn batch_config(lib: &TempLib, batch: usize) -> String {
+    let path = lib.path("batch.toml");
+    std::fs::write(&path, format!("[vectors]\nbatch = {batch}\n")).expect("write config");
+    path.to_string_lossy().into_owned()
+}
+
+pub fn floats(v: &Value) -> Vec<f32> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a vector: {v}"))
+        .iter()
+        .map(|x| x.as_f64().expect("a number") as f32)
+        .collect()
+}
+
+/// Each stored vector by item id, with the item's imported_at it was made at.
+pub fn stored(lib: &TempLib) -> BTreeMap<i64, (Vec<f32>, String)> {
+    let rows = lib.json(&[
+        "sql",
+        "select rowid as id, vec_to_json(embedding) as v, item_imported_at as at from item_vectors",
+    ]);
+    rows.as_array()
+        .unwrap_or_else(|| panic!("sql answer is not an array: {rows}"))
+        .iter()
+        .map(|r| {
+            let v: Value = serde_json::from_str(r["v"].as_str().expect("json text")).expect("vec");
+            (
+                r["id"].as_i64().expect("id"),
+                (floats(&v), r["at"].as_str().expect("at").to_string()),
+            )
+        })
+        .collect()
+}
+
+/// Each stored vector by item id.
+pub fn vectors_only(lib: &TempLib) -> BTreeMap<i64, Vec<f32>> {
+    stored(lib)
+        .into_iter()
+        .map(|(id, (v, _))| (id, v))
+        .collect()
+}
+
+/// The ids of the items that have a vector, in order.
+pub fn embedded_ids(lib: &TempLib) -> Vec<i64> {
+    stored(lib).into_keys().collect()
+}
