@@ -427,3 +427,37 @@ fn locomo_conversations_become_a_library_and_cases() {
         .unwrap();
     assert_eq!(conv_b["ranks"], json!([[7, 1]]));
 }
+
+/// Every key `--set` takes is named where a user looks for it: `recall eval --help` and
+/// docs/evaluation.md. The list comes from the CLI's own refusal of an unknown key.
+#[test]
+fn every_set_key_is_documented() {
+    let lib = TempLib::init(None);
+    let refusal = lib
+        .run(&["eval", &cases(), "--set", "nothing=1"])
+        .fails_with("known: ")
+        .stderr;
+    let known = refusal
+        .trim()
+        .split_once("known: ")
+        .map(|(_, keys)| keys)
+        .expect("the refusal lists the keys");
+    let keys: Vec<&str> = known.split(", ").collect();
+    assert!(keys.len() >= 20, "{keys:?}");
+    // clap wraps the help text; a key is never broken.
+    let help = lib.run(&["eval", "--help"]).ok().stdout;
+    let help_words: Vec<&str> = help
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .collect();
+    let docs = std::fs::read_to_string(root().join("docs/evaluation.md")).expect("docs");
+    for key in keys {
+        assert!(
+            help_words.contains(&key),
+            "`recall eval --help` lacks {key}"
+        );
+        assert!(
+            docs.contains(&format!("`{key}`")),
+            "docs/evaluation.md lacks `{key}`"
+        );
+    }
+}
