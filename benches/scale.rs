@@ -184,6 +184,35 @@ fn time_each<F: FnMut(usize)>(name: &str, n: usize, mut f: F) -> Timing {
     }
 }
 
+/// Several ways of running the same queries, timed in turn on each query (the first of
+/// them moving one place a query), so that a machine busier for a while weighs on every
+/// one alike and their ratios hold under a changing load.
+fn time_interleaved<F: FnMut(usize, usize)>(names: &[&str], n: usize, mut f: F) -> Vec<Timing> {
+    let k = names.len();
+    for i in 0..n.min(5) {
+        for v in 0..k {
+            f(v, i); // warm the page cache
+        }
+    }
+    let mut ms = vec![Vec::with_capacity(n); k];
+    for i in 0..n {
+        for step in 0..k {
+            let v = (i + step) % k;
+            let t = Instant::now();
+            f(v, i);
+            ms[v].push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    names
+        .iter()
+        .zip(ms)
+        .map(|(name, ms)| Timing {
+            name: name.to_string(),
+            ms,
+        })
+        .collect()
+}
+
 /// Baseline (b), where the system Python's SQLite (3.40) can read the library: not for
 /// `trigram remove_diacritics 1` (3.45+); for `recall`, with the extension loaded (only
 /// its tokenizer is used; the re-ranking stays Python's).
@@ -324,12 +353,44 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         let rows = stmt.query_map([m], |r| r.get::<_, i64>(0)).expect("query");
         rows.count()
     };
-    timings.push(time_each("baseline (a) bare FTS5", o.queries, |i| {
-        bare(&matches[i]);
-    }));
-    timings.push(time_each("search, all projects", o.queries, |i| {
-        search(&queries[i], None);
-    }));
+    // The context stage (on by default) costs what search with it off does not: its
+    // neighbours within the default gap, and within a day (where, items being hours
+    // apart per project, most hits have neighbours).
+    let context = |weight: f64, gap_minutes: f64| Ranking {
+        context: settings::Context {
+            weight,
+            radius: ranking.context.radius,
+            gap_minutes,
+        },
+        ..ranking.clone()
+    };
+    let (off, day) = (
+        context(0.0, ranking.context.gap_minutes),
+        context(ranking.context.weight, 1440.0),
+    );
+    timings.extend(time_interleaved(
+        &[
+            "baseline (a) bare FTS5",
+            "search, all projects",
+            "search, context off",
+            "search, context within a day",
+        ],
+        o.queries,
+        |v, i| match v {
+            0 => {
+                bare(&matches[i]);
+            }
+            1 => {
+                search(&queries[i], None);
+            }
+            2 => {
+                search_with(&off, &queries[i], None);
+            }
+            _ => {
+                search_with(&day, &queries[i], None);
+            }
+        },
+    ));
     // Pruning: its speed, and how much of the unpruned top 10 it keeps.
     let mut overlaps = Vec::new();
     for share in PRUNE_SHARES {
@@ -356,25 +417,6 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
                 kept as f64 / total as f64
             },
         ));
-    }
-    // The context stage's cost: neighbours within its default gap, and within a day
-    // (where, items being hours apart per project, most hits have neighbours).
-    for (name, weight, gap) in [
-        ("context off", 0.0, ranking.context.gap_minutes),
-        ("context on", 0.3, ranking.context.gap_minutes),
-        ("context within a day", 0.3, 1440.0),
-    ] {
-        let with_context = Ranking {
-            context: settings::Context {
-                weight,
-                radius: 2,
-                gap_minutes: gap,
-            },
-            ..ranking.clone()
-        };
-        timings.push(time_each(name, o.queries, |i| {
-            search_with(&with_context, &queries[i], None);
-        }));
     }
     let vectors_mb =
         (n <= VECTORS_UP_TO).then(|| vector_channel(&path, n, o, &queries, &mut timings));
@@ -493,13 +535,7 @@ fn vector_channel(
             .filter_map(|row| row.get("id").and_then(|v| v.as_i64()))
             .collect()
     };
-    timings.push(time_each("vectors: literal search", o.queries, |i| {
-        sql_file::run(&lib.conn, queries::SEARCH, &plan(&texts[i])).expect("search");
-    }));
-    timings.push(time_each("vectors: nearest 200 alone", o.queries, |i| {
-        nearest(&query_vectors[i]);
-    }));
-    timings.push(time_each("vectors: hybrid search", o.queries, |i| {
+    let hybrid = |i: usize| {
         let ids = nearest(&query_vectors[i]);
         let mut p = plan(&texts[i]);
         p.push((
@@ -507,7 +543,24 @@ fn vector_channel(
             sql_file::text(Some(&serde_json::to_string(&ids).unwrap_or_default())),
         ));
         sql_file::run(&lib.conn, queries::SEARCH, &p).expect("hybrid search");
-    }));
+    };
+    timings.extend(time_interleaved(
+        &[
+            "vectors: literal search",
+            "vectors: nearest 200 alone",
+            "vectors: hybrid search",
+        ],
+        o.queries,
+        |v, i| match v {
+            0 => {
+                sql_file::run(&lib.conn, queries::SEARCH, &plan(&texts[i])).expect("search");
+            }
+            1 => {
+                nearest(&query_vectors[i]);
+            }
+            _ => hybrid(i),
+        },
+    ));
     mb
 }
 
@@ -545,8 +598,8 @@ fn report(reports: &[SizeReport]) -> String {
         }
         md.push_str(&format!(
             "\ncontext (weight 0.3, radius 2): p95 on / off {:.2} within the default gap, {:.2} within a day\n",
-            p95("context on") / p95("context off"),
-            p95("context within a day") / p95("context off"),
+            p95("search, all projects") / p95("search, context off"),
+            p95("search, context within a day") / p95("search, context off"),
         ));
         if let Some(mb) = r.vectors_mb {
             md.push_str(&format!(
