@@ -9,6 +9,7 @@ mod cli_library;
 mod cli_safety;
 mod concurrency;
 mod crashes;
+mod docs_links;
 mod eval;
 mod eval_conversation;
 mod fold_agreement;

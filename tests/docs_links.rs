@@ -1,0 +1,154 @@
+//! The documentation is the reference, so its links must lead somewhere: every relative
+//! link of README.md and docs/*.md names a file of the repository and, with a `#part`,
+//! a heading of that file (as GitHub makes anchors of headings); every page of docs/ is
+//! listed in the README's Documentation section.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::common::root;
+
+fn pages() -> Vec<PathBuf> {
+    let mut pages = vec![root().join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    pages
+}
+
+/// The text outside fenced code blocks, where a link is a link.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens, and
+/// `-1`, `-2` … for repeats.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut out = BTreeSet::new();
+    for line in prose(text).lines() {
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        let heading = heading.trim_start_matches('#');
+        if !heading.starts_with(' ') {
+            continue;
+        }
+        let slug: String = heading
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        out.insert(if *n == 0 {
+            slug.clone()
+        } else {
+            format!("{slug}-{n}")
+        });
+        *n += 1;
+    }
+    out
+}
+
+/// The targets of the inline links `[text](target)` of a page.
+fn links(text: &str) -> Vec<String> {
+    let text = prose(text);
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("](") {
+        rest = &rest[i + 2..];
+        if let Some(end) = rest.find(')') {
+            out.push(rest[..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_leads_to_a_file_and_a_heading() {
+    let mut broken = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).expect("page");
+        let dir = page.parent().expect("a directory");
+        for target in links(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = match target.split_once('#') {
+                Some((file, anchor)) => (file, Some(anchor)),
+                None => (target.as_str(), None),
+            };
+            let path = if file.is_empty() {
+                page.clone()
+            } else {
+                dir.join(file)
+            };
+            let name = page.strip_prefix(root()).unwrap_or(&page).display();
+            if !path.exists() {
+                broken.push(format!("{name}: {target}: no such file"));
+                continue;
+            }
+            if let Some(anchor) = anchor {
+                let is_markdown = path.extension().is_some_and(|x| x == "md");
+                if is_markdown {
+                    let headings = anchors(&std::fs::read_to_string(&path).expect("target"));
+                    if !headings.contains(anchor) {
+                        broken.push(format!("{name}: {target}: no such heading"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn the_readme_lists_every_page_of_docs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let listed = &readme[readme
+        .find("## Documentation")
+        .expect("a Documentation section")..];
+    for page in pages().iter().skip(1) {
+        let name = Path::new("docs").join(page.file_name().expect("name"));
+        assert!(
+            listed.contains(&format!("]({})", name.display())),
+            "README's Documentation section does not list {}",
+            name.display()
+        );
+    }
+}
+
+#[test]
+fn anchors_are_made_as_github_makes_them() {
+    let text = "# Performance\n## Common-term pruning (optional, off by default)\n## `recall eval`\n## Set up\n## Set up\n```\n# not a heading\n```\n";
+    let want: BTreeSet<String> = [
+        "performance",
+        "common-term-pruning-optional-off-by-default",
+        "recall-eval",
+        "set-up",
+        "set-up-1",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    assert_eq!(anchors(text), want);
+}
