@@ -656,6 +656,12 @@ fn eval_compares_the_literal_and_the_judged_answers() {
     );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     let variants = doc["variants"].as_array().unwrap();
+    // A judge that answers: no case fell back, and nothing to warn of.
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    for v in variants {
+        assert_eq!(v["summary"]["fell_back"], 0, "{v}");
+        assert_eq!(v["cases"][0]["fell_back"], Value::Null, "{v}");
+    }
     let labels: Vec<&str> = variants
         .iter()
         .map(|v| v["label"].as_str().unwrap())
@@ -725,6 +731,24 @@ fn eval_compares_the_literal_and_the_judged_answers() {
     assert_eq!(
         shown,
         vec![serde_json::json!(lit), serde_json::json!(literal_b)]
+    );
+    // Counted, not taken for a judge that agrees: each case says why, the summary how
+    // many, and one warning names the first.
+    let variant = &doc["variants"][0];
+    assert_eq!(variant["summary"]["fell_back"], 2);
+    for case in variant["cases"].as_array().unwrap() {
+        let why = case["fell_back"].as_str().unwrap_or_default();
+        assert!(
+            why.starts_with("the judge rated 0 of ") && why.ends_with(" candidates within 500 ms"),
+            "{case}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with("recall: warning: defaults: 2 of 2 cases got the literal answer because a process failed; the first, a: the judge rated 0 of "),
+        "{stderr}"
     );
     let (requests, pids) = logged(&log);
     assert_eq!(pids.len(), 4, "two judges, each with its child");

@@ -1056,6 +1056,51 @@ fn eval_compares_the_literal_and_the_hybrid_search() {
         .expect("the case in the on column");
     assert_eq!(got["ranks"], json!(want), "{got}");
 
+    assert_eq!(on["summary"]["fell_back"], 0, "{on}");
+    // An embedder that fails gives each search case the literal answer: counted per
+    // case and in the summary, with one warning, never read as vectors that add nothing.
+    let r = lib.run(&[
+        "--json",
+        "eval",
+        &cases,
+        "--set",
+        "vectors=on",
+        "--embed-cmd",
+        &fake("--garbage"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let broken = &r.json()["variants"][0];
+    let searches = broken["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter(|c| c["kind"] == "search")
+        .count();
+    assert!(searches > 40, "{searches}");
+    assert_eq!(broken["summary"]["fell_back"], searches, "{broken}");
+    for c in broken["cases"].as_array().expect("cases") {
+        let why = c["fell_back"].as_str();
+        if c["kind"] == "search" {
+            assert!(why.is_some_and(|w| w.contains("embedder")), "{c}");
+        } else {
+            assert_eq!(why, None, "vectors serve search only: {c}");
+        }
+    }
+    assert_eq!(
+        broken["summary"]["mrr"], off["summary"]["mrr"],
+        "the literal answer"
+    );
+    let warning: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(warning.len(), 1, "{}", r.stderr);
+    assert!(
+        warning[0].starts_with(&format!(
+            "recall: warning: vectors=on: {searches} of {} cases got the literal answer because a process failed; the first, case-01: ",
+            broken["summary"]["cases"]
+        )),
+        "{}",
+        r.stderr
+    );
+
     // "on" needs an embedder.
     let r = lib.run(&["eval", &cases, "--set", "vectors=off,on"]);
     assert_eq!(r.code, 2);

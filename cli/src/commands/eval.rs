@@ -50,6 +50,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
         });
     }
     crate::line_process::shutdown();
+    warn_fallbacks(&columns);
     let tags: BTreeSet<String> = cases.iter().flat_map(|c| c.tags.iter().cloned()).collect();
     let per_tag = |c: &Column| -> Vec<(String, Summary)> {
         tags.iter()
@@ -98,6 +99,25 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     }
     print_worst(&columns[0], a.worst);
     Ok(0)
+}
+
+/// A judge or an embedder that fails gives the literal answer, which a comparison would
+/// read as a judge that agrees or vectors that add nothing: one warning per column that
+/// had such cases, with the first failure.
+fn warn_fallbacks(columns: &[Column]) {
+    for c in columns {
+        let Some(first) = c.outcomes.iter().find(|o| o.fell_back.is_some()) else {
+            continue;
+        };
+        eprintln!(
+            "recall: warning: {}: {} of {} cases got the literal answer because a process failed; the first, {}: {}; `recall search … --explain` shows why",
+            c.label,
+            c.summary.fell_back,
+            c.summary.cases,
+            first.id,
+            first.fell_back.as_deref().unwrap_or_default(),
+        );
+    }
 }
 
 /// Metrics down, one column per label; with `diff`, columns after the first also show
@@ -150,6 +170,11 @@ fn print_table(columns: &[(String, Summary)], diff: bool) {
         ("cases", |s| s.cases),
         ("expect []", |s| s.expect_nothing_cases),
     ];
+    let fell_back: [(&str, Count); 1] = [("fell back", |s| s.fell_back)];
+    let any_fell_back = columns.iter().any(|(_, s)| s.fell_back > 0);
+    let counts = counts
+        .into_iter()
+        .chain(fell_back.into_iter().filter(|_| any_fell_back));
     for (name, get) in counts {
         let mut line = format!("{name:<12}");
         for (_, s) in columns {

@@ -217,15 +217,21 @@ impl Settings {
 /// The judge stage of a search: `answer` (the literal one, from `params`) as the judge
 /// shapes it, or unchanged when no judge is set. Fails only where the literal search
 /// would (the library); the judge's own failures give the literal answer back.
-pub fn stage(
+pub fn stage(lib: &Library, s: &settings::Search, params: &Params, answer: Json) -> Result<Json> {
+    stage_reporting(lib, s, params, answer).map(|(answer, _)| answer)
+}
+
+/// The judge stage, and how the judge failed when its failure gave the literal answer
+/// back (`recall eval` counts those: they look like a judge that agrees).
+pub fn stage_reporting(
     lib: &Library,
     s: &settings::Search,
     params: &Params,
     mut answer: Json,
-) -> Result<Json> {
+) -> Result<(Json, Option<String>)> {
     let j = &s.ranking.judge;
     let Some(command) = j.active() else {
-        return Ok(answer);
+        return Ok((answer, None));
     };
     let literal: Vec<Map<String, Json>> = answer
         .get("results")
@@ -281,6 +287,7 @@ pub fn stage(
         Outcome::Failed(why) => ("failed", Some(why.clone())),
     };
     let ranker = if judged { "judge" } else { "literal" };
+    let fell_back = if judged { None } else { failure.clone() };
     let empty = results.is_empty();
     answer["results"] = Json::Array(results);
     answer["ranker"] = json!(ranker);
@@ -308,7 +315,7 @@ pub fn stage(
             explain.insert("reason".into(), json!("judged_out"));
         }
     }
-    Ok(answer)
+    Ok((answer, fell_back))
 }
 
 /// What goes to the judge: one row (as the answer shows it) and one item (as the judge

@@ -18,6 +18,8 @@ pub struct Outcome {
     pub shown: Vec<i64>,
     /// Whether the case expects an empty answer (`"expect": []` and no `must_not`).
     pub expects_nothing: bool,
+    /// How the judge or the embedder failed, when that gave the literal answer instead.
+    pub fell_back: Option<String>,
 }
 
 /// How many results are shown: the first 10, as the other metrics read them.
@@ -99,6 +101,8 @@ pub struct Summary {
     /// How many cases expect nothing, and the share of them that got nothing.
     pub expect_nothing_cases: usize,
     pub empty_share: Option<f64>,
+    /// The cases that got the literal answer because the judge or the embedder failed.
+    pub fell_back: usize,
 }
 
 fn mean(values: impl Iterator<Item = Option<f64>>) -> f64 {
@@ -139,7 +143,8 @@ pub fn summarize<'a>(outcomes: impl Iterator<Item = &'a Outcome> + Clone) -> Sum
         recall_at_10: mean(outcomes.clone().map(|o| o.recall_at(10))),
         mrr: mean(outcomes.clone().map(|o| o.reciprocal_rank())),
         ndcg_at_10: mean(outcomes.clone().map(|o| o.ndcg_at(10))),
-        must_not_violations: outcomes.map(|o| o.violations.len()).sum(),
+        must_not_violations: outcomes.clone().map(|o| o.violations.len()).sum(),
+        fell_back: outcomes.filter(|o| o.fell_back.is_some()).count(),
     }
 }
 
@@ -173,6 +178,7 @@ pub fn outcome(
             .collect(),
         shown: answer.iter().take(SHOWN).copied().collect(),
         expects_nothing: expected.nothing,
+        fell_back: None,
     }
 }
 

@@ -181,8 +181,10 @@ pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Resul
     Ok(out)
 }
 
-/// The ids a case's query returns, in rank order.
-pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>> {
+/// The ids a case's query returns, in rank order, and how the judge or the embedder
+/// failed when their failure gave the literal answer instead.
+pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>, Option<String>)> {
+    let mut fell_back = None;
     let now = case.now.clone();
     let rows = match case.kind() {
         "later" => {
@@ -227,7 +229,16 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
             let rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
             // The judge's answer when one is set, as `recall search` gives it.
             let literal = crate::output::query_answer("search", &rows, Json::Null, None);
-            let answer = crate::judge::stage(lib, &s, &plan.params, literal)?;
+            let (answer, judge_failed) =
+                crate::judge::stage_reporting(lib, &s, &plan.params, literal)?;
+            // Each message names the process that failed.
+            fell_back = plan
+                .vectors
+                .failure()
+                .map(str::to_string)
+                .into_iter()
+                .chain(judge_failed)
+                .reduce(|a, b| format!("{a}; {b}"));
             answer
                 .get("results")
                 .and_then(Json::as_array)
@@ -237,18 +248,19 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<Vec<i64>>
                 .collect()
         }
     };
-    Ok(rows
+    let ids = rows
         .iter()
         .filter_map(|r| r.get("id").and_then(|v| v.as_i64()))
-        .collect())
+        .collect();
+    Ok((ids, fell_back))
 }
 
 pub fn run_variant(lib: &Library, cases: &[Case], ranking: &Ranking) -> Result<Vec<Outcome>> {
     cases
         .iter()
         .map(|c| {
-            let ids = answer(lib, c, ranking)?;
-            Ok(metrics::outcome(
+            let (ids, fell_back) = answer(lib, c, ranking)?;
+            let mut outcome = metrics::outcome(
                 c.id.clone().unwrap_or_default(),
                 c.kind(),
                 c.tags.clone(),
@@ -258,7 +270,9 @@ pub fn run_variant(lib: &Library, cases: &[Case], ranking: &Ranking) -> Result<V
                     must_not: &c.must_not,
                     nothing: c.expects_nothing(),
                 },
-            ))
+            );
+            outcome.fell_back = fell_back;
+            Ok(outcome)
         })
         .collect()
 }

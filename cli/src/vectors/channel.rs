@@ -19,6 +19,8 @@ use crate::sql_file::{self, int, queries, real, text, Params};
 pub enum Channel {
     /// Literal search, and why (None: the library has no vectors, nothing to say).
     Off(Option<String>),
+    /// Literal search because the embedder failed on the query, and how.
+    Failed(String),
     On {
         model: String,
         /// The ids nearest the query, nearest first.
@@ -28,10 +30,18 @@ pub enum Channel {
 }
 
 impl Channel {
+    /// How the embedder failed, when it did.
+    pub fn failure(&self) -> Option<&str> {
+        match self {
+            Channel::Failed(why) => Some(why),
+            _ => None,
+        }
+    }
+
     /// `search.sql`'s parameters for the fusion (none when off: the literal search).
     pub fn params(&self, v: &Settings) -> Params {
         match self {
-            Channel::Off(_) => Vec::new(),
+            Channel::Off(_) | Channel::Failed(_) => Vec::new(),
             Channel::On { nearest, .. } => vec![
                 (
                     ":nearest",
@@ -48,6 +58,7 @@ impl Channel {
     pub fn shown(&self, v: &Settings) -> Json {
         match self {
             Channel::Off(why) => json!({"on": false, "reason": why}),
+            Channel::Failed(why) => json!({"on": false, "reason": why}),
             Channel::On {
                 model,
                 nearest,
@@ -112,11 +123,11 @@ pub fn run(
     });
     let embedded = match embedded {
         Ok(e) => e,
-        Err(why) => return Ok(Channel::Off(Some(format!("{why}; the literal answer")))),
+        Err(why) => return Ok(Channel::Failed(format!("{why}; the literal answer"))),
     };
     let embed_ms = started.elapsed().as_millis();
     let Some(vector) = embedded.vectors.first() else {
-        return Ok(Channel::Off(Some("the embedder gave no vector".into())));
+        return Ok(Channel::Failed("the embedder gave no vector".into()));
     };
     store.check(&embedded.model, vector.len(), "the embedder")?;
     let mut params = filters.clone();
