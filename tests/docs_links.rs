@@ -1,7 +1,8 @@
 //! The documentation is the reference, so its links must lead somewhere: every relative
 //! link of README.md and docs/*.md names a file of the repository and, with a `#part`,
-//! a heading of that file (as GitHub makes anchors of headings); every page of docs/ is
-//! listed in the README's Documentation section.
+//! a heading of that file (as GitHub makes anchors of headings); every source file the
+//! prose names in backquotes exists; every page of docs/ is listed in the README's
+//! Documentation section.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -119,6 +120,74 @@ fn every_relative_link_leads_to_a_file_and_a_heading() {
         }
     }
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// The files of the repository, as paths from its root (build outputs and installed
+/// packages left out).
+fn repository_files() -> Vec<String> {
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !["target", "node_modules", ".git", "corpus", "artifacts"]
+                    .contains(&name.as_str())
+                {
+                    walk(&path, out);
+                }
+            } else if let Ok(relative) = path.strip_prefix(root()) {
+                out.push(relative.to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root(), &mut out);
+    out
+}
+
+/// Names the docs use as examples of what a user's files are called, not as ours.
+const EXAMPLE_NAMES: &[&str] = &["ratelimit.rs", "src/importer.rs"];
+
+/// A source file named in backquotes, `cli/src/judge/rules.rs` or `rules.rs`: with a
+/// directory it is a path from the root; alone, some file of the repository is called
+/// so. Placeholders (`NNNN_name.sql`) and globs are not names.
+#[test]
+fn every_source_file_the_prose_names_exists() {
+    let files = repository_files();
+    let mut missing = Vec::new();
+    for page in pages() {
+        let text = prose(&std::fs::read_to_string(&page).expect("page"));
+        let name = page
+            .strip_prefix(root())
+            .unwrap_or(&page)
+            .display()
+            .to_string();
+        for quoted in text.split('`').skip(1).step_by(2) {
+            let is_source = [".rs", ".sql", ".py", ".mjs", ".sh"]
+                .iter()
+                .any(|ext| quoted.ends_with(ext));
+            let placeholder = quoted.contains("NNNN") || quoted.contains('*');
+            if !is_source
+                || placeholder
+                || quoted.contains(char::is_whitespace)
+                || EXAMPLE_NAMES.contains(&quoted)
+            {
+                continue;
+            }
+            let found = if quoted.contains('/') {
+                files.iter().any(|f| f == quoted)
+            } else {
+                files.iter().any(|f| f.rsplit('/').next() == Some(quoted))
+            };
+            if !found {
+                missing.push(format!("{name}: `{quoted}`"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no such file:\n{}", missing.join("\n"));
 }
 
 #[test]
