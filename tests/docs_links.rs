@@ -7,17 +7,11 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use crate::common::root;
+use crate::common::{files_in, root};
 
 fn pages() -> Vec<PathBuf> {
     let mut pages = vec![root().join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "md"))
-        .collect();
-    docs.sort();
-    pages.extend(docs);
+    pages.extend(files_in("docs", "md"));
     pages
 }
 

@@ -7,14 +7,15 @@
 //! to it when the embedder fails, and `recall eval --set vectors=off,on` compares both.
 
 use std::collections::{BTreeMap, HashSet};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
 use crate::common::cli::{generated_items, kill_at_pause, titled, Ran, TempLib};
 use crate::common::vectors::{
-    batch_config, fake, fake_logging, fake_script, floats, requests, stored, vectors_only,
+    batch_config, fake, fake_logging, fake_script, floats, requests, spawn_embed, stored,
+    vectors_only,
 };
 use crate::common::{pipe, root, SYSTEM_PYTHON};
 
@@ -410,16 +411,6 @@ fn model_and_dimensions_make_the_table_without_an_embedder() {
     assert_eq!(record(&lib), (Some("m".into()), Some("16".into())));
 }
 
-fn spawn_embed(lib: &TempLib, cfg: &str, cmd: &str, pause: &str) -> std::process::Child {
-    lib.command()
-        .args(["--config", cfg, "embed", "--embed-cmd", cmd])
-        .env("RECALL_TEST_PAUSE_AT", pause)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn recall embed")
-}
-
 /// `check` finds nothing wrong.
 fn assert_healthy(lib: &TempLib) {
     let failed = lib.run(&["--json", "check"]).failed_checks();
@@ -437,7 +428,7 @@ fn embed_killed_midway_keeps_its_batches_and_resumes() {
     let want = vectors_only(&reference);
     assert_eq!(want.len(), 300);
 
-    kill_at_pause(spawn_embed(&lib, &cfg, &fake(""), "embed:64"));
+    kill_at_pause(spawn_embed(&lib, &cfg, &fake(""), Some("embed:64")));
     assert_healthy(&lib);
     let kept = vectors_only(&lib);
     assert_eq!(kept.keys().copied().collect::<Vec<_>>(), ids_up_to(64));

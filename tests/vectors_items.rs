@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::common::cli::TempLib;
 use crate::common::vectors::{
-    batch_config, embedded_ids, fake, fake_logging, requests, vectors_only,
+    batch_config, embedded_ids, fake, fake_logging, requests, spawn_embed, vectors_only,
 };
 
 fn item(title: &str, embedding: serde_json::Value) -> String {
@@ -197,14 +197,7 @@ fn sample_lib(n: usize) -> TempLib {
 fn an_interrupted_embed_keeps_its_batches() {
     let lib = sample_lib(20);
     let config = batch_config(&lib, 4);
-    let child = lib
-        .command()
-        .args(["--config", &config, "embed", "--embed-cmd", &fake("")])
-        .env("RECALL_TEST_PAUSE_AT", "embed:8")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let child = spawn_embed(&lib, &config, &fake(""), Some("embed:8"));
     let (code, stderr) = crate::common::cli::signal_at_pause(child, libc::SIGINT);
     assert_eq!(code, 130, "{stderr}");
     assert_eq!(
@@ -271,19 +264,7 @@ fn an_item_forgotten_while_its_batch_is_embedded_gets_no_vector() {
     let lib = sample_lib(12);
     let config = batch_config(&lib, 4);
     let log = lib.path("requests.log");
-    let mut child = lib
-        .command()
-        .args([
-            "--config",
-            &config,
-            "embed",
-            "--embed-cmd",
-            &fake_logging(&log, "--sleep 1.5"),
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut child = spawn_embed(&lib, &config, &fake_logging(&log, "--sleep 1.5"), None);
     // The second request (items 5 to 8) is logged before the embedder's pause.
     let started = std::time::Instant::now();
     while std::fs::read_to_string(&log)

@@ -66,10 +66,15 @@ impl Line {
 }
 
 pub fn sql_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("tests/sql"))
-        .expect("tests/sql")
+    files_in("tests/sql", "sql")
+}
+
+/// The files of a directory of the repository with this extension, sorted.
+pub fn files_in(dir: &str, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
         .collect();
     files.sort();
     files

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 
 use serde_json::Value;
 
@@ -80,4 +81,18 @@ pub fn vectors_only(lib: &TempLib) -> BTreeMap<i64, Vec<f32>> {
 /// The ids of the items that have a vector, in order.
 pub fn embedded_ids(lib: &TempLib) -> Vec<i64> {
     stored(lib).into_keys().collect()
+}
+
+/// `recall --config CFG embed --embed-cmd CMD` started in the background (stderr piped),
+/// stopping at the test hook `pause` when one is given.
+pub fn spawn_embed(lib: &TempLib, cfg: &str, cmd: &str, pause: Option<&str>) -> Child {
+    let mut command = lib.command();
+    command
+        .args(["--config", cfg, "embed", "--embed-cmd", cmd])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(pause) = pause {
+        command.env("RECALL_TEST_PAUSE_AT", pause);
+    }
+    command.spawn().expect("spawn recall embed")
 }
