@@ -5,6 +5,16 @@
 //! table the host hands it at load time, so no SQLite is compiled or linked here; the
 //! `extern` declarations are never called. bindgen's layout tests below check, on every
 //! `cargo test`, that the structs still match this platform's C layout.
+//!
+//! `bindings.rs` is generated: never edit it by hand. `regenerate.sh` beside this crate
+//! makes it again from that header (whose SHA-256 it checks first) and says whether the
+//! committed file is what bindgen makes; `--write` replaces it.
+//!
+//! Why not libsqlite3-sys's `loadable_extension` feature, which rusqlite offers: its
+//! bindings are of the SQLite it bundles (3.54), whose routine table is longer than the
+//! one a 3.40 host (Debian 12's shell and Python) hands an extension, and sqlite-loadable
+//! is written against this crate. A header no newer than the oldest host means every
+//! routine declared here is one every supported host provides.
 #![allow(non_upper_case_globals, non_camel_case_types, non_snake_case)]
 #![allow(clippy::all, clippy::pedantic, deref_nullptr, unnecessary_transmutes)]
 
