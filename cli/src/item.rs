@@ -148,9 +148,23 @@ fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
 }
 
 impl Item {
-    /// Writes the item with `sql/import_item.sql` (an upsert when it has an id).
+    /// Writes the item with `sql/import_item.sql` (an upsert when it has an id), for a
+    /// caller who may read every source; 0 rows when its id may not be written.
     pub fn insert(&self, stmt: &mut rusqlite::Statement) -> rusqlite::Result<usize> {
+        self.insert_as(stmt, None, None)
+    }
+
+    /// The same for a caller who may read only `sources` (their globs as a JSON array,
+    /// `settings::sources_param`), with the ids used before the write began.
+    pub fn insert_as(
+        &self,
+        stmt: &mut rusqlite::Statement,
+        sources: Option<&str>,
+        ids_used: Option<i64>,
+    ) -> rusqlite::Result<usize> {
         stmt.execute(rusqlite::named_params! {
+            ":sources": sources,
+            ":ids_used": ids_used,
             ":id": self.id,
             ":source": self.source,
             ":project": self.project,
