@@ -147,10 +147,7 @@ impl Mcp {
 
     /// A tool call: Ok(the answer's JSON) or Err(the tool error's text).
     fn call(&mut self, tool: &str, arguments: Value) -> Result<Value, String> {
-        let answer = self.request(
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        );
+        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         let result = &answer["result"];
         let text = result["content"][0]["text"]
             .as_str()
@@ -180,7 +177,10 @@ fn mcp_refused(lib: &TempLib, mcp: &mut Mcp, tool: &str, arguments: Value, needl
         .expect_err("the call was not refused");
     assert!(error.contains(needle), "{error:?} lacks {needle:?}");
     assert_eq!(error.lines().count(), 1, "{error:?}");
-    assert!(lib.files() == before, "{tool} {arguments}: refused, but wrote");
+    assert!(
+        lib.files() == before,
+        "{tool} {arguments}: refused, but wrote"
+    );
 }
 
 #[test]
@@ -226,7 +226,10 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
         assert_eq!(rows(&lib), before, "item 1 changed");
         // An item the server may read is replaced, keeping its id.
         let replaced = mcp
-            .call("add", item(Some(2), "agent-c", "agent a finding, corrected"))
+            .call(
+                "add",
+                item(Some(2), "agent-c", "agent a finding, corrected"),
+            )
             .unwrap();
         assert_eq!(replaced["id"], 2, "{replaced}");
         assert_eq!(
@@ -247,10 +250,7 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
         let above = mcp.call("add", item(Some(40), "agent-a", "forty")).unwrap();
         assert_eq!(above["id"], 40, "{above}");
         assert_eq!(
-            rows(&lib)
-                .iter()
-                .map(|r| r.0)
-                .collect::<Vec<_>>(),
+            rows(&lib).iter().map(|r| r.0).collect::<Vec<_>>(),
             [1, 2, 4, 40]
         );
         assert_eq!(rows(&lib)[0], before[0], "item 1 changed");
@@ -295,9 +295,17 @@ fn recall_add_with_an_id_is_bound_by_allow_and_the_configuration() {
         (1, "human-notes".into(), "my note, corrected".into())
     );
     // A readable item is replaced; an id above every one used is a new item.
-    let out = add(&lib, &["--allow", "agent-*"], &item(Some(3), "agent-b", "b2"));
+    let out = add(
+        &lib,
+        &["--allow", "agent-*"],
+        &item(Some(3), "agent-b", "b2"),
+    );
     assert_eq!(added_id(&out.ok()), 3);
-    let out = add(&lib, &["--allow", "agent-*"], &item(Some(9), "agent-b", "nine"));
+    let out = add(
+        &lib,
+        &["--allow", "agent-*"],
+        &item(Some(9), "agent-b", "nine"),
+    );
     assert_eq!(added_id(&out.ok()), 9);
     // Without an id, --allow changes nothing: a new item.
     let out = add(&lib, &["--allow", "agent-*"], &item(None, "agent-b", "ten"));
@@ -330,7 +338,9 @@ fn recall_import_with_ids_is_bound_by_allow_and_the_configuration() {
             &format!("recall: stdin: line 4: {}", no_readable_item(1)),
         );
         assert!(
-            lib.run_stdin(args, &input).stderr.ends_with("; nothing was imported\n"),
+            lib.run_stdin(args, &input)
+                .stderr
+                .ends_with("; nothing was imported\n"),
             "the refusal says nothing was imported"
         );
     }
@@ -394,7 +404,10 @@ fn ids_are_never_reused_after_forget() {
     lib.run(&["forget", "303", "304"]).ok();
     lib.import(&line(None, "s", "c")).ok();
     assert_eq!(lib.count("select max(id) from items"), 305);
-    assert_eq!(lib.count("select count(*) from items where id in (303, 304)"), 0);
+    assert_eq!(
+        lib.count("select count(*) from items where id in (303, 304)"),
+        0
+    );
     lib.run(&["check"]).ok();
 }
 
@@ -424,7 +437,32 @@ fn a_new_explicit_id_is_kept_and_lines_may_come_in_any_order() {
         added_id(&add(&lib, &[], &item(Some(9_000), "s", "far")).ok()),
         9_000
     );
-    assert_eq!(added_id(&add(&lib, &[], &item(None, "s", "n2")).ok()), 9_001);
+    assert_eq!(
+        added_id(&add(&lib, &[], &item(None, "s", "n2")).ok()),
+        9_001
+    );
+    // Up to 2^53 - 1, so that new items always have ids left after one given.
+    let highest: i64 = (1 << 53) - 1;
+    for too_high in [highest + 1, i64::MAX] {
+        refused_unchanged(
+            &lib,
+            || add(&lib, &[], &item(Some(too_high), "s", "far")),
+            &format!("id {too_high} is above {highest}, the highest id an item may be given: leave id out to add a new item; nothing was added"),
+        );
+        refused_unchanged(
+            &lib,
+            || lib.import(&line(Some(too_high), "s", "far")),
+            &format!("stdin: line 1: id {too_high} is above {highest}"),
+        );
+    }
+    assert_eq!(
+        added_id(&add(&lib, &[], &item(Some(highest), "s", "last")).ok()),
+        highest
+    );
+    assert_eq!(
+        added_id(&add(&lib, &[], &item(None, "s", "after the last")).ok()),
+        highest + 1
+    );
     lib.run(&["check"]).ok();
 }
 
@@ -433,15 +471,20 @@ fn a_forgotten_id_s_vector_is_gone_and_a_new_item_gets_its_own() {
     let lib = TempLib::init(None);
     lib.run(&["embed", "--model", "m2", "--dimensions", "2"])
         .ok();
-    let with = |title: &str, v: [i32; 2]| {
-        json!({"source": "s", "title": title, "occurred_at": 0, "embedding": v})
-    };
+    let with = |title: &str, v: [i32; 2]| json!({"source": "s", "title": title, "occurred_at": 0, "embedding": v});
     lib.import(&format!("{}\n{}", with("one", [1, 0]), with("two", [0, 1])))
         .ok();
     lib.run(&["forget", "2"]).ok();
     assert_eq!(vectors_only(&lib), [(1, vec![1.0, 0.0])].into());
     // A new item without a vector: no vector is found under its id.
-    let id = added_id(&add(&lib, &[], &json!({"source": "s", "title": "three", "occurred_at": 0})).ok());
+    let id = added_id(
+        &add(
+            &lib,
+            &[],
+            &json!({"source": "s", "title": "three", "occurred_at": 0}),
+        )
+        .ok(),
+    );
     assert_eq!(id, 3);
     assert_eq!(vectors_only(&lib), [(1, vec![1.0, 0.0])].into());
     let id = added_id(&add(&lib, &[], &with("four", [1, 1])).ok());

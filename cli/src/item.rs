@@ -17,6 +17,10 @@ pub const FIELDS: &[&str] = &[
     "transcript",
     "embedding",
 ];
+/// The highest id a write may give: 2^53 - 1, the largest integer every JSON reader
+/// keeps exact. Ids are never reused (a new item's is above every one used), so an id
+/// near SQLite's own limit, 2^63 - 1, would leave no id for the next new item.
+pub const MAX_ID: i64 = (1 << 53) - 1;
 /// Size limits, in bytes of UTF-8.
 pub const MAX_TITLE: usize = 4 * 1024;
 pub const MAX_INDEXED: usize = 1024 * 1024;
@@ -190,6 +194,11 @@ impl Item {
         let id = match obj.get("id") {
             None | Some(Value::Null) => None,
             Some(Value::Number(n)) => match n.as_i64() {
+                Some(i) if i > MAX_ID => {
+                    return Err(format!(
+                        "id {i} is above {MAX_ID}, the highest id an item may be given: leave id out to add a new item"
+                    ))
+                }
                 Some(i) if i > 0 => Some(i),
                 _ => return Err(format!("id must be a positive integer, got {n}")),
             },

@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::error::{Context, Result};
+use crate::item_writer::ItemWriter;
 use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::{self, locomo};
 use crate::settings::Ranking;
-use crate::item_writer::ItemWriter;
 use crate::{err, output, say};
 
 struct Column {
