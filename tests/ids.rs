@@ -563,3 +563,29 @@ fn a_library_migrated_from_version_2_keeps_its_ids_and_reuses_none() {
         assert_eq!(id, 62);
     }
 }
+
+#[test]
+fn migrating_a_library_with_a_column_added_by_hand_is_refused() {
+    let lib = TempLib::init_at_version(2);
+    lib.import_at_v1(&generated_items(5));
+    lib.conn()
+        .execute_batch("alter table items add column note text; update items set note = 'kept'")
+        .unwrap();
+    lib.checkpoint();
+    refused_unchanged(
+        &lib,
+        || lib.run(&["migrate"]),
+        "applying migration 0003_ids_never_reused: the table items has a column the migrations do not define (added by hand), which this migration would lose",
+    );
+    assert_eq!(lib.count("pragma user_version"), 2);
+    assert_eq!(
+        lib.count("select count(*) from items where note = 'kept'"),
+        5
+    );
+    // Dropped, the migration goes through.
+    lib.conn()
+        .execute_batch("alter table items drop column note")
+        .unwrap();
+    lib.run(&["migrate"]).ok();
+    lib.run(&["check"]).ok();
+}

@@ -8,6 +8,19 @@
 -- so it stays valid as it is: no trigger fires while the rows move (DROP TABLE drops a
 -- table's triggers before its rows), and nothing is reindexed.
 
+-- A column added to items by hand (which `check` accepts) would be lost in the copy:
+-- the migration is refused then, and nothing changes.
+create temp table recall_0003_added_columns (name text);
+create temp trigger recall_0003_added_columns_refused
+before insert on recall_0003_added_columns begin
+  select raise(abort, 'the table items has a column the migrations do not define (added by hand), which this migration would lose: copy its data elsewhere and drop it (alter table items drop column NAME), then run `recall migrate` again');
+end;
+insert into recall_0003_added_columns
+select name from pragma_table_info('items')
+where name not in ('id', 'source', 'project', 'title', 'summary', 'questions', 'atoms',
+                   'occurred_at', 'transcript', 'imported_at');
+drop table recall_0003_added_columns;
+
 create table items_autoincrement (
   id          integer primary key autoincrement,
   source      text not null check (source <> ''),
