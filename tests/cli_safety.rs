@@ -586,7 +586,7 @@ fn errors_are_one_line_and_json_under_json() {
     assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
     assert!(line.len() < 400, "{line}");
     assert!(!line.contains("create table"), "{line}");
-    lib.conn().execute_batch("pragma user_version = 2").unwrap();
+    lib.conn().execute_batch("pragma user_version = 3").unwrap();
 
     for args in [
         &["--json", "get", "999"][..],

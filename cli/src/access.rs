@@ -35,6 +35,15 @@ pub fn check_glob(name: &str, glob: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a caller bound by `allow` (`Globals::allow`: None is every source) may read
+/// items of `source`: the rule of `recall_source_allowed`, whose matching is SQLite's
+/// GLOB written once in `recall_core::glob`.
+pub fn allowed(allow: &Option<Vec<String>>, source: &str) -> bool {
+    allow
+        .as_ref()
+        .is_none_or(|globs| globs.iter().any(|g| recall_core::glob::glob(g, source)))
+}
+
 /// `--allow` as clap reads it.
 pub fn parse_allow_flag(glob: &str) -> Result<String, String> {
     check_glob("--allow", glob).map(|()| glob.to_string())

@@ -56,6 +56,9 @@ pub enum Command {
         /// imported again, with a warning.
         #[arg(long)]
         skip_duplicates: bool,
+        // A line with an id may replace only an item these let the caller read.
+        #[command(flatten)]
+        access: AccessArgs,
     },
     /// Add one item, given as flags or as one JSON object on standard input (`-`);
     /// prints its id.
@@ -363,6 +366,9 @@ pub struct AddArgs {
     /// it is added again, with a warning.
     #[arg(long)]
     pub skip_duplicates: bool,
+    // An id may replace only an item these let the caller read.
+    #[command(flatten)]
+    pub access: AccessArgs,
 }
 
 #[derive(Debug, Args)]

@@ -17,6 +17,10 @@ pub const FIELDS: &[&str] = &[
     "transcript",
     "embedding",
 ];
+/// The highest id a write may give: 2^53 - 1, the largest integer every JSON reader
+/// keeps exact. Ids are never reused (a new item's is above every one used), so an id
+/// near SQLite's own limit, 2^63 - 1, would leave no id for the next new item.
+pub const MAX_ID: i64 = (1 << 53) - 1;
 /// Size limits, in bytes of UTF-8.
 pub const MAX_TITLE: usize = 4 * 1024;
 pub const MAX_INDEXED: usize = 1024 * 1024;
@@ -148,9 +152,23 @@ fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
 }
 
 impl Item {
-    /// Writes the item with `sql/import_item.sql` (an upsert when it has an id).
+    /// Writes the item with `sql/import_item.sql` (an upsert when it has an id), for a
+    /// caller who may read every source; 0 rows when its id may not be written.
     pub fn insert(&self, stmt: &mut rusqlite::Statement) -> rusqlite::Result<usize> {
+        self.insert_as(stmt, None, None)
+    }
+
+    /// The same for a caller who may read only `sources` (their globs as a JSON array,
+    /// `settings::sources_param`), with the ids used before the write began.
+    pub fn insert_as(
+        &self,
+        stmt: &mut rusqlite::Statement,
+        sources: Option<&str>,
+        ids_used: Option<i64>,
+    ) -> rusqlite::Result<usize> {
         stmt.execute(rusqlite::named_params! {
+            ":sources": sources,
+            ":ids_used": ids_used,
             ":id": self.id,
             ":source": self.source,
             ":project": self.project,
@@ -176,6 +194,11 @@ impl Item {
         let id = match obj.get("id") {
             None | Some(Value::Null) => None,
             Some(Value::Number(n)) => match n.as_i64() {
+                Some(i) if i > MAX_ID => {
+                    return Err(format!(
+                        "id {i} is above {MAX_ID}, the highest id an item may be given: leave id out to add a new item"
+                    ))
+                }
                 Some(i) if i > 0 => Some(i),
                 _ => return Err(format!("id must be a positive integer, got {n}")),
             },

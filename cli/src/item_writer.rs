@@ -1,9 +1,11 @@
 //! Writing validated items: the one insert (`sql/import_item.sql`) and duplicate lookup
-//! (`sql/find_duplicate.sql`) that `import` and `add` share, so that both store an item
-//! and spot a duplicate the same way.
+//! (`sql/find_duplicate.sql`) that `import`, `add` and the MCP `add` tool share, so that
+//! all of them store an item, spot a duplicate and decide what an id may name the same
+//! way.
 use rusqlite::{named_params, Connection, OptionalExtension, Statement};
 
 use crate::item::Item;
+use crate::settings::sources_param;
 use crate::sql_file::queries;
 use crate::vectors::embedder::to_json;
 use crate::vectors::store::{Store, TABLE};
@@ -14,6 +16,22 @@ pub struct ItemWriter<'conn> {
     find_duplicate: Statement<'conn>,
     /// The library's vectors, which a ready `embedding` joins.
     vectors: Option<Store>,
+    /// The sources the caller may read (None: every source): an id may replace only
+    /// an item of one of them.
+    access: Option<Vec<String>>,
+    /// The highest id used when the writer was made, so that the lines of one import
+    /// may give new ids in any order.
+    ids_used: i64,
+}
+
+/// The highest item id the library has ever used (sqlite_sequence, which AUTOINCREMENT
+/// keeps), 0 for none: ids at or below it are never given to a new item again.
+pub fn ids_used(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "select coalesce((select seq from sqlite_sequence where name = 'items'), 0)",
+        [],
+        |r| r.get(0),
+    )
 }
 
 impl<'conn> ItemWriter<'conn> {
@@ -24,7 +42,16 @@ impl<'conn> ItemWriter<'conn> {
             insert: conn.prepare(queries::IMPORT_ITEM.sql)?,
             find_duplicate: conn.prepare(queries::FIND_DUPLICATE.sql)?,
             vectors: None,
+            access: None,
+            ids_used: ids_used(conn)?,
         })
+    }
+
+    /// Binds the writes to the caller's access globs (`Globals::allow`): an item with an
+    /// id is written only when that id names an item of a source they allow.
+    pub fn with_access(mut self, allow: &Option<Vec<String>>) -> Self {
+        self.access = allow.clone();
+        self
     }
 
     /// With the library's vector record (`store::read`), items' embeddings are stored.
@@ -75,15 +102,23 @@ impl<'conn> ItemWriter<'conn> {
 
     /// Writes the item (an upsert when it has an id) and returns its id; with an
     /// embedding (checked by `embedding_problem`), its vector too, as of this write.
-    pub fn write(&mut self, item: &Item) -> rusqlite::Result<i64> {
-        item.insert(&mut self.insert)?;
-        // An upsert that updated leaves last_insert_rowid untouched: the id is the given one.
-        let id = item.id.unwrap_or_else(|| self.conn.last_insert_rowid());
+    /// An item whose id may not be written (`sql/import_item.sql` says which may) is
+    /// refused, with the one line that says why, and nothing is written.
+    pub fn write(&mut self, item: &Item) -> rusqlite::Result<Result<i64, String>> {
+        let sources = sources_param(&self.access);
+        let written = item.insert_as(&mut self.insert, sources.as_deref(), Some(self.ids_used))?;
+        let id = match item.id {
+            Some(id) if written == 0 => return Ok(Err(self.refusal(id))),
+            // An upsert that updated leaves last_insert_rowid untouched: the id is the given one.
+            Some(id) => id,
+            None => self.conn.last_insert_rowid(),
+        };
         if self.vectors.is_some() {
-            // A replaced item's vector was made from its old text, and a new item may
-            // take the id of one deleted by another program, whose vector is still
-            // there: either way it goes, and `recall embed` makes the item's own (an
-            // imported_at in whole seconds may not have changed).
+            // A replaced item's vector was made from its old text: it goes, and `recall
+            // embed` makes the item's own (an imported_at in whole seconds may not have
+            // changed). A new item's id was never used since ids were kept (migration
+            // 0003), but one given earlier may still hold the vector of an item another
+            // program deleted: it goes too.
             self.conn
                 .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?
                 .execute([id])?;
@@ -96,6 +131,21 @@ impl<'conn> ItemWriter<'conn> {
                 ))?
                 .execute((id, to_json(v)))?;
         }
-        Ok(id)
+        Ok(Ok(id))
+    }
+
+    /// Why an item with `id` was not written. Under access globs, an item of a source
+    /// they forbid and a forgotten one get the same answer, as `get` answers alike for
+    /// a forbidden item and a missing one.
+    fn refusal(&self, id: i64) -> String {
+        match &self.access {
+            None => format!(
+                "id {id} was used by an item since forgotten: ids are never reused; leave id out to add a new item"
+            ),
+            Some(globs) => format!(
+                "id {id} names no item you may read, and ids are never reused: an id replaces an item of a source the access globs ({}) allow, or is a new one above every id used; leave id out to add a new item",
+                globs.join(", ")
+            ),
+        }
     }
 }

@@ -101,11 +101,16 @@ impl TempLib {
 
     /// A library at schema version 1 (`init` through the test hook), for `migrate` tests.
     pub fn init_at_version_1() -> TempLib {
+        TempLib::init_at_version(1)
+    }
+
+    /// A library at an older schema version (`init` through the test hook).
+    pub fn init_at_version(version: u32) -> TempLib {
         let lib = TempLib::new();
         let out = lib
             .command()
             .arg("init")
-            .env("RECALL_TEST_INIT_VERSION", "1")
+            .env("RECALL_TEST_INIT_VERSION", version.to_string())
             .output()
             .expect("run recall init");
         assert!(
@@ -338,8 +343,8 @@ impl TempLib {
 }
 
 impl TempLib {
-    /// Imports into a library still at schema version 1 (which `import` refuses until
-    /// migrated), straight through SQL, for migration tests.
+    /// Imports into a library still at an older schema version (which `import` refuses
+    /// until migrated), straight through SQL, for migration tests.
     pub fn import_at_v1(&self, jsonl: &str) {
         let conn = self.conn();
         let tx = conn.unchecked_transaction().expect("begin");

@@ -24,11 +24,11 @@ pub struct Added {
 }
 
 /// Validates like import (`Item::from_json`), inserts, returns the new id. An item
-/// with an `id` replaces that item. A duplicate of a stored item is added again, as
-/// `import` does.
-pub fn add_item(lib: &mut Library, item: &Value) -> Result<i64> {
+/// with an `id` replaces that item, if it is one `allow` lets the caller read (see
+/// `ItemWriter::write`). A duplicate of a stored item is added again, as `import` does.
+pub fn add_item(lib: &mut Library, item: &Value, allow: &Option<Vec<String>>) -> Result<i64> {
     let item = Item::from_json(item).map_err(|reason| err!("{reason}; nothing was added"))?;
-    Ok(write(lib, &item, false, None)?.id)
+    Ok(write(lib, &item, allow, false, None)?.id)
 }
 
 /// Writes one validated item in its own transaction. `guard`, when given, holds
@@ -36,6 +36,7 @@ pub fn add_item(lib: &mut Library, item: &Value) -> Result<i64> {
 fn write(
     lib: &mut Library,
     item: &Item,
+    allow: &Option<Vec<String>>,
     skip_duplicates: bool,
     guard: Option<&interrupt::Guard>,
 ) -> Result<Added> {
@@ -46,7 +47,8 @@ fn write(
     let added = {
         let mut writer = ItemWriter::new(&tx)
             .context("preparing to add the item")?
-            .with_vectors(crate::vectors::store::read(&tx)?);
+            .with_vectors(crate::vectors::store::read(&tx)?)
+            .with_access(allow);
         if let Some(problem) = writer.embedding_problem(item) {
             return Err(err!("{problem}; nothing was added"));
         }
@@ -62,7 +64,8 @@ fn write(
             _ => Added {
                 id: writer
                     .write(item)
-                    .context("writing the item; nothing was added")?,
+                    .context("writing the item; nothing was added")?
+                    .map_err(|refusal| err!("{refusal}; nothing was added"))?,
                 duplicate_of,
                 written: true,
             },
@@ -108,7 +111,13 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
         "nothing was added; the library is as it was".to_string(),
         None,
     )?;
-    let added = write(&mut lib, &item, a.skip_duplicates, Some(&guard))?;
+    let added = write(
+        &mut lib,
+        &item,
+        &g.allow(&a.access.allow),
+        a.skip_duplicates,
+        Some(&guard),
+    )?;
     drop(guard);
     if g.json {
         output::json(&json!({

@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::error::{Context, Result};
+use crate::item_writer::ItemWriter;
 use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::{self, locomo};
 use crate::settings::Ranking;
-use crate::sql_file::queries;
 use crate::{err, output, say};
 
 struct Column {
@@ -232,13 +232,6 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
     let doc: Value = serde_json::from_str(crate::text::without_bom(&text))
         .map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
-    let first_id: i64 = lib
-        .conn
-        .query_row("select coalesce(max(id), 0) + 1 from items", [], |r| {
-            r.get(0)
-        })
-        .context("reading the next id")?;
-    let converted = locomo::convert(&doc, first_id)?;
     let guard = crate::interrupt::guard(
         "nothing was imported; the library is as it was".to_string(),
         None,
@@ -247,12 +240,17 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         .conn
         .transaction_with_behavior(Immediate)
         .context("starting the import")?;
+    // The cases name items by id: new ones, above every id ever used (read inside the
+    // transaction, so that no other writer takes them meanwhile).
+    let first_id = crate::item_writer::ids_used(&tx).context("reading the next id")? + 1;
+    let converted = locomo::convert(&doc, first_id)?;
     {
-        let mut stmt = tx
-            .prepare(queries::IMPORT_ITEM.sql)
-            .context("preparing the import")?;
+        let mut writer = ItemWriter::new(&tx).context("preparing the import")?;
         for item in &converted.items {
-            item.insert(&mut stmt).context("writing an item")?;
+            writer
+                .write(item)
+                .context("writing an item")?
+                .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
         }
     }
     let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();

@@ -13,7 +13,9 @@ use crate::item_writer::ItemWriter;
 use crate::library::{self, Access};
 use crate::{err, fault, interrupt, output};
 
-pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
+/// `allow` is the `--allow` flags (else the configuration's `[access] allow`): a line
+/// with an id may replace only an item of a source they let the caller read.
+pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> Result<i32> {
     let path = g.db()?;
     let input: Box<dyn Read> = if file == "-" {
         Box::new(std::io::stdin().lock())
@@ -35,7 +37,8 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
     {
         let mut writer = ItemWriter::new(&tx)
             .context("preparing the import")?
-            .with_vectors(crate::vectors::store::read(&tx)?);
+            .with_vectors(crate::vectors::store::read(&tx)?)
+            .with_access(&g.allow(allow));
         let name = if file == "-" { "stdin" } else { file };
         for (index, line) in BufReader::new(input).split(b'\n').enumerate() {
             let n = index + 1;
@@ -72,9 +75,12 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool) -> Result<i32> {
                     continue;
                 }
             }
-            writer.write(&item).context(&format!(
-                "{name}: line {n}: writing the item; nothing was imported"
-            ))?;
+            writer
+                .write(&item)
+                .context(&format!(
+                    "{name}: line {n}: writing the item; nothing was imported"
+                ))?
+                .map_err(|refusal| err!("{name}: line {n}: {refusal}; nothing was imported"))?;
             count += 1;
             fault::pause_point("import", count);
         }

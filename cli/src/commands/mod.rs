@@ -49,7 +49,8 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Import {
             file,
             skip_duplicates,
-        } => import::run(&g, &file, skip_duplicates),
+            access,
+        } => import::run(&g, &file, skip_duplicates, &access.allow),
         Command::Add(a) => add::run(&g, &a),
         Command::Forget(a) => forget::run(&g, &a),
         // Handled above, before the configuration is read.

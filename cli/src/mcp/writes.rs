@@ -1,10 +1,12 @@
 //! The tools that write, `add` and `forget`, bound by the server's access globs as the
-//! reads are: an item may be added only to a source the server may read, and forget
-//! treats an item of a forbidden source as a missing one.
+//! reads are: an item may be added only to a source the server may read, an id may
+//! replace only an item the server may read, and forget treats an item of a forbidden
+//! source as a missing one.
 use std::collections::HashSet;
 
 use serde_json::{json, Value as Json};
 
+use crate::access::allowed;
 use crate::commands::add::add_item;
 use crate::commands::forget::{forget, ForgetReport, ForgetRequest};
 use crate::err;
@@ -12,12 +14,6 @@ use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::item_writer::ItemWriter;
 use crate::library::Library;
-
-fn allowed(allow: &Option<Vec<String>>, source: &str) -> bool {
-    allow
-        .as_ref()
-        .is_none_or(|globs| globs.iter().any(|g| recall_core::glob::glob(g, source)))
-}
 
 /// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added"}`.
 /// The item goes through the import's own checks, and their messages.
@@ -35,7 +31,9 @@ pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Resul
     let duplicate_of = ItemWriter::new(&lib.conn)
         .and_then(|mut w| w.duplicate_of(&valid))
         .context("looking for a duplicate")?;
-    let id = add_item(lib, item)?;
+    // An id is the writer's to judge against the same globs: it must name an item they
+    // let the server read, or none ever used.
+    let id = add_item(lib, item, allow)?;
     Ok(json!({ "command": "add", "id": id, "duplicate_of": duplicate_of, "added": true }))
 }
 
