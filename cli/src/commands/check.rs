@@ -206,6 +206,7 @@ pub fn run(g: &Globals) -> Result<i32> {
     }
     rows(&mut r, path, conn)?;
     vectors(&mut r, conn);
+    wipe(&mut r, path, conn);
 
     let healthy = r.0.iter().all(|c| c.ok);
     if g.json {
@@ -644,4 +645,23 @@ fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection) -> Result<()>
         ),
     }
     Ok(())
+}
+
+/// A forget records, in its own transaction, that the file is still to be wiped, and
+/// clears the record once the file is rewritten and its log emptied: a record left means
+/// that copies of forgotten text may still be in the file, whatever the rows say.
+fn wipe(r: &mut Report, path: &std::path::Path, conn: &Connection) {
+    match crate::wipe::pending(conn) {
+        None => r.add("wipe", true, "no forget is waiting for the file to be wiped"),
+        Some(since) => r.add(
+            "wipe",
+            false,
+            format!(
+                "a forget of {} removed items but was cut off before it wiped the file: copies of their text may remain in {} and its log; the next write to the library finishes the wipe, or {}",
+                crate::text::field(&since),
+                path.display(),
+                crate::wipe::FINISH
+            ),
+        ),
+    }
 }
