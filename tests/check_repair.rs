@@ -1066,7 +1066,11 @@ fn a_repair_cut_off_before_it_rewrites_the_file_is_finished_by_repair() {
     let db = problem(&lib, "database");
     assert!(db.ends_with("run `recall repair`"), "{db}");
     let out = lib.run(&["repair"]).ok();
-    assert!(out.stdout.contains("rewrote the file without the"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("rewrote the file without the"),
+        "{}",
+        out.stdout
+    );
     assert_clean(&lib);
     assert_every_title_found(&lib);
 }

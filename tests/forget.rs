@@ -563,10 +563,7 @@ fn killing_forget_leaves_the_before_or_the_after_state() {
             outcomes.1 += 1;
             // Cut off in the wipe or not, the next write leaves nothing to find.
             let failed = lib.run(&["--json", "check"]).failed_checks();
-            assert!(
-                failed.is_empty() || failed == ["wipe"],
-                "check: {failed:?}"
-            );
+            assert!(failed.is_empty() || failed == ["wipe"], "check: {failed:?}");
             lib.run(&["add", "--source", "s", "--title", "next write"])
                 .ok();
             assert!(!secret_in_files(&lib));
@@ -610,7 +607,13 @@ fn a_reader_that_blocks_the_wipe_is_reported_and_finish_completes_it() {
     // The record stays, and a write meanwhile cannot finish the wipe either: it says
     // so and goes on.
     let out = lib.run(&[
-        "--config", config, "add", "--source", "s", "--title", "written meanwhile",
+        "--config",
+        config,
+        "add",
+        "--source",
+        "s",
+        "--title",
+        "written meanwhile",
     ]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(
@@ -720,7 +723,10 @@ fn a_wipe_cut_off_is_reported_and_the_next_write_finishes_it() {
         let input = r#"{"source": "s", "title": "imported next", "occurred_at": "2025-01-01"}"#;
         let ran = lib.run_stdin(args, input);
         assert_eq!(ran.code, 0, "{args:?}: {ran:?}");
-        assert!(!secret_in_files(&lib), "{args:?} left the secret in the files");
+        assert!(
+            !secret_in_files(&lib),
+            "{args:?} left the secret in the files"
+        );
         assert_check_clean(&lib);
     }
     // Killed while finishing it, the record stays for the next write.

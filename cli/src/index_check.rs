@@ -442,6 +442,15 @@ fn name_differences(conn: &Connection, list: &str) -> rusqlite::Result<Vec<Strin
     Ok(findings)
 }
 
+/// Whether SQLite finds the items table and its indexes sound, page by page: then a
+/// damaged index can be built again from them (`recall repair`).
+pub fn items_sound(conn: &Connection) -> bool {
+    let rows: rusqlite::Result<Vec<String>> = conn
+        .prepare("pragma quick_check(items)")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect());
+    matches!(rows.as_deref(), Ok([ok]) if ok == "ok")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -536,13 +545,4 @@ mod tests {
             "1, 2, 3, 4, 5 and 2 more"
         );
     }
-}
-
-/// Whether SQLite finds the items table and its indexes sound, page by page: then a
-/// damaged index can be built again from them (`recall repair`).
-pub fn items_sound(conn: &Connection) -> bool {
-    let rows: rusqlite::Result<Vec<String>> = conn
-        .prepare("pragma quick_check(items)")
-        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect());
-    matches!(rows.as_deref(), Ok([ok]) if ok == "ok")
 }

@@ -109,7 +109,8 @@ pub struct Wiped {
 /// checkpoint copies the result into the file and empties the log. Never an error: the
 /// items are forgotten already, and a wipe that could not finish says why.
 pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
-    let finish = format!("{FINISH} once that is resolved (the next write to the library also tries)");
+    let finish =
+        format!("{FINISH} once that is resolved (the next write to the library also tries)");
     // Folded in first, the log starts again from its beginning for the rewrite rather
     // than holding the index twice over.
     let _ = conn.query_row("pragma wal_checkpoint(passive)", [], |_| Ok(()));

@@ -256,5 +256,8 @@ pub fn named_command(fix: &str) -> Vec<String> {
         .unwrap_or_else(|| panic!("no command named in {fix:?}"))
         + "run `recall ".len();
     let end = fix[start..].find('`').expect("closing quote") + start;
-    fix[start..end].split_whitespace().map(str::to_string).collect()
+    fix[start..end]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
 }

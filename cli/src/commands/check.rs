@@ -192,11 +192,9 @@ pub fn run(g: &Globals) -> Result<i32> {
                     format!("{i} items but {x} indexed: {mend}")
                 },
             ),
-            (Err(e), _) | (_, Err(e)) => r.add(
-                "counts",
-                false,
-                format!("cannot count: {e}: {mend}"),
-            ),
+            (Err(e), _) | (_, Err(e)) => {
+                r.add("counts", false, format!("cannot count: {e}: {mend}"))
+            }
         }
     }
     if let Some(s) = &survey {

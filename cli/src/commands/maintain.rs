@@ -69,7 +69,15 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         .conn
         .query_row("select count(*) from items", [], |r| r.get(0))
         .context("counting items")?;
-    let rebuilt = reindex(&lib, &guard, declared.as_deref(), &target, &from, items, g.json);
+    let rebuilt = reindex(
+        &lib,
+        &guard,
+        declared.as_deref(),
+        &target,
+        &from,
+        items,
+        g.json,
+    );
     if let Err(e) = rebuilt {
         // Damaged pages stop FTS5's rebuild, which reads the index it replaces; repair
         // builds it again from the items without reading it.

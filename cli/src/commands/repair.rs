@@ -267,10 +267,9 @@ fn recreate_index(
     let why = match (damages.is_empty(), cannot_open) {
         (false, _) => Some(schema::describe(&damages, reference)),
         (true, Some(e)) => Some(format!("it could not be opened: {e}")),
-        (true, None) if !damaged.is_empty() => Some(format!(
-            "the pages of {} were damaged",
-            damaged.join(", ")
-        )),
+        (true, None) if !damaged.is_empty() => {
+            Some(format!("the pages of {} were damaged", damaged.join(", ")))
+        }
         (true, None) => None,
     };
     if let Some(why) = why {
