@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use crate::common::cli::{generated_items, kill_at_pause, TempLib};
 use crate::common::damage::{
-    assert_clean, damage, found, problem, problems, protect, run_as, state, stranger, titled,
-    unprotect,
+    assert_clean, damage, found, named_command, problem, problems, protect, run_as, smash, state,
+    stranger, titled, unprotect, Smash,
 };
 use crate::common::shell_ok;
 
@@ -148,15 +148,15 @@ fn check_catches_damage_to_the_index_read_only() {
     assert_eq!(ran.code, 1, "{ran:?}");
     let db = problem(&lib, "database");
     assert!(db.contains("fts5"), "{db}");
-    assert!(db.ends_with("run `recall rebuild`"), "{db}");
+    assert!(db.ends_with("run `recall repair`"), "{db}");
     assert!(ran.failed_checks().contains(&"database".to_string()));
-    lib.run(&["rebuild"]).ok();
+    lib.run(&["repair"]).ok();
     assert_clean(&lib);
     assert_searchable(&lib);
 }
 
 #[test]
-fn check_compares_the_index_with_the_items_and_rebuild_fixes_it() {
+fn check_compares_the_index_with_the_items_and_repair_fixes_it() {
     // What quick_check does not see (FTS5's read-only check skips the content of an
     // external-content index): check indexes the items again and compares.
     let cases: [(&str, &str); 5] = [
@@ -188,12 +188,8 @@ fn check_compares_the_index_with_the_items_and_rebuild_fixes_it() {
         let lib = library(None);
         damage(&lib, sql);
         let seen = problem(&lib, "index integrity");
-        assert_eq!(seen, format!("{expected}: run `recall rebuild`"), "{sql}");
-        lib.run(&["rebuild"]).ok();
-        // A dropped delete trigger is its own problem, and repair's.
-        if sql.contains("drop trigger items_fts_after_delete") {
-            lib.run(&["repair"]).ok();
-        }
+        assert_eq!(seen, format!("{expected}: run `recall repair`"), "{sql}");
+        lib.run(&["repair"]).ok();
         assert_clean(&lib);
         assert_searchable(&lib);
     }
@@ -216,11 +212,11 @@ fn an_item_missing_from_the_index_is_named() {
     };
     assert_eq!(
         detail("index integrity"),
-        "1 item is not in the index (item 77): run `recall rebuild`"
+        "1 item is not in the index (item 77): run `recall repair`"
     );
     assert_eq!(
         detail("counts"),
-        "41 items but 40 indexed: run `recall rebuild`"
+        "41 items but 40 indexed: run `recall repair`"
     );
     assert!(detail("triggers").starts_with("missing trigger items_fts_after_insert:"));
     lib.run(&["repair"]).ok();
@@ -961,7 +957,6 @@ fn every_check_line_is_ok_or_a_problem_with_a_fix() {
     let fixes = [
         "run `recall repair`",
         "run `recall repair` to restore it",
-        "run `recall rebuild`",
         "or delete them",
     ];
     let mut problems_seen = 0;
@@ -979,4 +974,123 @@ fn every_check_line_is_ok_or_a_problem_with_a_fix() {
         .ok();
     assert_clean(&lib);
     assert_searchable(&lib);
+}
+
+// D. Damaged pages: the index is built again from the items by the one command check
+// names; damaged items leave a backup as the way out.
+
+const INDEX_TABLES: [&str; 4] = [
+    "items_fts_data",
+    "items_fts_idx",
+    "items_fts_docsize",
+    "items_fts_config",
+];
+
+/// Every item is found in the index by its whole title, as a phrase.
+fn assert_every_title_found(lib: &TempLib) {
+    let conn = lib.conn();
+    let items: Vec<(i64, String)> = conn
+        .prepare("select id, title from items order by id")
+        .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
+        .unwrap();
+    assert_eq!(items.len(), 40);
+    let mut find = conn
+        .prepare("select rowid from items_fts where items_fts match ?1")
+        .unwrap();
+    for (id, title) in items {
+        let phrase = format!("\"{}\"", title.replace('"', "\"\""));
+        let ids: Vec<i64> = find
+            .query_map([&phrase], |r| r.get(0))
+            .and_then(|rows| rows.collect())
+            .unwrap();
+        assert!(ids.contains(&id), "item {id} ({title}) not found");
+    }
+}
+
+#[test]
+fn damaged_index_pages_are_mended_by_the_one_command_check_names() {
+    for table in INDEX_TABLES {
+        for how in [Smash::RootGarbage, Smash::AllZero] {
+            let lib = library(None);
+            smash(&lib, table, how);
+            let found_problems = problems(&lib);
+            assert!(!found_problems.is_empty(), "{table} {how:?}: nothing found");
+            let mut commands: Vec<Vec<String>> = found_problems
+                .iter()
+                .map(|(_, fix)| named_command(fix))
+                .collect();
+            commands.dedup();
+            assert_eq!(
+                commands,
+                [["repair"]],
+                "{table} {how:?}: {found_problems:?}"
+            );
+            // A rebuild reads the damaged index, so it names that command too, and
+            // changes nothing.
+            let [before, _] = lib.files();
+            let refused = lib.run(&["rebuild"]);
+            if refused.code != 0 {
+                assert!(
+                    refused.stderr.contains("run `recall repair`"),
+                    "{table} {how:?}: {refused:?}"
+                );
+                let [after, log] = lib.files();
+                assert!(after == before, "{table} {how:?}: rebuild changed the file");
+                assert!(log.unwrap_or_default().is_empty(), "{table} {how:?}");
+            }
+            let args: Vec<&str> = commands[0].iter().map(String::as_str).collect();
+            let out = lib.run(&args).ok();
+            assert!(
+                out.stdout.contains("created the index items_fts again"),
+                "{table} {how:?}: {}",
+                out.stdout
+            );
+            assert_clean(&lib);
+            assert_every_title_found(&lib);
+            assert_searchable(&lib);
+        }
+    }
+}
+
+#[test]
+fn a_repair_cut_off_before_it_rewrites_the_file_is_finished_by_repair() {
+    let lib = library(None);
+    smash(&lib, "items_fts_data", Smash::RootGarbage);
+    let mut cmd = lib.command();
+    cmd.args(["repair"])
+        .env("RECALL_TEST_PAUSE_AT", "repair_reclaim:1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    kill_at_pause(cmd.spawn().unwrap());
+    // The index is whole again, but pages of the old one are left in the file.
+    let db = problem(&lib, "database");
+    assert!(db.ends_with("run `recall repair`"), "{db}");
+    let out = lib.run(&["repair"]).ok();
+    assert!(
+        out.stdout.contains("rewrote the file without the"),
+        "{}",
+        out.stdout
+    );
+    assert_clean(&lib);
+    assert_every_title_found(&lib);
+}
+
+#[test]
+fn damaged_items_pages_send_to_a_backup() {
+    for table in ["items", "items_by_time"] {
+        let lib = library(None);
+        smash(&lib, table, Smash::RootGarbage);
+        let db = problem(&lib, "database");
+        assert!(
+            db.contains("the items themselves are damaged: restore the library from a backup")
+                && db.contains(".recover"),
+            "{table}: {db}"
+        );
+        for (name, fix) in problems(&lib) {
+            assert!(
+                !fix.contains("recall rebuild") && !fix.ends_with("run `recall repair`"),
+                "{table}: {name}: {fix}"
+            );
+        }
+    }
 }

@@ -415,7 +415,7 @@ fn check_finds_each_problem_and_exits_1() {
         .unwrap();
     assert_eq!(
         counts["detail"],
-        "2 items but 1 indexed: run `recall rebuild`"
+        "2 items but 1 indexed: run `recall repair`"
     );
 
     // A schema behind this recall.

@@ -2,7 +2,8 @@
 //! (raw bytes), nor in the index (fts5vocab), under the default trigram tokenizer and a
 //! unicode61 one; search cannot find it, `check` is clean, every other item is found.
 //! A plain DELETE leaves the text in the file (the byte check can fail). Dry runs,
-//! filters, empty requests, SIGKILL at every step, and a reader that blocks the wipe.
+//! filters, empty requests, SIGKILL at every step, and a reader that blocks the wipe. A
+//! wipe cut off is recorded, reported by `check`, and finished by the next write.
 use std::collections::BTreeSet;
 use std::process::{Child, Stdio};
 use std::time::Duration;
@@ -230,6 +231,25 @@ fn assert_others_found(lib: &TempLib, gone: i64) {
 fn assert_check_clean(lib: &TempLib) {
     let failed = lib.run(&["--json", "check"]).failed_checks();
     assert!(failed.is_empty(), "check: {failed:?}");
+}
+
+/// `check` exits 1 with one problem, the wipe a forget left pending, naming the command
+/// that finishes it.
+fn assert_only_wipe_pending(lib: &TempLib) {
+    let ran = lib.run(&["--json", "check"]);
+    assert_eq!(ran.code, 1, "{ran:?}");
+    assert_eq!(ran.failed_checks(), ["wipe"], "{}", ran.stdout);
+    let text = lib.run(&["check"]);
+    let line = text
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("PROBLEM wipe: "))
+        .unwrap_or_else(|| panic!("{}", text.stdout));
+    assert!(
+        line.contains("copies of their text may remain")
+            && line.ends_with("run `recall forget --finish`"),
+        "{line}"
+    );
 }
 
 fn forgetting_leaves_no_trace(tokenizer: Option<&str>) {
@@ -511,14 +531,16 @@ fn killing_forget_leaves_the_before_or_the_after_state() {
     kill_at_pause(spawn(&lib, &args, Some(&format!("forget:{}", gone.len()))));
     assert_eq!(ids_where(&lib, "1"), all);
     assert_check_clean(&lib);
-    // Killed after the commit, before the wipe: the after state; `--finish` wipes.
+    // Killed after the commit, before the wipe: the after state, with the wipe still
+    // owed and reported; `--finish` wipes.
     let lib = copy_of(&template);
     kill_at_pause(spawn(&lib, &args, Some("forget_wipe:1")));
     assert_eq!(ids_where(&lib, "1"), after);
-    assert_check_clean(&lib);
+    assert_only_wipe_pending(&lib);
     let out = lib.run(&["--json", "forget", "--finish"]).ok().json();
     assert_eq!(out["wiped"], true, "{out}");
     assert!(!secret_in_files(&lib));
+    assert_check_clean(&lib);
 
     // Killed at random moments: one state or the other, and healthy.
     let started = std::time::Instant::now();
@@ -535,11 +557,18 @@ fn killing_forget_leaves_the_before_or_the_after_state() {
         let ids = ids_where(&lib, "1");
         if ids == all {
             outcomes.0 += 1;
+            assert_check_clean(&lib);
         } else {
             assert_eq!(ids, after, "neither the before nor the after state");
             outcomes.1 += 1;
+            // Cut off in the wipe or not, the next write leaves nothing to find.
+            let failed = lib.run(&["--json", "check"]).failed_checks();
+            assert!(failed.is_empty() || failed == ["wipe"], "check: {failed:?}");
+            lib.run(&["add", "--source", "s", "--title", "next write"])
+                .ok();
+            assert!(!secret_in_files(&lib));
+            assert_check_clean(&lib);
         }
-        assert_check_clean(&lib);
     }
     eprintln!(
         "forget: random kills left {} before and {} after states",
@@ -575,8 +604,29 @@ fn a_reader_that_blocks_the_wipe_is_reported_and_finish_completes_it() {
         "{}",
         out.stderr
     );
+    // The record stays, and a write meanwhile cannot finish the wipe either: it says
+    // so and goes on.
+    let out = lib.run(&[
+        "--config",
+        config,
+        "add",
+        "--source",
+        "s",
+        "--title",
+        "written meanwhile",
+    ]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.starts_with("recall: warning: a forget of ")
+            && out.stderr.contains("another process is using the library")
+            && out.stderr.contains("run `recall forget --finish`"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     reader.execute_batch("commit").unwrap();
     drop(reader);
+    assert_only_wipe_pending(&lib);
     // Forgotten already: no query finds it.
     assert_eq!(lib.json(&["search", SECRET])["results"], json!([]));
     let out = lib.run(&["forget", "--finish"]).ok();
@@ -614,8 +664,81 @@ fn signals_say_what_was_forgotten() {
         ) && stderr.contains("recall forget --finish"),
         "{stderr}"
     );
+    assert!(secret_in_files(&lib));
     assert!(!ids_where(&lib, "1").contains(&id));
-    assert_check_clean(&lib);
+    assert_only_wipe_pending(&lib);
     lib.run(&["forget", "--finish"]).ok();
     assert!(!secret_in_files(&lib));
+    assert_check_clean(&lib);
+    // SIGTERM, as a client stopping the MCP server sends, leaves the same record.
+    let lib = copy_of(&template);
+    let (code, stderr) = signal_at_pause(
+        spawn(&lib, &["forget", &id.to_string()], Some("wipe_vacuumed:1")),
+        libc::SIGTERM,
+    );
+    assert_eq!(code, 143, "{stderr}");
+    assert!(stderr.contains("recall forget --finish"), "{stderr}");
+    assert_only_wipe_pending(&lib);
+    lib.run(&["optimize"]).ok();
+    assert!(!secret_in_files(&lib));
+    assert_check_clean(&lib);
+}
+
+/// Every command that opens the library for writing, each with what it needs.
+const WRITES: &[&[&str]] = &[
+    &["add", "--source", "s", "--title", "the next write"],
+    &["import", "-"],
+    &["forget", "--finish"],
+    &["forget", "--source", "nobody"],
+    &["forget", "1"],
+    &["rebuild"],
+    &["repair"],
+    &["migrate"],
+    &["optimize"],
+    &["embed", "--model", "m", "--dimensions", "4"],
+    &["sql", "--write", "select 1"],
+];
+
+#[test]
+fn a_wipe_cut_off_is_reported_and_the_next_write_finishes_it() {
+    let _turn = crate::common::heavy();
+    let (template, id) = library_with_secret(None);
+    let forget = ["forget", &id.to_string()];
+    // SIGKILL between the commit and the rewrite, and once the rewrite is done but the
+    // log not yet folded in and emptied.
+    for point in ["forget_wipe:1", "wipe_vacuumed:1"] {
+        let lib = copy_of(&template);
+        kill_at_pause(spawn(&lib, &forget, Some(point)));
+        if point == "forget_wipe:1" {
+            assert!(secret_in_files(&lib), "{point}: nothing left to wipe?");
+        }
+        assert_eq!(lib.json(&["search", SECRET])["results"], json!([]));
+        assert_only_wipe_pending(&lib);
+    }
+    // Each write finishes the wipe first.
+    for args in WRITES {
+        let lib = copy_of(&template);
+        kill_at_pause(spawn(&lib, &forget, Some("forget_wipe:1")));
+        assert!(secret_in_files(&lib), "{args:?}");
+        let input = r#"{"source": "s", "title": "imported next", "occurred_at": "2025-01-01"}"#;
+        let ran = lib.run_stdin(args, input);
+        assert_eq!(ran.code, 0, "{args:?}: {ran:?}");
+        assert!(
+            !secret_in_files(&lib),
+            "{args:?} left the secret in the files"
+        );
+        assert_check_clean(&lib);
+    }
+    // Killed while finishing it, the record stays for the next write.
+    let lib = copy_of(&template);
+    kill_at_pause(spawn(&lib, &forget, Some("forget_wipe:1")));
+    kill_at_pause(spawn(
+        &lib,
+        &["add", "--source", "s", "--title", "cut off too"],
+        Some("wipe_vacuumed:1"),
+    ));
+    assert_only_wipe_pending(&lib);
+    lib.run(&["forget", "--finish"]).ok();
+    assert!(!secret_in_files(&lib));
+    assert_check_clean(&lib);
 }

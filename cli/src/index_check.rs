@@ -230,6 +230,8 @@ pub fn verify_index(conn: &Connection, declared: &str) -> rusqlite::Result<Vec<S
     match copied {
         Ok(None) => return Ok(Vec::new()),
         Ok(Some(_)) => {}
+        // Damaged pages, not a lack of room: the comparison would meet them again.
+        Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => return Err(e),
         // Temporary files unavailable: the comparison below needs little room, in memory.
         Err(_) => conn.execute_batch("pragma temp_store = memory")?,
     }
@@ -438,6 +440,15 @@ fn name_differences(conn: &Connection, list: &str) -> rusqlite::Result<Vec<Strin
         );
     }
     Ok(findings)
+}
+
+/// Whether SQLite finds the items table and its indexes sound, page by page: then a
+/// damaged index can be built again from them (`recall repair`).
+pub fn items_sound(conn: &Connection) -> bool {
+    let rows: rusqlite::Result<Vec<String>> = conn
+        .prepare("pragma quick_check(items)")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect());
+    matches!(rows.as_deref(), Ok([ok]) if ok == "ok")
 }
 
 #[cfg(test)]

@@ -320,6 +320,7 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
             conn.query_row("pragma journal_mode = wal", [], |_| Ok(()))
                 .context(&doing)?;
         }
+        crate::wipe::finish_pending(&conn, path);
     }
     Ok(Library {
         conn,

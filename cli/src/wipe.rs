@@ -12,19 +12,32 @@
 //!   item, a replaced one included), and keeps the index format every SQLite reads;
 //! - the planner's statistics, if any, are gathered again;
 //!
+//! - a `wipe_pending` row in `recall_meta` says that the file still has to be wiped;
+//!
 //! then, after the commit, `VACUUM` rewrites the file from its live rows (no free
-//! space, no stale page survives) and a `TRUNCATE` checkpoint copies it into the file
-//! and empties the log.
+//! space, no stale page survives), a `TRUNCATE` checkpoint copies it into the file and
+//! empties the log, and only then is the `wipe_pending` row removed. A process killed
+//! between the commit and that point (SIGKILL, power loss) leaves the row: `check`
+//! reports it, and the next command that opens the library for writing finishes the
+//! wipe first (`finish_pending`), as `recall forget --finish` does.
 //!
 //! FTS5's own `secure-delete` option is not used: it removes only the entries of an
 //! item's current version (a version replaced earlier stays in an older segment, behind
 //! a delete marker), and once it has removed anything the index is in a format SQLite
 //! before 3.42 (Debian 12's 3.40) refuses, until the index is rebuilt.
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::{Context, Result};
+
+/// The `recall_meta` key of a wipe that a forget committed to but did not complete; its
+/// value is when that forget ran.
+pub const PENDING_KEY: &str = "wipe_pending";
+
+/// What finishes a pending wipe by hand (any write finishes it too).
+pub const FINISH: &str = "run `recall forget --finish`";
 
 /// Sets the connection's `secure_delete` for as long as it lives, then puts back what
 /// was there (a library caller keeps its connection).
@@ -56,7 +69,15 @@ impl Drop for ZeroFreed<'_> {
 
 /// After the deletes, inside the transaction: the index forgets the deleted items'
 /// terms for good, and statistics gathered before are gathered again without them.
+/// Also records, in the same transaction, that the file is still to be wiped: a forget
+/// cut off after its commit can never pass for a complete one.
 pub fn after_delete(tx: &Connection) -> Result<()> {
+    tx.execute(
+        "insert or replace into recall_meta(key, value)
+         values (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+        [PENDING_KEY],
+    )
+    .context("recording that the file is to be wiped")?;
     tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
         .context("removing the items' terms from the index")?;
     let analyzed: bool = tx
@@ -88,11 +109,14 @@ pub struct Wiped {
 /// checkpoint copies the result into the file and empties the log. Never an error: the
 /// items are forgotten already, and a wipe that could not finish says why.
 pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
-    let finish = "run `recall forget --finish` once that is resolved";
+    let finish =
+        format!("{FINISH} once that is resolved (the next write to the library also tries)");
     // Folded in first, the log starts again from its beginning for the rewrite rather
     // than holding the index twice over.
     let _ = conn.query_row("pragma wal_checkpoint(passive)", [], |_| Ok(()));
-    if let Err(e) = conn.execute_batch("vacuum") {
+    let vacuumed = conn.execute_batch("vacuum");
+    crate::fault::pause_point("wipe_vacuumed", 1);
+    if let Err(e) = vacuumed {
         return Wiped {
             complete: false,
             warning: Some(format!(
@@ -111,10 +135,7 @@ pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
     let wal = crate::library::sidecar(path, "-wal");
     let wal_len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
     match checkpoint {
-        Ok((0, _, _)) if wal_len == 0 => Wiped {
-            complete: true,
-            warning: None,
-        },
+        Ok((0, _, _)) if wal_len == 0 => clear_pending(conn),
         Ok(_) => Wiped {
             complete: false,
             warning: Some(format!(
@@ -131,5 +152,71 @@ pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
                 wal.display()
             )),
         },
+    }
+}
+
+/// Once the file is rewritten and the log emptied, the record of the pending wipe goes.
+/// Its removal is a write of its own, to a log now empty of any forgotten text; folding
+/// it in too is a courtesy, which another process's reader may delay harmlessly.
+fn clear_pending(conn: &Connection) -> Wiped {
+    match conn.execute("delete from recall_meta where key = ?1", [PENDING_KEY]) {
+        Ok(_) => {
+            let _ = conn.query_row("pragma wal_checkpoint(truncate)", [], |_| Ok(()));
+            Wiped {
+                complete: true,
+                warning: None,
+            }
+        }
+        Err(e) => Wiped {
+            complete: false,
+            warning: Some(format!(
+                "the file was rewritten and its log emptied, but the record of the pending wipe could not be removed ({}): {FINISH}",
+                crate::error::describe_sqlite("removing the record", &e)
+            )),
+        },
+    }
+}
+
+/// When a forget recorded a wipe that did not complete (None: none did, or the library
+/// has no readable `recall_meta`, which `check` reports on its own).
+pub fn pending(conn: &Connection) -> Option<String> {
+    conn.query_row(
+        "select value from recall_meta where key = ?1",
+        [PENDING_KEY],
+        |r| r.get::<_, String>(0),
+    )
+    .optional()
+    .ok()
+    .flatten()
+}
+
+static DEFERRED: AtomicBool = AtomicBool::new(false);
+
+/// For `recall forget --finish`, which wipes once itself: opening the library for it
+/// must not wipe first.
+pub fn defer_pending() {
+    DEFERRED.store(true, Ordering::SeqCst);
+}
+
+/// Called once by every opening of a library for writing: a wipe an earlier forget left
+/// pending is done before anything else is written. Not an error when it cannot finish
+/// (the command goes on, and the record stays for the next write): a warning says why.
+pub fn finish_pending(conn: &Connection, path: &Path) {
+    if DEFERRED.load(Ordering::SeqCst) {
+        return;
+    }
+    let Some(since) = pending(conn) else { return };
+    let wiped = match ZeroFreed::on(conn) {
+        Ok(_zero) => wipe(conn, path),
+        Err(e) => Wiped {
+            complete: false,
+            warning: Some(format!("{e}: {FINISH}")),
+        },
+    };
+    if let Some(w) = wiped.warning {
+        eprintln!(
+            "recall: warning: a forget of {since} did not finish wiping {}, and neither could this command: {w}",
+            path.display()
+        );
     }
 }

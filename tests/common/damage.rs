@@ -202,3 +202,62 @@ pub fn run_as(lib: &TempLib, who: Stranger, args: &[&str]) -> Ran {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// How `smash` damages a table's pages in the file.
+#[derive(Debug, Clone, Copy)]
+pub enum Smash {
+    /// Its root page overwritten with bytes that are no b-tree page.
+    RootGarbage,
+    /// Every page it has zeroed.
+    AllZero,
+}
+
+/// Damages the pages of `table` in the library file itself, as a failing disk or a
+/// stray write would: what SQL cannot do. Checkpointed first, so the file is the whole
+/// library.
+pub fn smash(lib: &TempLib, table: &str, how: Smash) {
+    use std::io::{Seek, SeekFrom, Write};
+    lib.checkpoint();
+    let (page_size, pages): (i64, Vec<i64>) = {
+        let conn = lib.conn();
+        let size: i64 = conn
+            .query_row("pragma page_size", [], |r| r.get(0))
+            .expect("page_size");
+        let sql = match how {
+            Smash::RootGarbage => "select rootpage from sqlite_master where name = ?1",
+            Smash::AllZero => "select pageno from dbstat where name = ?1",
+        };
+        let pages = conn
+            .prepare(sql)
+            .and_then(|mut s| s.query_map([table], |r| r.get(0))?.collect())
+            .expect("pages");
+        (size, pages)
+    };
+    assert!(!pages.is_empty(), "{table} has no pages");
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&lib.db)
+        .expect("open library file");
+    for page in pages {
+        let bytes: Vec<u8> = match how {
+            Smash::RootGarbage => (0..page_size).map(|i| (i * 37 + 11) as u8).collect(),
+            Smash::AllZero => vec![0; page_size as usize],
+        };
+        file.seek(SeekFrom::Start(((page - 1) * page_size) as u64))
+            .expect("seek");
+        file.write_all(&bytes).expect("write");
+    }
+}
+
+/// The command a fix names last, "run `recall X Y`", as arguments (without `recall`).
+pub fn named_command(fix: &str) -> Vec<String> {
+    let start = fix
+        .rfind("run `recall ")
+        .unwrap_or_else(|| panic!("no command named in {fix:?}"))
+        + "run `recall ".len();
+    let end = fix[start..].find('`').expect("closing quote") + start;
+    fix[start..end]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}

@@ -124,7 +124,7 @@ pub fn run(g: &Globals) -> Result<i32> {
     }
 
     // The index and the table it indexes: both as defined, or comparing them means
-    // nothing (and a rebuild cannot mend them).
+    // nothing.
     let index_sound = survey.as_ref().is_some_and(|s| {
         s.index_damages().is_empty() && !s.damages.iter().any(|d| d.name() == "items")
     });
@@ -147,14 +147,14 @@ pub fn run(g: &Globals) -> Result<i32> {
         None => Ok(()),
     };
     let index_usable = index_sound && opens.is_ok() && declared.is_some();
-    // What mends the index's contents: a rebuild, unless its tables are damaged.
-    let mend = if index_usable {
-        "run `recall rebuild`"
-    } else {
-        "run `recall repair`"
+    // The index is derived from the items: whatever its damage, `repair` builds it again
+    // from them, unless they are damaged too.
+    let is_index = |name: &str| match &survey {
+        Some(s) => s.reference.is_index_part(name),
+        None => name.starts_with(schema::INDEX) && name != "items_fts_pending",
     };
-
-    database(&mut r, path, conn, mend)?;
+    let beyond_index = database(&mut r, path, conn, &is_index)?;
+    let mend = if beyond_index { RESTORE } else { MEND };
 
     if let Some(s) = &survey {
         index(&mut r, s, opens.as_ref().err());
@@ -192,11 +192,9 @@ pub fn run(g: &Globals) -> Result<i32> {
                     format!("{i} items but {x} indexed: {mend}")
                 },
             ),
-            (Err(e), _) | (_, Err(e)) => r.add(
-                "counts",
-                false,
-                format!("cannot count: {e}: run `recall repair`"),
-            ),
+            (Err(e), _) | (_, Err(e)) => {
+                r.add("counts", false, format!("cannot count: {e}: {mend}"))
+            }
         }
     }
     if let Some(s) = &survey {
@@ -204,8 +202,9 @@ pub fn run(g: &Globals) -> Result<i32> {
         objects(&mut r, s);
         pending(&mut r, path, conn, s)?;
     }
-    rows(&mut r, path, conn)?;
+    rows(&mut r, path, conn, mend)?;
     vectors(&mut r, conn);
+    wipe(&mut r, path, conn);
 
     let healthy = r.0.iter().all(|c| c.ok);
     if g.json {
@@ -358,60 +357,62 @@ fn quick_check(conn: &Connection, table: Option<&str>) -> rusqlite::Result<Vec<S
     rows.map(|r| r.map(|s| s.replace('\n', " "))).collect()
 }
 
-fn is_about_index(finding: &str) -> bool {
-    let f = finding.to_lowercase();
-    f.contains("fts5") || f.contains("items_fts") || f.contains("vtable constructor")
-}
+/// What mends the index, whatever its damage, while the items are sound.
+const MEND: &str = "run `recall repair`";
+/// What is left when the items themselves are damaged.
+const RESTORE: &str = "the items themselves are damaged: restore the library from a backup (without one, `sqlite3 LIBRARY .recover | sqlite3 NEW.db` salvages the rows SQLite can still read)";
 
-fn database(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -> Result<()> {
-    const RESTORE: &str = "the file itself is damaged: restore it from a backup";
-    let findings = match read(path, quick_check(conn, None))? {
-        Ok(rows) => rows,
-        // An index that cannot even be opened stops the whole pragma: check the tables
-        // one by one, and leave the index to its own line.
-        Err(e) if is_about_index(&e.to_string()) => {
-            let tables: Vec<String> = read(
-                path,
-                conn.prepare(
-                    "select name from sqlite_master where type = 'table' and sql not like 'create virtual%'",
-                )
-                .and_then(|mut s| s.query_map([], |row| row.get(0))?.collect()),
-            )?
-            .unwrap_or_default();
-            let mut found = Vec::new();
-            for t in &tables {
-                match read(path, quick_check(conn, Some(t)))? {
-                    Ok(rows) => found.extend(rows.into_iter().filter(|x| x != "ok")),
-                    Err(e) => found.push(format!("{t}: {e}")),
-                }
-            }
-            if found.is_empty() {
-                r.add(
-                    "database",
-                    true,
-                    format!("quick_check ok for every table; the index could not be opened ({e}): see index"),
-                );
-                return Ok(());
-            }
-            found
+/// `quick_check`, and when it finds anything, the same table by table, to tell damage
+/// to the index (which `repair` builds again from the items) from damage to anything
+/// else. Pages no table uses are the index's too: what `repair` leaves when cut off
+/// between unlinking a damaged index and rewriting the file. Returns whether anything
+/// outside the index is damaged.
+fn database(
+    r: &mut Report,
+    path: &std::path::Path,
+    conn: &Connection,
+    is_index: &dyn Fn(&str) -> bool,
+) -> Result<bool> {
+    let whole = match read(path, quick_check(conn, None))? {
+        Ok(rows) if rows.len() == 1 && rows[0] == "ok" => {
+            r.add("database", true, "quick_check ok");
+            return Ok(false);
         }
+        Ok(rows) => rows,
         Err(e) => vec![e.to_string()],
     };
-    if findings.len() == 1 && findings[0] == "ok" {
-        r.add("database", true, "quick_check ok");
-        return Ok(());
+    let tables: Vec<String> = read(
+        path,
+        conn.prepare(
+            "select name from sqlite_master where type = 'table' and sql not like 'create virtual%'",
+        )
+        .and_then(|mut s| s.query_map([], |row| row.get(0))?.collect()),
+    )?
+    .unwrap_or_default();
+    let mut damaged = Vec::new();
+    for t in &tables {
+        let found = match read(path, quick_check(conn, Some(t)))? {
+            Ok(rows) => rows.into_iter().filter(|x| x != "ok").collect(),
+            Err(e) => vec![e.to_string()],
+        };
+        if !found.is_empty() {
+            damaged.push((t.clone(), found));
+        }
     }
-    let fix = if findings.iter().all(|f| is_about_index(f)) {
-        mend
+    let outside: Vec<&(String, Vec<String>)> =
+        damaged.iter().filter(|(t, _)| !is_index(t)).collect();
+    let detail = if damaged.is_empty() {
+        whole.join("; ")
     } else {
-        RESTORE
+        damaged
+            .iter()
+            .map(|(t, found)| format!("{t}: {}", found.join("; ")))
+            .collect::<Vec<_>>()
+            .join("; ")
     };
-    r.add(
-        "database",
-        false,
-        format!("quick_check: {}: {fix}", findings.join("; ")),
-    );
-    Ok(())
+    let fix = if outside.is_empty() { MEND } else { RESTORE };
+    r.add("database", false, format!("quick_check: {detail}: {fix}"));
+    Ok(!outside.is_empty())
 }
 
 fn index(r: &mut Report, s: &Survey, cannot_open: Option<&String>) {
@@ -611,7 +612,7 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
     Ok(())
 }
 
-fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection) -> Result<()> {
+fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -> Result<()> {
     const LISTED: usize = 5;
     match read(path, schema::unreadable_rows(conn, LISTED))? {
         Ok(scan) if scan.bad == 0 => r.add(
@@ -640,8 +641,27 @@ fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection) -> Result<()>
         Err(e) => r.add(
             "rows",
             false,
-            format!("cannot read the items ({e}): run `recall repair`"),
+            format!("cannot read the items ({e}): {mend}"),
         ),
     }
     Ok(())
+}
+
+/// A forget records, in its own transaction, that the file is still to be wiped, and
+/// clears the record once the file is rewritten and its log emptied: a record left means
+/// that copies of forgotten text may still be in the file, whatever the rows say.
+fn wipe(r: &mut Report, path: &std::path::Path, conn: &Connection) {
+    match crate::wipe::pending(conn) {
+        None => r.add("wipe", true, "no forget is waiting for the file to be wiped"),
+        Some(since) => r.add(
+            "wipe",
+            false,
+            format!(
+                "a forget of {} removed items but was cut off before it wiped the file: copies of their text may remain in {} and its log; the next write to the library finishes the wipe, or {}",
+                crate::text::field(&since),
+                path.display(),
+                crate::wipe::FINISH
+            ),
+        ),
+    }
 }

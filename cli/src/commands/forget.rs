@@ -71,7 +71,7 @@ pub fn forget(lib: &mut Library, req: &ForgetRequest) -> Result<ForgetReport> {
 }
 
 /// Finishes an earlier forget whose wipe could not complete: rewrites the file and
-/// empties its log, forgetting nothing new.
+/// empties its log, forgetting nothing new, and clears the record of the pending wipe.
 pub fn finish(lib: &mut Library) -> Result<Wiped> {
     let _zero = ZeroFreed::on(&lib.conn)?;
     Ok(wipe::wipe(&lib.conn, &lib.path))
@@ -192,7 +192,7 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
     let _wiping = guarded
         .then(|| {
             interrupt::guard(
-                "the items were forgotten, but the file was not wiped: copies of their text may remain in it; run `recall forget --finish`".to_string(),
+                format!("the items were forgotten, but the file was not wiped: copies of their text may remain in it; {} (the next write to the library also does it, and `recall check` reports it until then)", wipe::FINISH),
                 None,
             )
             .ok()
@@ -208,9 +208,10 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
 pub fn run(g: &Globals, a: &ForgetArgs) -> Result<i32> {
     let path = g.db()?;
     if a.finish {
+        wipe::defer_pending();
         let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
         let _wiping = interrupt::guard(
-            "the file was not wiped; run `recall forget --finish` again".to_string(),
+            format!("the file was not wiped; {} again", wipe::FINISH),
             None,
         )?;
         let wiped = finish(&mut lib)?;

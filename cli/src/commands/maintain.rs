@@ -2,6 +2,7 @@
 //! an interrupted command leaves the library exactly as it was.
 use std::time::Instant;
 
+use rusqlite::Transaction;
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::json;
 
@@ -37,7 +38,7 @@ pub fn migrate(g: &Globals) -> Result<i32> {
 const BATCH: i64 = 2_000;
 
 pub fn rebuild(g: &Globals) -> Result<i32> {
-    let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
+    let lib = library::open_unchecked(g.db()?, Access::Write)?;
     library::ensure_recorded(&lib)?;
     if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
         return Err(err!("{}: {why}", lib.path.display()));
@@ -68,25 +69,65 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         .conn
         .query_row("select count(*) from items", [], |r| r.get(0))
         .context("counting items")?;
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the rebuild")?;
-    if declared.as_deref() == Some(target.as_str()) {
+    let rebuilt = reindex(
+        &lib,
+        &guard,
+        declared.as_deref(),
+        &target,
+        &from,
+        items,
+        g.json,
+    );
+    if let Err(e) = rebuilt {
+        // Damaged pages stop FTS5's rebuild, which reads the index it replaces; repair
+        // builds it again from the items without reading it.
+        if e.kind == crate::error::Kind::Corrupt && crate::index_check::items_sound(&lib.conn) {
+            return Err(err!(
+                "the index's pages are damaged, and a rebuild reads them: run `recall repair`, which builds the index again from the items; the library is as it was"
+            ));
+        }
+        return Err(e);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    if g.json {
+        output::json(&json!({
+            "command": "rebuild", "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
+        }));
+    } else if target == from {
+        crate::say!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
+    } else {
+        crate::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
+    }
+    Ok(0)
+}
+
+/// The rebuild's transaction: FTS5's `rebuild` of the declared index, or a new index
+/// with the target tokenizer filled batch by batch.
+fn reindex(
+    lib: &library::Library,
+    guard: &interrupt::Guard,
+    declared: Option<&str>,
+    target: &str,
+    from: &str,
+    items: i64,
+    json: bool,
+) -> Result<()> {
+    let tx = Transaction::new_unchecked(&lib.conn, Immediate).context("starting the rebuild")?;
+    if declared == Some(target) {
         tx.execute_batch("insert into items_fts(items_fts) values ('rebuild')")
             .context("rebuilding the index")?;
     } else {
-        tokenizer::ensure_buildable(&target)?;
+        tokenizer::ensure_buildable(target)?;
         let old_sql = library::index_sql(&tx)?.ok_or_else(|| {
             err!("the library has no index table items_fts: `recall check` tells more")
         })?;
-        let new_sql = tokenizer::with_tokenizer(&old_sql, &target)
+        let new_sql = tokenizer::with_tokenizer(&old_sql, target)
             .ok_or_else(|| err!("cannot read the index definition: {old_sql}"))?;
         tx.execute_batch(&format!(
             "drop table items_fts; {new_sql}; delete from items_fts_pending;"
         ))
         .context("recreating the index")?;
-        let bar = output::progress("reindexing", items, g.json);
+        let bar = output::progress("reindexing", items, json);
         let mut last_id = i64::MIN;
         let mut done = 0i64;
         loop {
@@ -116,24 +157,13 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
     if target != from {
         tx.execute(
             "update recall_meta set value = ?1 where key = 'tokenizer'",
-            [&target],
+            [target],
         )
         .context("recording the tokenizer")?;
     }
     guard
         .commit(|| tx.commit())
-        .context("committing the rebuild")?;
-    let seconds = started.elapsed().as_secs_f64();
-    if g.json {
-        output::json(&json!({
-            "command": "rebuild", "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
-        }));
-    } else if target == from {
-        crate::say!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
-    } else {
-        crate::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
-    }
-    Ok(0)
+        .context("committing the rebuild")
 }
 
 pub fn optimize(g: &Globals) -> Result<i32> {

@@ -28,6 +28,7 @@ pub fn run(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(path, Access::Write)?;
     let configured = g.tokenizer.as_deref().map(tokenizer::parse).transpose()?;
     let started = Instant::now();
+    let damaged = damaged_index_tables(&lib.conn);
     let guard = interrupt::guard(
         "nothing was repaired; the library is as it was".to_string(),
         None,
@@ -54,7 +55,7 @@ pub fn run(g: &Globals) -> Result<i32> {
     }
     tokenizer::ensure_buildable(&survey.tokenizer)?;
     let mut done = Vec::new();
-    restore(&tx, &survey, &mut done)?;
+    restore(&tx, &survey, &damaged, &mut done)?;
     let items: i64 = tx
         .query_row("select count(*) from items", [], |r| r.get(0))
         .context("counting items")?;
@@ -62,6 +63,8 @@ pub fn run(g: &Globals) -> Result<i32> {
     guard
         .commit(|| tx.commit())
         .context("committing the repair")?;
+    fault::pause_point("repair_reclaim", 1);
+    reclaim(&lib.conn, &mut done);
     let seconds = started.elapsed().as_secs_f64();
     let behind = survey.version < library::latest_version();
     if g.json {
@@ -94,7 +97,12 @@ pub fn run(g: &Globals) -> Result<i32> {
 }
 
 /// Every step of the repair, inside the caller's transaction; `done` says what changed.
-fn restore(conn: &Connection, survey: &Survey, done: &mut Vec<String>) -> Result<()> {
+fn restore(
+    conn: &Connection,
+    survey: &Survey,
+    damaged: &[String],
+    done: &mut Vec<String>,
+) -> Result<()> {
     let reference = &survey.reference;
     if survey.user_version != i64::from(survey.version) {
         conn.execute_batch(&format!("pragma user_version = {}", survey.version))
@@ -123,7 +131,7 @@ fn restore(conn: &Connection, survey: &Survey, done: &mut Vec<String>) -> Result
             done.push(format!("created the missing table {name}"));
         }
     }
-    recreate_index(conn, survey, done)?;
+    recreate_index(conn, survey, damaged, done)?;
     for d in survey.damages.iter().filter(outside_index) {
         if let Damage::Altered { name, .. } = d {
             rebuild_table(conn, reference, name)?;
@@ -184,11 +192,17 @@ fn definition<'a>(reference: &'a Reference, name: &str) -> Result<&'a schema::Ob
 
 /// Creates the FTS5 index again with the library's tokenizer, whatever state it and its
 /// shadow tables are in: the index is derived data, rebuilt from the items afterwards.
-fn recreate_index(conn: &Connection, survey: &Survey, done: &mut Vec<String>) -> Result<()> {
+fn recreate_index(
+    conn: &Connection,
+    survey: &Survey,
+    damaged: &[String],
+    done: &mut Vec<String>,
+) -> Result<()> {
     let reference = &survey.reference;
     let index = definition(reference, schema::INDEX)?;
     let exists = library::index_sql(conn)?.is_some();
-    let cannot_open = if exists {
+    // Opening an index whose tables are damaged would leave the transaction unusable.
+    let cannot_open = if exists && damaged.is_empty() {
         conn.prepare(&format!("select rowid from {} limit 0", schema::INDEX))
             .err()
     } else {
@@ -199,6 +213,10 @@ fn recreate_index(conn: &Connection, survey: &Survey, done: &mut Vec<String>) ->
         .iter()
         .filter(|o| o.name != schema::INDEX && reference.is_index_part(&o.name))
         .collect();
+    if !damaged.is_empty() {
+        unlink_index(conn, &shadows, damaged)?;
+    }
+    let exists = exists && damaged.is_empty();
     for s in &shadows {
         conn.execute_batch(&format!("drop table if exists {}", quoted(&s.name)))
             .context(&format!("dropping {}", s.name))?;
@@ -249,6 +267,9 @@ fn recreate_index(conn: &Connection, survey: &Survey, done: &mut Vec<String>) ->
     let why = match (damages.is_empty(), cannot_open) {
         (false, _) => Some(schema::describe(&damages, reference)),
         (true, Some(e)) => Some(format!("it could not be opened: {e}")),
+        (true, None) if !damaged.is_empty() => {
+            Some(format!("the pages of {} were damaged", damaged.join(", ")))
+        }
         (true, None) => None,
     };
     if let Some(why) = why {
@@ -259,6 +280,87 @@ fn recreate_index(conn: &Connection, survey: &Survey, done: &mut Vec<String>) ->
         ));
     }
     Ok(())
+}
+
+/// The tables of the index whose pages SQLite finds damaged. Read before the repair's
+/// transaction: a damaged page met while writing leaves the transaction unable to go on.
+fn damaged_index_tables(conn: &Connection) -> Vec<String> {
+    let names: Vec<String> = conn
+        .prepare(
+            "select name from pragma_table_list where schema = 'main' and type = 'shadow' order by name",
+        )
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .unwrap_or_default();
+    names
+        .into_iter()
+        .filter(|name| {
+            let rows: rusqlite::Result<Vec<String>> = conn
+                .prepare(&format!("pragma quick_check({})", quoted(name)))
+                .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect());
+            !matches!(rows.as_deref(), Ok([ok]) if ok == "ok")
+        })
+        .collect()
+}
+
+/// Removes the index and its tables from the schema without dropping them: SQLite
+/// cannot free the pages of a damaged table, nor FTS5 drop an index whose tables it
+/// cannot read. The index is derived from the items, so nothing is lost; the pages left
+/// unused go with the `VACUUM` after the commit (`reclaim`).
+fn unlink_index(conn: &Connection, shadows: &[&schema::Object], damaged: &[String]) -> Result<()> {
+    let doing = "removing the damaged index";
+    let mut names: Vec<String> = shadows.iter().map(|s| s.name.clone()).collect();
+    names.extend(damaged.iter().cloned());
+    names.push(schema::INDEX.to_string());
+    conn.execute_batch("pragma writable_schema = on")
+        .context(doing)?;
+    let removed = names.iter().try_for_each(|name| {
+        conn.execute(
+            "delete from sqlite_master where type = 'table' and name = ?1",
+            [name],
+        )
+        .map(|_| ())
+    });
+    let reset = conn.execute_batch("pragma writable_schema = reset");
+    removed.context(doing)?;
+    reset.context(doing)
+}
+
+/// Pages that no table, index or free list holds: what unlinking a damaged table of
+/// the index leaves, until a `VACUUM` writes the file again without them. A repair
+/// cut off before that `VACUUM` leaves them too, so they are counted, not remembered.
+fn unused_pages(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "select (select page_count from pragma_page_count)
+              - (select freelist_count from pragma_freelist_count)
+              - (select count(*) from dbstat)",
+        [],
+        |r| r.get(0),
+    )
+}
+
+/// After the commit: drops the pages left unused, if any. Never an error: the library
+/// is repaired already, and `check` names the pages until a repair drops them.
+fn reclaim(conn: &Connection, done: &mut Vec<String>) {
+    let unused = match unused_pages(conn) {
+        Ok(0) => return,
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!(
+                "recall: warning: cannot count the pages of the file ({e}); `recall check` tells whether any is left unused"
+            );
+            return;
+        }
+    };
+    match conn.execute_batch("vacuum") {
+        Ok(()) => done.push(format!(
+            "rewrote the file without the {unused} {} no table used",
+            if unused == 1 { "page" } else { "pages" }
+        )),
+        Err(e) => eprintln!(
+            "recall: warning: {}: the file keeps {unused} pages no table uses, which `recall check` reports; run `recall repair` again",
+            crate::error::describe_sqlite("rewriting the file", &e)
+        ),
+    }
 }
 
 /// Rebuilds a table whose definition differs from the migrations': a new table as they

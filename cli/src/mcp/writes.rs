@@ -31,6 +31,8 @@ pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Resul
     let duplicate_of = ItemWriter::new(&lib.conn)
         .and_then(|mut w| w.duplicate_of(&valid))
         .context("looking for a duplicate")?;
+    // A long-running server's own write, not only its start, finishes a wipe left pending.
+    crate::wipe::finish_pending(&lib.conn, &lib.path);
     // An id is the writer's to judge against the same globs: it must name an item they
     // let the server read, or none ever used.
     let id = add_item(lib, item, allow)?;
@@ -46,6 +48,9 @@ pub fn forget_items(
     req: &ForgetRequest,
     allow: &Option<Vec<String>>,
 ) -> Result<Json> {
+    if !req.dry_run {
+        crate::wipe::finish_pending(&lib.conn, &lib.path);
+    }
     let report = if allow.is_none() {
         forget(lib, req)?
     } else {
