@@ -5,6 +5,7 @@ pub mod bounds;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod input;
 pub mod explain;
 pub mod fault;
 pub mod index_check;

@@ -25,9 +25,12 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     }
     let sql = match (&a.sql, &a.file) {
         (Some(sql), None) => sql.clone(),
-        (None, Some(path)) => std::fs::read_to_string(path)
-            .map(|t| crate::text::without_bom(&t).to_string())
-            .map_err(|e| err!("cannot read {}: {e}", path.display()))?,
+        (None, Some(path)) => {
+            let what = path.display().to_string();
+            let fix = "split the script, or `recall import` the data it holds";
+            let bytes = crate::input::read_file_limited(path, crate::input::SQL_SCRIPT, &what, fix)?;
+            crate::input::text(bytes, &what)?
+        }
         (Some(_), Some(_)) => return Err(err!("give the SQL or --file, not both")),
         (None, None) => {
             return Err(err!(
