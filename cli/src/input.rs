@@ -59,8 +59,7 @@ pub fn read_limited(reader: impl Read, limit: u64, what: &str, fix: &str) -> Res
 
 /// A file (or device, or pipe) by path, read as [`read_limited`] reads.
 pub fn read_file_limited(path: &Path, limit: u64, what: &str, fix: &str) -> Result<Vec<u8>> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| err!("cannot read {}: {e}", path.display()))?;
+    let file = std::fs::File::open(path).map_err(|e| err!("cannot read {what}: {e}"))?;
     read_limited(file, limit, what, fix)
 }
 
