@@ -18,6 +18,7 @@ mod function_list;
 mod hook;
 mod hostile_args;
 mod hostile_cli;
+mod inputs;
 mod judge;
 mod match_safety;
 mod properties;
