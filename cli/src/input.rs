@@ -141,7 +141,10 @@ mod tests {
     #[test]
     fn text_drops_a_byte_order_mark_and_names_bad_utf8() {
         assert_eq!(text(b"\xef\xbb\xbf{}".to_vec(), "x").expect("bom"), "{}");
-        assert_eq!(text(b"{}\xef\xbb\xbf".to_vec(), "x").expect("inner"), "{}\u{feff}");
+        assert_eq!(
+            text(b"{}\xef\xbb\xbf".to_vec(), "x").expect("inner"),
+            "{}\u{feff}"
+        );
         let e = text(b"ab\xffc".to_vec(), "the file").expect_err("bad");
         assert_eq!(e.message, "the file: invalid UTF-8 at byte 2");
     }
@@ -153,7 +156,10 @@ mod tests {
         assert_eq!(next(&mut lines).expect("1"), Some((1, b"abc".to_vec())));
         assert_eq!(next(&mut lines).expect("2"), Some((2, Vec::new())));
         let e = next(&mut lines).expect_err("3 is too long");
-        assert_eq!(e.message, "in: line 3 is longer than 3 bytes, its limit: fix");
+        assert_eq!(
+            e.message,
+            "in: line 3 is longer than 3 bytes, its limit: fix"
+        );
         let mut lines = Lines::new(&b"ab\nab"[..], 3);
         assert_eq!(next(&mut lines).expect("1"), Some((1, b"ab".to_vec())));
         assert_eq!(next(&mut lines).expect("2"), Some((2, b"ab".to_vec())));
@@ -161,6 +167,10 @@ mod tests {
         // A line that never ends is refused once it passes the limit.
         let mut endless = Lines::new(std::io::BufReader::new(std::io::repeat(0)), MIB);
         let e = endless.next_line("stdin", "fix").expect_err("endless");
-        assert!(e.message.starts_with("stdin: line 1 is longer than 1 MiB"), "{}", e.message);
+        assert!(
+            e.message.starts_with("stdin: line 1 is longer than 1 MiB"),
+            "{}",
+            e.message
+        );
     }
 }

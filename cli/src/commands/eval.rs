@@ -229,9 +229,12 @@ fn print_worst(c: &Column, n: usize) {
 pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32> {
     let what = file.display().to_string();
     let fix = "split the dataset into files of fewer samples";
-    let text = input::text(input::read_file_limited(file, input::DATASET, &what, fix)?, &what)?;
-    let doc: Value = serde_json::from_str(&text)
-        .map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
+    let text = input::text(
+        input::read_file_limited(file, input::DATASET, &what, fix)?,
+        &what,
+    )?;
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     let first_id: i64 = lib
         .conn

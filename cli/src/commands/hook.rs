@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::args::{Cli, Common, HookArgs, Recency, RelatedArgs};
 use crate::err;
-use crate::input;
 use crate::error::Result;
+use crate::input;
 use crate::settings::{self, Globals};
 use crate::text::field;
 

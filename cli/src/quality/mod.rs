@@ -9,8 +9,8 @@ use serde::Deserialize;
 use serde_json::Value as Json;
 
 use crate::err;
-use crate::input;
 use crate::error::Result;
+use crate::input;
 use crate::library::Library;
 use crate::settings::{self, time_flag, Filters, Ranking};
 use crate::sql_file::queries;
@@ -96,7 +96,8 @@ impl Case {
 
 pub fn read_cases(path: &Path) -> Result<Vec<Case>> {
     let what = path.display().to_string();
-    let bytes = input::read_file_limited(path, input::DATASET, &what, "split the cases into files")?;
+    let bytes =
+        input::read_file_limited(path, input::DATASET, &what, "split the cases into files")?;
     let text = input::text(bytes, &what)?;
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
