@@ -32,7 +32,7 @@ pub const SQL_SCRIPT: u64 = 16 * MIB;
 
 /// A size as the error lines name it: whole MiB, else bytes.
 pub fn size(bytes: u64) -> String {
-    if bytes >= MIB && bytes % MIB == 0 {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")

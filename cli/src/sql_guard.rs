@@ -5,7 +5,9 @@
 //! wipe), `ATTACH` opens another database file (a WAL one gets its `-wal` and `-shm`),
 //! and a read-only connection reports some refused writes (`pragma journal_mode=delete`)
 //! as an I/O error. So without `--write` every statement that would write a database
-//! file other than the temporary one is refused, with a reason the error names.
+//! file other than the temporary one is refused, with a reason the error names. With or
+//! without it, `VACUUM INTO` and `load_extension` are refused, and with it the script
+//! may not end the transaction it runs in.
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
