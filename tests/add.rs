@@ -240,7 +240,7 @@ fn every_validation_error_is_one_line_and_writes_nothing() {
                 "--transcript-file",
                 big.to_str().unwrap(),
             ],
-            "--transcript-file is 33554433 bytes",
+            "big.txt is longer than 32 MiB, its limit: give a shorter transcript",
         ),
         (
             &[

@@ -172,3 +172,171 @@ fn bad_sql_and_parameters_are_one_line() {
         serde_json::json!([{"a": "integer", "b": "real", "c": "x=y"}])
     );
 }
+
+/// The names in the library's directory other than the library's own files.
+fn other_files(lib: &TempLib) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(lib.dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("library.db"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn no_statement_writes_a_file_without_write() {
+    let lib = library();
+    // Another WAL database, closed (no -wal, no -shm): attaching it would make them.
+    let other = lib.path("other.db");
+    {
+        let conn = rusqlite::Connection::open(&other).expect("other");
+        conn.execute_batch("pragma journal_mode=wal; create table t(x); insert into t values (1)")
+            .expect("other's table");
+    }
+    let copy = lib.path("copy.db");
+    let copy = copy.to_str().expect("path");
+    let new = lib.path("new.db");
+    let into = format!("vacuum into '{copy}'");
+    let attach_new = format!("attach '{}' as n", new.to_str().expect("path"));
+    let attach_other = format!(
+        "attach '{}' as o; select x from o.t",
+        other.to_str().expect("path")
+    );
+    let attach_uri = format!(
+        "attach 'file:{}?mode=rwc' as n",
+        new.to_str().expect("path")
+    );
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["sql", &into],
+            "VACUUM INTO writes a copy of the library to",
+        ),
+        (
+            &["sql", "vacuum into :p", "-p", &format!("p={copy}")],
+            "VACUUM INTO writes a copy",
+        ),
+        (
+            &[
+                "sql",
+                "select 1; vacuum main into :p",
+                "-p",
+                &format!("p:text={copy}"),
+            ],
+            "VACUUM INTO writes a copy",
+        ),
+        (&["sql", &attach_new], "ATTACH opens the database file"),
+        (&["sql", &attach_other], "ATTACH opens the database file"),
+        (&["sql", &attach_uri], "ATTACH opens the database file"),
+        // --write's script is one transaction: it cannot end it and VACUUM INTO after.
+        (
+            &["sql", "--write", &format!("commit; {into}")],
+            "runs in one transaction of its own",
+        ),
+        (
+            &["sql", "select load_extension('/nonexistent/lib')"],
+            "load_extension is off in recall sql",
+        ),
+    ];
+    let before = (lib.snapshot(), other_files(&lib));
+    for (args, needle) in cases {
+        lib.run(args).fails_with(needle);
+        assert_eq!(
+            (lib.snapshot(), other_files(&lib)),
+            before,
+            "{args:?} wrote a file"
+        );
+    }
+    // A script of --write that ended its transaction would keep its first statements.
+    lib.run(&[
+        "sql",
+        "--write",
+        "commit; create table kept(x); select nosuchfn()",
+    ])
+    .fails_with("leave out BEGIN, COMMIT, END and ROLLBACK");
+    assert_eq!(
+        lib.count("select count(*) from sqlite_master where name = 'kept'"),
+        0
+    );
+    // Savepoints work inside it; reading transactions work without --write.
+    let out = lib.json(&["sql", "--write", "savepoint a; release a; select 1 as one"]);
+    assert_eq!(out, serde_json::json!([{"one": 1}]));
+    let out = lib.json(&["sql", "begin; select count(*) as n from items; commit"]);
+    assert_eq!(out, serde_json::json!([{"n": 30}]));
+}
+
+#[test]
+fn every_write_a_read_only_connection_refuses_gets_the_write_advice() {
+    let lib = library();
+    lib.checkpoint();
+    let before = lib.snapshot();
+    let journal = || lib.json(&["sql", "pragma journal_mode"]);
+    assert_eq!(journal(), serde_json::json!([{"journal_mode": "wal"}]));
+    for sql in [
+        "pragma journal_mode=delete",
+        "pragma journal_mode = truncate",
+        "pragma JOURNAL_MODE=persist",
+        "pragma journal_mode=memory",
+        "pragma journal_mode=off",
+        "pragma main.journal_mode=delete",
+        "pragma wal_checkpoint(truncate)",
+        "pragma optimize",
+        "pragma incremental_vacuum",
+        "pragma user_version = 7",
+        "vacuum",
+        "analyze",
+        "reindex",
+        "insert into items_fts(items_fts) values ('optimize')",
+        "update items set title = 'x' where id = 1",
+        "create index by_title on items(title)",
+        "create virtual table v using fts5(x)",
+        "create table t(x); select 1",
+    ] {
+        lib.run(&["sql", sql])
+            .fails_with("the statement writes to the library")
+            .fails_with("add --write to allow it");
+        assert_eq!(lib.snapshot(), before, "{sql}");
+        assert_eq!(
+            journal(),
+            serde_json::json!([{"journal_mode": "wal"}]),
+            "{sql}"
+        );
+    }
+    // The connection's temporary tables are no write to the library.
+    let out = lib.json(&[
+        "sql",
+        "create temp table t(x); insert into t values (1), (2); create virtual table temp.v using fts5(x); insert into v values ('a b'); select sum(x) as s, (select count(*) from v where v match 'a') as m from t",
+    ]);
+    assert_eq!(out, serde_json::json!([{"s": 3, "m": 1}]));
+}
+
+#[test]
+fn parameters_take_a_type_for_number_like_text() {
+    let lib = library();
+    let sql = "select typeof(:v) as t, :v as v";
+    let bound = |p: &str| lib.json(&["sql", sql, "-p", p]);
+    for (p, t, v) in [
+        ("v=007", "integer", serde_json::json!(7)),
+        ("v:text=007", "text", serde_json::json!("007")),
+        (":v:text=1e3", "text", serde_json::json!("1e3")),
+        ("v:text=", "text", serde_json::json!("")),
+        ("v=1e3", "real", serde_json::json!(1000.0)),
+        ("v:int=42", "integer", serde_json::json!(42)),
+        ("v:real=2", "real", serde_json::json!(2.0)),
+        ("v:real=0.5", "real", serde_json::json!(0.5)),
+        ("v=x:text", "text", serde_json::json!("x:text")),
+    ] {
+        assert_eq!(bound(p), serde_json::json!([{"t": t, "v": v}]), "{p}");
+    }
+    for (p, needle) in [
+        ("v:int=1.5", "\"1.5\" is not a whole number"),
+        ("v:real=abc", "\"abc\" is not a number"),
+        (
+            "v:date=2024",
+            "unknown type \"date\": write NAME:text=VALUE",
+        ),
+        ("v:=1", "unknown type \"\""),
+    ] {
+        lib.run(&["sql", sql, "-p", p]).fails_with(needle);
+    }
+}

@@ -19,6 +19,7 @@ mod hook;
 mod hostile_args;
 mod hostile_cli;
 mod ids;
+mod inputs;
 mod judge;
 mod match_safety;
 mod properties;

@@ -164,10 +164,10 @@ impl Config {
         let Some(path) = path else {
             return Ok(Config::default());
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| err!("cannot read config {}: {e}", path.display()))?;
-        // Editors on some systems start a UTF-8 file with a byte-order mark.
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
+        let what = format!("config {}", path.display());
+        let fix = "give the path of the configuration file (docs/configuration.md)";
+        let bytes = crate::input::read_file_limited(path, crate::input::CONFIG, &what, fix)?;
+        let text = crate::input::text(bytes, &what)?;
         let config: Config = toml::from_str(&text).map_err(|e| {
             let message = e.message().trim().replace('\n', " ");
             let place = e

@@ -94,11 +94,15 @@ fn text_argument(arg: &str) -> Result<String> {
     if arg != "-" {
         return Ok(arg.to_string());
     }
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut std::io::stdin().lock(), &mut text)
-        .map_err(|e| err!("cannot read the query from standard input: {e}"))?;
-    let text = crate::text::without_bom(&text);
-    let text = text.strip_suffix('\n').unwrap_or(text);
+    let what = "standard input (the query or prompt)";
+    let bytes = crate::input::read_limited(
+        std::io::stdin().lock(),
+        crate::input::PROMPT,
+        what,
+        "give a shorter one",
+    )?;
+    let text = crate::input::text(bytes, what)?;
+    let text = text.strip_suffix('\n').unwrap_or(&text);
     Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
 }
 

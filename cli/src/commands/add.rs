@@ -1,7 +1,7 @@
 //! `recall add`: one item, from flags or from one JSON object on standard input (`-`).
 //! The flags build the JSON object the import format describes, so that an item is
 //! checked by the one validation of `import` (`Item::from_json`) either way.
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Map, Value};
@@ -9,7 +9,8 @@ use serde_json::{json, Map, Value};
 use super::Globals;
 use crate::args::AddArgs;
 use crate::error::{Context, Result};
-use crate::item::Item;
+use crate::input;
+use crate::item::{Item, MAX_TRANSCRIPT};
 use crate::item_writer::ItemWriter;
 use crate::library::{self, Access, Library};
 use crate::{err, fault, interrupt, output};
@@ -196,20 +197,20 @@ fn time_value(t: &str) -> Value {
     }
 }
 
+/// A transcript longer than an item may hold is refused before it is read whole.
 fn read_transcript(path: &str) -> Result<String> {
+    let what = format!("--transcript-file {path}");
+    let fix = "give a shorter transcript; nothing was added";
     let bytes = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(|e| err!("--transcript-file -: cannot read standard input: {e}"))?;
-        bytes
+        input::read_limited(std::io::stdin().lock(), MAX_TRANSCRIPT as u64, &what, fix)?
     } else {
-        std::fs::read(path).map_err(|e| err!("--transcript-file: cannot read {path}: {e}"))?
+        let file = std::fs::File::open(path)
+            .map_err(|e| err!("--transcript-file: cannot read {path}: {e}"))?;
+        input::read_limited(file, MAX_TRANSCRIPT as u64, &what, fix)?
     };
     String::from_utf8(bytes).map_err(|e| {
         err!(
-            "--transcript-file {path}: invalid UTF-8 at byte {}; nothing was added",
+            "{what}: invalid UTF-8 at byte {}; nothing was added",
             e.utf8_error().valid_up_to()
         )
     })
@@ -217,29 +218,25 @@ fn read_transcript(path: &str) -> Result<String> {
 
 /// One JSON object from standard input (a byte-order mark dropped), and nothing after it.
 fn read_stdin_object() -> Result<Value> {
-    let mut stdin = std::io::stdin().lock();
+    let stdin = std::io::stdin().lock();
     if stdin.is_terminal() {
         return Err(err!(
             "`recall add -` reads one JSON object from standard input: pipe it in, or give the item as flags"
         ));
     }
-    let mut bytes = Vec::new();
-    stdin
-        .read_to_end(&mut bytes)
-        .map_err(|e| err!("cannot read standard input: {e}"))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        err!(
-            "standard input: invalid UTF-8 at byte {}; nothing was added",
-            e.valid_up_to()
-        )
-    })?;
-    let text = crate::text::without_bom(text);
+    let bytes = input::read_limited(
+        stdin,
+        input::ITEM_JSON,
+        "standard input",
+        "no valid item is that long; nothing was added",
+    )?;
+    let text = input::text(bytes, "standard input").map_err(|e| err!("{e}; nothing was added"))?;
     if text.trim().is_empty() {
         return Err(err!(
             "standard input is empty: give one JSON object in the import format; nothing was added"
         ));
     }
-    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut values = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
     let value = match values.next() {
         Some(Ok(v)) => v,
         Some(Err(e)) => return Err(err!("standard input: invalid JSON: {e}; nothing was added")),

@@ -13,7 +13,7 @@ use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::{self, locomo};
 use crate::settings::Ranking;
-use crate::{err, output, say};
+use crate::{err, input, output, say};
 
 struct Column {
     label: String,
@@ -227,10 +227,14 @@ fn print_worst(c: &Column, n: usize) {
 }
 
 pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| err!("cannot read {}: {e}", file.display()))?;
-    let doc: Value = serde_json::from_str(crate::text::without_bom(&text))
-        .map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
+    let what = file.display().to_string();
+    let fix = "split the dataset into files of fewer samples";
+    let text = input::text(
+        input::read_file_limited(file, input::DATASET, &what, fix)?,
+        &what,
+    )?;
+    let doc: Value =
+        serde_json::from_str(&text).map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     let guard = crate::interrupt::guard(
         "nothing was imported; the library is as it was".to_string(),

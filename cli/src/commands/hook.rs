@@ -7,13 +7,14 @@
 //! It never fails the prompt: any problem (malformed JSON, no prompt, no library, a bad
 //! configuration) is one line on stderr and exit 0. Claude Code blocks the prompt on
 //! exit 2, the code of every other recall error.
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 
 use serde_json::{Map, Value};
 
 use crate::args::{Cli, Common, HookArgs, Recency, RelatedArgs};
 use crate::err;
 use crate::error::Result;
+use crate::input;
 use crate::settings::{self, Globals};
 use crate::text::field;
 
@@ -84,17 +85,15 @@ fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
 
 /// The hook's JSON from standard input, and its `prompt`.
 fn read_prompt() -> Result<String> {
-    let mut stdin = std::io::stdin().lock();
+    let stdin = std::io::stdin().lock();
     if stdin.is_terminal() {
         return Err(err!(
             "`recall hook` reads the hook's JSON (with a \"prompt\") on standard input; it runs as an agent's prompt hook (docs/cli.md#the-prompt-hook)"
         ));
     }
-    let mut bytes = Vec::new();
-    stdin
-        .read_to_end(&mut bytes)
-        .map_err(|e| err!("cannot read standard input: {e}"))?;
-    let value: Value = serde_json::from_slice(&bytes)
+    let what = "standard input (the hook's JSON)";
+    let bytes = input::read_limited(stdin, input::PROMPT, what, "give a shorter prompt")?;
+    let value: Value = serde_json::from_str(&input::text(bytes, what)?)
         .map_err(|e| err!("standard input is not the hook's JSON ({e})"))?;
     match value.get("prompt") {
         Some(Value::String(p)) => Ok(p.clone()),

@@ -1,6 +1,6 @@
 //! `recall import FILE|-`: JSON Lines in one transaction. The first bad line stops the
 //! import with its number and the reason, and nothing is written.
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::time::Instant;
 
 use rusqlite::TransactionBehavior::Immediate;
@@ -11,7 +11,7 @@ use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::item_writer::ItemWriter;
 use crate::library::{self, Access};
-use crate::{err, fault, interrupt, output};
+use crate::{err, fault, input, interrupt, output};
 
 /// `allow` is the `--allow` flags (else the configuration's `[access] allow`): a line
 /// with an id may replace only an item of a source they let the caller read.
@@ -40,9 +40,9 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> 
             .with_vectors(crate::vectors::store::read(&tx)?)
             .with_access(&g.allow(allow));
         let name = if file == "-" { "stdin" } else { file };
-        for (index, line) in BufReader::new(input).split(b'\n').enumerate() {
-            let n = index + 1;
-            let bytes = line.map_err(|e| err!("{name}: line {n}: cannot read: {e}"))?;
+        let mut lines = input::Lines::new(BufReader::new(input), input::ITEM_JSON);
+        let fix = "no valid item is that long (one item per line); nothing was imported";
+        while let Some((n, bytes)) = lines.next_line(name, fix)? {
             let text = std::str::from_utf8(&bytes).map_err(|e| {
                 err!(
                     "{name}: line {n}: invalid UTF-8 at byte {}; nothing was imported",

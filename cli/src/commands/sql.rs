@@ -13,6 +13,7 @@ use super::Globals;
 use crate::args::SqlArgs;
 use crate::error::{Error, Result};
 use crate::library::{self, Access};
+use crate::sql_guard::{Guard, WRITE_ADVICE};
 use crate::text::field;
 use crate::{err, output};
 
@@ -25,9 +26,13 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     }
     let sql = match (&a.sql, &a.file) {
         (Some(sql), None) => sql.clone(),
-        (None, Some(path)) => std::fs::read_to_string(path)
-            .map(|t| crate::text::without_bom(&t).to_string())
-            .map_err(|e| err!("cannot read {}: {e}", path.display()))?,
+        (None, Some(path)) => {
+            let what = path.display().to_string();
+            let fix = "split the script, or `recall import` the data it holds";
+            let bytes =
+                crate::input::read_file_limited(path, crate::input::SQL_SCRIPT, &what, fix)?;
+            crate::input::text(bytes, &what)?
+        }
         (Some(_), Some(_)) => return Err(err!("give the SQL or --file, not both")),
         (None, None) => {
             return Err(err!(
@@ -46,16 +51,17 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     let tokenizer = (!params.iter().any(|(n, _)| n == "tokenizer") && sql.contains(":tokenizer"))
         .then(|| ("tokenizer".to_string(), Value::Text(lib.tokenizer.clone())));
     params.extend(tokenizer);
+    let guard = Guard::install(&mut lib.conn, a.write)?;
     let table = if a.write {
         let tx = lib
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| Error::sqlite("starting the transaction", &e))?;
-        let table = execute(&tx, &sql, &params)?;
+        let table = guard.script(|| execute(&tx, &sql, &params, &guard))?;
         tx.commit().map_err(|e| Error::sqlite("committing", &e))?;
         table
     } else {
-        execute(&lib.conn, &sql, &params)?
+        guard.script(|| execute(&lib.conn, &sql, &params, &guard))?
     };
     let (columns, rows) = table.unwrap_or_default();
     if g.json {
@@ -68,29 +74,56 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// `NAME=VALUE` (the name with or without its `:`): a number binds as one.
+/// `NAME=VALUE` (the name with or without its `:`): a value that reads as a number binds
+/// as one, as the shell's `.parameter set` does. `NAME:text=VALUE` binds the text as
+/// written (`007`, `1e3`), `NAME:int=` and `NAME:real=` a number or an error.
 fn parse_param(p: &str) -> Result<(String, Value)> {
     let (name, value) = p
         .split_once('=')
         .ok_or_else(|| err!("-p {p:?}: write NAME=VALUE, like -p query='deploy failed'"))?;
     let name = name.trim_start_matches([':', '@', '$']);
+    let (name, kind) = match name.split_once(':') {
+        Some((name, kind)) => (name, Some(kind)),
+        None => (name, None),
+    };
     if name.is_empty() {
         return Err(err!("-p {p:?}: the parameter has no name"));
     }
-    let value = if let Ok(i) = value.parse::<i64>() {
-        Value::Integer(i)
-    } else if let Some(r) = value.parse::<f64>().ok().filter(|r| r.is_finite()) {
-        Value::Real(r)
-    } else {
-        Value::Text(value.to_string())
+    let integer = value.parse::<i64>().ok().map(Value::Integer);
+    let real = value
+        .parse::<f64>()
+        .ok()
+        .filter(|r| r.is_finite())
+        .map(Value::Real);
+    let value = match kind {
+        None => integer.or(real).unwrap_or_else(|| Value::Text(value.to_string())),
+        Some("text") => Value::Text(value.to_string()),
+        Some("int") => integer.ok_or_else(|| err!("-p {p:?}: {value:?} is not a whole number"))?,
+        Some("real") => match (integer, real) {
+            (Some(Value::Integer(i)), _) => Value::Real(i as f64),
+            (_, Some(r)) => r,
+            _ => return Err(err!("-p {p:?}: {value:?} is not a number")),
+        },
+        Some(other) => {
+            return Err(err!(
+                "-p {p:?}: unknown type {other:?}: write NAME:text=VALUE, NAME:int=VALUE or NAME:real=VALUE"
+            ))
+        }
     };
     Ok((name.to_string(), value))
 }
 
-fn execute(conn: &Connection, sql: &str, params: &[(String, Value)]) -> Result<Option<Table>> {
+fn execute(
+    conn: &Connection,
+    sql: &str,
+    params: &[(String, Value)],
+    guard: &Guard,
+) -> Result<Option<Table>> {
     let fail = |e: &rusqlite::Error| {
-        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
-            err!("sql: the statement writes to the library: add --write to allow it")
+        if let Some(reason) = guard.take_refusal() {
+            err!("sql: {reason}")
+        } else if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
+            err!("sql: the statement writes to the library: {WRITE_ADVICE}")
         } else {
             Error::sqlite("sql", e)
         }
@@ -98,7 +131,12 @@ fn execute(conn: &Connection, sql: &str, params: &[(String, Value)]) -> Result<O
     let mut used = vec![false; params.len()];
     let mut last = None;
     let mut batch = Batch::new(conn, sql);
-    while let Some(mut stmt) = batch.next().map_err(|e| fail(&e))? {
+    loop {
+        guard.running(false);
+        let Some(mut stmt) = batch.next().map_err(|e| fail(&e))? else {
+            break;
+        };
+        guard.running(true);
         for index in 1..=stmt.parameter_count() {
             let Some(name) = stmt.parameter_name(index) else {
                 return Err(err!(

@@ -10,6 +10,7 @@ use serde_json::Value as Json;
 
 use crate::err;
 use crate::error::Result;
+use crate::input;
 use crate::library::Library;
 use crate::settings::{self, time_flag, Filters, Ranking};
 use crate::sql_file::queries;
@@ -94,9 +95,10 @@ impl Case {
 }
 
 pub fn read_cases(path: &Path) -> Result<Vec<Case>> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| err!("cannot read {}: {e}", path.display()))?;
-    let text = crate::text::without_bom(&text);
+    let what = path.display().to_string();
+    let bytes =
+        input::read_file_limited(path, input::DATASET, &what, "split the cases into files")?;
+    let text = input::text(bytes, &what)?;
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
