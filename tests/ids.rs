@@ -589,3 +589,53 @@ fn migrating_a_library_with_a_column_added_by_hand_is_refused() {
     lib.run(&["migrate"]).ok();
     lib.run(&["check"]).ok();
 }
+
+#[test]
+fn recall_forget_is_bound_by_allow_and_the_configuration() {
+    let lib = three_sources();
+    let config = lib.path("access.toml");
+    std::fs::write(&config, "[access]\nallow = [\"agent-*\"]\n").unwrap();
+    let config = config.to_str().unwrap();
+    let before = rows(&lib);
+    let human: Vec<i64> = before
+        .iter()
+        .filter(|(_, source, _)| source == "human-notes")
+        .map(|(id, _, _)| *id)
+        .collect();
+    assert!(!human.is_empty(), "the fixture has a human-notes item");
+    let id = human[0].to_string();
+    // By id, by filter, and as a dry run: an item of a forbidden source is a missing one.
+    // A read leaves an empty log where there was none: the same bytes.
+    let bytes = |lib: &TempLib| lib.files().map(Option::unwrap_or_default);
+    for args in [
+        vec!["forget", "--allow", "agent-*", &id],
+        vec!["--config", config, "forget", &id],
+        vec!["--config", config, "forget", "--source", "human-notes"],
+        vec!["--json", "--config", config, "forget", "--dry-run", &id],
+    ] {
+        let files = bytes(&lib);
+        let out = lib.run(&args).ok();
+        assert!(bytes(&lib) == files, "{args:?} changed the file");
+        if args[0] == "--json" {
+            let doc = out.json();
+            assert_eq!(doc["ids"], json!([]), "{args:?}");
+            assert_eq!(doc["unmatched"], json!([human[0]]), "{args:?}");
+        } else {
+            assert!(out.stdout.contains("nothing to forget"), "{args:?}: {}", out.stdout);
+        }
+    }
+    assert_eq!(rows(&lib), before);
+    // The globs select within what the request names: only the agents' items go.
+    let out = lib
+        .run(&["--json", "--config", config, "forget", "--before", "2100-01-01"])
+        .ok()
+        .json();
+    let agents: Vec<i64> = before
+        .iter()
+        .filter(|(_, source, _)| source.starts_with("agent-"))
+        .map(|(id, _, _)| *id)
+        .collect();
+    assert_eq!(out["ids"], json!(agents));
+    let left: Vec<i64> = rows(&lib).iter().map(|(id, _, _)| *id).collect();
+    assert_eq!(left, human);
+}

@@ -393,6 +393,10 @@ pub struct ForgetArgs {
     /// nothing new.
     #[arg(long, conflicts_with_all = ["ids", "source", "project", "before", "dry_run"])]
     pub finish: bool,
+    // Only items of the sources the caller may read are forgotten; an id of another
+    // source is treated as a missing one.
+    #[command(flatten)]
+    pub access: AccessArgs,
 }
 
 #[derive(Debug, Args)]

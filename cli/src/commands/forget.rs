@@ -3,6 +3,8 @@
 //! must hold: ids and filters AND together, so adding a condition never forgets more.
 //! The deletes are one transaction: interrupted or killed, the library is as before or
 //! as after.
+use std::collections::HashSet;
+
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use serde::{Deserialize, Serialize};
@@ -68,6 +70,92 @@ pub struct ForgetReport {
 /// Refuses an empty request (no id and no filter) with a one-line error.
 pub fn forget(lib: &mut Library, req: &ForgetRequest) -> Result<ForgetReport> {
     run_request(lib, req, false)
+}
+
+/// `forget` under access globs: what the request selects is listed first (a dry run),
+/// and only the allowed items among it are forgotten, by id and under the same filters,
+/// so that an item added meanwhile is never taken; the ids of forbidden items are
+/// reported as unmatched, as missing ones are, so that a caller learns nothing of an item
+/// it may not read.
+pub fn forget_allowed(
+    lib: &mut Library,
+    req: &ForgetRequest,
+    allow: &Option<Vec<String>>,
+) -> Result<ForgetReport> {
+    forget_within(lib, req, allow, false)
+}
+
+fn forget_within(
+    lib: &mut Library,
+    req: &ForgetRequest,
+    allow: &Option<Vec<String>>,
+    guarded: bool,
+) -> Result<ForgetReport> {
+    if allow.is_none() {
+        return run_request(lib, req, guarded);
+    }
+    let listed = run_request(
+        lib,
+        &ForgetRequest {
+            dry_run: true,
+            ..req.clone()
+        },
+        false,
+    )?;
+    let ids: Vec<i64> = listed
+        .items
+        .iter()
+        .filter(|item| crate::access::allowed(allow, &item.source))
+        .map(|item| item.id)
+        .collect();
+    let mut report = if ids.is_empty() {
+        // No ids would mean "every item the filters match".
+        ForgetReport {
+            items: Vec::new(),
+            ids: Vec::new(),
+            dry_run: req.dry_run,
+            ..listed
+        }
+    } else if req.dry_run {
+        let kept: HashSet<i64> = ids.iter().copied().collect();
+        ForgetReport {
+            items: listed
+                .items
+                .into_iter()
+                .filter(|item| kept.contains(&item.id))
+                .collect(),
+            ids,
+            ..listed
+        }
+    } else {
+        run_request(lib, &ForgetRequest { ids, ..req.clone() }, guarded)?
+    };
+    report.unmatched = unmatched(&req.ids, &report.ids);
+    Ok(report)
+}
+
+/// The ids asked for that were not forgotten, sorted, each once.
+fn unmatched(asked: &[i64], forgotten: &[i64]) -> Vec<i64> {
+    let forgotten: HashSet<i64> = forgotten.iter().copied().collect();
+    let mut ids: Vec<i64> = asked
+        .iter()
+        .copied()
+        .filter(|id| !forgotten.contains(id))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// What `recall --json forget` prints: `{"command": "forget", …the report}`.
+pub fn report_json(report: &ForgetReport) -> serde_json::Value {
+    let mut doc = json!({ "command": "forget" });
+    if let (Some(doc), Ok(serde_json::Value::Object(fields))) =
+        (doc.as_object_mut(), serde_json::to_value(report))
+    {
+        doc.extend(fields);
+    }
+    doc
 }
 
 /// Finishes an earlier forget whose wipe could not complete: rewrites the file and
@@ -239,15 +327,9 @@ pub fn run(g: &Globals, a: &ForgetArgs) -> Result<i32> {
         Access::Write
     };
     let mut lib = library::open(path, access, g.tokenizer.as_deref())?;
-    let report = run_request(&mut lib, &req, true)?;
+    let report = forget_within(&mut lib, &req, &g.allow(&a.access.allow), true)?;
     if g.json {
-        let mut doc = json!({ "command": "forget" });
-        if let (Some(doc), Ok(serde_json::Value::Object(fields))) =
-            (doc.as_object_mut(), serde_json::to_value(&report))
-        {
-            doc.extend(fields);
-        }
-        output::json(&doc);
+        output::json(&report_json(&report));
     } else {
         print_text(&report);
     }

@@ -418,6 +418,9 @@ fn rebuild_table(conn: &Connection, reference: &Reference, name: &str) -> Result
         .map(|c| quoted(c))
         .collect();
     let list = common.join(", ");
+    // Dropping an AUTOINCREMENT table drops its sequence, which the copy would start again
+    // from the highest id left: ids given to forgotten items above it would come back.
+    let sequence = used_sequence(conn, name).context(&doing)?;
     // OR REPLACE gives a NULL in a NOT NULL column its default, where it has one.
     let copied = conn.execute_batch(&format!(
         "insert or replace into {temp} ({list}) select {list} from {0}; drop table {0};",
@@ -436,7 +439,38 @@ fn rebuild_table(conn: &Connection, reference: &Reference, name: &str) -> Result
         quoted(name)
     ))
     .context(&doing)?;
+    if let Some(seq) = sequence {
+        conn.execute(
+            "update sqlite_sequence set seq = max(seq, ?2) where name = ?1",
+            rusqlite::params![name, seq],
+        )
+        .context(&doing)?;
+        conn.execute(
+            "insert into sqlite_sequence (name, seq) select ?1, ?2
+             where not exists (select 1 from sqlite_sequence where name = ?1)",
+            rusqlite::params![name, seq],
+        )
+        .context(&doing)?;
+    }
     Ok(())
+}
+
+/// The highest id an AUTOINCREMENT table has ever given, if it records one.
+fn used_sequence(conn: &Connection, table: &str) -> rusqlite::Result<Option<i64>> {
+    let has_sequences: bool = conn.query_row(
+        "select exists (select 1 from sqlite_master where name = 'sqlite_sequence')",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_sequences {
+        return Ok(None);
+    }
+    conn.query_row(
+        "select seq from sqlite_sequence where name = ?1",
+        [table],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// The first row whose NULL the rebuilt table refuses (a NOT NULL column without a

@@ -2,13 +2,11 @@
 //! reads are: an item may be added only to a source the server may read, an id may
 //! replace only an item the server may read, and forget treats an item of a forbidden
 //! source as a missing one.
-use std::collections::HashSet;
-
 use serde_json::{json, Value as Json};
 
 use crate::access::allowed;
 use crate::commands::add::add_item;
-use crate::commands::forget::{forget, ForgetReport, ForgetRequest};
+use crate::commands::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::err;
 use crate::error::{Context, Result};
 use crate::item::Item;
@@ -39,10 +37,8 @@ pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Resul
     Ok(json!({ "command": "add", "id": id, "duplicate_of": duplicate_of, "added": true }))
 }
 
-/// What `recall --json forget` prints for the request. Under access globs, what the
-/// request selects is listed first (a dry run), and only the allowed items among it are
-/// forgotten, by id and under the same filters, so that an item added meanwhile is never
-/// taken; the ids of forbidden items are reported as unmatched, as missing ones are.
+/// What `recall --json forget` prints for the request, under the server's access globs
+/// as the command is under its own (`forget::forget_allowed`).
 pub fn forget_items(
     lib: &mut Library,
     req: &ForgetRequest,
@@ -51,65 +47,6 @@ pub fn forget_items(
     if !req.dry_run {
         crate::wipe::finish_pending(&lib.conn, &lib.path);
     }
-    let report = if allow.is_none() {
-        forget(lib, req)?
-    } else {
-        let listed = forget(
-            lib,
-            &ForgetRequest {
-                dry_run: true,
-                ..req.clone()
-            },
-        )?;
-        let ids: Vec<i64> = listed
-            .items
-            .iter()
-            .filter(|item| allowed(allow, &item.source))
-            .map(|item| item.id)
-            .collect();
-        let mut report = if ids.is_empty() {
-            // No ids would mean "every item the filters match".
-            ForgetReport {
-                items: Vec::new(),
-                ids: Vec::new(),
-                dry_run: req.dry_run,
-                ..listed
-            }
-        } else if req.dry_run {
-            let kept: HashSet<i64> = ids.iter().copied().collect();
-            ForgetReport {
-                items: listed
-                    .items
-                    .into_iter()
-                    .filter(|item| kept.contains(&item.id))
-                    .collect(),
-                ids,
-                ..listed
-            }
-        } else {
-            forget(lib, &ForgetRequest { ids, ..req.clone() })?
-        };
-        report.unmatched = unmatched(&req.ids, &report.ids);
-        report
-    };
-    let mut doc = json!({ "command": "forget" });
-    if let (Some(doc), Ok(Json::Object(fields))) =
-        (doc.as_object_mut(), serde_json::to_value(&report))
-    {
-        doc.extend(fields);
-    }
-    Ok(doc)
-}
-
-/// The ids asked for that were not forgotten, sorted, each once.
-fn unmatched(asked: &[i64], forgotten: &[i64]) -> Vec<i64> {
-    let forgotten: HashSet<i64> = forgotten.iter().copied().collect();
-    let mut ids: Vec<i64> = asked
-        .iter()
-        .copied()
-        .filter(|id| !forgotten.contains(id))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids
+    let report = forget_allowed(lib, req, allow)?;
+    Ok(report_json(&report))
 }
