@@ -5,8 +5,10 @@
 //! tool error.
 mod arguments;
 mod catalog;
+mod decode;
 mod server;
 mod tools;
+mod transport;
 mod writes;
 
 use crate::args::McpArgs;

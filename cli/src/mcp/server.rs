@@ -53,7 +53,7 @@ impl Server {
     /// Serves on standard input and output until the client closes them.
     pub async fn run(self) -> Result<()> {
         let service = self
-            .serve(rmcp::transport::stdio())
+            .serve(super::transport::stdio())
             .await
             .map_err(|e| err!("the MCP connection failed to start: {e}"))?;
         service
