@@ -20,6 +20,7 @@ mod hostile_args;
 mod hostile_cli;
 mod judge;
 mod match_safety;
+mod mcp_helpers;
 mod mcp_protocol;
 mod properties;
 mod queries_context;
