@@ -21,6 +21,7 @@ mod hostile_cli;
 mod judge;
 mod match_safety;
 mod mcp_helpers;
+mod mcp_library;
 mod mcp_protocol;
 mod properties;
 mod queries_context;
