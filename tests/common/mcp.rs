@@ -144,8 +144,8 @@ impl Server {
         self.wait()
     }
 
-    /// Waits for the exit (killing a server hung past `HUNG`): (code or 128 + signal,
-    /// stderr).
+    /// Waits for the exit (killing a server hung past `HUNG`): (exit code, -1 when a
+    /// signal killed it; stderr).
     pub fn wait(&mut self) -> (i32, String) {
         let deadline = Instant::now() + HUNG;
         let status = loop {
@@ -162,12 +162,33 @@ impl Server {
         if let Some(mut e) = self.child.stderr.take() {
             let _ = std::io::Read::read_to_string(&mut e, &mut stderr);
         }
-        use std::os::unix::process::ExitStatusExt;
-        let code = status
-            .code()
-            .or(status.signal().map(|s| 128 + s))
-            .unwrap_or(-1);
-        (code, stderr)
+        // Killed by a signal: -1, never taken for an exit code.
+        (status.code().unwrap_or(-1), stderr)
+    }
+}
+
+impl Server {
+    /// Sends `signal` to the server.
+    pub fn signal(&self, signal: i32) {
+        let pid = i32::try_from(self.child.id()).expect("pid");
+        // SAFETY: the pid is our unreaped child's.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill");
+    }
+
+    /// Waits until the server (started with `RECALL_TEST_PAUSE_AT`) announces its pause
+    /// point on stderr; what it wrote before is kept for `wait`.
+    pub fn paused(&mut self) -> String {
+        use std::io::Read;
+        let mut stderr = self.child.stderr.take().expect("stderr is piped");
+        let mut seen = String::new();
+        let mut byte = [0u8; 1];
+        while !seen.contains("recall: paused at ") || !seen.ends_with('\n') {
+            let n = stderr.read(&mut byte).expect("read stderr");
+            assert!(n > 0, "the server ended before its pause point: {seen}");
+            seen.push(char::from(byte[0]));
+        }
+        self.child.stderr = Some(stderr);
+        seen
     }
 }
 

@@ -45,7 +45,10 @@ impl Libraries {
     /// Opens the library as the server starts: for writing with `writes`.
     pub fn open(path: &Path, tokenizer: Option<&str>, writes: bool) -> Result<Libraries> {
         let access = if writes { Access::Write } else { Access::Read };
-        let first = library::open(path, access, tokenizer)?;
+        let mut first = library::open(path, access, tokenizer)?;
+        if writes {
+            watch_commits(&mut first)?;
+        }
         let file = file_id(path)?;
         let (writer, readers) = if writes {
             (Some(first), Vec::new())
@@ -116,13 +119,16 @@ impl Libraries {
         } else {
             Access::Read
         };
-        let fresh =
+        let mut fresh =
             library::open(&self.path, access, self.tokenizer.as_deref()).map_err(replaced)?;
         state.file = file_id(&self.path).map_err(replaced)?;
         state.generation += 1;
         state.readers.clear();
         match writer {
-            Some(old) => *old = fresh,
+            Some(old) => {
+                watch_commits(&mut fresh)?;
+                *old = fresh;
+            }
             None => {
                 let generation = state.generation;
                 state.readers.push((generation, fresh));
@@ -155,6 +161,14 @@ impl Drop for Reader<'_> {
             state.readers.push((self.generation, library));
         }
     }
+}
+
+/// A signal during a write waits once its commit has begun (`signals`).
+fn watch_commits(writer: &mut Library) -> Result<()> {
+    writer
+        .conn
+        .commit_hook(Some(super::signals::committing))
+        .map_err(|e| err!("cannot watch the library's commits: {e}"))
 }
 
 fn file_id(path: &Path) -> Result<FileId> {

@@ -8,6 +8,7 @@ mod catalog;
 mod decode;
 mod libraries;
 mod server;
+mod signals;
 mod tools;
 mod transport;
 mod writes;
@@ -26,6 +27,7 @@ pub fn serve(mut g: Globals, a: &McpArgs) -> Result<i32> {
         .enable_all()
         .build()
         .map_err(|e| err!("cannot start the server: {e}"))?;
+    signals::watch()?;
     // One judge process serves every call.
     crate::line_process::keep_alive();
     let served = runtime.block_on(server.run());

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
 
 use super::libraries::Libraries;
-use super::{arguments, catalog, tools, writes};
+use super::{arguments, catalog, signals, tools, writes};
 use crate::args::AccessArgs;
 use crate::commands::forget::ForgetRequest;
 use crate::commands::{get, later, related, search, timeline};
@@ -159,7 +159,7 @@ impl Shared {
                 "{name} writes to the library, and this server only reads: start it with `recall mcp --allow-writes`"
             ));
         }
-        if catalog::WRITE.contains(&name) {
+        if let Some(tool) = catalog::WRITE.iter().find(|t| **t == name) {
             // A panic while the connection was held leaves it as SQLite left it: any
             // open transaction is rolled back when its guard unwinds, so it stays usable.
             let mut writer = self.libraries.writer()?;
@@ -167,7 +167,7 @@ impl Shared {
                 .as_mut()
                 .ok_or_else(|| err!("this server opened the library only for reading"))?;
             refresh(lib, self.globals.tokenizer.as_deref())?;
-            self.run(name, arguments, lib)
+            signals::writing(tool, || self.run(name, arguments, lib))
         } else {
             let mut reader = self.libraries.reader()?;
             refresh(&mut reader, self.globals.tokenizer.as_deref())?;
