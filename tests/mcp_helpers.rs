@@ -171,11 +171,16 @@ fn a_cancelled_call_stops_its_helper_and_the_server_goes_on() {
         let mut server = configured(&lib, &config);
         search_call(&mut server, 2);
         let helper = helper_of(&server);
-        server.send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": 2, "reason": "the user moved on"}}));
+        server.send(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 2, "reason": "the user moved on"}}),
+        );
         assert_gone(helper, "the cancelled call");
         server.call(3, "get", json!({"id": 14}));
-        assert_eq!(server.result(3), lib.run(&["--json", "get", "14"]).ok().json());
+        assert_eq!(
+            server.result(3),
+            lib.run(&["--json", "get", "14"]).ok().json()
+        );
         let (code, stderr) = server.finish();
         assert_eq!(code, 0, "{stderr}");
     }

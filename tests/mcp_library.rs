@@ -26,21 +26,35 @@ fn a_replaced_library_is_opened_anew_for_reads_and_writes() {
         let args: &[&str] = if writes { &["--allow-writes"] } else { &[] };
         let mut server = Server::start(&lib, args);
         server.call(1, "search", json!({"query": "pelican"}));
-        assert_eq!(server.result(1)["results"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            server.result(1)["results"].as_array().map(Vec::len),
+            Some(1)
+        );
 
         remove_library(&lib);
         new_library(&lib, "New walrus notes");
         server.call(2, "search", json!({"query": "pelican"}));
-        assert_eq!(server.result(2)["results"], json!([]), "read from the old file");
+        assert_eq!(
+            server.result(2)["results"],
+            json!([]),
+            "read from the old file"
+        );
         server.call(3, "search", json!({"query": "walrus"}));
         let found = server.result(3);
         assert_eq!(found["results"][0]["title"], json!("New walrus notes"));
         if writes {
-            server.call(4, "add", json!({"source": "agent-test", "title": "Added otter",
-                "occurred_at": "2025-01-01"}));
+            server.call(
+                4,
+                "add",
+                json!({"source": "agent-test", "title": "Added otter",
+                "occurred_at": "2025-01-01"}),
+            );
             let added = server.result(4);
             assert_eq!(added["id"], json!(2), "{added}");
-            assert_eq!(lib.count("select count(*) from items where title = 'Added otter'"), 1);
+            assert_eq!(
+                lib.count("select count(*) from items where title = 'Added otter'"),
+                1
+            );
         }
         let (code, stderr) = server.finish();
         assert_eq!(code, 0, "{stderr}");
@@ -66,15 +80,29 @@ fn a_deleted_library_or_one_replaced_by_another_file_is_refused() {
         id += 1;
     }
     assert!(!lib.db.exists(), "a refused call created the library");
-    std::fs::write(&lib.db, "not a database at all, but long enough to be read as a file").expect("write");
+    std::fs::write(
+        &lib.db,
+        "not a database at all, but long enough to be read as a file",
+    )
+    .expect("write");
     let before = std::fs::read(&lib.db).expect("read");
-    for (tool, arguments) in [("search", json!({"query": "pelican"})), ("add", add.clone())] {
+    for (tool, arguments) in [
+        ("search", json!({"query": "pelican"})),
+        ("add", add.clone()),
+    ] {
         server.call(id, tool, arguments);
         let message = server.tool_error(id);
-        assert!(message.contains("no longer the library") && message.contains("not a SQLite database"), "{message}");
+        assert!(
+            message.contains("no longer the library") && message.contains("not a SQLite database"),
+            "{message}"
+        );
         id += 1;
     }
-    assert_eq!(std::fs::read(&lib.db).expect("read"), before, "the file was changed");
+    assert_eq!(
+        std::fs::read(&lib.db).expect("read"),
+        before,
+        "the file was changed"
+    );
     // A library put back at the path is used again.
     std::fs::remove_file(&lib.db).expect("remove");
     new_library(&lib, "New walrus notes");

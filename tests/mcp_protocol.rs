@@ -81,17 +81,27 @@ fn an_item_of_17_mib_is_added_and_a_line_past_the_limit_answered() {
     let lib = sample_library();
     let mut server = Server::start(&lib, &["--allow-writes"]);
     // Within the 32 MiB an item's transcript may hold, past rmcp's own 16 MiB.
-    let transcript: String = (0..17 * 1024 * 1024).map(|i| (b'a' + (i % 26) as u8) as char).collect();
-    server.call(1, "add", json!({"source": "agent-test", "title": "Seventeen mebibytes",
-        "occurred_at": "2025-01-02", "transcript": transcript}));
+    let transcript: String = (0..17 * 1024 * 1024)
+        .map(|i| (b'a' + (i % 26) as u8) as char)
+        .collect();
+    server.call(
+        1,
+        "add",
+        json!({"source": "agent-test", "title": "Seventeen mebibytes",
+        "occurred_at": "2025-01-02", "transcript": transcript}),
+    );
     let added = server.result(1);
     let id = added["id"].as_i64().expect("id");
     server.call(2, "get", json!({"id": id, "transcript": true}));
     assert_eq!(server.result(2)["item"]["transcript"], json!(transcript));
     // Control characters are escaped six bytes each: a 32 MiB transcript of them fits.
     let controls = "\u{1}".repeat(32 * 1024 * 1024);
-    server.call(3, "add", json!({"source": "agent-test", "title": "Control characters",
-        "occurred_at": "2025-01-02", "transcript": controls}));
+    server.call(
+        3,
+        "add",
+        json!({"source": "agent-test", "title": "Control characters",
+        "occurred_at": "2025-01-02", "transcript": controls}),
+    );
     assert_eq!(server.result(3)["added"], json!(true));
     let items = lib.count("select count(*) from items");
 
@@ -133,4 +143,28 @@ fn limit_of(_server: &mut Server) -> usize {
         .filter(char::is_ascii_digit)
         .collect();
     number.parse().expect("a number of bytes")
+}
+
+#[test]
+fn an_unknown_tool_names_only_the_tools_this_server_lists() {
+    let lib = sample_library();
+    for (args, known) in [
+        (&[][..], "search, later, related, timeline, get)"),
+        (
+            &["--allow-writes"][..],
+            "search, later, related, timeline, get, add, forget)",
+        ),
+    ] {
+        let mut server = Server::start(&lib, args);
+        server.call(1, "nonsense", json!({}));
+        let (code, message) = server.error(&json!(1));
+        assert_eq!(code, -32602, "{message}");
+        assert!(message.ends_with(&format!("(known: {known}")), "{message}");
+        // An integral float is an integer, as JSON Schema has it.
+        server.call(2, "timeline", json!({"limit": 2.0}));
+        assert_eq!(
+            server.result(2)["results"].as_array().map(Vec::len),
+            Some(2)
+        );
+    }
 }

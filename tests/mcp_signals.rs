@@ -14,8 +14,12 @@ const SIGNALS: [(i32, &str); 3] = [
 
 fn library() -> TempLib {
     let lib = TempLib::init(None);
-    lib.import(&format!("{}\n{}\n", titled("Pelican notes").line(), titled("Walrus notes").line()))
-        .ok();
+    lib.import(&format!(
+        "{}\n{}\n",
+        titled("Pelican notes").line(),
+        titled("Walrus notes").line()
+    ))
+    .ok();
     lib
 }
 

@@ -39,8 +39,9 @@ impl Server {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { return };
-                let value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("the server wrote a line that is not JSON ({e}): {line}"));
+                let value = serde_json::from_str(&line).unwrap_or_else(|e| {
+                    panic!("the server wrote a line that is not JSON ({e}): {line}")
+                });
                 if tx.send(value).is_err() {
                     return;
                 }
@@ -53,9 +54,11 @@ impl Server {
             lines,
             pending: Vec::new(),
         };
-        server.send(&json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"}}}));
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        );
         let init = server.answer(&json!("init"));
         assert!(init.get("result").is_some(), "{init}");
         server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
@@ -125,8 +128,13 @@ impl Server {
     pub fn error(&mut self, id: &Value) -> (i64, String) {
         let answer = self.answer(id);
         let error = &answer["error"];
-        let code = error["code"].as_i64().unwrap_or_else(|| panic!("not an error: {answer}"));
-        (code, error["message"].as_str().expect("message").to_string())
+        let code = error["code"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("not an error: {answer}"));
+        (
+            code,
+            error["message"].as_str().expect("message").to_string(),
+        )
     }
 
     /// Every line written so far that answers no request of the test, plus what comes

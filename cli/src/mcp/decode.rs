@@ -178,12 +178,10 @@ fn params_problem(object: &Map<String, Json>) -> Option<String> {
             };
             match params.get("name") {
                 Some(Json::String(_)) => {}
-                other => {
-                    return Some(format!(
-                        "invalid params: tools/call's name must be the tool's name, a string, got {}",
-                        shown(other)
-                    ))
-                }
+                other => return Some(format!(
+                    "invalid params: tools/call's name must be the tool's name, a string, got {}",
+                    shown(other)
+                )),
             }
             match params.get("arguments") {
                 None | Some(Json::Null) | Some(Json::Object(_)) => None,
@@ -342,9 +340,18 @@ mod tests {
     #[test]
     fn ids_are_recovered_from_what_does_not_decode() {
         for (bytes, id) in [
-            (&br#"{"jsonrpc":"2.0","id":7,"method":"x","params":{"q":"\ud83d"}}"#[..], json!(7)),
-            (br#"{"params":{"id":3},"id" : "ab\"c","method":"#, json!("ab\"c")),
-            (br#"{"jsonrpc":"2.0","method":"m","params":{"id":5}}"#, Json::Null),
+            (
+                &br#"{"jsonrpc":"2.0","id":7,"method":"x","params":{"q":"\ud83d"}}"#[..],
+                json!(7),
+            ),
+            (
+                br#"{"params":{"id":3},"id" : "ab\"c","method":"#,
+                json!("ab\"c"),
+            ),
+            (
+                br#"{"jsonrpc":"2.0","method":"m","params":{"id":5}}"#,
+                Json::Null,
+            ),
             (b"{\"id\":-12,\"x\":\"\xff\"}", json!(-12)),
             (br#"{"id":1.5}"#, Json::Null),
             (br#"{"id":{"a":1}}"#, Json::Null),
@@ -360,8 +367,17 @@ mod tests {
     fn each_kind_of_bad_line_has_its_code() {
         let surrogate = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search","arguments":{"query":"\ud83d"}}}"#;
         let e = error_of(surrogate);
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(7), json!(-32700)));
-        assert!(e["error"]["message"].as_str().unwrap().contains("surrogate"), "{e}");
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (json!(7), json!(-32700))
+        );
+        assert!(
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("surrogate"),
+            "{e}"
+        );
         for (text, lone) in [
             (r#""\ud83d""#, true),
             (r#""\ud83dx""#, true),
@@ -372,28 +388,60 @@ mod tests {
             (r#""\u00e9\n""#, false),
         ] {
             assert_eq!(has_lone_surrogate(text), lone, "{text}");
-            assert_eq!(serde_json::from_str::<String>(text).is_err(), lone, "{text}");
+            assert_eq!(
+                serde_json::from_str::<String>(text).is_err(),
+                lone,
+                "{text}"
+            );
         }
         let e = error_of(b"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\",\"x\":\"\xc3\"}");
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!("a"), json!(-32700)));
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (json!("a"), json!(-32700))
+        );
         assert_eq!(error_of(b"[1, 2")["error"]["code"], -32700);
         assert_eq!(error_of(b"[1, 2]")["error"]["code"], -32600);
         assert_eq!(error_of(b"42")["error"]["code"], -32600);
         let e = error_of(br#"{"id":3,"method":"ping"}"#);
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(3), json!(-32600)));
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (json!(3), json!(-32600))
+        );
         let e = error_of(br#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#);
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (Json::Null, json!(-32600)));
-        for params in [r#""x""#, r#"{"name":"get","arguments":"x"}"#, r#"{"name":5}"#, "[]"] {
-            let line = format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{params}}}"#);
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (Json::Null, json!(-32600))
+        );
+        for params in [
+            r#""x""#,
+            r#"{"name":"get","arguments":"x"}"#,
+            r#"{"name":5}"#,
+            "[]",
+        ] {
+            let line =
+                format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{params}}}"#);
             let e = error_of(line.as_bytes());
-            assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(4), json!(-32602)), "{line}");
+            assert_eq!(
+                (e["id"].clone(), e["error"]["code"].clone()),
+                (json!(4), json!(-32602)),
+                "{line}"
+            );
         }
         let e = error_of(br#"{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"x":1}}"#);
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(5), json!(-32602)));
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (json!(5), json!(-32602))
+        );
         let e = super::too_long(br#"{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"#);
         let e: Json = serde_json::from_str(&e).unwrap();
-        assert_eq!((e["id"].clone(), e["error"]["code"].clone()), (json!(11), json!(-32600)));
-        assert!(e["error"]["message"].as_str().unwrap().contains(&MAX_LINE.to_string()));
+        assert_eq!(
+            (e["id"].clone(), e["error"]["code"].clone()),
+            (json!(11), json!(-32600))
+        );
+        assert!(e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&MAX_LINE.to_string()));
     }
 
     #[test]
@@ -404,6 +452,9 @@ mod tests {
         let unknown = br#"{"jsonrpc":"2.0","id":2,"method":"no/such"}"#;
         assert!(matches!(line(unknown), Decoded::Message(_)));
         // A bad notification is never answered.
-        assert!(matches!(line(br#"{"method":"notifications/x"}"#), Decoded::Nothing));
+        assert!(matches!(
+            line(br#"{"method":"notifications/x"}"#),
+            Decoded::Nothing
+        ));
     }
 }

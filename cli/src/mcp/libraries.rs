@@ -141,13 +141,17 @@ impl Libraries {
 impl std::ops::Deref for Reader<'_> {
     type Target = Library;
     fn deref(&self) -> &Library {
-        self.library.as_ref().expect("a reader holds its library until dropped")
+        self.library
+            .as_ref()
+            .expect("a reader holds its library until dropped")
     }
 }
 
 impl std::ops::DerefMut for Reader<'_> {
     fn deref_mut(&mut self) -> &mut Library {
-        self.library.as_mut().expect("a reader holds its library until dropped")
+        self.library
+            .as_mut()
+            .expect("a reader holds its library until dropped")
     }
 }
 

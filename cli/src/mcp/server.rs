@@ -100,12 +100,11 @@ impl ServerHandler for Server {
         let known =
             catalog::READ.contains(&name.as_str()) || catalog::WRITE.contains(&name.as_str());
         if !known {
-            let names = catalog::READ.iter().chain(&catalog::WRITE);
+            // The tools this server lists: a write tool is no option without
+            // --allow-writes.
+            let names: Vec<&str> = self.shared.tools.iter().map(|t| t.name.as_ref()).collect();
             return Err(ErrorData::invalid_params(
-                format!(
-                    "unknown tool {name:?} (known: {})",
-                    names.copied().collect::<Vec<_>>().join(", ")
-                ),
+                format!("unknown tool {name:?} (known: {})", names.join(", ")),
                 None,
             ));
         }

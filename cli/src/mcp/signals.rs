@@ -19,7 +19,9 @@ enum Phase {
     /// A write call runs, not yet committing.
     Writing(&'static str),
     /// Its commit has begun: it runs to the end. `stop` is a signal that came since.
-    Committed { stop: Option<i32> },
+    Committed {
+        stop: Option<i32>,
+    },
 }
 
 static PHASE: Mutex<Phase> = Mutex::new(Phase::Idle);
@@ -77,11 +79,13 @@ where
     *phase() = Phase::Writing(tool);
     let result = call();
     let before = std::mem::replace(&mut *phase(), Phase::Idle);
-    if let Phase::Committed { stop: Some(signal) } = before
-    {
+    if let Phase::Committed { stop: Some(signal) } = before {
         let what = match &result {
             Ok(answer) => answer.after_stop(tool),
-            Err(e) => format!("the {tool} call in progress failed after its commit: {}", e.message),
+            Err(e) => format!(
+                "the {tool} call in progress failed after its commit: {}",
+                e.message
+            ),
         };
         self::stop(signal, &format!("the server stopped; {what}"));
     }
@@ -111,8 +115,9 @@ impl Described for Json {
                  from the file: run `recall forget --finish`"
                     .to_string()
             }
-            "forget" => "the forget call in progress completed (its items forgotten and wiped)"
-                .to_string(),
+            "forget" => {
+                "the forget call in progress completed (its items forgotten and wiped)".to_string()
+            }
             _ => format!(
                 "the {tool} call in progress completed (item {} stored)",
                 self.get("id").unwrap_or(&Json::Null)

@@ -130,10 +130,7 @@ fn read_lines(
 }
 
 fn closed() -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::BrokenPipe,
-        "standard output is closed",
-    )
+    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "standard output is closed")
 }
 
 impl Transport<RoleServer> for Stdio {
@@ -190,15 +187,27 @@ mod tests {
         ];
         assert_eq!(got, want);
         // Exactly the limit is a line; one more byte is not.
-        assert_eq!(lines(b"12345\n", 5), vec![("line".into(), b"12345".to_vec())]);
-        assert_eq!(lines(b"123456", 5), vec![("long".into(), b"123456".to_vec())]);
+        assert_eq!(
+            lines(b"12345\n", 5),
+            vec![("line".into(), b"12345".to_vec())]
+        );
+        assert_eq!(
+            lines(b"123456", 5),
+            vec![("long".into(), b"123456".to_vec())]
+        );
         // Through a reader that gives a few bytes at a time.
         let slow = std::io::BufReader::with_capacity(3, &b"1234567890\nok\n"[..]);
         let mut line = Vec::new();
         let mut slow = slow;
-        assert!(matches!(read_line(&mut slow, &mut line, 4).unwrap(), Read::TooLong));
+        assert!(matches!(
+            read_line(&mut slow, &mut line, 4).unwrap(),
+            Read::TooLong
+        ));
         assert_eq!(line, b"12345");
-        assert!(matches!(read_line(&mut slow, &mut line, 4).unwrap(), Read::Line));
+        assert!(matches!(
+            read_line(&mut slow, &mut line, 4).unwrap(),
+            Read::Line
+        ));
         assert_eq!(line, b"ok");
     }
 }
