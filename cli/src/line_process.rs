@@ -3,12 +3,19 @@
 //! the caller waits on one channel with one deadline and a helper that stops reading or
 //! writing can never block it. One that fails or runs past its deadline is killed with
 //! its whole group, and reaped.
+//!
+//! A helper never outlives recall: on Linux the kernel kills it when recall dies, however
+//! it dies (`PR_SET_PDEATHSIG`, set in the child before it runs the helper); `stop_all`
+//! ends every one on an orderly stop; and a call that is cancelled (`Cancel`) wakes
+//! from its wait at once, and kills the helper it was using.
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 /// What the helper's standard output gave.
@@ -16,7 +23,13 @@ pub enum Event {
     Line(String),
     /// Its standard output closed: it exited, or is about to.
     Closed,
+    /// The call it serves was cancelled, or recall is stopping: the caller gives up
+    /// and kills it.
+    Cancelled,
 }
+
+/// Why a cancelled call's helper work ended, for messages.
+pub const CANCELLED: &str = "the call was cancelled";
 
 /// How long a helper whose input was closed gets to exit before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
@@ -29,6 +42,8 @@ pub struct Process {
     role: &'static str,
     requests: Option<Sender<String>>,
     events: Receiver<Event>,
+    /// Another way into `events`, for a cancellation to wake the caller.
+    wake: Sender<Event>,
     /// The last line the helper wrote on its standard error, for messages.
     stderr: Arc<Mutex<String>>,
     reaped: bool,
@@ -45,15 +60,25 @@ impl Process {
             .ok_or_else(|| {
                 format!("cannot split {role}'s command {command:?} into words (an unclosed quote?)")
             })?;
-        let mut child = Command::new(&argv[0])
+        if STOPPING.load(Ordering::SeqCst) {
+            return Err(format!("recall is stopping: {role} was not started"));
+        }
+        let mut program = Command::new(&argv[0]);
+        program
             .args(&argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Its own group: a helper that starts workers of its own is killed with them.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("cannot start {role} {:?}: {e}", argv[0]))?;
+            .process_group(0);
+        die_with_parent(&mut program);
+        let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+        let mut child =
+            spawn(program).map_err(|e| format!("cannot start {role} {:?}: {e}", argv[0]))?;
+        if let Ok(pid) = i32::try_from(child.id()) {
+            live.insert(pid);
+        }
+        drop(live);
         let (stdin, stdout, stderr) =
             match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
                 (Some(i), Some(o), Some(e)) => (i, o, e),
@@ -66,6 +91,7 @@ impl Process {
         let (requests, to_write) = mpsc::channel::<String>();
         std::thread::spawn(move || write_all(stdin, to_write));
         let (events_in, events) = mpsc::channel();
+        let wake = events_in.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 match line {
@@ -101,6 +127,7 @@ impl Process {
             role,
             requests: Some(requests),
             events,
+            wake,
             stderr: last,
             reaped: false,
             next_id: 1,
@@ -120,13 +147,21 @@ impl Process {
             .ok_or_else(|| format!("{} stopped reading its input", self.role))
     }
 
-    /// The next event, or None when the deadline passed first.
+    /// The next event, or None when the deadline passed first; `Event::Cancelled` as
+    /// soon as the call this thread runs is cancelled.
     pub fn next(&self, deadline: Instant) -> Option<Event> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(wait) {
-            Ok(event) => Some(event),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => Some(Event::Closed),
+        loop {
+            if cancelled() {
+                return Some(Event::Cancelled);
+            }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(wait) {
+                // A wake-up meant for a call that had already ended.
+                Ok(Event::Cancelled) => continue,
+                Ok(event) => return Some(event),
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => return Some(Event::Closed),
+            }
         }
     }
 
@@ -158,11 +193,17 @@ impl Process {
     fn wait_for(&mut self, grace: Duration) -> String {
         let until = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    self.reaped = true;
-                    return status.to_string();
+            let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+            let waited = self.child.try_wait();
+            if let Ok(Some(_)) = waited {
+                self.reaped = true;
+                if let Ok(pid) = i32::try_from(self.child.id()) {
+                    live.remove(&pid);
                 }
+            }
+            drop(live);
+            match waited {
+                Ok(Some(status)) => return status.to_string(),
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 _ => {
                     self.kill();
@@ -178,12 +219,14 @@ impl Process {
         if self.reaped {
             return;
         }
+        let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
         if let Ok(pid) = i32::try_from(self.child.id()) {
             // SAFETY: the group is the unreaped child's own (process_group(0)), so its id
             // cannot have been reused.
             unsafe {
                 libc::killpg(pid, libc::SIGKILL);
             }
+            live.remove(&pid);
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -236,6 +279,36 @@ pub fn keep_alive() {
     KEEP.store(true, Ordering::SeqCst);
 }
 
+/// Stops every helper: the calls using one are cancelled (they kill theirs), the kept
+/// ones end, and no new one starts. For an orderly stop.
+pub fn stop_all() {
+    STOPPING.store(true, Ordering::SeqCst);
+    let scopes: Vec<Arc<Cancel>> = SCOPES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .filter_map(Weak::upgrade)
+        .collect();
+    for scope in scopes {
+        scope.cancel();
+    }
+    shutdown();
+}
+
+/// Kills every helper's group at once, for a process about to exit that cannot wait
+/// for the calls using them.
+pub fn kill_all() {
+    STOPPING.store(true, Ordering::SeqCst);
+    let live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    for pid in live.iter() {
+        // SAFETY: a pid is in LIVE only while its child is unreaped (it is removed under
+        // this lock before the reaping), so the group is still the helper's.
+        unsafe {
+            libc::killpg(*pid, libc::SIGKILL);
+        }
+    }
+}
+
 /// Ends the kept helpers (closing their input, then killing any that lingers).
 pub fn shutdown() {
     KEEP.store(false, Ordering::SeqCst);
@@ -266,8 +339,14 @@ impl Slot {
         if let Some(other) = kept.take_if(|p| p.command != command) {
             other.finish();
         }
-        kept.map(Ok)
-            .unwrap_or_else(|| Process::spawn(command, self.role))
+        let process = kept
+            .map(Ok)
+            .unwrap_or_else(|| Process::spawn(command, self.role))?;
+        CURRENT.with(|current| match &*current.borrow() {
+            Some(scope) => scope.watch(&process),
+            None => Ok(()),
+        })?;
+        Ok(process)
     }
 
     /// Gives back a helper that answered well: kept when helpers are kept, else ended.
@@ -281,4 +360,133 @@ impl Slot {
             process.finish();
         }
     }
+}
+
+/// The helpers' pids (each its group's) that are not reaped yet.
+static LIVE: std::sync::LazyLock<Mutex<HashSet<i32>>> =
+    std::sync::LazyLock::new(|| Mutex::new(HashSet::new()));
+/// Set once recall stops: no helper starts after it.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+/// The calls running now, for `stop_all`.
+static SCOPES: Mutex<Vec<Weak<Cancel>>> = Mutex::new(Vec::new());
+
+thread_local! {
+    static CURRENT: RefCell<Option<Arc<Cancel>>> = const { RefCell::new(None) };
+}
+
+/// The cancellation of one call: its helpers' waits end when it is cancelled.
+#[derive(Default)]
+pub struct Cancel {
+    cancelled: AtomicBool,
+    wakers: Mutex<Vec<Sender<Event>>>,
+}
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        for waker in self
+            .wakers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain(..)
+        {
+            let _ = waker.send(Event::Cancelled);
+        }
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    fn watch(&self, process: &Process) -> Result<(), String> {
+        let mut wakers = self.wakers.lock().unwrap_or_else(|p| p.into_inner());
+        // Checked under the lock `cancel` takes: either it sees this waker, or this
+        // sees its flag.
+        if self.is_cancelled() {
+            return Err(CANCELLED.to_string());
+        }
+        wakers.push(process.wake.clone());
+        Ok(())
+    }
+}
+
+/// Runs `f` (a call) on this thread under `cancel`.
+pub fn within<T>(cancel: &Arc<Cancel>, f: impl FnOnce() -> T) -> T {
+    {
+        let mut scopes = SCOPES.lock().unwrap_or_else(|p| p.into_inner());
+        scopes.retain(|s| s.strong_count() > 0);
+        scopes.push(Arc::downgrade(cancel));
+    }
+    if STOPPING.load(Ordering::SeqCst) {
+        cancel.cancel();
+    }
+    CURRENT.with(|current| *current.borrow_mut() = Some(cancel.clone()));
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            CURRENT.with(|current| *current.borrow_mut() = None);
+        }
+    }
+    let _reset = Reset;
+    f()
+}
+
+/// Whether the call this thread runs was cancelled.
+pub fn cancelled() -> bool {
+    CURRENT.with(|current| current.borrow().as_ref().is_some_and(|c| c.is_cancelled()))
+}
+
+/// On Linux, the helper is killed when the thread that started it ends, so every helper
+/// is started by one thread that lives as long as recall (`spawn`), and recall's death
+/// kills it. The check of the parent closes the race with a parent that died first.
+fn die_with_parent(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
+        // SAFETY: prctl and getppid are async-signal-safe, and the closure allocates
+        // nothing, as a child between fork and exec requires.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
+type SpawnRequest = (Command, Sender<std::io::Result<Child>>);
+
+/// Starts `command` on the thread that starts every helper.
+fn spawn(command: Command) -> std::io::Result<Child> {
+    static SPAWNER: OnceLock<Mutex<Sender<SpawnRequest>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (requests, incoming) = mpsc::channel::<SpawnRequest>();
+        let started = std::thread::Builder::new()
+            .name("recall-helpers".into())
+            .spawn(move || {
+                for (mut command, answer) in incoming {
+                    let _ = answer.send(command.spawn());
+                }
+            });
+        if let Err(e) = started {
+            // Without the thread, requests fail with this below.
+            eprintln!("recall: cannot start the thread that starts helpers: {e}");
+        }
+        Mutex::new(requests)
+    });
+    let (answer, result) = mpsc::channel();
+    let gone = || std::io::Error::other("the thread that starts helpers is gone");
+    spawner
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .send((command, answer))
+        .map_err(|_| gone())?;
+    result.recv().map_err(|_| gone())?
 }

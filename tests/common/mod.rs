@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod damage;
+pub mod mcp;
 pub mod vectors;
 
 use std::io::Write;

@@ -94,6 +94,7 @@ fn rate(
                     format!("{why}, with {} requests unanswered", outstanding.len()),
                 );
             }
+            Some(Event::Cancelled) => return fail(ratings, line_process::CANCELLED.to_string()),
             Some(Event::Line(line)) if line.trim().is_empty() => {}
             Some(Event::Line(line)) => {
                 let answer = match protocol::parse(line.trim()) {

@@ -38,12 +38,14 @@ pub fn check(schema: &Map<String, Json>, arguments: Option<&Map<String, Json>>) 
             return Err(err!("{name} is missing"));
         }
     }
-    for (name, value) in arguments {
+    let mut checked = arguments.clone();
+    for (name, value) in checked.iter_mut() {
         if let Some(property) = properties.get(name) {
             check_value(name, property, value)?;
+            integral(property, value);
         }
     }
-    Ok(Json::Object(arguments.clone()))
+    Ok(Json::Object(checked))
 }
 
 fn check_value(name: &str, property: &Json, value: &Json) -> Result<()> {
@@ -98,10 +100,41 @@ fn check_value(name: &str, property: &Json, value: &Json) -> Result<()> {
     Ok(())
 }
 
+/// JSON Schema's integer is any number without a fraction: 5.0 is 5, as a client's
+/// encoder may write it. Such a number becomes the integer the command reads.
+fn integral(property: &Json, value: &mut Json) {
+    let integer = |p: &Json| match p.get("type") {
+        Some(Json::String(t)) => t == "integer",
+        Some(Json::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    if !integer(property) {
+        if let (Json::Array(items), Some(item)) = (&mut *value, property.get("items")) {
+            for v in items {
+                integral(item, v);
+            }
+        }
+        return;
+    }
+    if let Some(n) = whole(value) {
+        *value = Json::from(n);
+    }
+}
+
+/// The number as an i64 when it has no fraction and fits.
+fn whole(value: &Json) -> Option<i64> {
+    if let Some(n) = value.as_i64() {
+        return Some(n);
+    }
+    let f = value.as_f64().filter(|_| !value.is_u64())?;
+    // i64::MAX as f64 is 2^63, just out of range: the bound is exclusive.
+    (f.fract() == 0.0 && f >= -(2f64.powi(63)) && f < 2f64.powi(63)).then_some(f as i64)
+}
+
 fn is_of(json_type: &str, value: &Json) -> bool {
     match json_type {
         "string" => value.is_string(),
-        "integer" => value.is_i64(),
+        "integer" => whole(value).is_some(),
         "number" => value.is_number(),
         "boolean" => value.is_boolean(),
         "array" => value.is_array(),
@@ -213,6 +246,26 @@ mod tests {
         assert!(checked(json!({ "query": "x", "project": project }))
             .unwrap_err()
             .starts_with("project is 4097 bytes"));
+    }
+
+    #[test]
+    fn integral_floats_are_integers() {
+        for (given, want) in [
+            (json!(5.0), json!(5)),
+            (json!(-3.0), json!(-3)),
+            (json!(0.0), json!(0)),
+            (json!(1e18), json!(1_000_000_000_000_000_000_i64)),
+        ] {
+            let got = checked(json!({ "query": "x", "limit": given, "ids": [given] }));
+            assert_eq!(
+                got.unwrap(),
+                json!({ "query": "x", "limit": want, "ids": [want] })
+            );
+        }
+        for bad in [json!(5.5), json!(1e19), json!(-1e19), json!(1e300)] {
+            let got = checked(json!({ "query": "x", "limit": bad })).unwrap_err();
+            assert!(got.starts_with("limit must be an integer"), "{got}");
+        }
     }
 
     #[test]

@@ -149,8 +149,8 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
                 "Remove items for good: every condition given must hold (ids, source, \
                  project, before), so adding one never forgets more; the library file is \
                  then rewritten so that no copy of their text remains. dry_run lists them \
-                 and changes nothing. Returns {command, ids, items, unmatched, dry_run, \
-                 index, wiped, warning}.",
+                 and changes nothing. Returns {command, ids, items: [{id, date, title, \
+                 project, source}], unmatched, dry_run, wiped, warning}.",
                 schema::<tools::Forget>(),
             )
             .with_annotations(

@@ -5,34 +5,36 @@
 //! tool error.
 mod arguments;
 mod catalog;
+mod decode;
+mod libraries;
 mod server;
+mod signals;
 mod tools;
+mod transport;
 mod writes;
 
 use crate::args::McpArgs;
 use crate::err;
 use crate::error::Result;
-use crate::library::{self, Access};
 use crate::settings::Globals;
 
 /// Opens the library once and serves until the client closes the connection.
 pub fn serve(mut g: Globals, a: &McpArgs) -> Result<i32> {
     g.dash_reads_stdin = false;
-    let access = if a.allow_writes {
-        Access::Write
-    } else {
-        Access::Read
-    };
-    let lib = library::open(g.db()?, access, g.tokenizer.as_deref())?;
-    let server = server::Server::new(g, lib, a.access.clone(), a.allow_writes);
+    let libraries = libraries::Libraries::open(g.db()?, g.tokenizer.as_deref(), a.allow_writes)?;
+    let server = server::Server::new(g, libraries, a.access.clone(), a.allow_writes);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| err!("cannot start the server: {e}"))?;
+    signals::watch()?;
     // One judge process serves every call.
     crate::line_process::keep_alive();
     let served = runtime.block_on(server.run());
-    crate::line_process::shutdown();
+    // The calls still running lose their helpers and end; the runtime waits for them
+    // as it drops (a write finishes).
+    crate::line_process::stop_all();
+    drop(runtime);
     served?;
     Ok(0)
 }

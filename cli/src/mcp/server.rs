@@ -1,8 +1,9 @@
-//! The MCP handler: lists the tools and runs a call on the one open library connection.
-//! Calls run on the blocking pool, one at a time on that connection; a panic in one is
-//! caught and answered as a tool error, and the server goes on.
+//! The MCP handler: lists the tools and runs each call on the blocking pool, reads on
+//! connections of their own and writes one at a time (`libraries`). A call the client
+//! cancels stops its helpers' work at once; a panic in one is caught and answered as a
+//! tool error, and the server goes on.
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -13,13 +14,15 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
 
-use super::{arguments, catalog, tools, writes};
+use super::libraries::Libraries;
+use super::{arguments, catalog, signals, tools, writes};
 use crate::args::AccessArgs;
 use crate::commands::forget::ForgetRequest;
 use crate::commands::{get, later, related, search, timeline};
 use crate::err;
 use crate::error::Result;
 use crate::library::{self, Library};
+use crate::line_process::{self, Cancel};
 use crate::settings::{self, Globals};
 
 pub struct Server {
@@ -33,11 +36,11 @@ struct Shared {
     access: AccessArgs,
     writes: bool,
     tools: Vec<Tool>,
-    library: Mutex<Library>,
+    libraries: Libraries,
 }
 
 impl Server {
-    pub fn new(globals: Globals, library: Library, access: AccessArgs, writes: bool) -> Server {
+    pub fn new(globals: Globals, libraries: Libraries, access: AccessArgs, writes: bool) -> Server {
         let tools = catalog::tools(&globals.config, writes);
         Server {
             shared: Arc::new(Shared {
@@ -45,7 +48,7 @@ impl Server {
                 access,
                 writes,
                 tools,
-                library: Mutex::new(library),
+                libraries,
             }),
         }
     }
@@ -53,7 +56,7 @@ impl Server {
     /// Serves on standard input and output until the client closes them.
     pub async fn run(self) -> Result<()> {
         let service = self
-            .serve(rmcp::transport::stdio())
+            .serve(super::transport::stdio())
             .await
             .map_err(|e| err!("the MCP connection failed to start: {e}"))?;
         service
@@ -91,27 +94,39 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let known =
             catalog::READ.contains(&name.as_str()) || catalog::WRITE.contains(&name.as_str());
         if !known {
-            let names = catalog::READ.iter().chain(&catalog::WRITE);
+            // The tools this server lists: a write tool is no option without
+            // --allow-writes.
+            let names: Vec<&str> = self.shared.tools.iter().map(|t| t.name.as_ref()).collect();
             return Err(ErrorData::invalid_params(
-                format!(
-                    "unknown tool {name:?} (known: {})",
-                    names.copied().collect::<Vec<_>>().join(", ")
-                ),
+                format!("unknown tool {name:?} (known: {})", names.join(", ")),
                 None,
             ));
         }
         let shared = self.shared.clone();
         let arguments = request.arguments;
-        let outcome = tokio::task::spawn_blocking(move || {
-            catch_unwind(AssertUnwindSafe(|| shared.call(&name, arguments.as_ref())))
-        })
-        .await;
+        let cancel = Arc::new(Cancel::default());
+        let scope = cancel.clone();
+        let call = tokio::task::spawn_blocking(move || {
+            line_process::within(&scope, || {
+                catch_unwind(AssertUnwindSafe(|| shared.call(&name, arguments.as_ref())))
+            })
+        });
+        tokio::pin!(call);
+        let outcome = tokio::select! {
+            outcome = &mut call => outcome,
+            () = context.ct.cancelled() => {
+                // The helpers' waits end now; the call returns as soon as it can, and
+                // no one reads its answer.
+                cancel.cancel();
+                call.await
+            }
+        };
         let result = match outcome {
             Ok(Ok(Ok(answer))) => answered(answer),
             Ok(Ok(Err(e))) => refused(&e.message),
@@ -143,10 +158,28 @@ impl Shared {
                 "{name} writes to the library, and this server only reads: start it with `recall mcp --allow-writes`"
             ));
         }
-        // A panic while the connection was held leaves it as SQLite left it: any open
-        // transaction is rolled back when its guard unwinds, so it stays usable.
-        let mut lib = self.library.lock().unwrap_or_else(|p| p.into_inner());
-        refresh(&mut lib, self.globals.tokenizer.as_deref())?;
+        if let Some(tool) = catalog::WRITE.iter().find(|t| **t == name) {
+            // A panic while the connection was held leaves it as SQLite left it: any
+            // open transaction is rolled back when its guard unwinds, so it stays usable.
+            let mut writer = self.libraries.writer()?;
+            let lib = writer
+                .as_mut()
+                .ok_or_else(|| err!("this server opened the library only for reading"))?;
+            refresh(lib, self.globals.tokenizer.as_deref())?;
+            signals::writing(tool, || self.run(name, arguments, lib))
+        } else {
+            let mut reader = self.libraries.reader()?;
+            refresh(&mut reader, self.globals.tokenizer.as_deref())?;
+            self.run(name, arguments, &mut reader)
+        }
+    }
+
+    fn run(
+        &self,
+        name: &str,
+        arguments: Option<&Map<String, Json>>,
+        lib: &mut Library,
+    ) -> Result<Json> {
         let g = &self.globals;
         let schema = self.tools.iter().find(|t| t.name == name);
         let checked = |schema: Option<&Tool>| -> Result<Json> {
@@ -158,34 +191,34 @@ impl Shared {
             "search" => {
                 let a = input::<tools::Search>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Search::resolve(g, &a)?;
-                search::answer(&lib, &s, a.common.explain)
+                search::answer(lib, &s, a.common.explain)
             }
             "later" => {
                 let a = input::<tools::Later>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Later::resolve(g, &a);
-                later::answer(&lib, &s, a.common.explain)
+                later::answer(lib, &s, a.common.explain)
             }
             "related" => {
                 let a = input::<tools::Related>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Related::resolve(g, &a)?;
-                related::answer(&lib, &s, a.common.explain)
+                related::answer(lib, &s, a.common.explain)
             }
             "timeline" => {
                 let a = input::<tools::Timeline>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Timeline::resolve(g, &a)?;
-                timeline::answer(&lib, &s, a.common.explain)
+                timeline::answer(lib, &s, a.common.explain)
             }
             "get" => {
                 let a = input::<tools::Get>(checked(schema)?)?;
-                get::answer(&lib, a.id, a.transcript, &g.allow(&self.access.allow))
+                get::answer(lib, a.id, a.transcript, &g.allow(&self.access.allow))
             }
             "add" => {
                 let item = Json::Object(arguments.cloned().unwrap_or_default());
-                writes::add(&mut lib, &item, &g.allow(&self.access.allow))
+                writes::add(lib, &item, &g.allow(&self.access.allow))
             }
             "forget" => {
                 let req: ForgetRequest = input(checked(schema)?)?;
-                writes::forget_items(&mut lib, &req, &g.allow(&self.access.allow))
+                writes::forget_items(lib, &req, &g.allow(&self.access.allow))
             }
             _ => Err(err!("unknown tool {name:?}")),
         }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::line_process::{Event, Process, EMBEDDER};
+use crate::line_process::{Event, Process, CANCELLED, EMBEDDER};
 
 /// What one request gave back.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +81,7 @@ impl Embedder {
                     )))
                 }
                 Some(Event::Closed) => return Err(Failure::Broken(self.process.ended())),
+                Some(Event::Cancelled) => return Err(Failure::Broken(CANCELLED.to_string())),
                 Some(Event::Line(l)) if l.trim().is_empty() => continue,
                 Some(Event::Line(l)) => break l,
             }

@@ -1,0 +1,127 @@
+//! SIGINT, SIGTERM and SIGHUP to `recall mcp`, as the command line takes them
+//! (`crate::interrupt`): idle or reading, the server stops at once, its helpers killed,
+//! with one line on stderr and the exit code 128 + the signal. During a write, before its
+//! commit, the write is abandoned (SQLite discards an uncommitted transaction however it
+//! is cut) and nothing changed; once its commit has begun, the call completes first, and
+//! the line says what it did and what is left to run.
+use std::sync::Mutex;
+
+use serde_json::Value as Json;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use crate::err;
+use crate::error::Result;
+use crate::line_process;
+
+enum Phase {
+    Idle,
+    /// A write call runs, not yet committing.
+    Writing(&'static str),
+    /// Its commit has begun: it runs to the end. `stop` is a signal that came since.
+    Committed {
+        stop: Option<i32>,
+    },
+}
+
+static PHASE: Mutex<Phase> = Mutex::new(Phase::Idle);
+
+fn phase() -> std::sync::MutexGuard<'static, Phase> {
+    PHASE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn name(signal: i32) -> &'static str {
+    match signal {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        _ => "SIGHUP",
+    }
+}
+
+/// Ends the process: helpers first, then the line.
+fn stop(signal: i32, what: &str) -> ! {
+    line_process::kill_all();
+    eprintln!("recall: interrupted by {}: {what}", name(signal));
+    std::process::exit(128 + signal);
+}
+
+/// Starts watching the signals, for the server's life.
+pub fn watch() -> Result<()> {
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| err!("cannot watch for interruptions: {e}"))?;
+    std::thread::Builder::new()
+        .name("recall-signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                // Held until the exit: a commit waiting for it never begins.
+                let mut now = phase();
+                match &mut *now {
+                    Phase::Idle => stop(signal, "the server stopped"),
+                    Phase::Writing(tool) => stop(
+                        signal,
+                        &format!(
+                            "the server stopped; the {tool} call in progress was abandoned before its commit: nothing was written"
+                        ),
+                    ),
+                    Phase::Committed { stop } => *stop = Some(signal),
+                }
+            }
+        })
+        .map_err(|e| err!("cannot watch for interruptions: {e}"))?;
+    Ok(())
+}
+
+/// Runs a write call under the watch.
+pub fn writing<T>(tool: &'static str, call: impl FnOnce() -> Result<T>) -> Result<T>
+where
+    T: Described,
+{
+    *phase() = Phase::Writing(tool);
+    let result = call();
+    let before = std::mem::replace(&mut *phase(), Phase::Idle);
+    if let Phase::Committed { stop: Some(signal) } = before {
+        let what = match &result {
+            Ok(answer) => answer.after_stop(tool),
+            Err(e) => format!(
+                "the {tool} call in progress failed after its commit: {}",
+                e.message
+            ),
+        };
+        self::stop(signal, &format!("the server stopped; {what}"));
+    }
+    result
+}
+
+/// Called by SQLite as a commit begins, on the write connection: from now on a signal
+/// waits for the call's end. Returns false: the commit goes ahead.
+pub fn committing() -> bool {
+    let mut now = phase();
+    if let Phase::Writing(_) = *now {
+        *now = Phase::Committed { stop: None };
+    }
+    false
+}
+
+/// What a write's answer says was done, for the line of a signal that waited for it.
+pub trait Described {
+    fn after_stop(&self, tool: &str) -> String;
+}
+
+impl Described for Json {
+    fn after_stop(&self, tool: &str) -> String {
+        match tool {
+            "forget" if self.get("wiped") == Some(&Json::Bool(false)) => {
+                "the forget call in progress forgot its items, but their text was not wiped \
+                 from the file: run `recall forget --finish`"
+                    .to_string()
+            }
+            "forget" => {
+                "the forget call in progress completed (its items forgotten and wiped)".to_string()
+            }
+            _ => format!(
+                "the {tool} call in progress completed (item {} stored)",
+                self.get("id").unwrap_or(&Json::Null)
+            ),
+        }
+    }
+}
