@@ -168,3 +168,79 @@ fn an_unknown_tool_names_only_the_tools_this_server_lists() {
         );
     }
 }
+
+/// The tools table of docs/cli.md: tool name → (arguments named, the required ones).
+fn documented_tools() -> Vec<(String, Vec<String>, Vec<String>)> {
+    let docs = std::fs::read_to_string(root().join("docs/cli.md")).expect("docs/cli.md");
+    let section = docs
+        .split("## The MCP server")
+        .nth(1)
+        .expect("docs/cli.md has its MCP section");
+    let names = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let tool = names(cells[1]).remove(0);
+            // Before a colon, the arguments; after it, prose.
+            let arguments = cells[2].split(": ").next().unwrap_or_default();
+            let required = arguments
+                .split("**")
+                .skip(1)
+                .step_by(2)
+                .flat_map(names)
+                .collect();
+            (tool, names(arguments), required)
+        })
+        .collect()
+}
+
+#[test]
+fn the_docs_name_every_argument_of_every_tool() {
+    let lib = TempLib::init(None);
+    let mut server = Server::start(&lib, &["--allow-writes"]);
+    server.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let listed = server.answer(&json!(1));
+    let tools = listed["result"]["tools"].as_array().expect("tools").clone();
+    let documented = documented_tools();
+    let mut seen: Vec<&str> = documented.iter().map(|(t, _, _)| t.as_str()).collect();
+    seen.sort_unstable();
+    let mut offered: Vec<&str> = tools
+        .iter()
+        .map(|t| t["name"].as_str().expect("name"))
+        .collect();
+    offered.sort_unstable();
+    assert_eq!(seen, offered, "the docs' table lists the tools the server offers");
+    for tool in &tools {
+        let name = tool["name"].as_str().expect("name");
+        let schema = &tool["inputSchema"];
+        let mut properties: Vec<String> = schema["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .cloned()
+            .collect();
+        let mut required: Vec<String> = schema["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        let (_, mut named, mut bold) = documented
+            .iter()
+            .find(|(t, _, _)| t == name)
+            .cloned()
+            .expect("documented");
+        for list in [&mut properties, &mut required, &mut named, &mut bold] {
+            list.sort();
+        }
+        assert_eq!(named, properties, "{name}: the docs' arguments");
+        assert_eq!(bold, required, "{name}: the docs' required arguments");
+    }
+}

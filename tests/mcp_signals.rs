@@ -74,3 +74,45 @@ fn a_write_cut_before_its_commit_changes_nothing() {
         }
     }
 }
+
+#[test]
+fn a_write_signalled_after_its_commit_completes_then_the_server_stops() {
+    // The forget's rows are deleted and committed; the signal comes during its wipe,
+    // which runs to the end: no copy of the forgotten text is left, and the line says so.
+    for (signal, name) in SIGNALS {
+        let lib = TempLib::init(None);
+        lib.import(&format!(
+            "{}\n{}\n",
+            titled("Pelican quokkasecret notes").line(),
+            titled("Walrus notes").line()
+        ))
+        .ok();
+        let mut server = Server::start_with(
+            lib.command()
+                .env("RECALL_TEST_PAUSE_AT", "forget_wipe:1:2")
+                .args(["mcp", "--allow-writes"]),
+        );
+        server.call(1, "forget", json!({"ids": [1]}));
+        server.paused();
+        server.signal(signal);
+        let answer = server.result(1);
+        assert_eq!(answer["ids"], json!([1]), "{name}: {answer}");
+        assert_eq!(answer["wiped"], json!(true), "{name}: {answer}");
+        let (code, stderr) = server.wait();
+        assert_eq!(code, 128 + signal, "{name}: {stderr}");
+        assert_eq!(
+            stderr.lines().collect::<Vec<_>>(),
+            [format!(
+                "recall: interrupted by {name}: the server stopped; the forget call in progress completed (its items forgotten and wiped)"
+            )],
+            "{name}"
+        );
+        for bytes in lib.files().into_iter().flatten() {
+            assert!(
+                !bytes.windows(12).any(|w| w == b"quokkasecret"),
+                "{name}: the forgotten text is still in the file"
+            );
+        }
+        lib.run(&["check"]).ok();
+    }
+}

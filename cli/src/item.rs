@@ -193,7 +193,11 @@ impl Item {
         }
         let id = match obj.get("id") {
             None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => match n.as_i64() {
+            // 7.0 is 7, as JSON Schema's integer and a client's encoder take it.
+            Some(Value::Number(n)) => match n
+                .as_i64()
+                .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(53)).map(|f| f as i64))
+            {
                 Some(i) if i > MAX_ID => {
                     return Err(format!(
                         "id {i} is above {MAX_ID}, the highest id an item may be given: leave id out to add a new item"
@@ -282,6 +286,16 @@ mod tests {
         assert_eq!(it.questions, "why?\nwhen?");
         assert_eq!(it.atoms, "");
         assert_eq!(it.id, Some(7));
+        let whole = |id: Value| item(json!({"source": "s", "title": "t", "occurred_at": "2025-01-01", "id": id}));
+        assert_eq!(whole(json!(7.0)).unwrap().id, Some(7));
+        assert_eq!(
+            whole(json!(7.5)).unwrap_err(),
+            "id must be a positive integer, got 7.5"
+        );
+        assert_eq!(
+            whole(json!(-2.0)).unwrap_err(),
+            "id must be a positive integer, got -2.0"
+        );
         let it = item(json!({"source": "s", "title": "t", "occurred_at": 0})).unwrap();
         assert_eq!(it.occurred_at, "1970-01-01T00:00:00Z");
         assert_eq!(it.project, None);

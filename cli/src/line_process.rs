@@ -10,10 +10,10 @@
 //! from its wait at once, and kills the helper it was using.
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
@@ -31,6 +31,34 @@ pub enum Event {
 /// Why a cancelled call's helper work ended, for messages.
 pub const CANCELLED: &str = "the call was cancelled";
 
+/// The longest answer line of a helper unless its caller expects longer ones: a judge's
+/// answer is a few dozen bytes.
+pub const ANSWER_LINE: u64 = 1024 * 1024;
+
+/// One line of a helper's answers, without its line break, read no further than `limit`
+/// bytes and one more; None at the end.
+fn read_answer(reader: &mut impl BufRead, limit: u64) -> std::io::Result<Option<String>> {
+    let mut line = Vec::new();
+    let read = reader
+        .take(limit.saturating_add(2))
+        .read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    if line.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "an answer line longer than {}, its limit",
+            crate::input::size(limit)
+        )));
+    }
+    String::from_utf8(line)
+        .map(Some)
+        .map_err(|_| std::io::Error::other("an answer line that is not UTF-8"))
+}
+
 /// How long a helper whose input was closed gets to exit before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
 
@@ -46,6 +74,8 @@ pub struct Process {
     wake: Sender<Event>,
     /// The last line the helper wrote on its standard error, for messages.
     stderr: Arc<Mutex<String>>,
+    /// The longest answer line read whole; a longer one ends the helper's answers.
+    line_limit: Arc<AtomicU64>,
     reaped: bool,
     /// Request ids are unique over the process's life, so an answer is never mistaken for
     /// one to an earlier search.
@@ -90,17 +120,21 @@ impl Process {
             };
         let (requests, to_write) = mpsc::channel::<String>();
         std::thread::spawn(move || write_all(stdin, to_write));
+        let line_limit = Arc::new(AtomicU64::new(ANSWER_LINE));
+        let limit_in = line_limit.clone();
         let (events_in, events) = mpsc::channel();
         let wake = events_in.clone();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                match read_answer(&mut reader, limit_in.load(Ordering::SeqCst)) {
+                    Ok(Some(l)) => {
                         if events_in.send(Event::Line(l)).is_err() {
                             return;
                         }
                     }
-                    // Not UTF-8, or the pipe failed: either way nothing more to read.
+                    Ok(None) => break,
+                    // Not UTF-8, too long, or the pipe failed: nothing more to read.
                     Err(e) => {
                         let _ = events_in.send(Event::Line(format!("\u{fffd}{e}")));
                         break;
@@ -129,9 +163,16 @@ impl Process {
             events,
             wake,
             stderr: last,
+            line_limit,
             reaped: false,
             next_id: 1,
         })
+    }
+
+    /// The longest answer line the next requests may get (a batch of vectors is long);
+    /// a helper that writes a longer one is taken for broken, never read whole.
+    pub fn expect_lines_of(&self, bytes: u64) {
+        self.line_limit.store(bytes.max(ANSWER_LINE), Ordering::SeqCst);
     }
 
     pub fn next_request_id(&mut self) -> u64 {

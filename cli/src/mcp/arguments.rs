@@ -55,7 +55,13 @@ fn check_value(name: &str, property: &Json, value: &Json) -> Result<()> {
         _ => return Ok(()),
     };
     if !types.iter().any(|t| is_of(t, value)) {
-        if let (true, Some(n)) = (types.contains(&"integer"), value.as_u64()) {
+        let out_of_range = value.as_u64().map(|n| n.to_string()).or_else(|| {
+            value
+                .as_f64()
+                .filter(|f| f.is_finite() && f.fract() == 0.0)
+                .map(plain)
+        });
+        if let (true, Some(n)) = (types.contains(&"integer"), out_of_range) {
             return Err(err!(
                 "{name} must be an integer from {} to {}, got {n}",
                 i64::MIN,
@@ -131,6 +137,12 @@ fn whole(value: &Json) -> Option<i64> {
     (f.fract() == 0.0 && f >= -(2f64.powi(63)) && f < 2f64.powi(63)).then_some(f as i64)
 }
 
+/// A whole number in digits where that is short, by the one rule of numbers in messages
+/// (never 300 digits).
+fn plain(f: f64) -> String {
+    recall_core::value::shown_real(f)
+}
+
 fn is_of(json_type: &str, value: &Json) -> bool {
     match json_type {
         "string" => value.is_string(),
@@ -160,7 +172,14 @@ fn type_name(value: &Json) -> String {
     match value {
         Json::Null => "null".to_string(),
         Json::Bool(b) => b.to_string(),
-        Json::Number(n) => format!("the number {n}"),
+        Json::Number(n) => match n.as_f64() {
+            // serde_json writes a large float as 1.8446744073709552e19; the client wrote
+            // digits.
+            Some(f) if !n.is_i64() && !n.is_u64() && f.is_finite() && f.fract() == 0.0 => {
+                format!("the number {}", plain(f))
+            }
+            _ => format!("the number {n}"),
+        },
         Json::String(_) => "a string".to_string(),
         Json::Array(_) => "an array".to_string(),
         Json::Object(_) => "an object".to_string(),
@@ -246,6 +265,29 @@ mod tests {
         assert!(checked(json!({ "query": "x", "project": project }))
             .unwrap_err()
             .starts_with("project is 4097 bytes"));
+    }
+
+    #[test]
+    fn huge_numbers_are_shown_in_digits() {
+        let range = "an integer from -9223372036854775808 to 9223372036854775807";
+        // 2^64 and -2^64 as a JavaScript client sends them: floats.
+        assert_eq!(
+            checked(json!({ "query": "x", "limit": 18446744073709551616.0 })).unwrap_err(),
+            format!("limit must be {range}, got 18446744073709552000")
+        );
+        assert_eq!(
+            checked(json!({ "query": "x", "limit": -18446744073709551616.0 })).unwrap_err(),
+            format!("limit must be {range}, got -18446744073709552000")
+        );
+        assert_eq!(
+            checked(json!({ "query": "x", "explain": 18446744073709551616.0 })).unwrap_err(),
+            "explain must be true or false, got the number 18446744073709552000"
+        );
+        // Past twenty characters, scientific notation rather than 301 digits.
+        assert_eq!(
+            checked(json!({ "query": "x", "limit": 1e300 })).unwrap_err(),
+            format!("limit must be {range}, got 1e300")
+        );
     }
 
     #[test]

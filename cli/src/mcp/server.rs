@@ -110,11 +110,14 @@ impl ServerHandler for Server {
         }
         let shared = self.shared.clone();
         let arguments = request.arguments;
+        let request_id = serde_json::to_value(&context.id).unwrap_or(Json::Null);
         let cancel = Arc::new(Cancel::default());
         let scope = cancel.clone();
         let call = tokio::task::spawn_blocking(move || {
             line_process::within(&scope, || {
-                catch_unwind(AssertUnwindSafe(|| shared.call(&name, arguments.as_ref())))
+                catch_unwind(AssertUnwindSafe(|| {
+                    shared.call(&name, arguments.as_ref(), request_id)
+                }))
             })
         });
         tokio::pin!(call);
@@ -152,7 +155,12 @@ fn refused(message: &str) -> CallToolResult {
 }
 
 impl Shared {
-    fn call(&self, name: &str, arguments: Option<&Map<String, Json>>) -> Result<Json> {
+    fn call(
+        &self,
+        name: &str,
+        arguments: Option<&Map<String, Json>>,
+        request_id: Json,
+    ) -> Result<Json> {
         if catalog::WRITE.contains(&name) && !self.writes {
             return Err(err!(
                 "{name} writes to the library, and this server only reads: start it with `recall mcp --allow-writes`"
@@ -166,7 +174,7 @@ impl Shared {
                 .as_mut()
                 .ok_or_else(|| err!("this server opened the library only for reading"))?;
             refresh(lib, self.globals.tokenizer.as_deref())?;
-            signals::writing(tool, || self.run(name, arguments, lib))
+            signals::writing(tool, request_id, || self.run(name, arguments, lib))
         } else {
             let mut reader = self.libraries.reader()?;
             refresh(&mut reader, self.globals.tokenizer.as_deref())?;

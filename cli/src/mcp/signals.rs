@@ -2,8 +2,8 @@
 //! (`crate::interrupt`): idle or reading, the server stops at once, its helpers killed,
 //! with one line on stderr and the exit code 128 + the signal. During a write, before its
 //! commit, the write is abandoned (SQLite discards an uncommitted transaction however it
-//! is cut) and nothing changed; once its commit has begun, the call completes first, and
-//! the line says what it did and what is left to run.
+//! is cut) and nothing changed; once its commit has begun, the call completes first, its
+//! answer is written to the client, and the line says what it did and what is left to run.
 use std::sync::Mutex;
 
 use serde_json::Value as Json;
@@ -25,6 +25,19 @@ enum Phase {
 }
 
 static PHASE: Mutex<Phase> = Mutex::new(Phase::Idle);
+
+/// A stop that waits for the answer to the request of this id to be written.
+struct AfterAnswer {
+    request: Json,
+    signal: i32,
+    what: String,
+}
+
+static AFTER_ANSWER: Mutex<Option<AfterAnswer>> = Mutex::new(None);
+
+/// How long a stop waits for its call's answer to be written (a client that reads
+/// nothing more must not keep the server alive).
+const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn phase() -> std::sync::MutexGuard<'static, Phase> {
     PHASE.lock().unwrap_or_else(|p| p.into_inner())
@@ -71,8 +84,8 @@ pub fn watch() -> Result<()> {
     Ok(())
 }
 
-/// Runs a write call under the watch.
-pub fn writing<T>(tool: &'static str, call: impl FnOnce() -> Result<T>) -> Result<T>
+/// Runs a write call under the watch; `request` is the id of the request it answers.
+pub fn writing<T>(tool: &'static str, request: Json, call: impl FnOnce() -> Result<T>) -> Result<T>
 where
     T: Described,
 {
@@ -87,9 +100,40 @@ where
                 e.message
             ),
         };
-        self::stop(signal, &format!("the server stopped; {what}"));
+        *AFTER_ANSWER.lock().unwrap_or_else(|p| p.into_inner()) = Some(AfterAnswer {
+            request,
+            signal,
+            what: format!("the server stopped; {what}"),
+        });
+        std::thread::spawn(move || {
+            std::thread::sleep(ANSWER_WAIT);
+            stop_after_answer();
+        });
     }
     result
+}
+
+/// Called by the transport after it wrote a line: the answer a stop waited for ends the
+/// server.
+pub fn written(line: &str) {
+    let waiting = AFTER_ANSWER.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(after) = waiting.as_ref() else {
+        return;
+    };
+    let answers = serde_json::from_str::<Json>(line)
+        .ok()
+        .is_some_and(|m| m.get("id") == Some(&after.request) && m.get("method").is_none());
+    drop(waiting);
+    if answers {
+        stop_after_answer();
+    }
+}
+
+fn stop_after_answer() {
+    let taken = AFTER_ANSWER.lock().unwrap_or_else(|p| p.into_inner()).take();
+    if let Some(after) = taken {
+        stop(after.signal, &after.what);
+    }
 }
 
 /// Called by SQLite as a commit begins, on the write connection: from now on a signal

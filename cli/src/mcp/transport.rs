@@ -49,6 +49,7 @@ fn write_lines(mut out: impl Write, lines: std_mpsc::Receiver<Out>) {
                     // The client is gone: the senders see the channel closed.
                     return;
                 }
+                super::signals::written(&line);
             }
             Out::Flush(done) => {
                 let _ = done.send(());

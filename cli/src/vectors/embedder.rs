@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::line_process::{Event, Process, CANCELLED, EMBEDDER};
+use crate::line_process::{self, Event, Process, CANCELLED, EMBEDDER};
 
 /// What one request gave back.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +68,13 @@ impl Embedder {
     /// is not to be used again: it is killed when dropped.
     pub fn embed(&mut self, texts: &[String]) -> Result<Embedded, Failure> {
         let id = self.process.next_request_id();
+        // Each vector at most MAX_DIMENSIONS numbers, each at most 32 bytes as JSON
+        // writes a float (`-1.2345678901234567e-308, `), around the texts' own envelope.
+        self.process.expect_lines_of(
+            (texts.len() as u64)
+                .saturating_mul(super::store::MAX_DIMENSIONS as u64 * 32 + 64)
+                .saturating_add(line_process::ANSWER_LINE),
+        );
         self.process
             .send(json!({"id": id, "texts": texts}).to_string())
             .map_err(Failure::Broken)?;
