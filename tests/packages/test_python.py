@@ -161,6 +161,24 @@ def test_search_sql_in_apsw_gives_the_cli_s_answers(libraries):
     assert_search_sql_gives_the_cli_s_answers(apsw.Connection(str(lib)), lib, TRIGRAM)
 
 
+def test_which_sqlite_reads_which_library(libraries, tmp_path):
+    """The package README's table, in the standard library's SQLite 3.40."""
+    lib, copy = libraries
+    assert sqlite3.sqlite_version_info < (3, 45)
+    count = "select count(*) from items_fts where items_fts match 'analytics'"
+    with pytest.raises(sqlite3.OperationalError, match="^error in tokenizer constructor$"):
+        sqlite3.connect(lib).execute(count)
+    expected = int(recall("--db", copy, "sql", "--csv", count).split()[1])
+    assert expected > 0
+    assert sqlite3.connect(copy).execute(count).fetchone()[0] == expected
+    own = tmp_path / "recall.db"
+    shutil.copy(copy, own)
+    recall("--db", own, "rebuild", "--tokenizer", "recall")
+    with pytest.raises(sqlite3.OperationalError, match="no such tokenizer: recall"):
+        sqlite3.connect(own).execute(count)
+    assert_search_sql_gives_the_cli_s_answers(sqlite3.connect(own), own, "recall")
+
+
 def datasette_get(db, path):
     async def get():
         ds = Datasette([str(db)])
