@@ -11,3 +11,14 @@ export function getLoadablePath(): string;
  * TypeError when `db` has none.
  */
 export function load(db: { loadExtension(path: string): unknown }): void;
+
+/**
+ * Every named parameter of `sql` (`:name`, `@name` or `$name`, as SQLite reads them:
+ * not inside strings or comments), `null` unless `values` gives it: better-sqlite3
+ * wants each one bound, and the files of `sql/` read NULL as the default. Throws an
+ * Error naming a key of `values` that the SQL has no parameter for.
+ */
+export function parameters(
+  sql: string,
+  values?: Record<string, unknown>
+): Record<string, unknown>;

@@ -1,8 +1,9 @@
 'use strict';
-// The packaged librecall0 for the running platform, and a loader for any SQLite driver
-// with loadExtension(path), such as better-sqlite3.
+// The packaged librecall0 for the running platform, a loader for any SQLite driver
+// with loadExtension(path), such as better-sqlite3, and the named parameters of a query.
 const fs = require('node:fs');
 const path = require('node:path');
+const { parameters } = require('./parameters.js');
 
 // The file name cargo gives the cdylib on each platform. SQLite derives the entry point
 // (sqlite3_recall_init) from it, so it is packaged unchanged.
@@ -62,4 +63,4 @@ function describe(value) {
   return `${name && name !== 'Object' ? `a ${name}` : 'an object'} without loadExtension`;
 }
 
-module.exports = { getLoadablePath, load };
+module.exports = { getLoadablePath, load, parameters };

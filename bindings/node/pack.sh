@@ -34,7 +34,7 @@ out="$target/npm"
 stage="$out/sqlite-recall"
 rm -rf "$stage" "$out"/sqlite-recall-*.tgz
 mkdir -p "$stage/lib/$key"
-cp "$here/package.json" "$here/index.js" "$here/index.mjs" "$here/index.d.ts" "$here/README.md" "$stage/"
+cp "$here/package.json" "$here/index.js" "$here/index.mjs" "$here/index.d.ts" "$here/parameters.js" "$here/README.md" "$stage/"
 cp "$lib" "$stage/lib/$key/$file"
 (cd "$stage" && npm pkg set "version=$version")
 (cd "$stage" && npm pack --silent --pack-destination "$out" >/dev/null)

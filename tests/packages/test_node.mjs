@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { getLoadablePath, load } from 'sqlite-recall';
+import { getLoadablePath, load, parameters } from 'sqlite-recall';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -90,13 +90,9 @@ describe('sql/search.sql in better-sqlite3 gives the CLI search', () => {
   let db;
   let search;
   let tokenizer;
-  // better-sqlite3 wants every named parameter bound: null leaves it at its default,
-  // as the CLI leaves an unset one NULL. The names are read from the file, so that a
-  // parameter the file gains is bound too.
+  // better-sqlite3 wants every named parameter bound: the package's parameters() gives
+  // each one null, its default, as the CLI leaves an unset one NULL.
   const searchSql = fs.readFileSync(path.join(repo, 'sql', 'search.sql'), 'utf8');
-  const unset = Object.fromEntries(
-    [...searchSql.matchAll(/(?<![\w:]):([A-Za-z_]\w*)/g)].map((m) => [m[1], null])
-  );
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-recall-node-'));
@@ -133,16 +129,30 @@ describe('sql/search.sql in better-sqlite3 gives the CLI search', () => {
       assert.equal(cli.settings.tokenizer, tokenizer);
       const expected = cli.results.map((r) => [r.id, r.title]);
       assert.ok(expected.length > 0, 'the CLI finds something, so the comparison means something');
-      const rows = search.all({ ...unset, ...filters, query, tokenizer, now: NOW });
+      const rows = search.all(parameters(searchSql, { ...filters, query, tokenizer, now: NOW }));
       assert.deepEqual(rows.map((r) => [r.id, r.title]), expected);
     });
   }
+
+  test('parameters() are exactly the ones search.sql needs: without any one it is refused', () => {
+    const all = parameters(searchSql, { query: 'deploy', tokenizer });
+    // docs/queries.md's list, the parameters the CLI binds (cli/src/params.rs) included.
+    for (const name of ['context_weight', 'context_radius', 'context_gap', 'nearest', 'rrf_k']) {
+      assert.ok(name in all, name);
+    }
+    assert.ok(search.all(all).length > 0);
+    for (const name of Object.keys(all)) {
+      const fewer = { ...all };
+      delete fewer[name];
+      assert.throws(() => search.all(fewer), { message: `Missing named parameter "${name}"` });
+    }
+  });
 
   test('a query that matches nothing gives nothing in both', () => {
     const query = 'qqqzzzxxxwww';
     const cli = JSON.parse(recall('--db', lib, '--json', 'search', query, '--now', NOW));
     assert.deepEqual(cli.results, []);
-    assert.deepEqual(search.all({ ...unset, query, tokenizer, now: NOW }), []);
+    assert.deepEqual(search.all(parameters(searchSql, { query, tokenizer, now: NOW })), []);
   });
 });
 
@@ -236,13 +246,15 @@ describe('TypeScript types', () => {
     return spawnSync(process.execPath, args, { cwd: here, encoding: 'utf8' });
   }
   const good = `import Database from 'better-sqlite3';
-import { getLoadablePath, load } from 'sqlite-recall';
+import { getLoadablePath, load, parameters } from 'sqlite-recall';
 
 const db = new Database(':memory:');
 load(db);
 load({ loadExtension: (file: string) => file.length });
 const file: string = getLoadablePath();
 console.log(file, db.prepare('select recall_version()').pluck().get());
+const sql = 'select :query as q';
+console.log(db.prepare(sql).get(parameters(sql, { query: 'x' })), parameters(sql));
 `;
 
   test('a program using load(new Database(...)) compiles, as CommonJS and as ESM', () => {
@@ -254,13 +266,15 @@ console.log(file, db.prepare('select recall_version()').pluck().get());
 
   test('wrong arguments and results do not compile', () => {
     // Each line marked `// TSnnnn` must give that error, and no other line any.
-    const bad = `import { getLoadablePath, load } from 'sqlite-recall';
+    const bad = `import { getLoadablePath, load, parameters } from 'sqlite-recall';
 
 load('memory.db'); // TS2345
 load({ loadExtension: 42 }); // TS2322
 load({}); // TS2345
 const n: number = getLoadablePath(); // TS2322
 load(); // TS2554
+parameters(42); // TS2345
+parameters('select :a', 'a'); // TS2345
 `;
     fs.writeFileSync(path.join(here, 'bad.ts'), bad);
     const expected = bad
@@ -277,17 +291,96 @@ load(); // TS2554
   });
 });
 
+// The package's parameters(): the names are the ones SQLite binds, so better-sqlite3
+// is the judge: with all of them a statement runs, without any one it is refused.
+test('parameters() are the ones SQLite binds, not words in strings or comments', () => {
+  const sql =
+    "select :a as a, ':b' as s, \"x:c\" as [y:d], /* :e */ @f as f, $g as g -- :h\n" +
+    ", :a || 'it''s :i' as again, `q:j` as t from (select 1 as \"x:c\", 2 as `q:j`)";
+  const names = ['a', 'f', 'g'];
+  assert.deepEqual(Object.keys(parameters(sql)), names);
+  const db = new Database(':memory:');
+  try {
+    const stmt = db.prepare(sql).raw();
+    assert.deepEqual(stmt.get(parameters(sql, { a: 'A', g: 7 })), ['A', ':b', 1, null, 7, "Ait's :i", 2]);
+    for (const name of names) {
+      const fewer = parameters(sql);
+      delete fewer[name];
+      assert.throws(() => stmt.get(fewer), { message: `Missing named parameter "${name}"` });
+    }
+  } finally {
+    db.close();
+  }
+});
+
+test('parameters() refuses a name the SQL does not have, and anything but text', () => {
+  assert.throws(() => parameters('select :query', { qeury: 'x' }), {
+    name: 'Error',
+    message: 'sqlite-recall: the SQL has no parameter :qeury; its parameters are: query',
+  });
+  assert.throws(() => parameters(undefined), { name: 'TypeError' });
+});
+
+// The examples of the READMEs, read from their text: each block's last lines, written as
+// comments, are what it prints.
+function readmeBlocks(file, section) {
+  let text = fs.readFileSync(file, 'utf8');
+  if (section) text = text.split(`\n## ${section}\n`)[1].split('\n## ')[0];
+  return [...text.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => {
+    const lines = m[1].trimEnd().split('\n');
+    const shown = [];
+    while (lines.length && lines[lines.length - 1].startsWith('// ')) shown.unshift(lines.pop().slice(3));
+    return { code: lines.join('\n'), shown };
+  });
+}
+
+// Run from a folder below this one, where the package and better-sqlite3 are installed.
+function runProgram(folder, code) {
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, 'example.js');
+  fs.writeFileSync(file, code + '\n');
+  return execFileSync(process.execPath, [file], { cwd: folder, encoding: 'utf8' });
+}
+
 test("the README's Node example prints what it shows", () => {
-  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
-  const install = readme.split('\n## Install\n')[1].split('\n## ')[0];
-  const blocks = [...install.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const blocks = readmeBlocks(path.join(repo, 'README.md'), 'Install');
   assert.equal(blocks.length, 1, 'one js example in the Install section');
-  const lines = blocks[0].trimEnd().split('\n');
-  const shown = lines.pop();
-  assert.ok(shown.startsWith('// '), shown);
-  // Run from this folder, where the package and better-sqlite3 are installed.
-  const file = path.join(process.cwd(), 'readme_example.js');
-  fs.writeFileSync(file, lines.join('\n') + '\n');
-  const out = execFileSync(process.execPath, [file], { encoding: 'utf8' });
-  assert.equal(out.trim(), shown.slice(3));
+  const [{ code, shown }] = blocks;
+  assert.ok(shown.length > 0);
+  const out = runProgram(path.join(process.cwd(), 'readme-top'), code);
+  assert.deepEqual(out.trimEnd().split('\n'), shown);
+});
+
+test("every js example of the package's README prints what it shows, in order", () => {
+  const readme = path.join(repo, 'bindings', 'node', 'README.md');
+  const blocks = readmeBlocks(readme);
+  assert.equal(blocks.length, 2, blocks.map((b) => b.code).join('\n---\n'));
+  // As the README says: memory.db made by recall init and recall import of the sample,
+  // run in the repository (sql/ beside it).
+  const folder = path.join(process.cwd(), 'readme-node');
+  fs.mkdirSync(folder, { recursive: true });
+  const lib = path.join(folder, 'memory.db');
+  recall('--db', lib, 'init');
+  recall('--db', lib, 'import', path.join(repo, 'examples', 'sample.jsonl'));
+  fs.symlinkSync(path.join(repo, 'sql'), path.join(folder, 'sql'));
+  for (const { code, shown } of blocks) assert.ok(shown.length > 0, `shows what it prints:\n${code}`);
+  const out = runProgram(folder, blocks.map((b) => b.code).join('\n'));
+  assert.deepEqual(out.trimEnd().split('\n'), blocks.flatMap((b) => b.shown));
+  // The search example's answer is the CLI's.
+  const search = blocks.find((b) => b.code.includes('sql/search.sql'));
+  const [, query] = search.code.match(/query: '([^']*)'/);
+  const cli = JSON.parse(recall('--db', lib, '--json', 'search', query)).results;
+  assert.deepEqual(search.shown, cli.map((r) => `${r.id} ${r.title}`));
+});
+
+test("the package README's install line names the file make npm writes", () => {
+  const readme = fs.readFileSync(path.join(repo, 'bindings', 'node', 'README.md'), 'utf8');
+  const install = readme.split('\n## Install\n')[1].split('\n## ')[0];
+  const line = install.split('\n').find((l) => l.startsWith('npm install '));
+  const [, named] = line.match(/^npm install better-sqlite3 \/path\/to\/(target\/npm\/sqlite-recall-VERSION\.tgz)\s*$/);
+  const version = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version;
+  // The target folder of the release recall the test runs.
+  const target = path.dirname(path.dirname(recallBin));
+  const file = path.join(target, named.replace(/^target\//, '').replace('VERSION', version));
+  assert.ok(fs.statSync(file).isFile(), file);
 });

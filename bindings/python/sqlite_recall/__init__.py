@@ -4,13 +4,17 @@
     conn = sqlite3.connect("library.db")
     sqlite_recall.load(conn)
 
-`load` takes a standard-library `sqlite3.Connection` or an `apsw.Connection`.
+`load` takes a standard-library `sqlite3.Connection` or an `apsw.Connection`;
+`parameters(sql, **values)` binds every named parameter of a file of sql/, NULL (its
+default) unless given.
 """
 
 import os
 import sys
 
-__all__ = ["LoadExtensionUnavailable", "load", "loadable_path"]
+from ._parameters import parameters
+
+__all__ = ["LoadExtensionUnavailable", "load", "loadable_path", "parameters"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
