@@ -564,6 +564,13 @@ fn a_judge_that_prints_garbage_or_impossible_answers_is_not_believed() {
     assert!(why.contains("1.5, outside 0 to 1"), "{why}");
     let why = falls_back(&lib, &fake(), &mode("unknown-id"), 10_000);
     assert!(why.contains("which is not waiting for an answer"), "{why}");
+    // A line that never ends is read no further than its limit.
+    let endless = "sh -c 'head -c 3000000 /dev/zero | tr \"\\0\" x; exec sleep 30'";
+    let why = falls_back(&lib, endless, &[], 10_000);
+    assert!(
+        why.contains("an answer line longer than 1 MiB, its limit"),
+        "{why}"
+    );
 }
 
 #[test]
