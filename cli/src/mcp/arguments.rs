@@ -137,10 +137,15 @@ fn whole(value: &Json) -> Option<i64> {
     (f.fract() == 0.0 && f >= -(2f64.powi(63)) && f < 2f64.powi(63)).then_some(f as i64)
 }
 
-/// A whole number in digits where that is short, by the one rule of numbers in messages
-/// (never 300 digits).
+/// A whole number as a client writes it, in digits (2^64 is 18446744073709551616, which
+/// a float holds exactly); past 21 digits in scientific notation, by the one rule of
+/// numbers in messages (never 300 digits).
 fn plain(f: f64) -> String {
-    recall_core::value::shown_real(f)
+    if f.fract() == 0.0 && f.abs() < 1e21 {
+        format!("{f:.0}")
+    } else {
+        recall_core::value::shown_real(f)
+    }
 }
 
 fn is_of(json_type: &str, value: &Json) -> bool {
@@ -273,15 +278,15 @@ mod tests {
         // 2^64 and -2^64 as a JavaScript client sends them: floats.
         assert_eq!(
             checked(json!({ "query": "x", "limit": 18446744073709551616.0 })).unwrap_err(),
-            format!("limit must be {range}, got 18446744073709552000")
+            format!("limit must be {range}, got 18446744073709551616")
         );
         assert_eq!(
             checked(json!({ "query": "x", "limit": -18446744073709551616.0 })).unwrap_err(),
-            format!("limit must be {range}, got -18446744073709552000")
+            format!("limit must be {range}, got -18446744073709551616")
         );
         assert_eq!(
             checked(json!({ "query": "x", "explain": 18446744073709551616.0 })).unwrap_err(),
-            "explain must be true or false, got the number 18446744073709552000"
+            "explain must be true or false, got the number 18446744073709551616"
         );
         // Past twenty characters, scientific notation rather than 301 digits.
         assert_eq!(
