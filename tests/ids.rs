@@ -621,13 +621,24 @@ fn recall_forget_is_bound_by_allow_and_the_configuration() {
             assert_eq!(doc["ids"], json!([]), "{args:?}");
             assert_eq!(doc["unmatched"], json!([human[0]]), "{args:?}");
         } else {
-            assert!(out.stdout.contains("nothing to forget"), "{args:?}: {}", out.stdout);
+            assert!(
+                out.stdout.contains("nothing to forget"),
+                "{args:?}: {}",
+                out.stdout
+            );
         }
     }
     assert_eq!(rows(&lib), before);
     // The globs select within what the request names: only the agents' items go.
     let out = lib
-        .run(&["--json", "--config", config, "forget", "--before", "2100-01-01"])
+        .run(&[
+            "--json",
+            "--config",
+            config,
+            "forget",
+            "--before",
+            "2100-01-01",
+        ])
         .ok()
         .json();
     let agents: Vec<i64> = before

@@ -218,7 +218,10 @@ fn the_docs_name_every_argument_of_every_tool() {
         .map(|t| t["name"].as_str().expect("name"))
         .collect();
     offered.sort_unstable();
-    assert_eq!(seen, offered, "the docs' table lists the tools the server offers");
+    assert_eq!(
+        seen, offered,
+        "the docs' table lists the tools the server offers"
+    );
     for tool in &tools {
         let name = tool["name"].as_str().expect("name");
         let schema = &tool["inputSchema"];
@@ -230,7 +233,11 @@ fn the_docs_name_every_argument_of_every_tool() {
             .collect();
         let mut required: Vec<String> = schema["required"]
             .as_array()
-            .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|r| {
+                r.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         let (_, mut named, mut bold) = documented
             .iter()

@@ -286,7 +286,9 @@ mod tests {
         assert_eq!(it.questions, "why?\nwhen?");
         assert_eq!(it.atoms, "");
         assert_eq!(it.id, Some(7));
-        let whole = |id: Value| item(json!({"source": "s", "title": "t", "occurred_at": "2025-01-01", "id": id}));
+        let whole = |id: Value| {
+            item(json!({"source": "s", "title": "t", "occurred_at": "2025-01-01", "id": id}))
+        };
         assert_eq!(whole(json!(7.0)).unwrap().id, Some(7));
         assert_eq!(
             whole(json!(7.5)).unwrap_err(),

@@ -172,7 +172,8 @@ impl Process {
     /// The longest answer line the next requests may get (a batch of vectors is long);
     /// a helper that writes a longer one is taken for broken, never read whole.
     pub fn expect_lines_of(&self, bytes: u64) {
-        self.line_limit.store(bytes.max(ANSWER_LINE), Ordering::SeqCst);
+        self.line_limit
+            .store(bytes.max(ANSWER_LINE), Ordering::SeqCst);
     }
 
     pub fn next_request_id(&mut self) -> u64 {

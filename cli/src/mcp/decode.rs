@@ -178,10 +178,12 @@ fn params_problem(object: &Map<String, Json>) -> Option<String> {
             };
             match params.get("name") {
                 Some(Json::String(_)) => {}
-                other => return Some(format!(
+                other => {
+                    return Some(format!(
                     "invalid params: tools/call's name must be the tool's name, a string, got {}",
                     shown(other)
-                )),
+                ))
+                }
             }
             match params.get("arguments") {
                 None | Some(Json::Null) | Some(Json::Object(_)) => None,

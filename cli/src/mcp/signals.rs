@@ -130,7 +130,10 @@ pub fn written(line: &str) {
 }
 
 fn stop_after_answer() {
-    let taken = AFTER_ANSWER.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let taken = AFTER_ANSWER
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
     if let Some(after) = taken {
         stop(after.signal, &after.what);
     }
