@@ -4,12 +4,10 @@
 //! import`, under `--allow` and the configuration's `[access] allow`), and ids never
 //! reused after `forget`, also in a library migrated from schema version 2. Each refusal
 //! is one line naming the id, and the library's files are unchanged byte for byte.
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
-
 use serde_json::{json, Value};
 
 use crate::common::cli::{generated_items, Ran, TempLib};
+use crate::common::mcp::Server;
 use crate::common::vectors::vectors_only;
 
 fn item(id: Option<i64>, source: &str, title: &str) -> Value {
@@ -89,91 +87,12 @@ fn forgotten(id: i64) -> String {
     format!("id {id} was used by an item since forgotten: ids are never reused; leave id out to add a new item")
 }
 
-/// `recall mcp` spoken to over stdio with newline-delimited JSON-RPC, as a client does.
-struct Mcp {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next: i64,
-}
-
-impl Mcp {
-    fn start(lib: &TempLib, global: &[&str], options: &[&str]) -> Mcp {
-        let mut cmd = lib.command();
-        cmd.args(global)
-            .arg("mcp")
-            .args(options)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut child = cmd.spawn().expect("start recall mcp");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            stdout,
-            next: 1,
-        };
-        let init = mcp.request(
-            "initialize",
-            json!({"protocolVersion": "2025-03-26", "capabilities": {},
-                   "clientInfo": {"name": "ids-test", "version": "1"}}),
-        );
-        assert!(init["result"]["serverInfo"].is_object(), "{init}");
-        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        mcp
-    }
-
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut text = String::new();
-            let n = self.stdout.read_line(&mut text).unwrap();
-            assert!(n > 0, "the server closed its output");
-            let answer: Value = serde_json::from_str(&text).unwrap();
-            if answer["id"] == id {
-                return answer;
-            }
-        }
-    }
-
-    /// A tool call: Ok(the answer's JSON) or Err(the tool error's text).
-    fn call(&mut self, tool: &str, arguments: Value) -> Result<Value, String> {
-        let answer = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
-        let result = &answer["result"];
-        let text = result["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no text in {answer}"))
-            .to_string();
-        if result["isError"] == true {
-            Err(text)
-        } else {
-            Ok(serde_json::from_str(&text).unwrap())
-        }
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A tool call the server refuses with `needle`, leaving the library's files as they
 /// were, and serving the next call.
-fn mcp_refused(lib: &TempLib, mcp: &mut Mcp, tool: &str, arguments: Value, needle: &str) {
+fn mcp_refused(lib: &TempLib, mcp: &mut Server, tool: &str, arguments: Value, needle: &str) {
     let before = lib.files();
     let error = mcp
-        .call(tool, arguments.clone())
+        .tool(tool, arguments.clone())
         .expect_err("the call was not refused");
     assert!(error.contains(needle), "{error:?} lacks {needle:?}");
     assert_eq!(error.lines().count(), 1, "{error:?}");
@@ -199,11 +118,11 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
             })
             .collect();
         let global: Vec<&str> = global.iter().map(String::as_str).collect();
-        let mut mcp = Mcp::start(&lib, &global, &options);
+        let mut mcp = Server::start_with(lib.command().args(&global).arg("mcp").args(&options));
         let before = rows(&lib);
         // The reported case: get says there is no item 1, and add may not replace it.
         assert_eq!(
-            mcp.call("get", json!({"id": 1})).unwrap_err(),
+            mcp.tool("get", json!({"id": 1})).unwrap_err(),
             format!("no item 1 in {}", lib.db.display())
         );
         mcp_refused(
@@ -221,12 +140,12 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
             item(Some(1), "human-notes", "replaced"),
             "source \"human-notes\" is not one this server may use",
         );
-        let forget = mcp.call("forget", json!({"ids": [1]})).unwrap();
+        let forget = mcp.tool("forget", json!({"ids": [1]})).unwrap();
         assert_eq!(forget["unmatched"], json!([1]), "{forget}");
         assert_eq!(rows(&lib), before, "item 1 changed");
         // An item the server may read is replaced, keeping its id.
         let replaced = mcp
-            .call(
+            .tool(
                 "add",
                 item(Some(2), "agent-c", "agent a finding, corrected"),
             )
@@ -237,7 +156,7 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
             (2, "agent-c".into(), "agent a finding, corrected".into())
         );
         // A forgotten id, readable or not, is refused the same way; a new one is not.
-        mcp.call("forget", json!({"ids": [3]})).unwrap();
+        mcp.tool("forget", json!({"ids": [3]})).unwrap();
         mcp_refused(
             &lib,
             &mut mcp,
@@ -245,9 +164,9 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
             item(Some(3), "agent-b", "back"),
             &no_readable_item(3),
         );
-        let new = mcp.call("add", item(None, "agent-a", "new")).unwrap();
+        let new = mcp.tool("add", item(None, "agent-a", "new")).unwrap();
         assert_eq!(new["id"], 4, "{new}");
-        let above = mcp.call("add", item(Some(40), "agent-a", "forty")).unwrap();
+        let above = mcp.tool("add", item(Some(40), "agent-a", "forty")).unwrap();
         assert_eq!(above["id"], 40, "{above}");
         assert_eq!(
             rows(&lib).iter().map(|r| r.0).collect::<Vec<_>>(),

@@ -13,10 +13,15 @@ const SIGNALS: [(i32, &str); 3] = [
 ];
 
 fn library() -> TempLib {
+    library_of("Pelican notes")
+}
+
+/// Two items, the first titled `first`.
+fn library_of(first: &str) -> TempLib {
     let lib = TempLib::init(None);
     lib.import(&format!(
         "{}\n{}\n",
-        titled("Pelican notes").line(),
+        titled(first).line(),
         titled("Walrus notes").line()
     ))
     .ok();
@@ -80,13 +85,7 @@ fn a_write_signalled_after_its_commit_completes_then_the_server_stops() {
     // The forget's rows are deleted and committed; the signal comes during its wipe,
     // which runs to the end: no copy of the forgotten text is left, and the line says so.
     for (signal, name) in SIGNALS {
-        let lib = TempLib::init(None);
-        lib.import(&format!(
-            "{}\n{}\n",
-            titled("Pelican quokkasecret notes").line(),
-            titled("Walrus notes").line()
-        ))
-        .ok();
+        let lib = library_of("Pelican quokkasecret notes");
         let mut server = Server::start_with(
             lib.command()
                 .env("RECALL_TEST_PAUSE_AT", "forget_wipe:1:2")

@@ -19,6 +19,8 @@ pub struct Server {
     lines: Receiver<Value>,
     /// Answers read while waiting for another.
     pending: Vec<Value>,
+    /// The id of the next `tool` call: far from the ids tests choose themselves.
+    next: i64,
 }
 
 impl Server {
@@ -53,6 +55,7 @@ impl Server {
             stdin,
             lines,
             pending: Vec::new(),
+            next: 1_000_000,
         };
         server.send(
             &json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
@@ -103,6 +106,23 @@ impl Server {
                 Ok(message) => self.pending.push(message),
                 Err(_) => panic!("no answer to request {id} (got {:?})", self.pending),
             }
+        }
+    }
+
+    /// A tool call answered: Ok(its structured answer) or Err(the tool error's text).
+    pub fn tool(&mut self, tool: &str, arguments: Value) -> Result<Value, String> {
+        let id = self.next;
+        self.next += 1;
+        self.call(id, tool, arguments);
+        let answer = self.answer(&json!(id));
+        let result = &answer["result"];
+        if result["isError"] == json!(true) {
+            Err(result["content"][0]["text"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no text in {answer}"))
+                .to_string())
+        } else {
+            Ok(result["structuredContent"].clone())
         }
     }
 
