@@ -48,7 +48,7 @@ fn diagnosis(conn: &Connection, e: &rusqlite::Error) -> Option<String> {
     {
         return None;
     }
-    crate::schema::diagnose(conn, &e.to_string())
+    crate::library::unreadable::diagnose(conn, &e.to_string())
 }
 
 fn run_sql(

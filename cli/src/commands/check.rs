@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::Globals;
 use crate::error::{describe_sqlite, Result, EXIT_PROBLEMS};
-use crate::index_check::{first_ids, plural, verify_index};
-use crate::library::{self, Access};
-use crate::schema::{self, Damage, Survey};
+use crate::library::index_check::{first_ids, plural, verify_index};
+use crate::library::schema::{self, Damage, Survey};
+use crate::library::{self, migrations, unreadable, Access};
 use crate::{err, output, tokenizer};
 
 #[derive(Serialize)]
@@ -225,7 +225,7 @@ pub fn run(g: &Globals) -> Result<i32> {
 }
 
 fn schema_version(r: &mut Report, s: &Survey) {
-    let latest = library::latest_version();
+    let latest = migrations::latest_version();
     let user_version = s.user_version;
     match s.applied {
         Some(a) if a > i64::from(latest) => r.add(
@@ -614,7 +614,7 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
 
 fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -> Result<()> {
     const LISTED: usize = 5;
-    match read(path, schema::unreadable_rows(conn, LISTED))? {
+    match read(path, unreadable::scan(conn, LISTED))? {
         Ok(scan) if scan.bad == 0 => r.add(
             "rows",
             true,
@@ -634,7 +634,7 @@ fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -
                     "{} that the queries cannot read: {}{more}: {}",
                     plural(scan.bad as usize, "item holds a value", "items hold values"),
                     listed.join("; "),
-                    schema::ROW_FIX
+                    unreadable::ROW_FIX
                 ),
             );
         }

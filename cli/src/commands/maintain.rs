@@ -8,18 +8,20 @@ use serde_json::json;
 
 use super::Globals;
 use crate::error::{Context, Result};
-use crate::library::{self, Access};
+use crate::library::{self, index_check, migrations, schema, Access};
 use crate::{err, fault, interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
     library::ensure_recorded(&lib)?;
-    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+    if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{} cannot be migrated: {why}", lib.path.display()));
     }
-    crate::schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
+    schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
     library::check_configured(&lib, g.tokenizer.as_deref())?;
-    let (from, to) = library::migrate(&mut lib)?;
+    let from = lib.schema_version;
+    migrations::migrate(&mut lib.conn, &lib.tokenizer, &mut lib.schema_version)?;
+    let to = lib.schema_version;
     if g.json {
         output::json(
             &json!({ "command": "migrate", "from": from, "to": to, "applied": to - from }),
@@ -40,10 +42,10 @@ const BATCH: i64 = 2_000;
 pub fn rebuild(g: &Globals) -> Result<i32> {
     let lib = library::open_unchecked(g.db()?, Access::Write)?;
     library::ensure_recorded(&lib)?;
-    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+    if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{}: {why}", lib.path.display()));
     }
-    if lib.schema_version < library::latest_version() {
+    if lib.schema_version < migrations::latest_version() {
         return Err(err!(
             "{} needs `recall migrate` before a rebuild",
             lib.path.display()
@@ -53,10 +55,10 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         Some(spec) => tokenizer::parse(spec)?,
         None => lib.tokenizer.clone(),
     };
-    crate::schema::ensure_index_sound(&lib.conn, &lib.tokenizer)?;
+    schema::ensure_index_sound(&lib.conn, &lib.tokenizer)?;
     // The index, not the record, tells what it is built with: after a hand edit of the
     // record they differ, and a rebuild with the recorded tokenizer must recreate it.
-    let declared = library::index_sql(&lib.conn)?
+    let declared = schema::index_sql(&lib.conn)?
         .as_deref()
         .and_then(tokenizer::declared);
     let started = Instant::now();
@@ -81,7 +83,7 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
     if let Err(e) = rebuilt {
         // Damaged pages stop FTS5's rebuild, which reads the index it replaces; repair
         // builds it again from the items without reading it.
-        if e.kind == crate::error::Kind::Corrupt && crate::index_check::items_sound(&lib.conn) {
+        if e.kind == crate::error::Kind::Corrupt && index_check::items_sound(&lib.conn) {
             return Err(err!(
                 "the index's pages are damaged, and a rebuild reads them: run `recall repair`, which builds the index again from the items; the library is as it was"
             ));
@@ -118,7 +120,7 @@ fn reindex(
             .context("rebuilding the index")?;
     } else {
         tokenizer::ensure_buildable(target)?;
-        let old_sql = library::index_sql(&tx)?.ok_or_else(|| {
+        let old_sql = schema::index_sql(&tx)?.ok_or_else(|| {
             err!("the library has no index table items_fts: `recall check` tells more")
         })?;
         let new_sql = tokenizer::with_tokenizer(&old_sql, target)

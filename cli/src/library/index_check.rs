@@ -454,6 +454,7 @@ pub fn items_sound(conn: &Connection) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::library::migrations::{migration_sql, MIGRATIONS};
 
     #[test]
     fn varints_as_sqlite_writes_them() {
@@ -471,8 +472,8 @@ mod tests {
     /// A library in memory, built by the migrations, with these titles (ids 1, 2, …).
     fn library(titles: &[&str]) -> Connection {
         let conn = Connection::open_in_memory().unwrap();
-        for (_, _, sql) in crate::library::MIGRATIONS {
-            conn.execute_batch(&crate::library::migration_sql(sql, tokenizer::DEFAULT))
+        for (_, _, sql) in MIGRATIONS {
+            conn.execute_batch(&migration_sql(sql, tokenizer::DEFAULT))
                 .unwrap();
         }
         for (i, title) in titles.iter().enumerate() {

@@ -1,0 +1,20 @@
+//! The library file itself: opening and creating it, its migrations, the schema they
+//! define and how a library departs from it, the rows the queries cannot read, and the
+//! checks of its FTS5 index.
+//!
+//! The parts depend on each other in one direction only: `migrations` and `files` use
+//! none of the others; `schema` uses `migrations`; `unreadable` uses `schema`; `open`
+//! uses `files`, `migrations` and `schema`; `create` uses `open`.
+mod create;
+mod files;
+pub mod index_check;
+pub mod migrations;
+mod open;
+pub mod schema;
+pub mod unreadable;
+
+pub use create::create;
+pub use files::sidecar;
+pub use open::{
+    check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout, Access, Library,
+};
