@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OptionalExtension};
 
+use super::fts_records;
 use crate::tokenizer;
 
 /// Items as a message lists them: "item 5", "items 3, 7 and 2 more".
@@ -173,23 +174,6 @@ fn read_index(
     Ok(())
 }
 
-/// SQLite's variable-length integer (FTS5 writes its records with it).
-fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut v: u64 = 0;
-    for i in 0..9 {
-        let b = *bytes.get(*pos)?;
-        *pos += 1;
-        if i == 8 {
-            return Some((v << 8) | u64::from(b));
-        }
-        v = (v << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    Some(v)
-}
-
 /// The index's totals record: rows, then tokens per column (what bm25 averages over).
 fn totals(conn: &Connection, data: &str) -> rusqlite::Result<Vec<u64>> {
     let block: Option<Vec<u8>> = conn
@@ -197,13 +181,7 @@ fn totals(conn: &Connection, data: &str) -> rusqlite::Result<Vec<u64>> {
             Ok(bytes_of(&r.get_ref(0)?).to_vec())
         })
         .optional()?;
-    let block = block.unwrap_or_default();
-    let mut pos = 0;
-    let mut out = Vec::new();
-    while let Some(v) = varint(&block, &mut pos) {
-        out.push(v);
-    }
-    Ok(out)
+    Ok(fts_records::totals(&block.unwrap_or_default()))
 }
 
 /// Whether the index holds exactly what the items hold, without writing to the library.
@@ -455,19 +433,6 @@ pub fn items_sound(conn: &Connection) -> bool {
 mod tests {
     use super::*;
     use crate::library::migrations::{migration_sql, MIGRATIONS};
-
-    #[test]
-    fn varints_as_sqlite_writes_them() {
-        let mut pos = 0;
-        // 300 = 0b10_0101100: two bytes, high group first.
-        let bytes = [0x82, 0x2c, 0x05, 0x00];
-        assert_eq!(varint(&bytes, &mut pos), Some(300));
-        assert_eq!(varint(&bytes, &mut pos), Some(5));
-        assert_eq!(varint(&bytes, &mut pos), Some(0));
-        assert_eq!(varint(&bytes, &mut pos), None);
-        let nine = [0xff; 9];
-        assert_eq!(varint(&nine, &mut 0), Some(u64::MAX));
-    }
 
     /// A library in memory, built by the migrations, with these titles (ids 1, 2, …).
     fn library(titles: &[&str]) -> Connection {

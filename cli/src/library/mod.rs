@@ -1,12 +1,14 @@
 //! The library file itself: opening and creating it, its migrations, the schema they
-//! define and how a library departs from it, the rows the queries cannot read, and the
-//! checks of its FTS5 index.
+//! define and how a library departs from it, the rows the queries cannot read, the one
+//! reader of FTS5's records, and the checks of its FTS5 index.
 //!
-//! The parts depend on each other in one direction only: `migrations` and `files` use
-//! none of the others; `schema` uses `migrations`; `unreadable` uses `schema`; `open`
-//! uses `files`, `migrations` and `schema`; `create` uses `open`.
+//! The parts depend on each other in one direction only: `migrations`, `files` and
+//! `fts_records` use none of the others; `schema` uses `migrations`; `unreadable` uses
+//! `schema`; `index_check` uses `fts_records`; `open` uses `files`, `migrations` and
+//! `schema`; `create` uses `open`.
 mod create;
 mod files;
+pub mod fts_records;
 pub mod index_check;
 pub mod migrations;
 mod open;
