@@ -14,7 +14,7 @@ use super::Globals;
 use crate::error::{describe_sqlite, Result, EXIT_PROBLEMS};
 use crate::library::index_check::{first_ids, plural, verify_index};
 use crate::library::schema::{self, Damage, Survey};
-use crate::library::{self, migrations, unreadable, Access};
+use crate::library::{self, columns, migrations, unreadable, Access};
 use crate::{err, output, tokenizer};
 
 #[derive(Serialize)]
@@ -580,12 +580,17 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
     {
         return Ok(());
     }
-    let stale = "select p.id from items_fts_pending as p left join items as i on i.id = p.id
-                 where i.id is null or i.title is not p.title or i.summary is not p.summary
-                    or i.questions is not p.questions or i.atoms is not p.atoms
-                    or i.project is not p.project";
+    let differs: Vec<String> = columns::indexed()
+        .iter()
+        .map(|c| format!("i.{c} is not p.{c}"))
+        .collect();
+    let stale = format!(
+        "select p.id from items_fts_pending as p left join items as i on i.id = p.id
+         where i.id is null or {}",
+        differs.join(" or ")
+    );
     let found: rusqlite::Result<Vec<i64>> = conn
-        .prepare(stale)
+        .prepare(&stale)
         .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect());
     match read(path, found)? {
         Ok(ids) if ids.is_empty() => r.add(

@@ -9,6 +9,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OptionalExtension};
 
 use super::fts_records;
+use super::reindex::batches;
 use crate::tokenizer;
 
 /// Items as a message lists them: "item 5", "items 3, 7 and 2 more".
@@ -275,7 +276,7 @@ fn compare_indexes(conn: &Connection, list: &str, tokenize: &str) -> rusqlite::R
         &mut indexed,
     )?;
     let mut expected = Sums::default();
-    let expected_totals = reindex(conn, list, || {
+    let expected_totals = fill_probe(conn, list, || {
         read_index(
             conn,
             "temp.recall_check_probe_vocab",
@@ -303,26 +304,19 @@ fn compare_indexes(conn: &Connection, list: &str, tokenize: &str) -> rusqlite::R
 
 /// Indexes the items into the scratch index a batch at a time, calling `each` while a
 /// batch is in it; returns the sum of the batches' totals records.
-fn reindex(
+fn fill_probe(
     conn: &Connection,
     list: &str,
     mut each: impl FnMut() -> rusqlite::Result<()>,
 ) -> rusqlite::Result<Vec<u64>> {
-    const BATCH: i64 = 2_000;
     let mut sums: Vec<u64> = Vec::new();
-    let mut last = i64::MIN;
-    loop {
-        let max: Option<i64> = conn.query_row(
-            "select max(id) from (select id from main.items where id > ?1 order by id limit ?2)",
-            [last, BATCH],
-            |r| r.get(0),
-        )?;
-        let Some(max) = max else { break };
+    for batch in batches(conn) {
+        let batch = batch?;
         conn.execute(
             &format!(
                 "insert into temp.recall_check_probe(rowid, {list}) select id, {list} from main.items where id > ?1 and id <= ?2"
             ),
-            [last, max],
+            [batch.after, batch.last],
         )?;
         each()?;
         for (i, t) in totals(conn, "temp.recall_check_probe_data")?
@@ -337,7 +331,6 @@ fn reindex(
         conn.execute_batch(
             "insert into temp.recall_check_probe(recall_check_probe) values ('delete-all')",
         )?;
-        last = max;
     }
     Ok(sums)
 }
@@ -352,7 +345,7 @@ fn name_differences(conn: &Connection, list: &str) -> rusqlite::Result<Vec<Strin
         &mut indexed,
     )?;
     let (mut unindexed, mut differ, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
-    reindex(conn, list, || {
+    fill_probe(conn, list, || {
         let mut batch = ById::default();
         read_index(
             conn,
@@ -451,14 +444,17 @@ mod tests {
         conn
     }
 
-    const COLUMNS: &str = "\"title\", \"summary\", \"questions\", \"atoms\", \"project\"";
-
     fn both_checks(conn: &Connection) -> (Option<String>, Vec<String>) {
+        let columns = crate::library::columns::indexed()
+            .iter()
+            .map(|c| format!("\"{c}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
         let tokenize = tokenizer::sql_literal(tokenizer::DEFAULT);
-        let copy = fts5_content_check(conn, COLUMNS, &tokenize).unwrap();
+        let copy = fts5_content_check(conn, &columns, &tokenize).unwrap();
         conn.execute_batch("drop table temp.recall_check_copy; drop view temp.recall_check_items;")
             .unwrap();
-        (copy, compare_indexes(conn, COLUMNS, &tokenize).unwrap())
+        (copy, compare_indexes(conn, &columns, &tokenize).unwrap())
     }
 
     #[test]

@@ -6,12 +6,14 @@
 //! `fts_records` use none of the others; `schema` uses `migrations`; `unreadable` uses
 //! `schema`; `index_check` uses `fts_records`; `open` uses `files`, `migrations` and
 //! `schema`; `create` uses `open`.
+pub mod columns;
 mod create;
 mod files;
 pub mod fts_records;
 pub mod index_check;
 pub mod migrations;
 mod open;
+pub mod reindex;
 pub mod schema;
 pub mod unreadable;
 

@@ -5,6 +5,7 @@ use std::fmt;
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
+use super::columns::ITEM_COLUMNS;
 use super::schema::{describe, survey, version_mismatch};
 
 /// A value of an item that the queries or `get` cannot read as the schema promises.
@@ -21,19 +22,6 @@ impl fmt::Display for BadRow {
         write!(f, "item {} has {}", self.id, self.problem)
     }
 }
-
-/// The columns of `items` and what they must hold: (name, may be NULL, is a time).
-const ITEM_COLUMNS: [(&str, bool, bool); 9] = [
-    ("source", false, false),
-    ("project", true, false),
-    ("title", false, false),
-    ("summary", false, false),
-    ("questions", false, false),
-    ("atoms", false, false),
-    ("occurred_at", false, true),
-    ("transcript", true, false),
-    ("imported_at", false, true),
-];
 
 /// What the problem is with one value, if any.
 fn value_problem(column: &str, nullable: bool, time: bool, v: ValueRef<'_>) -> Option<String> {
@@ -99,7 +87,7 @@ pub fn scan(conn: &Connection, first: usize) -> rusqlite::Result<RowScan> {
 
 /// The same, looking only at `only` (every column when empty).
 fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Result<RowScan> {
-    let columns: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.0).collect();
+    let columns: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.name).collect();
     let mut stmt = conn.prepare(&format!(
         "select id, {} from main.items order by id",
         columns.join(", ")
@@ -116,16 +104,17 @@ fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Res
             ValueRef::Integer(n) => n,
             _ => continue,
         };
-        for (i, (column, nullable, time)) in ITEM_COLUMNS.iter().enumerate() {
-            if !only.is_empty() && !only.contains(column) {
+        for (i, column) in ITEM_COLUMNS.iter().enumerate() {
+            if !only.is_empty() && !only.contains(&column.name) {
                 continue;
             }
-            if let Some(problem) = value_problem(column, *nullable, *time, row.get_ref(i + 1)?) {
+            let value = row.get_ref(i + 1)?;
+            if let Some(problem) = value_problem(column.name, column.nullable, column.time, value) {
                 scan.bad += 1;
                 if scan.first.len() < first {
                     scan.first.push(BadRow {
                         id,
-                        column,
+                        column: column.name,
                         problem,
                     });
                 }
@@ -164,7 +153,7 @@ pub fn diagnose(conn: &Connection, error: &str) -> Option<String> {
     // A function refusing a value names the argument, which is named after the column.
     let named: Vec<&str> = ITEM_COLUMNS
         .iter()
-        .map(|c| c.0)
+        .map(|c| c.name)
         .filter(|c| lower.contains(c))
         .collect();
     if named.is_empty() {
