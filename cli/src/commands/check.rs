@@ -7,11 +7,11 @@
 //! anything about the library's health.
 use std::process::Command;
 
-use rusqlite::{Connection, ErrorCode};
+use rusqlite::Connection;
 use serde::Serialize;
 
 use super::Globals;
-use crate::error::{describe_sqlite, Result, EXIT_PROBLEMS};
+use crate::error::{blocks_check, describe_sqlite, Result, EXIT_PROBLEMS};
 use crate::library::index_check::{first_ids, plural, verify_index};
 use crate::library::schema::{self, Damage, Survey};
 use crate::library::{self, columns, migrations, unreadable, Access};
@@ -36,26 +36,11 @@ impl Report {
     }
 }
 
-/// A lock held by another process, or a file this user may not read: the check could not
-/// run, which is no finding about the library.
-fn blocked(e: &rusqlite::Error) -> bool {
-    matches!(
-        e.sqlite_error_code(),
-        Some(
-            ErrorCode::DatabaseBusy
-                | ErrorCode::DatabaseLocked
-                | ErrorCode::ReadOnly
-                | ErrorCode::CannotOpen
-                | ErrorCode::PermissionDenied
-        )
-    )
-}
-
 /// Splits a read's outcome: `Err` when it was blocked (the command fails), else the
 /// value or the error as a finding.
 fn read<T>(path: &std::path::Path, r: rusqlite::Result<T>) -> Result<rusqlite::Result<T>> {
     match r {
-        Err(e) if blocked(&e) => Err(err!(
+        Err(e) if blocks_check(&e) => Err(err!(
             "{}",
             describe_sqlite(&format!("checking {}", path.display()), &e)
         )),

@@ -6,10 +6,11 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, ErrorCode, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension};
 
 use super::fts_records;
 use super::reindex::batches;
+use crate::error::is_corrupt;
 use crate::tokenizer;
 
 /// Items as a message lists them: "item 5", "items 3, 7 and 2 more".
@@ -210,7 +211,7 @@ pub fn verify_index(conn: &Connection, declared: &str) -> rusqlite::Result<Vec<S
         Ok(None) => return Ok(Vec::new()),
         Ok(Some(_)) => {}
         // Damaged pages, not a lack of room: the comparison would meet them again.
-        Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => return Err(e),
+        Err(e) if is_corrupt(&e) => return Err(e),
         // Temporary files unavailable: the comparison below needs little room, in memory.
         Err(_) => conn.execute_batch("pragma temp_store = memory")?,
     }
@@ -248,9 +249,7 @@ fn fts5_content_check(
         "insert into temp.recall_check_copy(recall_check_copy, rank) values ('integrity-check', 1)",
     ) {
         Ok(()) => Ok(None),
-        Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => {
-            Ok(Some(e.to_string()))
-        }
+        Err(e) if is_corrupt(&e) => Ok(Some(e.to_string())),
         Err(e) => Err(e),
     }
 }

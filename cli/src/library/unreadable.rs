@@ -7,6 +7,7 @@ use rusqlite::Connection;
 
 use super::columns::ITEM_COLUMNS;
 use super::schema::{describe, survey, version_mismatch};
+use crate::error::worth_diagnosing;
 
 /// A value of an item that the queries or `get` cannot read as the schema promises.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,9 +132,13 @@ pub const ROW_FIX: &str =
 
 /// Why a query failed with `error`, when the library is to blame: a damaged schema the
 /// error points at, or the first item holding a bad value in a column the error names.
-/// None when neither (the error then speaks for itself).
-pub fn diagnose(conn: &Connection, error: &str) -> Option<String> {
-    let lower = error.to_lowercase();
+/// None when neither (the error then speaks for itself), and at once for the codes that
+/// have their own advice (locks, permissions, a corrupt file: `error::worth_diagnosing`).
+pub fn diagnose(conn: &Connection, error: &rusqlite::Error) -> Option<String> {
+    if !worth_diagnosing(error) {
+        return None;
+    }
+    let lower = error.to_string().to_lowercase();
     let about_schema = ["no such table", "no such column", "fts5", "vtable"]
         .iter()
         .any(|m| lower.contains(m));
