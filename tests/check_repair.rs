@@ -858,8 +858,8 @@ fn a_dropped_recall_meta_is_created_again() {
     assert_searchable(&lib);
 }
 
-// Needs `schema::ensure_sound` called by the write commands (library.rs `open` for
-// writing, maintain.rs) and `schema::version_mismatch` in `migrate`.
+// Needs `schema::ensure_sound` called by the write commands (library/open.rs `open`
+// for writing, maintain.rs) and `schema::version_mismatch` in `migrate`.
 
 #[test]
 fn writes_refuse_a_damaged_schema_until_it_is_repaired() {

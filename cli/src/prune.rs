@@ -10,6 +10,7 @@
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::{Context, Result};
+use crate::library::fts_records;
 
 pub const MAX_KEPT: usize = 12;
 
@@ -28,27 +29,11 @@ fn row_count(conn: &Connection) -> Result<i64> {
         })
         .optional()
         .context("reading the index statistics")?;
-    if let Some(n) = block.as_deref().and_then(varint) {
-        return Ok(n);
+    if let Some(n) = block.as_deref().and_then(fts_records::rows) {
+        return Ok(n as i64);
     }
     conn.query_row("select count(*) from items_fts_docsize", [], |r| r.get(0))
         .context("counting indexed rows")
-}
-
-/// SQLite's varint (as FTS5 writes it): 7 bits a byte, high bit set to continue; a 9th
-/// byte carries 8 bits.
-fn varint(bytes: &[u8]) -> Option<i64> {
-    let mut v: u64 = 0;
-    for (i, b) in bytes.iter().enumerate().take(9) {
-        if i == 8 {
-            return Some(((v << 8) | u64::from(*b)) as i64);
-        }
-        v = (v << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            return Some(v as i64);
-        }
-    }
-    None
 }
 
 /// The tokens the index holds for a term, approximately as its tokenizer makes them.
@@ -135,14 +120,6 @@ pub fn prune(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn varints() {
-        assert_eq!(varint(&[0x05]), Some(5));
-        assert_eq!(varint(&[0x81, 0x00]), Some(128));
-        assert_eq!(varint(&[0xbd, 0x84, 0x40]), Some(1_000_000));
-        assert_eq!(varint(&[0x80]), None);
-    }
 
     #[test]
     fn tokens_like_the_index() {

@@ -40,15 +40,7 @@ pub fn run(conn: &Connection, query: Query, params: &Params) -> Result<Vec<Map<S
 /// permissions and a corrupt file have their own advice; the search costs a scan of
 /// the library, paid only when a query has failed.
 fn diagnosis(conn: &Connection, e: &rusqlite::Error) -> Option<String> {
-    use rusqlite::ErrorCode::*;
-    if let Some(
-        DatabaseBusy | DatabaseLocked | ReadOnly | CannotOpen | PermissionDenied | DatabaseCorrupt
-        | NotADatabase | OperationInterrupted | OutOfMemory | DiskFull,
-    ) = e.sqlite_error_code()
-    {
-        return None;
-    }
-    crate::schema::diagnose(conn, &e.to_string())
+    crate::library::unreadable::diagnose(conn, e)
 }
 
 fn run_sql(

@@ -7,14 +7,14 @@
 //! anything about the library's health.
 use std::process::Command;
 
-use rusqlite::{Connection, ErrorCode};
+use rusqlite::Connection;
 use serde::Serialize;
 
 use super::Globals;
-use crate::error::{describe_sqlite, Result, EXIT_PROBLEMS};
-use crate::index_check::{first_ids, plural, verify_index};
-use crate::library::{self, Access};
-use crate::schema::{self, Damage, Survey};
+use crate::error::{blocks_check, describe_sqlite, Result, EXIT_PROBLEMS};
+use crate::library::index_check::{first_ids, plural, verify_index};
+use crate::library::schema::{self, Damage, Survey};
+use crate::library::{self, columns, migrations, unreadable, Access};
 use crate::{err, output, tokenizer};
 
 #[derive(Serialize)]
@@ -36,26 +36,11 @@ impl Report {
     }
 }
 
-/// A lock held by another process, or a file this user may not read: the check could not
-/// run, which is no finding about the library.
-fn blocked(e: &rusqlite::Error) -> bool {
-    matches!(
-        e.sqlite_error_code(),
-        Some(
-            ErrorCode::DatabaseBusy
-                | ErrorCode::DatabaseLocked
-                | ErrorCode::ReadOnly
-                | ErrorCode::CannotOpen
-                | ErrorCode::PermissionDenied
-        )
-    )
-}
-
 /// Splits a read's outcome: `Err` when it was blocked (the command fails), else the
 /// value or the error as a finding.
 fn read<T>(path: &std::path::Path, r: rusqlite::Result<T>) -> Result<rusqlite::Result<T>> {
     match r {
-        Err(e) if blocked(&e) => Err(err!(
+        Err(e) if blocks_check(&e) => Err(err!(
             "{}",
             describe_sqlite(&format!("checking {}", path.display()), &e)
         )),
@@ -225,7 +210,7 @@ pub fn run(g: &Globals) -> Result<i32> {
 }
 
 fn schema_version(r: &mut Report, s: &Survey) {
-    let latest = library::latest_version();
+    let latest = migrations::latest_version();
     let user_version = s.user_version;
     match s.applied {
         Some(a) if a > i64::from(latest) => r.add(
@@ -580,12 +565,17 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
     {
         return Ok(());
     }
-    let stale = "select p.id from items_fts_pending as p left join items as i on i.id = p.id
-                 where i.id is null or i.title is not p.title or i.summary is not p.summary
-                    or i.questions is not p.questions or i.atoms is not p.atoms
-                    or i.project is not p.project";
+    let differs: Vec<String> = columns::indexed()
+        .iter()
+        .map(|c| format!("i.{c} is not p.{c}"))
+        .collect();
+    let stale = format!(
+        "select p.id from items_fts_pending as p left join items as i on i.id = p.id
+         where i.id is null or {}",
+        differs.join(" or ")
+    );
     let found: rusqlite::Result<Vec<i64>> = conn
-        .prepare(stale)
+        .prepare(&stale)
         .and_then(|mut st| st.query_map([], |row| row.get(0))?.collect());
     match read(path, found)? {
         Ok(ids) if ids.is_empty() => r.add(
@@ -614,7 +604,7 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
 
 fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -> Result<()> {
     const LISTED: usize = 5;
-    match read(path, schema::unreadable_rows(conn, LISTED))? {
+    match read(path, unreadable::scan(conn, LISTED))? {
         Ok(scan) if scan.bad == 0 => r.add(
             "rows",
             true,
@@ -634,7 +624,7 @@ fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -
                     "{} that the queries cannot read: {}{more}: {}",
                     plural(scan.bad as usize, "item holds a value", "items hold values"),
                     listed.join("; "),
-                    schema::ROW_FIX
+                    unreadable::ROW_FIX
                 ),
             );
         }

@@ -1,6 +1,6 @@
 //! `recall get ID`: one item, if the caller may read its source.
 //!
-//! It reads through `query::run`, as the searches do, so that an item shows the same in
+//! It reads through `sql_file::run`, as the searches do, so that an item shows the same in
 //! both: text that is not valid UTF-8 appears with U+FFFD in place of the bad bytes
 //! (`recall check` names such items), and a failure names what is damaged.
 use serde_json::{Map, Value as Json};

@@ -2,24 +2,25 @@
 //! an interrupted command leaves the library exactly as it was.
 use std::time::Instant;
 
-use rusqlite::Transaction;
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::json;
 
 use super::Globals;
 use crate::error::{Context, Result};
-use crate::library::{self, Access};
+use crate::library::{self, index_check, migrations, reindex, schema, Access};
 use crate::{err, fault, interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
     library::ensure_recorded(&lib)?;
-    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+    if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{} cannot be migrated: {why}", lib.path.display()));
     }
-    crate::schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
+    schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
     library::check_configured(&lib, g.tokenizer.as_deref())?;
-    let (from, to) = library::migrate(&mut lib)?;
+    let from = lib.schema_version;
+    migrations::migrate(&mut lib.conn, &lib.tokenizer, &mut lib.schema_version)?;
+    let to = lib.schema_version;
     if g.json {
         output::json(
             &json!({ "command": "migrate", "from": from, "to": to, "applied": to - from }),
@@ -35,15 +36,13 @@ pub fn migrate(g: &Globals) -> Result<i32> {
     Ok(0)
 }
 
-const BATCH: i64 = 2_000;
-
 pub fn rebuild(g: &Globals) -> Result<i32> {
     let lib = library::open_unchecked(g.db()?, Access::Write)?;
     library::ensure_recorded(&lib)?;
-    if let Some(why) = crate::schema::version_mismatch(&lib.conn) {
+    if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{}: {why}", lib.path.display()));
     }
-    if lib.schema_version < library::latest_version() {
+    if lib.schema_version < migrations::latest_version() {
         return Err(err!(
             "{} needs `recall migrate` before a rebuild",
             lib.path.display()
@@ -53,10 +52,10 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         Some(spec) => tokenizer::parse(spec)?,
         None => lib.tokenizer.clone(),
     };
-    crate::schema::ensure_index_sound(&lib.conn, &lib.tokenizer)?;
+    schema::ensure_index_sound(&lib.conn, &lib.tokenizer)?;
     // The index, not the record, tells what it is built with: after a hand edit of the
     // record they differ, and a rebuild with the recorded tokenizer must recreate it.
-    let declared = library::index_sql(&lib.conn)?
+    let declared = schema::index_sql(&lib.conn)?
         .as_deref()
         .and_then(tokenizer::declared);
     let started = Instant::now();
@@ -69,19 +68,18 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         .conn
         .query_row("select count(*) from items", [], |r| r.get(0))
         .context("counting items")?;
-    let rebuilt = reindex(
-        &lib,
+    let rebuilt = reindex::rebuild(
+        &lib.conn,
         &guard,
         declared.as_deref(),
         &target,
         &from,
-        items,
-        g.json,
+        || output::progress("reindexing", items, g.json),
     );
     if let Err(e) = rebuilt {
         // Damaged pages stop FTS5's rebuild, which reads the index it replaces; repair
         // builds it again from the items without reading it.
-        if e.kind == crate::error::Kind::Corrupt && crate::index_check::items_sound(&lib.conn) {
+        if e.kind == crate::error::Kind::Corrupt && index_check::items_sound(&lib.conn) {
             return Err(err!(
                 "the index's pages are damaged, and a rebuild reads them: run `recall repair`, which builds the index again from the items; the library is as it was"
             ));
@@ -99,71 +97,6 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         crate::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
     }
     Ok(0)
-}
-
-/// The rebuild's transaction: FTS5's `rebuild` of the declared index, or a new index
-/// with the target tokenizer filled batch by batch.
-fn reindex(
-    lib: &library::Library,
-    guard: &interrupt::Guard,
-    declared: Option<&str>,
-    target: &str,
-    from: &str,
-    items: i64,
-    json: bool,
-) -> Result<()> {
-    let tx = Transaction::new_unchecked(&lib.conn, Immediate).context("starting the rebuild")?;
-    if declared == Some(target) {
-        tx.execute_batch("insert into items_fts(items_fts) values ('rebuild')")
-            .context("rebuilding the index")?;
-    } else {
-        tokenizer::ensure_buildable(target)?;
-        let old_sql = library::index_sql(&tx)?.ok_or_else(|| {
-            err!("the library has no index table items_fts: `recall check` tells more")
-        })?;
-        let new_sql = tokenizer::with_tokenizer(&old_sql, target)
-            .ok_or_else(|| err!("cannot read the index definition: {old_sql}"))?;
-        tx.execute_batch(&format!(
-            "drop table items_fts; {new_sql}; delete from items_fts_pending;"
-        ))
-        .context("recreating the index")?;
-        let bar = output::progress("reindexing", items, json);
-        let mut last_id = i64::MIN;
-        let mut done = 0i64;
-        loop {
-            let (count, max_id): (i64, Option<i64>) = tx
-                .query_row(
-                    "with batch as (select id from items where id > ?1 order by id limit ?2)
-                     select count(*), max(id) from batch",
-                    [last_id, BATCH],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .context("reading items")?;
-            let Some(max_id) = max_id else { break };
-            tx.execute(
-                "insert into items_fts(rowid, title, summary, questions, atoms, project)
-                 select id, title, summary, questions, atoms, project from items
-                 where id > ?1 and id <= ?2",
-                [last_id, max_id],
-            )
-            .context("indexing items")?;
-            last_id = max_id;
-            done += count;
-            bar.set_position(done as u64);
-            fault::pause_point("rebuild", done);
-        }
-        bar.finish_and_clear();
-    }
-    if target != from {
-        tx.execute(
-            "update recall_meta set value = ?1 where key = 'tokenizer'",
-            [target],
-        )
-        .context("recording the tokenizer")?;
-    }
-    guard
-        .commit(|| tx.commit())
-        .context("committing the rebuild")
 }
 
 pub fn optimize(g: &Globals) -> Result<i32> {

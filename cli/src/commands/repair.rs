@@ -15,8 +15,9 @@ use serde_json::json;
 
 use super::Globals;
 use crate::error::{Context, Result};
+use crate::library::migrations::{self, latest_version};
+use crate::library::schema::{self, Damage, Reference, Survey, TokenizerSource};
 use crate::library::{self, Access};
-use crate::schema::{self, Damage, Reference, Survey, TokenizerSource};
 use crate::{err, fault, interrupt, output, tokenizer};
 
 fn quoted(name: &str) -> String {
@@ -46,7 +47,7 @@ pub fn run(g: &Globals) -> Result<i32> {
             ));
         }
     }
-    let latest = i64::from(library::latest_version());
+    let latest = i64::from(latest_version());
     if let Some(a) = survey.applied.filter(|a| *a > latest) {
         return Err(err!(
             "{} records migration {a}, newer than this recall knows ({latest}): upgrade recall to repair it",
@@ -66,7 +67,7 @@ pub fn run(g: &Globals) -> Result<i32> {
     fault::pause_point("repair_reclaim", 1);
     reclaim(&lib.conn, &mut done);
     let seconds = started.elapsed().as_secs_f64();
-    let behind = survey.version < library::latest_version();
+    let behind = survey.version < latest_version();
     if g.json {
         output::json(&json!({
             "command": "repair", "repaired": done, "items": items, "tokenizer": survey.tokenizer,
@@ -89,7 +90,7 @@ pub fn run(g: &Globals) -> Result<i32> {
             crate::say!(
                 "the library is at schema version {} of {}: run `recall migrate`",
                 survey.version,
-                library::latest_version()
+                latest_version()
             );
         }
     }
@@ -200,7 +201,7 @@ fn recreate_index(
 ) -> Result<()> {
     let reference = &survey.reference;
     let index = definition(reference, schema::INDEX)?;
-    let exists = library::index_sql(conn)?.is_some();
+    let exists = schema::index_sql(conn)?.is_some();
     // Opening an index whose tables are damaged would leave the transaction unusable.
     let cannot_open = if exists && damaged.is_empty() {
         conn.prepare(&format!("select rowid from {} limit 0", schema::INDEX))
@@ -537,7 +538,7 @@ fn log_migrations(conn: &Connection, reference: &Reference, done: &mut Vec<Strin
         return Ok(());
     }
     let mut added = Vec::new();
-    for (version, name, _) in library::MIGRATIONS
+    for (version, name, _) in migrations::MIGRATIONS
         .iter()
         .filter(|m| m.0 <= reference.version)
     {

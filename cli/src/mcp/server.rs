@@ -237,7 +237,7 @@ impl Shared {
 /// since the server opened it.
 fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()> {
     library::ensure_recorded(lib)?;
-    if let Some(recorded) = crate::schema::recorded_tokenizer(&lib.conn) {
+    if let Some(recorded) = crate::library::schema::recorded_tokenizer(&lib.conn) {
         lib.tokenizer = recorded;
     }
     library::check_configured(lib, configured)

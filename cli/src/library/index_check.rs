@@ -6,8 +6,11 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, ErrorCode, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension};
 
+use super::fts_records;
+use super::reindex::batches;
+use crate::error::is_corrupt;
 use crate::tokenizer;
 
 /// Items as a message lists them: "item 5", "items 3, 7 and 2 more".
@@ -173,23 +176,6 @@ fn read_index(
     Ok(())
 }
 
-/// SQLite's variable-length integer (FTS5 writes its records with it).
-fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut v: u64 = 0;
-    for i in 0..9 {
-        let b = *bytes.get(*pos)?;
-        *pos += 1;
-        if i == 8 {
-            return Some((v << 8) | u64::from(b));
-        }
-        v = (v << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    Some(v)
-}
-
 /// The index's totals record: rows, then tokens per column (what bm25 averages over).
 fn totals(conn: &Connection, data: &str) -> rusqlite::Result<Vec<u64>> {
     let block: Option<Vec<u8>> = conn
@@ -197,13 +183,7 @@ fn totals(conn: &Connection, data: &str) -> rusqlite::Result<Vec<u64>> {
             Ok(bytes_of(&r.get_ref(0)?).to_vec())
         })
         .optional()?;
-    let block = block.unwrap_or_default();
-    let mut pos = 0;
-    let mut out = Vec::new();
-    while let Some(v) = varint(&block, &mut pos) {
-        out.push(v);
-    }
-    Ok(out)
+    Ok(fts_records::totals(&block.unwrap_or_default()))
 }
 
 /// Whether the index holds exactly what the items hold, without writing to the library.
@@ -231,7 +211,7 @@ pub fn verify_index(conn: &Connection, declared: &str) -> rusqlite::Result<Vec<S
         Ok(None) => return Ok(Vec::new()),
         Ok(Some(_)) => {}
         // Damaged pages, not a lack of room: the comparison would meet them again.
-        Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => return Err(e),
+        Err(e) if is_corrupt(&e) => return Err(e),
         // Temporary files unavailable: the comparison below needs little room, in memory.
         Err(_) => conn.execute_batch("pragma temp_store = memory")?,
     }
@@ -269,9 +249,7 @@ fn fts5_content_check(
         "insert into temp.recall_check_copy(recall_check_copy, rank) values ('integrity-check', 1)",
     ) {
         Ok(()) => Ok(None),
-        Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseCorrupt) => {
-            Ok(Some(e.to_string()))
-        }
+        Err(e) if is_corrupt(&e) => Ok(Some(e.to_string())),
         Err(e) => Err(e),
     }
 }
@@ -297,7 +275,7 @@ fn compare_indexes(conn: &Connection, list: &str, tokenize: &str) -> rusqlite::R
         &mut indexed,
     )?;
     let mut expected = Sums::default();
-    let expected_totals = reindex(conn, list, || {
+    let expected_totals = fill_probe(conn, list, || {
         read_index(
             conn,
             "temp.recall_check_probe_vocab",
@@ -325,26 +303,19 @@ fn compare_indexes(conn: &Connection, list: &str, tokenize: &str) -> rusqlite::R
 
 /// Indexes the items into the scratch index a batch at a time, calling `each` while a
 /// batch is in it; returns the sum of the batches' totals records.
-fn reindex(
+fn fill_probe(
     conn: &Connection,
     list: &str,
     mut each: impl FnMut() -> rusqlite::Result<()>,
 ) -> rusqlite::Result<Vec<u64>> {
-    const BATCH: i64 = 2_000;
     let mut sums: Vec<u64> = Vec::new();
-    let mut last = i64::MIN;
-    loop {
-        let max: Option<i64> = conn.query_row(
-            "select max(id) from (select id from main.items where id > ?1 order by id limit ?2)",
-            [last, BATCH],
-            |r| r.get(0),
-        )?;
-        let Some(max) = max else { break };
+    for batch in batches(conn) {
+        let batch = batch?;
         conn.execute(
             &format!(
                 "insert into temp.recall_check_probe(rowid, {list}) select id, {list} from main.items where id > ?1 and id <= ?2"
             ),
-            [last, max],
+            [batch.after, batch.last],
         )?;
         each()?;
         for (i, t) in totals(conn, "temp.recall_check_probe_data")?
@@ -359,7 +330,6 @@ fn reindex(
         conn.execute_batch(
             "insert into temp.recall_check_probe(recall_check_probe) values ('delete-all')",
         )?;
-        last = max;
     }
     Ok(sums)
 }
@@ -374,7 +344,7 @@ fn name_differences(conn: &Connection, list: &str) -> rusqlite::Result<Vec<Strin
         &mut indexed,
     )?;
     let (mut unindexed, mut differ, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
-    reindex(conn, list, || {
+    fill_probe(conn, list, || {
         let mut batch = ById::default();
         read_index(
             conn,
@@ -454,25 +424,13 @@ pub fn items_sound(conn: &Connection) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn varints_as_sqlite_writes_them() {
-        let mut pos = 0;
-        // 300 = 0b10_0101100: two bytes, high group first.
-        let bytes = [0x82, 0x2c, 0x05, 0x00];
-        assert_eq!(varint(&bytes, &mut pos), Some(300));
-        assert_eq!(varint(&bytes, &mut pos), Some(5));
-        assert_eq!(varint(&bytes, &mut pos), Some(0));
-        assert_eq!(varint(&bytes, &mut pos), None);
-        let nine = [0xff; 9];
-        assert_eq!(varint(&nine, &mut 0), Some(u64::MAX));
-    }
+    use crate::library::migrations::{migration_sql, MIGRATIONS};
 
     /// A library in memory, built by the migrations, with these titles (ids 1, 2, …).
     fn library(titles: &[&str]) -> Connection {
         let conn = Connection::open_in_memory().unwrap();
-        for (_, _, sql) in crate::library::MIGRATIONS {
-            conn.execute_batch(&crate::library::migration_sql(sql, tokenizer::DEFAULT))
+        for (_, _, sql) in MIGRATIONS {
+            conn.execute_batch(&migration_sql(sql, tokenizer::DEFAULT))
                 .unwrap();
         }
         for (i, title) in titles.iter().enumerate() {
@@ -485,14 +443,17 @@ mod tests {
         conn
     }
 
-    const COLUMNS: &str = "\"title\", \"summary\", \"questions\", \"atoms\", \"project\"";
-
     fn both_checks(conn: &Connection) -> (Option<String>, Vec<String>) {
+        let columns = crate::library::columns::indexed()
+            .iter()
+            .map(|c| format!("\"{c}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
         let tokenize = tokenizer::sql_literal(tokenizer::DEFAULT);
-        let copy = fts5_content_check(conn, COLUMNS, &tokenize).unwrap();
+        let copy = fts5_content_check(conn, &columns, &tokenize).unwrap();
         conn.execute_batch("drop table temp.recall_check_copy; drop view temp.recall_check_items;")
             .unwrap();
-        (copy, compare_indexes(conn, COLUMNS, &tokenize).unwrap())
+        (copy, compare_indexes(conn, &columns, &tokenize).unwrap())
     }
 
     #[test]

@@ -5,18 +5,16 @@
 //! `sqlite_master` a library at that version holds. `check`, `repair`, the write
 //! commands (`ensure_sound`) and the queries' error messages all compare a library with
 //! it through [`compare`], so they cannot disagree about what is damage.
-//!
-//! Also here: the rows the queries cannot read ([`unreadable_rows`]), which `check`
-//! lists and a failed query names.
 use std::collections::HashMap;
 use std::fmt;
 
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, OptionalExtension};
 
+use super::migrations::{latest_version, migration_sql, MIGRATIONS};
 use crate::err;
 use crate::error::{Context, Result};
-use crate::{library, tokenizer};
+use crate::tokenizer;
 
 /// The FTS5 index: recreated, never patched, together with its shadow tables.
 pub const INDEX: &str = "items_fts";
@@ -63,8 +61,8 @@ pub fn reference(version: u32, tokenizer: &str) -> Result<Reference> {
     let conn = Connection::open_in_memory().context(doing)?;
     // The recall tokenizer, like every tokenizer a library may name.
     sqlite_recall_rusqlite::register(&conn).context(doing)?;
-    for (_, _, sql) in library::MIGRATIONS.iter().filter(|m| m.0 <= version) {
-        conn.execute_batch(&library::migration_sql(sql, &tokenizer))
+    for (_, _, sql) in MIGRATIONS.iter().filter(|m| m.0 <= version) {
+        conn.execute_batch(&migration_sql(sql, &tokenizer))
             .map_err(|e| err!("{doing} with tokenizer '{tokenizer}': {e}"))?;
     }
     let objects = read_objects(&conn).context(doing)?;
@@ -353,7 +351,7 @@ pub fn versions(conn: &Connection) -> Result<(i64, Option<i64>)> {
 /// was lowered by hand, which the migrations log (written in the same transaction as
 /// the version) tells. A library has at least migration 1: it has `recall_meta`.
 pub fn schema_version(user_version: i64, applied: Option<i64>) -> u32 {
-    let latest = i64::from(library::latest_version());
+    let latest = i64::from(latest_version());
     let v = user_version
         .max(applied.unwrap_or(0))
         .clamp(1, latest.max(1));
@@ -365,7 +363,7 @@ pub fn schema_version(user_version: i64, applied: Option<i64>) -> u32 {
 /// from a newer recall. For `migrate` and `open` to say, instead of their usual advice.
 pub fn version_mismatch(conn: &Connection) -> Option<String> {
     let (user_version, applied) = versions(conn).ok()?;
-    let latest = i64::from(library::latest_version());
+    let latest = i64::from(latest_version());
     match applied {
         Some(a) if a > latest => Some(format!(
             "its migrations log (recall_migrations) records migration {a}, newer than this recall knows ({latest}): upgrade recall"
@@ -387,7 +385,7 @@ fn reference_for_writing(conn: &Connection, tokenizer: &str) -> Result<Reference
     let user_version: i64 = conn
         .query_row("pragma user_version", [], |r| r.get(0))
         .context("reading the schema version")?;
-    let latest = i64::from(library::latest_version()).max(1);
+    let latest = i64::from(latest_version()).max(1);
     let version = u32::try_from(user_version.clamp(1, latest)).unwrap_or(1);
     let known = tokenizer::parse(tokenizer).map_err(|_| {
         err!(
@@ -451,6 +449,17 @@ pub fn recorded_tokenizer(conn: &Connection) -> Option<String> {
     .flatten()
 }
 
+/// The `CREATE VIRTUAL TABLE` statement of the index, as stored.
+pub fn index_sql(conn: &Connection) -> Result<Option<String>> {
+    conn.query_row(
+        "select sql from sqlite_master where type = 'table' and name = 'items_fts'",
+        [],
+        |r| r.get(0),
+    )
+    .optional()
+    .context("reading the index definition")
+}
+
 /// Where the tokenizer a library's schema should have comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenizerSource {
@@ -501,9 +510,7 @@ pub fn survey(conn: &Connection, configured: Option<&str>) -> Result<Survey> {
     let (user_version, applied) = versions(conn)?;
     let version = schema_version(user_version, applied);
     let recorded = recorded_tokenizer(conn);
-    let declared = library::index_sql(conn)?
-        .as_deref()
-        .and_then(tokenizer::declared);
+    let declared = index_sql(conn)?.as_deref().and_then(tokenizer::declared);
     let valid = |t: &Option<String>| t.as_deref().and_then(|t| tokenizer::parse(t).ok());
     let (tokenizer, source) = if let Some(r) = valid(&recorded) {
         (r, TokenizerSource::Recorded)
@@ -527,176 +534,6 @@ pub fn survey(conn: &Connection, configured: Option<&str>) -> Result<Survey> {
         reference,
         damages,
     })
-}
-
-/// A value of an item that the queries or `get` cannot read as the schema promises.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadRow {
-    pub id: i64,
-    pub column: &'static str,
-    /// What is wrong, after "item ID has ".
-    pub problem: String,
-}
-
-impl fmt::Display for BadRow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "item {} has {}", self.id, self.problem)
-    }
-}
-
-/// The columns of `items` and what they must hold: (name, may be NULL, is a time).
-const ITEM_COLUMNS: [(&str, bool, bool); 9] = [
-    ("source", false, false),
-    ("project", true, false),
-    ("title", false, false),
-    ("summary", false, false),
-    ("questions", false, false),
-    ("atoms", false, false),
-    ("occurred_at", false, true),
-    ("transcript", true, false),
-    ("imported_at", false, true),
-];
-
-/// What the problem is with one value, if any.
-fn value_problem(column: &str, nullable: bool, time: bool, v: ValueRef<'_>) -> Option<String> {
-    const FORM: &str = "a time in the form 2025-03-04T05:06:07Z";
-    match v {
-        ValueRef::Null if nullable => None,
-        ValueRef::Null => Some(format!("no {column} (NULL)")),
-        ValueRef::Integer(n) if time => Some(format!("{column} {n}, a number, not {FORM}")),
-        ValueRef::Real(n) if time => Some(format!(
-            "{column} {}, a number, not {FORM}",
-            recall_core::value::shown_real(n)
-        )),
-        ValueRef::Integer(n) => Some(format!("{column} {n}, a number where text belongs")),
-        ValueRef::Real(n) => Some(format!(
-            "{column} {}, a number where text belongs",
-            recall_core::value::shown_real(n)
-        )),
-        ValueRef::Blob(b) => Some(format!(
-            "{column} stored as a BLOB of {} bytes, not text",
-            b.len()
-        )),
-        ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
-            Err(e) => Some(format!(
-                "a {column} that is not valid UTF-8 (at byte {})",
-                e.valid_up_to()
-            )),
-            Ok(text) if time => {
-                let normal = recall_core::time::parse_datetime(text)
-                    .map(|dt| recall_core::time::normalize(&dt));
-                (normal.as_deref() != Some(text))
-                    .then(|| format!("{column} '{}', not {FORM}", shown(text)))
-            }
-            Ok(_) => None,
-        },
-    }
-}
-
-/// A value as a message quotes it: short, and with control characters escaped.
-fn shown(text: &str) -> String {
-    const MAX: usize = 40;
-    let cut: String = text.chars().take(MAX).collect();
-    let ellipsis = if text.chars().count() > MAX {
-        "…"
-    } else {
-        ""
-    };
-    format!("{}{ellipsis}", crate::text::field(&cut))
-}
-
-/// Rows the queries cannot read: how many items have one, and the first problem of each
-/// of the first `first` such items, in id order.
-pub struct RowScan {
-    pub items: u64,
-    pub bad: u64,
-    pub first: Vec<BadRow>,
-}
-
-/// Reads every value of every item (one pass; it reads transcripts too, so its cost is
-/// the size of the library).
-pub fn unreadable_rows(conn: &Connection, first: usize) -> rusqlite::Result<RowScan> {
-    unreadable_rows_in(conn, first, &[])
-}
-
-/// The same, looking only at `only` (every column when empty).
-fn unreadable_rows_in(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Result<RowScan> {
-    let columns: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.0).collect();
-    let mut stmt = conn.prepare(&format!(
-        "select id, {} from main.items order by id",
-        columns.join(", ")
-    ))?;
-    let mut rows = stmt.query([])?;
-    let mut scan = RowScan {
-        items: 0,
-        bad: 0,
-        first: Vec::new(),
-    };
-    while let Some(row) = rows.next()? {
-        scan.items += 1;
-        let id = match row.get_ref(0)? {
-            ValueRef::Integer(n) => n,
-            _ => continue,
-        };
-        for (i, (column, nullable, time)) in ITEM_COLUMNS.iter().enumerate() {
-            if !only.is_empty() && !only.contains(column) {
-                continue;
-            }
-            if let Some(problem) = value_problem(column, *nullable, *time, row.get_ref(i + 1)?) {
-                scan.bad += 1;
-                if scan.first.len() < first {
-                    scan.first.push(BadRow {
-                        id,
-                        column,
-                        problem,
-                    });
-                }
-                break;
-            }
-        }
-    }
-    Ok(scan)
-}
-
-/// What to do about rows the queries cannot read.
-pub const ROW_FIX: &str =
-    "re-import them with `recall import` (an `id` field replaces an item) or delete them";
-
-/// Why a query failed with `error`, when the library is to blame: a damaged schema the
-/// error points at, or the first item holding a bad value in a column the error names.
-/// None when neither (the error then speaks for itself).
-pub fn diagnose(conn: &Connection, error: &str) -> Option<String> {
-    let lower = error.to_lowercase();
-    let about_schema = ["no such table", "no such column", "fts5", "vtable"]
-        .iter()
-        .any(|m| lower.contains(m));
-    if about_schema {
-        if let Some(why) = version_mismatch(conn) {
-            return Some(format!("the library's schema version is wrong: {why}"));
-        }
-        if let Ok(s) = survey(conn, None) {
-            if !s.damages.is_empty() {
-                return Some(format!(
-                    "the library's schema is damaged ({}): run `recall repair`",
-                    describe(&s.damages, &s.reference)
-                ));
-            }
-        }
-    }
-    // A function refusing a value names the argument, which is named after the column.
-    let named: Vec<&str> = ITEM_COLUMNS
-        .iter()
-        .map(|c| c.0)
-        .filter(|c| lower.contains(c))
-        .collect();
-    if named.is_empty() {
-        return None;
-    }
-    let scan = unreadable_rows_in(conn, 1, &named).ok()?;
-    let bad = scan.first.first()?;
-    Some(format!(
-        "{bad}: re-import it with `recall import` (an `id` field replaces an item) or delete it (`recall check` lists every such row)"
-    ))
 }
 
 #[cfg(test)]
@@ -747,11 +584,16 @@ mod tests {
 
     #[test]
     fn the_reference_is_what_init_builds() {
-        let r = reference(library::latest_version(), "Unicode61  remove_diacritics 2").unwrap();
+        let r = reference(latest_version(), "Unicode61  remove_diacritics 2").unwrap();
         assert_eq!(r.tokenizer, "unicode61 remove_diacritics 2");
         let names: Vec<&str> = r.objects.iter().map(|o| o.name.as_str()).collect();
-        for t in library::TRIGGERS {
-            assert!(names.contains(t), "{names:?}");
+        for t in [
+            "items_fts_before_insert",
+            "items_fts_after_insert",
+            "items_fts_after_delete",
+            "items_fts_after_update",
+        ] {
+            assert!(names.contains(&t), "{names:?}");
         }
         let mut family = r.index_family.clone();
         family.sort();
@@ -783,52 +625,5 @@ mod tests {
         assert_eq!(schema_version(0, None), 1);
         assert_eq!(schema_version(1, None), 1);
         assert_eq!(schema_version(-5, Some(1)), 1);
-    }
-
-    #[test]
-    fn values_the_queries_cannot_read() {
-        let p = |c: &str, n: bool, t: bool, v: ValueRef<'_>| value_problem(c, n, t, v);
-        assert_eq!(
-            p("occurred_at", false, true, ValueRef::Text(b"1741064767")).as_deref(),
-            Some("occurred_at '1741064767', not a time in the form 2025-03-04T05:06:07Z")
-        );
-        assert_eq!(
-            p(
-                "occurred_at",
-                false,
-                true,
-                ValueRef::Text(b"2025-03-04T05:06:07Z")
-            ),
-            None
-        );
-        assert!(p(
-            "occurred_at",
-            false,
-            true,
-            ValueRef::Text(b"2025-02-30T00:00:00Z")
-        )
-        .is_some());
-        assert!(p(
-            "occurred_at",
-            false,
-            true,
-            ValueRef::Text(b"2025-03-04 05:06:07")
-        )
-        .is_some());
-        assert!(p("occurred_at", false, true, ValueRef::Integer(1_741_064_767)).is_some());
-        assert_eq!(
-            p("title", false, false, ValueRef::Text(b"ab\xffc")).as_deref(),
-            Some("a title that is not valid UTF-8 (at byte 2)")
-        );
-        assert_eq!(
-            p("summary", false, false, ValueRef::Null).as_deref(),
-            Some("no summary (NULL)")
-        );
-        assert_eq!(p("project", true, false, ValueRef::Null), None);
-        assert!(p("title", false, false, ValueRef::Blob(b"x")).is_some());
-        assert_eq!(
-            p("occurred_at", false, true, ValueRef::Text(b"\x1b[2J")).as_deref(),
-            Some("occurred_at '\\u{1b}[2J', not a time in the form 2025-03-04T05:06:07Z")
-        );
     }
 }

@@ -1,0 +1,26 @@
+//! The library file itself: opening and creating it, its migrations, the schema they
+//! define and how a library departs from it, the columns of `items`, the rows the
+//! queries cannot read, the one reader of FTS5's records, and the FTS5 index's checks
+//! and rebuild.
+//!
+//! The parts depend on each other in one direction only: `migrations`, `files`,
+//! `columns` and `fts_records` use none of the others; `schema` uses `migrations`;
+//! `unreadable` and `reindex` use `columns` and `schema`; `index_check` uses
+//! `fts_records` and `reindex`; `open` uses `files`, `migrations` and `schema`; `create`
+//! uses `open`.
+pub mod columns;
+mod create;
+mod files;
+pub mod fts_records;
+pub mod index_check;
+pub mod migrations;
+mod open;
+pub mod reindex;
+pub mod schema;
+pub mod unreadable;
+
+pub use create::create;
+pub use files::sidecar;
+pub use open::{
+    check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout, Access, Library,
+};

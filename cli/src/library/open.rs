@@ -1,0 +1,230 @@
+//! Opening a library, and the checks of its record (schema version in `PRAGMA
+//! user_version`, tokenizer in `recall_meta`) that commands rely on.
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::files::{ensure_writable, kind_of, sidecar, uri_path};
+use super::migrations::latest_version;
+use super::schema;
+use crate::err;
+use crate::error::{Context, Error, Result};
+use crate::tokenizer;
+
+/// `PRAGMA application_id` of every library: "RCLL".
+pub const APPLICATION_ID: i64 = 0x5243_4c4c;
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+static BUSY: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+/// Sets the busy timeout of every connection this process opens (from the config).
+pub fn set_busy_timeout(timeout: Duration) {
+    let _ = BUSY.set(timeout);
+}
+
+pub(super) fn busy_timeout() -> Duration {
+    BUSY.get().copied().unwrap_or(BUSY_TIMEOUT)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+pub struct Library {
+    pub conn: Connection,
+    pub path: PathBuf,
+    pub tokenizer: String,
+    pub schema_version: u32,
+}
+
+pub(super) fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(busy_timeout())
+        .context("setting the busy timeout")?;
+    sqlite_recall_rusqlite::register(conn).context("registering the recall_* functions")?;
+    crate::vectors::store::register(conn)
+}
+
+/// Opens an existing library, checks it is one, and that its schema and tokenizer are
+/// the ones this command expects. `configured` is the tokenizer of a flag or config.
+pub fn open(path: &Path, access: Access, configured: Option<&str>) -> Result<Library> {
+    let lib = open_unchecked(path, access)?;
+    ensure_recorded(&lib)?;
+    if let Some(why) = schema::version_mismatch(&lib.conn) {
+        return Err(err!("{}: {why}", path.display()));
+    }
+    if lib.schema_version < latest_version() {
+        return Err(err!(
+            "{} is at schema version {}, this recall needs {}: run `recall migrate` first",
+            path.display(),
+            lib.schema_version,
+            latest_version()
+        ));
+    }
+    check_configured(&lib, configured)?;
+    if access == Access::Write {
+        schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
+    }
+    Ok(lib)
+}
+
+/// Refuses a library whose tokenizer record is gone (`check` and `repair` open it
+/// anyway, through `open_unchecked`).
+pub fn ensure_recorded(lib: &Library) -> Result<()> {
+    if schema::recorded_tokenizer(&lib.conn).is_some() {
+        return Ok(());
+    }
+    Err(err!(
+        "{} records no tokenizer (its recall_meta is damaged): run `recall repair`, which records the one its index declares",
+        lib.path.display()
+    ))
+}
+
+/// Refuses to run when the configured tokenizer differs from the recorded one.
+pub fn check_configured(lib: &Library, configured: Option<&str>) -> Result<()> {
+    let Some(configured) = configured else {
+        return Ok(());
+    };
+    let configured = tokenizer::parse(configured)?;
+    if configured != lib.tokenizer {
+        return Err(err!(
+            "the configured tokenizer '{configured}' differs from the library's '{}': run `recall rebuild --tokenizer '{configured}'` to switch the library, or configure '{}'",
+            lib.tokenizer,
+            lib.tokenizer
+        ));
+    }
+    Ok(())
+}
+
+/// Opens for reading. A library in a directory this process cannot write (a read-only
+/// mount, another user's folder) cannot get the `-shm` file WAL readers need; when no
+/// `-wal` holds pending changes, the file alone is the whole library and is opened
+/// `immutable`, which needs neither.
+fn open_for_reading(path: &Path, doing: &str) -> Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let first = match Connection::open_with_flags(path, flags) {
+        // Opening is lazy: the first read is what needs the -shm.
+        Ok(conn) => match conn.query_row("select count(*) from sqlite_master", [], |_| Ok(())) {
+            Ok(()) => return Ok(conn),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    };
+    let cannot_share = matches!(
+        first.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::ReadOnly | rusqlite::ErrorCode::CannotOpen)
+    );
+    let wal = sidecar(path, "-wal");
+    let wal_empty = std::fs::metadata(&wal)
+        .map(|m| m.len() == 0)
+        .unwrap_or(true);
+    if !cannot_share {
+        return Err(Error::sqlite(doing, &first));
+    }
+    if !wal_empty {
+        return Err(err!(
+            "{doing}: cannot read the library's write-ahead log ({} and its -shm) as this user: run as a user who can write the directory, or have its owner run `recall optimize` so that the log is folded into the file",
+            wal.display()
+        ));
+    }
+    let uri = format!("file:{}?immutable=1", uri_path(path));
+    Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI).context(doing)
+}
+
+/// Opens a library without the schema-version and tokenizer checks (for `migrate` and
+/// `check`, which report on those themselves).
+pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
+    if kind_of(path)?.is_none() {
+        return Err(err!(
+            "no library at {}: create one with `recall init --db {}`",
+            path.display(),
+            path.display()
+        ));
+    }
+    let doing = format!("opening {}", path.display());
+    let conn = match access {
+        Access::Read => open_for_reading(path, &doing)?,
+        Access::Write => {
+            ensure_writable(path)?;
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            Connection::open_with_flags(path, flags).context(&doing)?
+        }
+    };
+    configure(&conn)?;
+    let app_id: i64 = conn
+        .query_row("pragma application_id", [], |r| r.get(0))
+        .map_err(|e| match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase) => err!(
+                "{} is not a SQLite database: give the path of a library, or create one with `recall init`",
+                path.display()
+            ),
+            _ => Error::sqlite(&doing, &e),
+        })?;
+    // The application id makes a library: one whose recall_meta was dropped is a damaged
+    // library, which `check` and `repair` must open.
+    if app_id != APPLICATION_ID {
+        if app_id == 0 && is_empty_database(&conn)? {
+            return Err(err!(
+                "{} is an empty database, not yet a library (an interrupted `recall init`?): run `recall init --db {}`",
+                path.display(),
+                path.display()
+            ));
+        }
+        return Err(err!(
+            "{} is a SQLite database but not a recall library: create a library with `recall init --db NEW_PATH`",
+            path.display()
+        ));
+    }
+    let schema_version: u32 = conn
+        .query_row("pragma user_version", [], |r| r.get(0))
+        .context(&doing)?;
+    if schema_version > latest_version() {
+        return Err(err!(
+            "{} has schema version {schema_version}, newer than this recall knows ({}): upgrade recall",
+            path.display(),
+            latest_version()
+        ));
+    }
+    // A missing record is `check`'s to report and `repair`'s to restore; other commands
+    // refuse it (`ensure_recorded`). Meanwhile the index's tokenizer stands in.
+    let tokenizer = match schema::recorded_tokenizer(&conn) {
+        Some(t) => t,
+        None => schema::index_sql(&conn)?
+            .as_deref()
+            .and_then(tokenizer::declared)
+            .unwrap_or_else(|| tokenizer::DEFAULT.to_string()),
+    };
+    if access == Access::Write {
+        // A library whose init was killed after its commit is complete but still in
+        // rollback-journal mode: give it the WAL mode every library has.
+        let mode: String = conn
+            .query_row("pragma journal_mode", [], |r| r.get(0))
+            .context(&doing)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            conn.query_row("pragma journal_mode = wal", [], |_| Ok(()))
+                .context(&doing)?;
+        }
+        crate::wipe::finish_pending(&conn, path);
+    }
+    Ok(Library {
+        conn,
+        path: path.to_path_buf(),
+        tokenizer,
+        schema_version,
+    })
+}
+
+/// A database with no schema at all and no recall header: what `init` leaves when it
+/// is killed before its commit. `init` may build on it.
+pub(super) fn is_empty_database(conn: &Connection) -> Result<bool> {
+    let (objects, version, app_id): (i64, i64, i64) = conn
+        .query_row(
+            "select (select count(*) from sqlite_master), (select user_version from pragma_user_version), (select application_id from pragma_application_id)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .context("reading the database header")?;
+    Ok(objects == 0 && version == 0 && app_id == 0)
+}
