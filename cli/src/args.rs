@@ -421,3 +421,67 @@ pub struct HookArgs {
     #[command(flatten)]
     pub access: AccessArgs,
 }
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+
+    use clap::{Arg, Command, CommandFactory};
+
+    use super::*;
+    use crate::config::setting::Range;
+    use crate::config::table::SETTINGS;
+    use crate::config::RelatedRule;
+
+    /// Every argument of every command, with the command's name.
+    fn arguments(command: &Command, path: &str, out: &mut Vec<(String, Arg)>) {
+        for arg in command.get_arguments() {
+            out.push((path.to_string(), arg.clone()));
+        }
+        for sub in command.get_subcommands() {
+            arguments(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    /// A flag and its setting's declaration agree: every declared flag is on the command
+    /// line, each argument of that name has the declaration's help and reads the
+    /// declaration's kind of value.
+    #[test]
+    fn flags_are_their_declarations() {
+        let mut all = Vec::new();
+        arguments(&Cli::command(), "recall", &mut all);
+        for setting in SETTINGS.iter().filter(|s| s.flag.is_some()) {
+            let flag = setting.flag_name();
+            let carriers: Vec<&(String, Arg)> = all
+                .iter()
+                .filter(|(_, arg)| arg.get_long() == Some(setting.long()))
+                .collect();
+            assert!(
+                !carriers.is_empty(),
+                "{} declares {flag}, which no command has",
+                setting.key
+            );
+            let kind = match &setting.range {
+                Range::Number(bound) if bound.integer => TypeId::of::<i64>(),
+                Range::Number(_) => TypeId::of::<f64>(),
+                Range::Bool => TypeId::of::<bool>(),
+                Range::Rule => TypeId::of::<RelatedRule>(),
+                Range::Tokenizer | Range::Command(_) | Range::Globs => TypeId::of::<String>(),
+            };
+            for (command, arg) in carriers {
+                assert_eq!(
+                    arg.get_help().map(ToString::to_string),
+                    Some(setting.help()),
+                    "{command} {flag}: the help is not {}'s",
+                    setting.key
+                );
+                assert!(
+                    arg.get_value_parser().type_id() == kind,
+                    "{command} {flag} reads another kind of value than {} ({:?})",
+                    setting.key,
+                    setting.range
+                );
+            }
+        }
+    }
+}
