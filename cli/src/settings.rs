@@ -203,7 +203,7 @@ impl Ranking {
         vectors: &args::VectorArgs,
     ) -> Result<Ranking> {
         let mut r = Ranking::from_config(&o.config);
-        r.helpers(judge, vectors)?;
+        r.stages(judge, vectors)?;
         if let Some(on) = o.switched(&JUDGE_COMMAND) {
             r.judge.on = on;
             if on && r.judge.command.is_none() {
@@ -225,7 +225,7 @@ impl Ranking {
 
     /// `--judge-cmd`, `--no-judge`, `--embed-cmd` and `--no-vectors` over the
     /// configuration.
-    fn helpers(&mut self, judge: &args::JudgeArgs, vectors: &args::VectorArgs) -> Result<()> {
+    fn stages(&mut self, judge: &args::JudgeArgs, vectors: &args::VectorArgs) -> Result<()> {
         if let Some(c) = &judge.judge_cmd {
             self.judge.command = Some(JUDGE_COMMAND.flag_text(c)?);
             self.judge.on = true;
@@ -315,7 +315,7 @@ impl Search {
         ranking.context.apply(&a.context)?;
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
-        ranking.helpers(&a.judge, &a.vectors)?;
+        ranking.stages(&a.judge, &a.vectors)?;
         Ok(Search {
             query: g.text(&a.query)?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),

@@ -102,11 +102,10 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
 /// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order. Each
 /// column's settings are the configuration with its `--set` values, then the flags.
 fn variants(g: &Globals, a: &EvalArgs, libraries: &[PathBuf]) -> Result<Vec<Variant>> {
-    let base = Overlay::new(&g.config);
     let ranking = |o: &Overlay| Ranking::overlaid(o, &a.judge, &a.vectors);
+    let base = Overlay::new(&g.config);
     // The flags are checked before any `--set`.
-    ranking(&base)?;
-    let mut combos: Vec<(Vec<String>, Overlay)> = vec![(Vec::new(), base)];
+    let mut combos = vec![(Vec::new(), ranking(&base)?, base)];
     let mut seen = Vec::new();
     for set in &a.set {
         let (key, values) = set.split_once('=').ok_or_else(|| {
@@ -123,25 +122,24 @@ fn variants(g: &Globals, a: &EvalArgs, libraries: &[PathBuf]) -> Result<Vec<Vari
         }
         seen.push(key.trim());
         let mut next = Vec::new();
-        for (labels, overlay) in &combos {
+        for (labels, _, overlay) in &combos {
             for value in values.split(',') {
                 let mut o = overlay.clone();
                 o.set(key.trim(), value.trim())?;
-                ranking(&o)?;
                 let mut l = labels.clone();
                 l.push(format!(
                     "{}={}",
                     key.trim().trim_start_matches("search."),
                     value.trim()
                 ));
-                next.push((l, o));
+                next.push((l, ranking(&o)?, o));
             }
         }
         combos = next;
     }
     let mut out = Vec::new();
     for library in libraries {
-        for (labels, overlay) in &combos {
+        for (labels, ranking, _) in &combos {
             let mut label = labels.join(" ");
             if libraries.len() > 1 {
                 let name = library
@@ -156,7 +154,7 @@ fn variants(g: &Globals, a: &EvalArgs, libraries: &[PathBuf]) -> Result<Vec<Vari
             out.push(Variant {
                 label,
                 library: library.clone(),
-                ranking: ranking(overlay)?,
+                ranking: ranking.clone(),
             });
         }
     }

@@ -1,6 +1,6 @@
 //! `recall eval --set KEY=VALUE`: one more value over the configuration, read by its key's
 //! type and checked by the file's own checks, so that it is refused as the same line in
-//! the file would be (named `--set KEY`). A helper's command has a switch instead, which
+//! the file would be (named `--set KEY`). The judge's and the embedder's commands have a switch instead, which
 //! turns its stage on or off for the column.
 use super::setting::Setting;
 use super::table::SETTINGS;
@@ -53,7 +53,7 @@ impl Overlay {
             .map_err(Error::new)
     }
 
-    /// Whether `--set` turned the stage of `setting` (a helper's command) on or off.
+    /// Whether `--set` turned the stage of `setting` (the judge's or the embedder's command) on or off.
     pub fn switched(&self, setting: &Setting) -> Option<bool> {
         let switch = setting.eval.as_ref()?.switch?;
         self.switches

@@ -33,7 +33,7 @@ pub enum Range {
     Rule,
     /// A known tokenizer (`tokenizer::parse`).
     Tokenizer,
-    /// A helper's command line; the text names the helper ("the judge").
+    /// A process's command line; the text names the process ("the judge").
     Command(&'static str),
     /// Globs of sources (`access::check_glob`).
     Globs,
@@ -61,7 +61,8 @@ pub struct Argument {
 pub struct Eval {
     /// Its place in the list of keys that `recall eval --help` shows.
     pub listed: u8,
-    /// For a helper's command: the key that turns its stage `on` or `off` instead.
+    /// For the judge's or the embedder's command: the key that turns its stage `on` or
+    /// `off` instead.
     pub switch: Option<&'static str>,
 }
 
@@ -246,7 +247,7 @@ impl Value for String {
             Range::Tokenizer => crate::tokenizer::parse(self)
                 .map(drop)
                 .map_err(|e| format!("{name}: {}", e.message)),
-            Range::Command(helper) => crate::line_process::check_command(self, helper)
+            Range::Command(process) => crate::line_process::check_command(self, process)
                 .map(drop)
                 .map_err(|e| format!("{name}: {e}")),
             _ => Ok(()),

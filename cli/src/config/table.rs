@@ -133,7 +133,7 @@ declare! {
             absent("every source");
     }
 
-    // serde's messages call both helpers' sections `struct Config`, as they always have.
+    // serde's messages call the judge's and the embedder's sections `struct Config`.
     #[serde(expecting = "struct Config")]
     [judge] Judge {
         /// The judge's command line (split like a shell's words, run without a shell).

@@ -48,7 +48,7 @@ fn search_description(judge: bool, vectors: bool) -> String {
 /// Every tool this server offers.
 pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
     let c = &config.search;
-    let schema = |mut schema: JsonObject| {
+    let declared = |mut schema: JsonObject| {
         settings(&mut schema, config);
         schema
     };
@@ -61,13 +61,13 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
         );
     };
 
-    let mut search = schema(input::<tools::Search>());
+    let mut search = declared(input::<tools::Search>());
     limits(&mut search, c.default_limit, c.max_limit);
-    let mut later = schema(input::<tools::Later>());
+    let mut later = declared(input::<tools::Later>());
     limits(&mut later, config.later.default_limit, LIST_MAX_LIMIT);
-    let mut timeline = schema(input::<tools::Timeline>());
+    let mut timeline = declared(input::<tools::Timeline>());
     limits(&mut timeline, config.timeline.default_limit, LIST_MAX_LIMIT);
-    let mut related = schema(input::<tools::Related>());
+    let mut related = declared(input::<tools::Related>());
     limits(&mut related, RELATED_LIMIT, RELATED_LIMIT);
 
     let read = ToolAnnotations::new().read_only(true).open_world(false);
@@ -195,11 +195,8 @@ fn settings(schema: &mut JsonObject, config: &Config) {
             .or_insert_with(|| json!(setting.about()));
         if setting.mcp.as_ref().is_some_and(|a| a.ranged) {
             property.extend(range(setting));
-            match config.value(setting.key) {
-                Some(Json::Null) | None => {}
-                Some(default) => {
-                    property.insert("default".to_string(), default);
-                }
+            if let Some(default) = config.value(setting.key).filter(|v| !v.is_null()) {
+                property.insert("default".to_string(), default);
             }
         }
     }
