@@ -128,7 +128,7 @@ fn sql_defaults_agree_with_the_core() {
         sql("item_texts.sql").contains(&batch),
         "item_texts.sql lacks {batch}"
     );
-    assert_eq!(recall_cli::vectors::Config::default().batch, EMBED_BATCH);
+    assert_eq!(recall_cli::config::Vectors::default().batch, EMBED_BATCH);
     let later =
         format!("recall_limit(:limit, coalesce(:default_limit, {LATER_LIMIT}), {LIST_MAX_LIMIT})");
     assert!(sql("later.sql").contains(&later), "later.sql lacks {later}");

@@ -8,6 +8,7 @@ mod check_repair;
 mod cli_library;
 mod cli_safety;
 mod concurrency;
+mod configuration_table;
 mod crashes;
 mod docs_links;
 mod eval;

@@ -1,7 +1,14 @@
-//! The command line, as clap reads it.
+//! The command line, as clap reads it. A flag that sets a declared setting takes its name
+//! and help from the declaration (`config::table`).
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+
+use crate::config::table::{
+    ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
+    DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
+    RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, TOKENIZER,
+};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -19,9 +26,8 @@ pub struct Cli {
     #[arg(long, env = "RECALL_CONFIG", global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
-    /// The tokenizer: for init and rebuild, the one to build; for every other command,
-    /// the one expected (the command refuses to run on another).
-    #[arg(long, env = "RECALL_TOKENIZER", global = true, value_name = "SPEC")]
+    #[arg(long = TOKENIZER.long(), env = "RECALL_TOKENIZER", global = true, value_name = "SPEC",
+        help = TOKENIZER.help())]
     pub tokenizer: Option<String>,
 
     /// Print JSON for machines instead of text for people.
@@ -116,14 +122,7 @@ pub struct EvalArgs {
     /// The cases, as JSON Lines.
     #[arg(value_name = "CASES")]
     pub cases: PathBuf,
-    /// Compare settings: KEY=V1,V2 (repeatable; every combination runs), for
-    /// search.recency_weight, search.recency_half_life_days, search.candidate_pool,
-    /// search.drop_stopwords, search.prune_share, search.context_weight,
-    /// search.context_radius, search.context_gap_minutes, related.rule,
-    /// related.min_weight, related.min_joint_weight, judge (on, off), judge.threshold,
-    /// judge.floor, judge.timeout_ms, judge.shortlist, judge.concurrency, vectors (on,
-    /// off), vectors.literal_weight, vectors.vector_weight, vectors.rrf_k.
-    #[arg(long = "set", value_name = "KEY=VALUES")]
+    #[arg(long = "set", value_name = "KEY=VALUES", help = crate::config::overlay::help())]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
     #[arg(long = "library", value_name = "PATH")]
@@ -132,15 +131,42 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
     #[command(flatten)]
-    pub judge: crate::judge::Args,
+    pub judge: JudgeArgs,
     #[command(flatten)]
-    pub vectors: crate::vectors::VectorArgs,
+    pub vectors: VectorArgs,
+}
+
+/// The judge's flags of `recall search` and `recall eval`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JudgeArgs {
+    #[arg(long = JUDGE_COMMAND.long(), value_name = "CMD", help = JUDGE_COMMAND.help())]
+    pub judge_cmd: Option<String>,
+    /// No judge, even if the configuration names one: the literal answer.
+    #[arg(long, conflicts_with = "judge_cmd")]
+    pub no_judge: bool,
+}
+
+/// The embedder flag of `recall search`, `recall eval` and `recall embed`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct EmbedderArgs {
+    #[arg(long = EMBED_COMMAND.long(), value_name = "CMD", help = EMBED_COMMAND.help())]
+    pub embed_cmd: Option<String>,
+}
+
+/// The vector flags of `recall search` and `recall eval`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct VectorArgs {
+    #[command(flatten)]
+    pub embed: EmbedderArgs,
+    /// Literal search only, even if the library has vectors and an embedder is set.
+    #[arg(long, conflicts_with = "embed_cmd")]
+    pub no_vectors: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct EmbedArgs {
     #[command(flatten)]
-    pub embed: crate::vectors::EmbedderArgs,
+    pub embed: EmbedderArgs,
     /// Without an embedder: make the library's vector table for a model and its
     /// dimensions, so that `import` and `add` can store ready `embedding` fields.
     #[arg(long, value_name = "NAME", requires = "dimensions", conflicts_with_all = ["embed_cmd", "drop"])]
@@ -189,11 +215,9 @@ pub struct Recency {
     /// The reference time for recency (default: now).
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    /// Recency half-life in days (default 90).
-    #[arg(long, value_name = "DAYS")]
+    #[arg(long = HALF_LIFE_DAYS.long(), value_name = "DAYS", help = HALF_LIFE_DAYS.help())]
     pub half_life: Option<f64>,
-    /// Recency weight, 0 (pure relevance) to 1 (default 0.3).
-    #[arg(long)]
+    #[arg(long = RECENCY_WEIGHT.long(), value_name = "WEIGHT", help = RECENCY_WEIGHT.help())]
     pub weight: Option<f64>,
 }
 
@@ -201,14 +225,12 @@ pub struct Recency {
 /// in time (defaults: the config's `[search] context_*`).
 #[derive(Debug, Args, Clone, Default)]
 pub struct ContextArgs {
-    /// The share of its relevance a hit lends its neighbours, 0 (off) to 1.
-    #[arg(long, value_name = "SHARE")]
+    #[arg(long = CONTEXT_WEIGHT.long(), value_name = "SHARE", help = CONTEXT_WEIGHT.help())]
     pub context_weight: Option<f64>,
-    /// Neighbours on each side of a hit, 0 to 10 (0: off).
-    #[arg(long, value_name = "N")]
+    #[arg(long = CONTEXT_RADIUS.long(), value_name = "N", help = CONTEXT_RADIUS.help())]
     pub context_radius: Option<i64>,
-    /// The most minutes between a hit and a neighbour.
-    #[arg(long, value_name = "MINUTES")]
+    #[arg(long = CONTEXT_GAP_MINUTES.long(), value_name = "MINUTES",
+        help = CONTEXT_GAP_MINUTES.help())]
     pub context_gap: Option<f64>,
 }
 
@@ -219,24 +241,20 @@ pub struct SearchArgs {
     pub query: String,
     #[command(flatten)]
     pub filters: Filters,
-    /// Stage-1 pool size (clamped to 10..5000; default 200).
-    #[arg(long)]
+    #[arg(long = CANDIDATE_POOL.long(), value_name = "POOL", help = CANDIDATE_POOL.help())]
     pub pool: Option<i64>,
-    /// Keep stop words (by default they are dropped while another word remains).
-    #[arg(long)]
+    #[arg(long = DROP_STOPWORDS.long(), help = DROP_STOPWORDS.help())]
     pub literal: bool,
-    /// Drop query words found in more than this share of items while a rarer word
-    /// remains (0 < SHARE <= 1; default off, or the config's [search] prune_share).
-    #[arg(long, value_name = "SHARE")]
+    #[arg(long = PRUNE_SHARE.long(), value_name = "SHARE", help = PRUNE_SHARE.help())]
     pub prune: Option<f64>,
     #[command(flatten)]
     pub context: ContextArgs,
     #[command(flatten)]
     pub recency: Recency,
     #[command(flatten)]
-    pub judge: crate::judge::Args,
+    pub judge: JudgeArgs,
     #[command(flatten)]
-    pub vectors: crate::vectors::VectorArgs,
+    pub vectors: VectorArgs,
     #[command(flatten)]
     pub common: Common,
 }
@@ -278,26 +296,20 @@ pub struct RelatedArgs {
 /// How `related` judges its candidates (docs/queries.md#related).
 #[derive(Debug, Args, Clone, Default)]
 pub struct RuleArgs {
-    /// The rule: idf (shared words weighed by how rare they are in the library, alone
-    /// and together) or jezero (any two shared words); default: the config's [related]
-    /// rule, else idf.
-    #[arg(long, value_enum)]
+    #[arg(long = RELATED_RULE.long(), value_enum, value_name = "RULE", help = RELATED_RULE.help())]
     pub rule: Option<crate::config::RelatedRule>,
-    /// Under idf, the least sum of the shared words' weights (0 to 20; default: the
-    /// config's [related] min_weight, else 1.2).
-    #[arg(long, value_name = "WEIGHT")]
+    #[arg(long = RELATED_MIN_WEIGHT.long(), value_name = "WEIGHT",
+        help = RELATED_MIN_WEIGHT.help())]
     pub min_weight: Option<f64>,
-    /// Under idf, the least weight of the shared words together (0 to 1; default: the
-    /// config's [related] min_joint_weight, else 0.5).
-    #[arg(long, value_name = "WEIGHT")]
+    #[arg(long = RELATED_MIN_JOINT_WEIGHT.long(), value_name = "WEIGHT",
+        help = RELATED_MIN_JOINT_WEIGHT.help())]
     pub min_joint_weight: Option<f64>,
 }
 
 #[derive(Debug, Args, Clone, Default)]
 pub struct AccessArgs {
-    /// Sources the caller may read (glob, case-sensitive, repeatable); default: all,
-    /// or the config's [access] allow.
-    #[arg(long = "allow", value_name = "GLOB", value_parser = crate::access::parse_allow_flag)]
+    #[arg(long = ACCESS_ALLOW.long(), value_name = "GLOB", help = ACCESS_ALLOW.help(),
+        value_parser = crate::access::parse_allow_flag)]
     pub allow: Vec<String>,
 }
 
@@ -408,4 +420,68 @@ pub struct HookArgs {
     pub rule: RuleArgs,
     #[command(flatten)]
     pub access: AccessArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+
+    use clap::{Arg, Command, CommandFactory};
+
+    use super::*;
+    use crate::config::setting::Range;
+    use crate::config::table::SETTINGS;
+    use crate::config::RelatedRule;
+
+    /// Every argument of every command, with the command's name.
+    fn arguments(command: &Command, path: &str, out: &mut Vec<(String, Arg)>) {
+        for arg in command.get_arguments() {
+            out.push((path.to_string(), arg.clone()));
+        }
+        for sub in command.get_subcommands() {
+            arguments(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    /// A flag and its setting's declaration agree: every declared flag is on the command
+    /// line, each argument of that name has the declaration's help and reads the
+    /// declaration's kind of value.
+    #[test]
+    fn flags_are_their_declarations() {
+        let mut all = Vec::new();
+        arguments(&Cli::command(), "recall", &mut all);
+        for setting in SETTINGS.iter().filter(|s| s.flag.is_some()) {
+            let flag = setting.flag_name();
+            let carriers: Vec<&(String, Arg)> = all
+                .iter()
+                .filter(|(_, arg)| arg.get_long() == Some(setting.long()))
+                .collect();
+            assert!(
+                !carriers.is_empty(),
+                "{} declares {flag}, which no command has",
+                setting.key
+            );
+            let kind = match &setting.range {
+                Range::Number(bound) if bound.integer => TypeId::of::<i64>(),
+                Range::Number(_) => TypeId::of::<f64>(),
+                Range::Bool => TypeId::of::<bool>(),
+                Range::Rule => TypeId::of::<RelatedRule>(),
+                Range::Tokenizer | Range::Command(_) | Range::Globs => TypeId::of::<String>(),
+            };
+            for (command, arg) in carriers {
+                assert_eq!(
+                    arg.get_help().map(ToString::to_string),
+                    Some(setting.help()),
+                    "{command} {flag}: the help is not {}'s",
+                    setting.key
+                );
+                assert!(
+                    arg.get_value_parser().type_id() == kind,
+                    "{command} {flag} reads another kind of value than {} ({:?})",
+                    setting.key,
+                    setting.range
+                );
+            }
+        }
+    }
 }

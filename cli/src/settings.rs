@@ -1,20 +1,22 @@
 //! Settings resolved once. The configuration file, the flags and `recall eval --set`
-//! become typed, checked values here (ranges in `bounds`, defaults in
-//! `recall_core::defaults`); the commands, `recall eval` and the benchmarks take these
-//! values and never read a flag or the configuration themselves.
+//! become typed, checked values here (each setting declared in `config::table`); the
+//! commands, `recall eval` and the benchmarks take these values and never read a flag or
+//! the configuration themselves.
 use std::path::PathBuf;
 
 use serde_json::{json, Map, Value as Json};
 
 use crate::args::{self, Cli};
-use crate::bounds::{
-    CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, HALF_LIFE_DAYS,
-    PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT,
+use crate::config::overlay::Overlay;
+use crate::config::table::{
+    CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, EMBED_COMMAND,
+    HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT,
+    RELATED_MIN_WEIGHT,
 };
 use crate::config::{Config, RelatedRule};
 use crate::err;
-use crate::error::{Error, Result};
-use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN, RELATED_LIMIT};
+use crate::error::Result;
+use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 
 /// What every command may need: the library path, configuration and global flags.
@@ -33,10 +35,9 @@ impl Globals {
     /// Reads the configuration and applies its process-wide part (the busy timeout).
     pub fn resolve(cli: &Cli) -> Result<Globals> {
         let config = Config::load(cli.config.as_deref())?;
-        if let Some(ms) = config.storage.busy_timeout_ms {
-            // The config's range (bounds::BUSY_TIMEOUT_MS) keeps it non-negative.
-            crate::library::set_busy_timeout(std::time::Duration::from_millis(ms.unsigned_abs()));
-        }
+        // The declared range (config::table::BUSY_TIMEOUT_MS) keeps it non-negative.
+        let busy = config.storage.busy_timeout_ms.unsigned_abs();
+        crate::library::set_busy_timeout(std::time::Duration::from_millis(busy));
         let tokenizer = cli
             .tokenizer
             .clone()
@@ -145,38 +146,17 @@ impl Context {
     /// `--context-weight`, `--context-radius` and `--context-gap`: flags over the config.
     fn apply(&mut self, a: &args::ContextArgs) -> Result<()> {
         if let Some(w) = a.context_weight {
-            self.weight = CONTEXT_WEIGHT
-                .check("--context-weight", w)
-                .map_err(Error::new)?;
+            self.weight = CONTEXT_WEIGHT.flag_real(w)?;
         }
         if let Some(r) = a.context_radius {
-            self.radius = CONTEXT_RADIUS
-                .check_int("--context-radius", r)
-                .map_err(Error::new)?;
+            self.radius = CONTEXT_RADIUS.flag_whole(r)?;
         }
         if let Some(g) = a.context_gap {
-            self.gap_minutes = CONTEXT_GAP_MINUTES
-                .check("--context-gap", g)
-                .map_err(Error::new)?;
+            self.gap_minutes = CONTEXT_GAP_MINUTES.flag_real(g)?;
         }
         Ok(())
     }
 }
-
-/// The keys `recall eval --set` varies.
-pub const SET_KEYS: &[&str] = &[
-    "search.recency_weight",
-    "search.recency_half_life_days",
-    "search.candidate_pool",
-    "search.drop_stopwords",
-    "search.prune_share",
-    "search.context_weight",
-    "search.context_radius",
-    "search.context_gap_minutes",
-    "related.rule",
-    "related.min_weight",
-    "related.min_joint_weight",
-];
 
 impl Ranking {
     pub fn from_config(c: &Config) -> Ranking {
@@ -194,105 +174,73 @@ impl Ranking {
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,
             related_min_joint_weight: c.related.min_joint_weight,
-            judge: crate::judge::Settings::from_config(&c.judge),
-            vectors: crate::vectors::Settings::from_config(&c.vectors),
+            judge: crate::judge::Settings {
+                command: c.judge.command.clone(),
+                on: c.judge.command.is_some(),
+                threshold: c.judge.threshold,
+                floor: c.judge.floor,
+                timeout_ms: c.judge.timeout_ms,
+                shortlist: c.judge.shortlist,
+                concurrency: c.judge.concurrency,
+            },
+            vectors: crate::vectors::Settings {
+                command: c.vectors.command.clone(),
+                on: true,
+                timeout_ms: c.vectors.timeout_ms,
+                literal_weight: c.vectors.literal_weight,
+                vector_weight: c.vectors.vector_weight,
+                rrf_k: c.vectors.rrf_k,
+                required: false,
+            },
         }
     }
 
-    /// One `recall eval --set key=value`, checked like the same key in the configuration.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        let name = format!("--set {key}");
-        let number = || set_number(&name, value);
-        let whole = || set_whole(&name, value);
-        match key {
-            "search.recency_weight" => {
-                self.weight = RECENCY_WEIGHT.check(&name, number()?).map_err(Error::new)?
-            }
-            "search.recency_half_life_days" => {
-                self.half_life = HALF_LIFE_DAYS.check(&name, number()?).map_err(Error::new)?
-            }
-            "search.candidate_pool" => {
-                self.pool = CANDIDATE_POOL
-                    .check_int(&name, whole()?)
-                    .map_err(Error::new)?;
-            }
-            "search.prune_share" => {
-                self.prune_share = match value {
-                    "off" | "none" => None,
-                    v => {
-                        let share = v
-                            .parse::<f64>()
-                            .map_err(|_| err!("{name}: {v:?} is not a number or off"))?;
-                        Some(PRUNE_SHARE.check(&name, share).map_err(Error::new)?)
-                    }
-                };
-            }
-            "search.context_weight" => {
-                self.context.weight = CONTEXT_WEIGHT.check(&name, number()?).map_err(Error::new)?
-            }
-            "search.context_radius" => {
-                self.context.radius = CONTEXT_RADIUS
-                    .check_int(&name, whole()?)
-                    .map_err(Error::new)?;
-            }
-            "search.context_gap_minutes" => {
-                self.context.gap_minutes = CONTEXT_GAP_MINUTES
-                    .check(&name, number()?)
-                    .map_err(Error::new)?
-            }
-            "search.drop_stopwords" => {
-                self.drop_stopwords = value
-                    .parse()
-                    .map_err(|_| err!("{name}: write true or false, got {value:?}"))?;
-            }
-            "related.rule" => self.related_rule = rule(&name, value)?,
-            "related.min_weight" => {
-                self.related_min_weight = RELATED_MIN_WEIGHT
-                    .check(&name, number()?)
-                    .map_err(Error::new)?
-            }
-            "related.min_joint_weight" => {
-                self.related_min_joint_weight = RELATED_MIN_JOINT_WEIGHT
-                    .check(&name, number()?)
-                    .map_err(Error::new)?
-            }
-            k if crate::judge::SET_KEYS.contains(&k) => self.judge.set(k, value)?,
-            k if crate::vectors::SET_KEYS.contains(&k) => self.vectors.set(k, value)?,
-            _ => {
+    /// `recall eval`'s column: the configuration with its `--set` values, the flags, then
+    /// the stages `--set` switched on or off.
+    pub fn overlaid(
+        o: &Overlay,
+        judge: &args::JudgeArgs,
+        vectors: &args::VectorArgs,
+    ) -> Result<Ranking> {
+        let mut r = Ranking::from_config(&o.config);
+        r.stages(judge, vectors)?;
+        if let Some(on) = o.switched(&JUDGE_COMMAND) {
+            r.judge.on = on;
+            if on && r.judge.command.is_none() {
                 return Err(err!(
-                    "--set: unknown setting {key:?}; known: {}, {}, {}",
-                    SET_KEYS.join(", "),
-                    crate::judge::SET_KEYS.join(", "),
-                    crate::vectors::SET_KEYS.join(", ")
-                ))
+                    "--set judge=on: no judge command: give --judge-cmd CMD or the config's [judge] command"
+                ));
             }
+        }
+        if let Some(on) = o.switched(&EMBED_COMMAND) {
+            r.vectors.on = on;
+            if on && r.vectors.command.is_none() {
+                return Err(err!("--set vectors=on: {}", crate::vectors::NO_EMBEDDER));
+            }
+            // Asked for: a library without vectors is an error then.
+            r.vectors.required = on;
+        }
+        Ok(r)
+    }
+
+    /// `--judge-cmd`, `--no-judge`, `--embed-cmd` and `--no-vectors` over the
+    /// configuration.
+    fn stages(&mut self, judge: &args::JudgeArgs, vectors: &args::VectorArgs) -> Result<()> {
+        if let Some(c) = &judge.judge_cmd {
+            self.judge.command = Some(JUDGE_COMMAND.flag_text(c)?);
+            self.judge.on = true;
+        }
+        if judge.no_judge {
+            self.judge.on = false;
+        }
+        if let Some(c) = &vectors.embed.embed_cmd {
+            self.vectors.command = Some(EMBED_COMMAND.flag_text(c)?);
+        }
+        if vectors.no_vectors {
+            self.vectors.on = false;
         }
         Ok(())
     }
-}
-
-/// A `--set` value that must be a number; `name` is the `--set key` it was given to.
-pub fn set_number(name: &str, value: &str) -> Result<f64> {
-    value
-        .parse::<f64>()
-        .map_err(|_| err!("{name}: {value:?} is not a number"))
-}
-
-/// A `--set` value that must be a whole number.
-pub fn set_whole(name: &str, value: &str) -> Result<i64> {
-    value
-        .parse::<i64>()
-        .map_err(|_| err!("{name}: {value:?} is not a whole number"))
-}
-
-/// A rule of `related` by name, or a message naming `name` and the rules there are.
-fn rule(name: &str, value: &str) -> Result<RelatedRule> {
-    RelatedRule::from_name(value).ok_or_else(|| {
-        err!(
-            "{name}: unknown rule {value:?}; the rules are {}",
-            RelatedRule::NAMES.join(" and ")
-        )
-    })
 }
 
 /// The filters of search and timeline, checked; times in the stored form.
@@ -335,10 +283,10 @@ impl Filters {
 /// is read once here, so that the settings printed are the ones used.
 fn recency(r: &args::Recency, ranking: &mut Ranking) -> Result<String> {
     if let Some(h) = r.half_life {
-        ranking.half_life = HALF_LIFE_DAYS.check("--half-life", h).map_err(Error::new)?;
+        ranking.half_life = HALF_LIFE_DAYS.flag_real(h)?;
     }
     if let Some(w) = r.weight {
-        ranking.weight = RECENCY_WEIGHT.check("--weight", w).map_err(Error::new)?;
+        ranking.weight = RECENCY_WEIGHT.flag_real(w)?;
     }
     Ok(time_flag("--now", r.now.as_deref())?
         .unwrap_or_else(|| recall_core::time::normalize(&chrono::Utc::now())))
@@ -359,19 +307,15 @@ impl Search {
         let cfg = &g.config.search;
         let mut ranking = Ranking::from_config(&g.config);
         // Documented as clamped, not refused: a pool is a cost, not a meaning.
-        ranking.pool = a
-            .pool
-            .unwrap_or(cfg.candidate_pool)
-            .clamp(POOL_MIN, POOL_MAX);
+        ranking.pool = CANDIDATE_POOL.clamp(a.pool.unwrap_or(cfg.candidate_pool));
         ranking.drop_stopwords = cfg.drop_stopwords && !a.literal;
         if let Some(share) = a.prune {
-            ranking.prune_share = Some(PRUNE_SHARE.check("--prune", share).map_err(Error::new)?);
+            ranking.prune_share = Some(PRUNE_SHARE.flag_real(share)?);
         }
         ranking.context.apply(&a.context)?;
         let filters = Filters::resolve(&a.filters)?;
         let now = recency(&a.recency, &mut ranking)?;
-        ranking.judge.apply(&a.judge)?;
-        ranking.vectors.apply(&a.vectors)?;
+        ranking.stages(&a.judge, &a.vectors)?;
         Ok(Search {
             query: g.text(&a.query)?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),
@@ -481,14 +425,10 @@ fn judging(a: &args::RuleArgs, ranking: &mut Ranking) -> Result<()> {
         ranking.related_rule = rule;
     }
     if let Some(w) = a.min_weight {
-        ranking.related_min_weight = RELATED_MIN_WEIGHT
-            .check("--min-weight", w)
-            .map_err(Error::new)?;
+        ranking.related_min_weight = RELATED_MIN_WEIGHT.flag_real(w)?;
     }
     if let Some(w) = a.min_joint_weight {
-        ranking.related_min_joint_weight = RELATED_MIN_JOINT_WEIGHT
-            .check("--min-joint-weight", w)
-            .map_err(Error::new)?;
+        ranking.related_min_joint_weight = RELATED_MIN_JOINT_WEIGHT.flag_real(w)?;
     }
     Ok(())
 }

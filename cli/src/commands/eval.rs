@@ -1,17 +1,18 @@
 //! `recall eval` and `recall import-locomo`.
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
 use super::Globals;
 use crate::args::EvalArgs;
+use crate::config::overlay::Overlay;
 use crate::error::{Context, Result};
 use crate::item_writer::ItemWriter;
 use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
-use crate::quality::{self, locomo};
+use crate::quality::{self, locomo, Variant};
 use crate::settings::Ranking;
 use crate::{err, input, output, say};
 
@@ -25,10 +26,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let cases = quality::read_cases(&a.cases)?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
-    let mut base = Ranking::from_config(&g.config);
-    base.judge.apply(&a.judge)?;
-    base.vectors.apply(&a.vectors)?;
-    let variants = quality::variants(&base, &a.set, &libraries)?;
+    let variants = variants(g, a, &libraries)?;
     // One judge process serves every case (a judge that fails is started again).
     crate::line_process::keep_alive();
     let mut columns = Vec::new();
@@ -99,6 +97,68 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     }
     print_worst(&columns[0], a.worst);
     Ok(0)
+}
+
+/// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order. Each
+/// column's settings are the configuration with its `--set` values, then the flags.
+fn variants(g: &Globals, a: &EvalArgs, libraries: &[PathBuf]) -> Result<Vec<Variant>> {
+    let ranking = |o: &Overlay| Ranking::overlaid(o, &a.judge, &a.vectors);
+    let base = Overlay::new(&g.config);
+    // The flags are checked before any `--set`.
+    let mut combos = vec![(Vec::new(), ranking(&base)?, base)];
+    let mut seen = Vec::new();
+    for set in &a.set {
+        let (key, values) = set.split_once('=').ok_or_else(|| {
+            err!("--set {set:?}: write KEY=VALUE[,VALUE…], like search.recency_weight=0,0.3")
+        })?;
+        // A second --set of the same key would overwrite the first in every column while
+        // both labels stayed: one key, one list of values.
+        if seen.contains(&key.trim()) {
+            return Err(err!(
+                "--set {}: the key is given twice; list every value once: --set {}=A,B,C",
+                key.trim(),
+                key.trim()
+            ));
+        }
+        seen.push(key.trim());
+        let mut next = Vec::new();
+        for (labels, _, overlay) in &combos {
+            for value in values.split(',') {
+                let mut o = overlay.clone();
+                o.set(key.trim(), value.trim())?;
+                let mut l = labels.clone();
+                l.push(format!(
+                    "{}={}",
+                    key.trim().trim_start_matches("search."),
+                    value.trim()
+                ));
+                next.push((l, ranking(&o)?, o));
+            }
+        }
+        combos = next;
+    }
+    let mut out = Vec::new();
+    for library in libraries {
+        for (labels, ranking, _) in &combos {
+            let mut label = labels.join(" ");
+            if libraries.len() > 1 {
+                let name = library
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                label = format!("{name} {label}").trim().to_string();
+            }
+            if label.is_empty() {
+                label = "defaults".to_string();
+            }
+            out.push(Variant {
+                label,
+                library: library.clone(),
+                ranking: ranking.clone(),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// A judge or an embedder that fails gives the literal answer, which a comparison would

@@ -9,5 +9,5 @@ mod settings;
 mod stage;
 mod verdict;
 
-pub use settings::{Args, Config, Settings, SET_KEYS};
+pub use settings::Settings;
 pub use stage::{stage, stage_reporting};

@@ -1,6 +1,7 @@
-//! The tools as clients list them: name, description, input schema and hints. Defaults and
-//! ranges in the schemas are the resolved configuration's and `bounds`', so a client
-//! sees the values a call without the argument would use.
+//! The tools as clients list them: name, description, input schema and hints. An argument
+//! that is a declared setting (`config::table`) is described by its declaration, with its
+//! range and the resolved configuration's value as the default, so a client sees the
+//! values a call without the argument would use.
 use std::sync::Arc;
 
 use rmcp::handler::server::common::schema_for_input;
@@ -9,9 +10,10 @@ use schemars::JsonSchema;
 use serde_json::{json, Value as Json};
 
 use super::tools;
-use crate::bounds::{Bound, HALF_LIFE_DAYS, PRUNE_SHARE, RECENCY_WEIGHT};
+use crate::config::setting::Setting;
+use crate::config::table::SETTINGS;
 use crate::config::Config;
-use recall_core::defaults::{LIST_MAX_LIMIT, POOL_MAX, POOL_MIN, RELATED_LIMIT};
+use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 
 /// The tools that only read.
@@ -46,15 +48,9 @@ fn search_description(judge: bool, vectors: bool) -> String {
 /// Every tool this server offers.
 pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
     let c = &config.search;
-    let recency = |schema: &mut JsonObject| {
-        with(schema, "half_life", range(&HALF_LIFE_DAYS));
-        with(
-            schema,
-            "half_life",
-            json!({ "default": c.recency_half_life_days }),
-        );
-        with(schema, "weight", range(&RECENCY_WEIGHT));
-        with(schema, "weight", json!({ "default": c.recency_weight }));
+    let declared = |mut schema: JsonObject| {
+        settings(&mut schema, config);
+        schema
     };
     let limits = |schema: &mut JsonObject, default: i64, max: i64| {
         let default = limit(None, default, max);
@@ -65,25 +61,14 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
         );
     };
 
-    let mut search = schema::<tools::Search>();
+    let mut search = declared(input::<tools::Search>());
     limits(&mut search, c.default_limit, c.max_limit);
-    recency(&mut search);
-    with(
-        &mut search,
-        "pool",
-        json!({ "minimum": POOL_MIN, "maximum": POOL_MAX, "default": c.candidate_pool }),
-    );
-    with(&mut search, "prune", range(&PRUNE_SHARE));
-    if let Some(share) = c.prune_share {
-        with(&mut search, "prune", json!({ "default": share }));
-    }
-    let mut later = schema::<tools::Later>();
+    let mut later = declared(input::<tools::Later>());
     limits(&mut later, config.later.default_limit, LIST_MAX_LIMIT);
-    let mut timeline = schema::<tools::Timeline>();
+    let mut timeline = declared(input::<tools::Timeline>());
     limits(&mut timeline, config.timeline.default_limit, LIST_MAX_LIMIT);
-    let mut related = schema::<tools::Related>();
+    let mut related = declared(input::<tools::Related>());
     limits(&mut related, RELATED_LIMIT, RELATED_LIMIT);
-    recency(&mut related);
 
     let read = ToolAnnotations::new().read_only(true).open_world(false);
     let mut list = vec![
@@ -122,7 +107,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
             "One item by id: source, project, title, summary, questions, atoms, \
              occurred_at, imported_at, and the transcript when asked for. Returns \
              {command, item}.",
-            schema::<tools::Get>(),
+            input::<tools::Get>(),
         ),
     ]
     .into_iter()
@@ -134,7 +119,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
                 "add",
                 "Store one item in the library, with the fields of a line of `recall \
                  import`: source, title and occurred_at required. Returns {command, id}.",
-                schema::<tools::Add>(),
+                input::<tools::Add>(),
             )
             .with_annotations(
                 ToolAnnotations::new()
@@ -151,7 +136,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
                  then rewritten so that no copy of their text remains. dry_run lists them \
                  and changes nothing. Returns {command, ids, items: [{id, date, title, \
                  project, source}], unmatched, dry_run, wiped, warning}.",
-                schema::<tools::Forget>(),
+                input::<tools::Forget>(),
             )
             .with_annotations(
                 ToolAnnotations::new()
@@ -167,7 +152,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
 
 /// A type's input schema (root `type: object`, as MCP requires), its descriptions on one
 /// line each (doc comments are wrapped at 90 columns, a client's display is not).
-fn schema<T: JsonSchema + 'static>() -> JsonObject {
+fn input<T: JsonSchema + 'static>() -> JsonObject {
     let mut schema = match schema_for_input::<T>() {
         Ok(schema) => Arc::unwrap_or_clone(schema),
         // Every input type here is a struct, whose schema is an object.
@@ -193,14 +178,49 @@ fn with(schema: &mut JsonObject, name: &str, keys: Json) {
     }
 }
 
-/// A bound as JSON Schema keywords.
-fn range(bound: &Bound) -> Json {
+/// The arguments that are declared settings: the declaration's description (unless the
+/// tool words the argument for itself), and unless declared `unranged` its range and, when
+/// set, the configuration's value as the default.
+fn settings(schema: &mut JsonObject, config: &Config) {
+    let properties = schema.get_mut("properties").and_then(Json::as_object_mut);
+    for (name, property) in properties.into_iter().flat_map(|p| p.iter_mut()) {
+        let declared = SETTINGS
+            .iter()
+            .find(|s| s.mcp.as_ref().is_some_and(|a| a.name == name));
+        let (Some(setting), Json::Object(property)) = (declared, property) else {
+            continue;
+        };
+        property
+            .entry("description")
+            .or_insert_with(|| json!(setting.about()));
+        if setting.mcp.as_ref().is_some_and(|a| a.ranged) {
+            property.extend(range(setting));
+            if let Some(default) = config.value(setting.key).filter(|v| !v.is_null()) {
+                property.insert("default".to_string(), default);
+            }
+        }
+    }
+}
+
+/// A setting's range as JSON Schema keywords: whole numbers as integers.
+fn range(setting: &Setting) -> JsonObject {
+    let mut keys = JsonObject::new();
+    let Some(bound) = setting.bound() else {
+        return keys;
+    };
+    let number = |n: f64| {
+        if bound.integer {
+            json!(n as i64)
+        } else {
+            json!(n)
+        }
+    };
     let low = if bound.above_min {
         "exclusiveMinimum"
     } else {
         "minimum"
     };
-    let mut keys = json!({ "maximum": bound.max });
-    keys[low] = json!(bound.min);
+    keys.insert(low.to_string(), number(bound.min));
+    keys.insert("maximum".to_string(), number(bound.max));
     keys
 }

@@ -1,7 +1,8 @@
 //! The tools' inputs: one struct per tool, whose fields are the command's options. The
-//! input schemas are derived from them; their defaults and ranges are filled in from the
-//! resolved configuration and `bounds` (`schema`), and each call becomes the command's
-//! clap arguments, resolved by `settings` as on the command line.
+//! input schemas are derived from them; an argument that is a declared setting is
+//! described, ranged and given its default by its declaration (`config::table`, filled
+//! in by `catalog`), and each call becomes the command's clap arguments, resolved by
+//! `settings` as on the command line.
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -45,27 +46,18 @@ pub struct Search {
     pub until: Option<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
-    /// How many candidates full-text ranking passes to the recency re-ranking; clamped to
-    /// its range.
+    // Each argument without a description here is a declared setting's.
     pub pool: Option<i64>,
     /// Keep stop words; by default they are dropped while another word remains.
     #[serde(default)]
     pub literal: bool,
-    /// Drop query words found in more than this share of items while a rarer word
-    /// remains (above 0, at most 1).
     pub prune: Option<f64>,
-    /// The share of its relevance a hit lends the items next to it in time (the answer
-    /// to a question is often the next turn or note), from 0 (off) to 1.
     pub context_weight: Option<f64>,
-    /// How many items on each side of a hit are its neighbours, 0 (off) to 10.
     pub context_radius: Option<i64>,
-    /// The most minutes between a hit and a neighbour.
     pub context_gap: Option<f64>,
     /// The reference time for recency (ISO-8601); by default the time of the call.
     pub now: Option<String>,
-    /// Recency half-life in days: an item this old counts half as recent.
     pub half_life: Option<f64>,
-    /// Recency weight, from 0 (relevance only) to 1.
     pub weight: Option<f64>,
     /// Also return `explain`: the terms and filters that ran, and why an answer is empty.
     #[serde(default)]
@@ -172,7 +164,6 @@ pub struct Related {
     pub now: Option<String>,
     /// Recency half-life in days.
     pub half_life: Option<f64>,
-    /// Recency weight, from 0 (relevance only) to 1.
     pub weight: Option<f64>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,

@@ -125,64 +125,6 @@ pub struct Variant {
     pub ranking: Ranking,
 }
 
-/// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order.
-pub fn variants(base: &Ranking, sets: &[String], libraries: &[PathBuf]) -> Result<Vec<Variant>> {
-    let mut combos: Vec<(Vec<String>, Ranking)> = vec![(Vec::new(), base.clone())];
-    let mut seen = Vec::new();
-    for set in sets {
-        let (key, values) = set.split_once('=').ok_or_else(|| {
-            err!("--set {set:?}: write KEY=VALUE[,VALUE…], like search.recency_weight=0,0.3")
-        })?;
-        // A second --set of the same key would overwrite the first in every column while
-        // both labels stayed: one key, one list of values.
-        if seen.contains(&key.trim()) {
-            return Err(err!(
-                "--set {}: the key is given twice; list every value once: --set {}=A,B,C",
-                key.trim(),
-                key.trim()
-            ));
-        }
-        seen.push(key.trim());
-        let mut next = Vec::new();
-        for (labels, ranking) in &combos {
-            for value in values.split(',') {
-                let mut r = ranking.clone();
-                r.set(key.trim(), value.trim())?;
-                let mut l = labels.clone();
-                l.push(format!(
-                    "{}={}",
-                    key.trim().trim_start_matches("search."),
-                    value.trim()
-                ));
-                next.push((l, r));
-            }
-        }
-        combos = next;
-    }
-    let mut out = Vec::new();
-    for library in libraries {
-        for (labels, ranking) in &combos {
-            let mut label = labels.join(" ");
-            if libraries.len() > 1 {
-                let name = library
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                label = format!("{name} {label}").trim().to_string();
-            }
-            if label.is_empty() {
-                label = "defaults".to_string();
-            }
-            out.push(Variant {
-                label,
-                library: library.clone(),
-                ranking: ranking.clone(),
-            });
-        }
-    }
-    Ok(out)
-}
-
 /// The ids a case's query returns, in rank order, and how the judge or the embedder
 /// failed when their failure gave the literal answer instead.
 pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>, Option<String>)> {

@@ -1,101 +1,18 @@
 //! The optional TOML configuration (`--config PATH` or `RECALL_CONFIG`). Unknown keys and
-//! out-of-range values are refused with the key's name; flags override the file.
+//! out-of-range values are refused with the key's name; flags override the file. Every
+//! key is declared once, in `table`: the file's types, defaults and checks, `recall eval
+//! --set` (`overlay`), the flags' help and the MCP schemas come from there.
+pub mod overlay;
+pub mod setting;
+pub mod table;
+
 use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::err;
 use crate::error::Result;
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Config {
-    #[serde(default)]
-    pub storage: Storage,
-    #[serde(default)]
-    pub search: Search,
-    #[serde(default)]
-    pub later: Later,
-    #[serde(default)]
-    pub timeline: Timeline,
-    #[serde(default)]
-    pub related: Related,
-    #[serde(default)]
-    pub access: Access,
-    #[serde(default)]
-    pub judge: crate::judge::Config,
-    #[serde(default)]
-    pub vectors: crate::vectors::Config,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Storage {
-    pub tokenizer: Option<String>,
-    /// How long a command waits for another writer before giving up.
-    pub busy_timeout_ms: Option<i64>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Search {
-    pub candidate_pool: i64,
-    pub recency_half_life_days: f64,
-    pub recency_weight: f64,
-    pub default_limit: i64,
-    pub max_limit: i64,
-    pub drop_stopwords: bool,
-    pub prune_share: Option<f64>,
-    pub context_weight: f64,
-    pub context_radius: i64,
-    pub context_gap_minutes: f64,
-}
-
-impl Default for Search {
-    fn default() -> Self {
-        use recall_core::{defaults, score};
-        Search {
-            candidate_pool: defaults::POOL,
-            recency_half_life_days: score::DEFAULT_HALF_LIFE_DAYS,
-            recency_weight: score::DEFAULT_RECENCY_WEIGHT,
-            default_limit: defaults::SEARCH_LIMIT,
-            max_limit: defaults::SEARCH_MAX_LIMIT,
-            drop_stopwords: true,
-            prune_share: None,
-            context_weight: defaults::CONTEXT_WEIGHT,
-            context_radius: defaults::CONTEXT_RADIUS,
-            context_gap_minutes: defaults::CONTEXT_GAP_MINUTES,
-        }
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Later {
-    pub default_limit: i64,
-}
-
-impl Default for Later {
-    fn default() -> Self {
-        Later {
-            default_limit: recall_core::defaults::LATER_LIMIT,
-        }
-    }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Timeline {
-    pub default_limit: i64,
-}
-
-impl Default for Timeline {
-    fn default() -> Self {
-        Timeline {
-            default_limit: recall_core::defaults::TIMELINE_LIMIT,
-        }
-    }
-}
+pub use table::{Access, Config, Judge, Later, Related, Search, Storage, Timeline, Vectors};
 
 /// The rule `related` judges its candidates by (`sql/related.sql`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, clap::ValueEnum)]
@@ -134,31 +51,6 @@ impl Default for RelatedRule {
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Related {
-    pub rule: RelatedRule,
-    pub min_weight: f64,
-    pub min_joint_weight: f64,
-}
-
-impl Default for Related {
-    fn default() -> Self {
-        Related {
-            rule: RelatedRule::default(),
-            min_weight: recall_core::defaults::RELATED_MIN_WEIGHT,
-            min_joint_weight: recall_core::defaults::RELATED_MIN_JOINT_WEIGHT,
-        }
-    }
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Access {
-    /// Glob patterns of the sources this caller may read; none means every source.
-    pub allow: Option<Vec<String>>,
-}
-
 impl Config {
     pub fn load(path: Option<&Path>) -> Result<Config> {
         let Some(path) = path else {
@@ -182,44 +74,9 @@ impl Config {
         Ok(config)
     }
 
+    /// Every value checked, each message naming its key.
     fn validate(&self) -> std::result::Result<(), String> {
-        use crate::bounds::*;
-        let s = &self.search;
-        CANDIDATE_POOL.check_int(CANDIDATE_POOL.key, s.candidate_pool)?;
-        HALF_LIFE_DAYS.check(HALF_LIFE_DAYS.key, s.recency_half_life_days)?;
-        RECENCY_WEIGHT.check(RECENCY_WEIGHT.key, s.recency_weight)?;
-        CONTEXT_WEIGHT.check(CONTEXT_WEIGHT.key, s.context_weight)?;
-        CONTEXT_RADIUS.check_int(CONTEXT_RADIUS.key, s.context_radius)?;
-        CONTEXT_GAP_MINUTES.check(CONTEXT_GAP_MINUTES.key, s.context_gap_minutes)?;
-        if let Some(p) = s.prune_share {
-            PRUNE_SHARE.check(PRUNE_SHARE.key, p)?;
-        }
-        RELATED_MIN_WEIGHT.check(RELATED_MIN_WEIGHT.key, self.related.min_weight)?;
-        RELATED_MIN_JOINT_WEIGHT
-            .check(RELATED_MIN_JOINT_WEIGHT.key, self.related.min_joint_weight)?;
-        for (bound, value) in [
-            (&SEARCH_DEFAULT_LIMIT, s.default_limit),
-            (&SEARCH_MAX_LIMIT, s.max_limit),
-            (&LATER_DEFAULT_LIMIT, self.later.default_limit),
-            (&TIMELINE_DEFAULT_LIMIT, self.timeline.default_limit),
-        ] {
-            bound.check_int(bound.key, value)?;
-        }
-        if let Some(ms) = self.storage.busy_timeout_ms {
-            BUSY_TIMEOUT_MS.check_int(BUSY_TIMEOUT_MS.key, ms)?;
-        }
-        if let Some(spec) = &self.storage.tokenizer {
-            crate::tokenizer::parse(spec)
-                .map_err(|e| format!("storage.tokenizer: {}", e.message))?;
-        }
-        self.judge.validate()?;
-        self.vectors.validate()?;
-        if let Some(globs) = &self.access.allow {
-            for glob in globs {
-                crate::access::check_glob("access.allow", glob)?;
-            }
-        }
-        Ok(())
+        self.check_each(&|key| key.to_string())
     }
 }
 
