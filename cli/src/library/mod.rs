@@ -23,4 +23,5 @@ pub use create::create;
 pub use files::sidecar;
 pub use open::{
     check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout, Access, Library,
+    BUSY_TIMEOUT,
 };
