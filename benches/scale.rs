@@ -18,9 +18,9 @@ use std::process::Command;
 use std::time::Instant;
 
 use recall_cli::library::{self, Access};
+use recall_cli::query::sql_file::queries;
+use recall_cli::query::{params, sql_file};
 use recall_cli::settings::{self, Filters, Ranking};
-use recall_cli::sql_file::queries;
-use recall_cli::{params, sql_file};
 use rusqlite::Connection;
 
 const SEED: u64 = 42;

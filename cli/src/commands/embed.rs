@@ -12,7 +12,7 @@ use super::Globals;
 use crate::args::EmbedArgs;
 use crate::error::{Context, Error, Result};
 use crate::library::{self, Access};
-use crate::sql_file::{self, int, queries};
+use crate::query::sql_file::{self, int, queries};
 use crate::vectors::embedder::{self, Embedder, Failure};
 use crate::vectors::store::{self, TABLE};
 use crate::{err, fault, interrupt, output};

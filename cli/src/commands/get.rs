@@ -10,7 +10,7 @@ use crate::err;
 use crate::error::Result;
 use crate::library::{self, Access, Library};
 use crate::output;
-use crate::sql_file::{self, queries};
+use crate::query::sql_file::{self, queries};
 use crate::text::field;
 
 pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
@@ -71,7 +71,7 @@ fn item(
     let rows = sql_file::run(
         &lib.conn,
         queries::GET,
-        &crate::params::get(id, allow, transcript),
+        &crate::query::params::get(id, allow, transcript),
     )?;
     let mut item: Map<String, Json> = rows
         .into_iter()

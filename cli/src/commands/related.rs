@@ -5,11 +5,12 @@ use super::open_for_query;
 use crate::args::RelatedArgs;
 use crate::config::RelatedRule;
 use crate::error::Result;
-use crate::explain::{self, Terms};
 use crate::library::Library;
+use crate::output;
+use crate::query::explain::{self, Terms};
+use crate::query::sql_file::queries;
+use crate::query::{params, sql_file};
 use crate::settings::{self, Globals};
-use crate::sql_file::queries;
-use crate::{output, params, sql_file};
 use recall_core::prompt::{prompt_terms, DEFAULT_MAX_PROMPT_TERMS, RELATED_MIN_OVERLAP};
 use recall_core::value::shown_real;
 

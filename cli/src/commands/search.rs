@@ -4,11 +4,12 @@ use serde_json::{json, Value as Json};
 use super::open_for_query;
 use crate::args::SearchArgs;
 use crate::error::Result;
-use crate::explain::{self, Terms};
 use crate::library::Library;
+use crate::output;
+use crate::query::explain::{self, Terms};
+use crate::query::sql_file::queries;
+use crate::query::{params, sql_file};
 use crate::settings::{self, Globals};
-use crate::sql_file::queries;
-use crate::{output, params, sql_file};
 
 pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
     let s = settings::Search::resolve(g, a)?;

@@ -11,8 +11,8 @@ use super::settings::Settings;
 use super::verdict::{run, Outcome, Verdict};
 use crate::error::Result;
 use crate::library::Library;
+use crate::query::sql_file::{self, int, queries, text, Params};
 use crate::settings;
-use crate::sql_file::{self, int, queries, text, Params};
 
 /// The judge stage of a search: `answer` (the literal one, from `params`) as the judge
 /// shapes it, or unchanged when no judge is set. Fails only where the literal search

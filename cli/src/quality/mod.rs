@@ -12,9 +12,9 @@ use crate::err;
 use crate::error::Result;
 use crate::input;
 use crate::library::Library;
+use crate::query::sql_file::queries;
+use crate::query::{params, sql_file};
 use crate::settings::{self, time_flag, Filters, Ranking};
-use crate::sql_file::queries;
-use crate::{params, sql_file};
 
 /// How many results a case reads: the first 10 for the metrics, and the ranks beyond.
 const DEPTH: i64 = 50;

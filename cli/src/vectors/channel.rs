@@ -12,7 +12,7 @@ use super::{store, Settings};
 use crate::err;
 use crate::error::Result;
 use crate::library::Library;
-use crate::sql_file::{self, int, queries, real, text, Params};
+use crate::query::sql_file::{self, int, queries, real, text, Params};
 
 /// What the channel did for one search.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::error::Result;
 use crate::library::Library;
-use crate::sql_file;
-use crate::sql_file::queries;
+use crate::query::sql_file;
+use crate::query::sql_file::queries;
 
 /// The terms an answer was searched with, as `explain` shows them.
 pub enum Terms<'a> {
@@ -38,7 +38,7 @@ pub fn build(lib: &Library, rows: &Rows, terms: Terms, fields: Json) -> Result<J
     let facts = sql_file::run(
         &lib.conn,
         queries::EXPLAIN,
-        &crate::params::explain(lib, text.map(|t| t.0), text.is_some_and(|t| t.1)),
+        &crate::query::params::explain(lib, text.map(|t| t.0), text.is_some_and(|t| t.1)),
     )?;
     let row = facts.into_iter().next().unwrap_or_default();
     let items = row.get("items").and_then(Json::as_i64).unwrap_or(0);

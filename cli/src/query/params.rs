@@ -2,8 +2,8 @@
 //! CLI, `recall eval` and the scale benchmark bind alike.
 use crate::error::Result;
 use crate::library::Library;
+use crate::query::sql_file::{int, real, text, Params};
 use crate::settings::{self, sources_param, Filters};
-use crate::sql_file::{int, real, text, Params};
 use recall_core::defaults::{POOL_MAX, POOL_MIN};
 
 /// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
@@ -11,7 +11,7 @@ use recall_core::defaults::{POOL_MAX, POOL_MIN};
 /// items nearest the query.
 pub struct SearchPlan {
     pub params: Params,
-    pub pruned: Vec<crate::prune::TermShare>,
+    pub pruned: Vec<crate::query::prune::TermShare>,
     pub vectors: crate::vectors::channel::Channel,
 }
 
@@ -31,7 +31,7 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
     if let Some(share) = r.prune_share {
         let min = recall_core::fts_match::min_chars_for_tokenizer(&lib.tokenizer);
         let terms = recall_core::fts_match::match_terms(&s.query, min, r.drop_stopwords);
-        let (kept, dropped) = crate::prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
+        let (kept, dropped) = crate::query::prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
         if !dropped.is_empty() {
             pruned_match = Some(recall_core::fts_match::to_match(&kept));
             pruned = dropped;
