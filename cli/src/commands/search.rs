@@ -42,7 +42,10 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
             "pool": s.ranking.pool, "limit": s.limit, "context": context(s, &rows),
         });
         let mut fields = fields;
-        if !matches!(plan.vectors, crate::vectors::channel::Channel::Off(None)) {
+        if !matches!(
+            plan.vectors,
+            crate::query::vector_channel::Channel::Off(None)
+        ) {
             fields["vectors"] = plan.vectors.shown(&s.ranking.vectors);
         }
         Some(explain::build(lib, &rows, terms, fields)?)
@@ -50,7 +53,7 @@ pub fn answer(lib: &Library, s: &settings::Search, explain: bool) -> Result<Json
         None
     };
     let literal = output::query_answer("search", &rows, s.shown(&lib.tokenizer), explain);
-    crate::judge::stage(lib, s, &plan.params, literal)
+    crate::query::judge_stage::stage(lib, s, &plan.params, literal)
 }
 
 /// The columns of `sql/search.sql` that only the vector channel fills.

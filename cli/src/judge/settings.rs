@@ -187,14 +187,14 @@ impl Settings {
         floor_below_threshold(&name, self.floor, self.threshold).map_err(Error::new)
     }
 
-    pub(super) fn cuts(&self) -> rules::Cuts {
+    pub fn cuts(&self) -> rules::Cuts {
         rules::Cuts {
             threshold: self.threshold,
             floor: self.floor,
         }
     }
 
-    pub(super) fn shown(&self, command: &str) -> Json {
+    pub fn shown(&self, command: &str) -> Json {
         json!({
             "command": command, "threshold": self.threshold, "floor": self.floor,
             "timeout_ms": self.timeout_ms, "shortlist": self.shortlist,

@@ -232,7 +232,7 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
             // The judge's answer when one is set, as `recall search` gives it.
             let literal = crate::output::query_answer("search", &rows, Json::Null, None);
             let (answer, judge_failed) =
-                crate::judge::stage_reporting(lib, &s, &plan.params, literal)?;
+                crate::query::judge_stage::stage_reporting(lib, &s, &plan.params, literal)?;
             // Each message names the process that failed.
             fell_back = plan
                 .vectors

@@ -12,7 +12,7 @@ use recall_core::defaults::{POOL_MAX, POOL_MIN};
 pub struct SearchPlan {
     pub params: Params,
     pub pruned: Vec<crate::query::prune::TermShare>,
-    pub vectors: crate::vectors::channel::Channel,
+    pub vectors: crate::query::vector_channel::Channel,
 }
 
 fn filters(f: &Filters) -> Params {
@@ -40,7 +40,7 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
     let mut params = filters(&s.filters);
     params.push((":sources", text(sources_param(&s.allow).as_deref())));
     let pool = r.pool.clamp(POOL_MIN, POOL_MAX);
-    let vectors = crate::vectors::channel::run(lib, &r.vectors, &s.query, &params, pool)?;
+    let vectors = crate::query::vector_channel::run(lib, &r.vectors, &s.query, &params, pool)?;
     params.extend(vectors.params(&r.vectors));
     params.extend([
         (":query", text(Some(&s.query))),

@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value as Json};
 
-use super::protocol::Item;
-use super::rules;
-use super::settings::Settings;
-use super::verdict::{run, Outcome, Verdict};
 use crate::error::Result;
+use crate::judge::protocol::Item;
+use crate::judge::rules;
+use crate::judge::verdict::{run, Outcome, Verdict};
+use crate::judge::Settings;
 use crate::library::Library;
 use crate::query::sql_file::{self, int, queries, text, Params};
 use crate::settings;

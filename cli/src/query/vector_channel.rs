@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use super::embedder::{self, Embedder, Failure};
-use super::{store, Settings};
 use crate::err;
 use crate::error::Result;
 use crate::library::Library;
 use crate::query::sql_file::{self, int, queries, real, text, Params};
+use crate::vectors::embedder::{self, Embedder, Failure};
+use crate::vectors::{store, Settings, NO_EMBEDDER};
 
 /// What the channel did for one search.
 #[derive(Debug, Clone)]
@@ -98,7 +98,7 @@ pub fn run(
         return Ok(Channel::Off(Some("turned off (--no-vectors)".into())));
     }
     let Some(command) = v.command.as_deref() else {
-        return Ok(Channel::Off(Some(super::NO_EMBEDDER.into())));
+        return Ok(Channel::Off(Some(NO_EMBEDDER.into())));
     };
     let Some(store) = store::read(&lib.conn)? else {
         return Ok(Channel::Off(None));
