@@ -1,9 +1,24 @@
 //! The read path: one function per query (search, later, related, timeline, get) that
-//! binds a file of `sql/`, runs it and returns a typed answer. The commands, the MCP
+//! binds a file of `sql/` (`params`), runs it (`sql_file`) and returns a typed answer
+//! (`answer`, `rows`), which becomes JSON once, at the edge. The commands, the MCP
 //! server, the prompt hook, `recall eval` and the benchmarks all read through here.
+pub mod answer;
 pub mod explain;
+mod get;
 pub mod judge_stage;
+mod later;
 pub mod params;
 pub mod prune;
+mod related;
+pub mod rows;
+mod search;
 pub mod sql_file;
+mod timeline;
 pub mod vector_channel;
+
+pub use answer::{to_json, Answer, ItemAnswer};
+pub use get::get;
+pub use later::{later, later_results};
+pub use related::related;
+pub use search::{search, search_near};
+pub use timeline::timeline;
