@@ -10,14 +10,12 @@ pub mod index_check;
 pub mod input;
 pub mod interrupt;
 pub mod item;
-pub mod item_writer;
 pub mod judge;
 pub mod library;
 pub mod line_process;
 pub mod mcp;
 pub mod output;
 pub mod quality;
-pub mod query;
 pub mod schema;
 pub mod settings;
 pub mod sql_guard;
@@ -25,6 +23,10 @@ pub mod text;
 pub mod tokenizer;
 pub mod vectors;
 pub mod wipe;
+
+// The read path and the writes of items, which the front ends (`commands`, `mcp`) call.
+pub mod items;
+pub mod query;
 
 use std::ffi::OsString;
 

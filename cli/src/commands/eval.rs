@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::error::{Context, Result};
-use crate::item_writer::ItemWriter;
+use crate::items::writer::{self, ItemWriter};
 use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::{self, locomo};
@@ -246,7 +246,7 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         .context("starting the import")?;
     // The cases name items by id: new ones, above every id ever used (read inside the
     // transaction, so that no other writer takes them meanwhile).
-    let first_id = crate::item_writer::ids_used(&tx).context("reading the next id")? + 1;
+    let first_id = writer::ids_used(&tx).context("reading the next id")? + 1;
     let converted = locomo::convert(&doc, first_id)?;
     {
         let mut writer = ItemWriter::new(&tx).context("preparing the import")?;

@@ -1,10 +1,10 @@
 //! One module per command: each resolves its settings (`settings`), runs its SQL file and
 //! prints.
-pub mod add;
+mod add;
 mod check;
 mod embed;
 mod eval;
-pub mod forget;
+mod forget;
 mod get;
 mod hook;
 mod import;
