@@ -1,4 +1,5 @@
-//! One module per command: each resolves its settings (`settings`), runs its SQL file and
+//! The command line: one module per command, each of which resolves its settings
+//! (`settings`), calls the read path (`query`) or the writes of items (`items`) and
 //! prints.
 mod add;
 mod check;
