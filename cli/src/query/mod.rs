@@ -3,12 +3,12 @@
 //! (`answer`, `rows`), which becomes JSON once, at the edge. The commands, the MCP
 //! server, the prompt hook, `recall eval` and the benchmarks all read through here.
 pub mod answer;
-pub mod explain;
+mod explain;
 mod get;
-pub mod judge_stage;
+mod judge_stage;
 mod later;
-pub mod params;
-pub mod prune;
+mod params;
+mod prune;
 mod related;
 pub mod rows;
 mod search;
