@@ -18,9 +18,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use recall_cli::library::{self, Access};
+use recall_cli::query::{self, sql_file::queries};
 use recall_cli::settings::{self, Filters, Ranking};
-use recall_cli::sql_file::queries;
-use recall_cli::{params, sql_file};
 use rusqlite::Connection;
 
 const SEED: u64 = 42;
@@ -339,11 +338,11 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             },
             allow: None,
         };
-        let p = params::search(&lib, &s).expect("params");
-        sql_file::run(&lib.conn, queries::SEARCH, &p.params)
+        query::search(&lib, &s, false)
             .expect("search")
+            .results
             .iter()
-            .filter_map(|row| row.get("id").and_then(|v| v.as_i64()))
+            .map(|row| row.item.id)
             .collect()
     };
     let search = |q: &str, project: Option<&str>| search_with(&ranking, q, project).len();
@@ -439,7 +438,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             limit: 5,
             allow: None,
         };
-        sql_file::run(&lib.conn, queries::LATER, &params::later(&lib, &s)).expect("later");
+        query::later_results(&lib, &s).expect("later");
     }));
     // The default rule, and Jezero's, which counts no words.
     let jezero = Ranking {
@@ -461,12 +460,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
                 now: Some(NOW.to_string()),
                 allow: None,
             };
-            sql_file::run(
-                &lib.conn,
-                queries::RELATED,
-                &params::related(&lib, &s, false),
-            )
-            .expect("related");
+            query::related(&lib, &s, false).expect("related");
         }));
     }
     timings.push(time_each("timeline", o.queries, |i| {
@@ -479,7 +473,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             default_limit: 20,
             allow: None,
         };
-        sql_file::run(&lib.conn, queries::TIMELINE, &params::timeline(&s)).expect("timeline");
+        query::timeline(&lib, &s, false).expect("timeline");
     }));
     timings.extend(python_baseline(&path, &matches, &o.tokenizer));
     let peak_mb = cli_peak_mb(&path, &queries);
@@ -513,36 +507,21 @@ fn vector_channel(
     let lib = library::open(&vpath, Access::Read, None).expect("open");
     let query_vectors = vectors::queries(o.queries, SEED ^ 0x5eed);
     let ranking = Ranking::from_config(&recall_cli::config::Config::default());
-    let plan = |q: &str| {
-        let s = settings::Search {
-            query: q.to_string(),
-            ranking: ranking.clone(),
-            limit: 10,
-            now: Some(NOW.to_string()),
-            filters: Filters::default(),
-            allow: None,
-        };
-        params::search(&lib, &s).expect("params").params
+    let search = |q: &str| settings::Search {
+        query: q.to_string(),
+        ranking: ranking.clone(),
+        limit: 10,
+        now: Some(NOW.to_string()),
+        filters: Filters::default(),
+        allow: None,
     };
     let nearest = |v: &str| -> Vec<i64> {
-        let p: sql_file::Params = vec![
-            (":query_vector", sql_file::text(Some(v))),
-            (":k", sql_file::int(Some(ranking.pool))),
-        ];
-        sql_file::run(&lib.conn, queries::NEAREST, &p)
-            .expect("nearest")
-            .iter()
-            .filter_map(|row| row.get("id").and_then(|v| v.as_i64()))
-            .collect()
+        query::vector_channel::nearest(&lib, v, &Vec::new(), ranking.pool).expect("nearest")
     };
+    // No embedder here: the query's vector is given, and the search fuses its nearest.
     let hybrid = |i: usize| {
         let ids = nearest(&query_vectors[i]);
-        let mut p = plan(&texts[i]);
-        p.push((
-            ":nearest",
-            sql_file::text(Some(&serde_json::to_string(&ids).unwrap_or_default())),
-        ));
-        sql_file::run(&lib.conn, queries::SEARCH, &p).expect("hybrid search");
+        query::search_near(&lib, &search(&texts[i]), ids).expect("hybrid search");
     };
     timings.extend(time_interleaved(
         &[
@@ -553,7 +532,7 @@ fn vector_channel(
         o.queries,
         |v, i| match v {
             0 => {
-                sql_file::run(&lib.conn, queries::SEARCH, &plan(&texts[i])).expect("search");
+                query::search(&lib, &search(&texts[i]), false).expect("search");
             }
             1 => {
                 nearest(&query_vectors[i]);

@@ -22,6 +22,7 @@ mod hostile_cli;
 mod ids;
 mod inputs;
 mod judge;
+mod layout;
 mod match_safety;
 mod mcp_helpers;
 mod mcp_library;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::err;
 use crate::error::Result;
-use crate::item::{MAX_INDEXED, MAX_TITLE, MAX_TRANSCRIPT};
+use crate::item::{MAX_DIMENSIONS, MAX_INDEXED, MAX_TITLE, MAX_TRANSCRIPT};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -17,7 +17,7 @@ const MIB: u64 = 1024 * 1024;
 /// embedding of the most dimensions at 48 bytes a number, plus the keys; rounded up to
 /// whole MiB.
 pub const ITEM_JSON: u64 = (6 * (MAX_TRANSCRIPT + 3 * MAX_INDEXED + 3 * MAX_TITLE + 64) as u64
-    + 48 * crate::vectors::store::MAX_DIMENSIONS as u64)
+    + 48 * MAX_DIMENSIONS as u64)
     .div_ceil(MIB)
     * MIB;
 /// A query or prompt read from standard input (`search -`, `related -`), and the whole

@@ -25,6 +25,8 @@ pub const MAX_ID: i64 = (1 << 53) - 1;
 pub const MAX_TITLE: usize = 4 * 1024;
 pub const MAX_INDEXED: usize = 1024 * 1024;
 pub const MAX_TRANSCRIPT: usize = 32 * 1024 * 1024;
+/// The most numbers an embedding may have: sqlite-vec's own limit (`vectors::store`).
+pub const MAX_DIMENSIONS: usize = 8192;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
@@ -229,7 +231,6 @@ impl Item {
 }
 
 fn embedding(obj: &Map<String, Value>) -> Result<Option<Vec<f32>>, String> {
-    use crate::vectors::store::MAX_DIMENSIONS;
     let list = match obj.get("embedding") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(list)) => list,

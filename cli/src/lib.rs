@@ -5,27 +5,26 @@ pub mod bounds;
 pub mod commands;
 pub mod config;
 pub mod error;
-pub mod explain;
 pub mod fault;
 pub mod input;
 pub mod interrupt;
 pub mod item;
-pub mod item_writer;
 pub mod judge;
 pub mod library;
 pub mod line_process;
 pub mod mcp;
 pub mod output;
-pub mod params;
-pub mod prune;
 pub mod quality;
 pub mod settings;
-pub mod sql_file;
 pub mod sql_guard;
 pub mod text;
 pub mod tokenizer;
 pub mod vectors;
 pub mod wipe;
+
+// The read path and the writes of items, which the front ends (`commands`, `mcp`) call.
+pub mod items;
+pub mod query;
 
 use std::ffi::OsString;
 

@@ -4,6 +4,11 @@
 use std::io::Write;
 
 use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use crate::error::Result;
+use crate::query::rows::{Found, LaterRow, Listed, Rating, RelatedRow, SearchMatch, SearchRow};
+use crate::query::{to_json, Answer};
 
 fn write_out(text: &str) {
     let mut out = std::io::stdout().lock();
@@ -36,119 +41,160 @@ macro_rules! say {
     ($($arg:tt)*) => { $crate::output::line(&format!($($arg)*)) };
 }
 
-/// The answer of a query command as one JSON object:
-/// `{"command", "results", "settings", "explain"?}`. What `--json` prints, and what
-/// `recall mcp` returns.
-pub fn query_answer(
-    command: &str,
-    rows: &[serde_json::Map<String, serde_json::Value>],
-    settings: serde_json::Value,
-    explain: Option<serde_json::Value>,
-) -> serde_json::Value {
-    let mut doc = serde_json::json!({ "command": command, "results": rows, "settings": settings });
-    if let Some(e) = explain {
-        doc["explain"] = e;
+/// A result as one line of a listing: `[id] date title (project, source)`, then its note.
+pub trait Listing {
+    fn listed(&self) -> &Listed;
+
+    /// The heading rows are grouped under (`# matched by …`), when they say how they
+    /// matched and are not ranked together.
+    fn group(&self) -> Option<&'static str> {
+        None
     }
-    doc
+
+    /// What follows the line: a judged item's probability, how a search found it.
+    fn note(&self) -> String {
+        String::new()
+    }
 }
 
-/// Prints a query's answer ([`query_answer`]): the object, or one line per result for
-/// people (`[id] date title (project, source)`, grouped under `# matched by …` where rows
-/// say how they matched, or followed by `next to [id]` for a search result there through
-/// its neighbour), then the explain fields.
-pub fn results(json_mode: bool, answer: &serde_json::Value) {
-    use crate::text::field;
-    use serde_json::Value as Json;
-    if json_mode {
-        json(answer);
-        return;
+impl Listing for Listed {
+    fn listed(&self) -> &Listed {
+        self
     }
-    let rows = answer
-        .get("results")
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let mut last_matched_by: Option<&str> = None;
-    for row in rows {
-        let s = |k: &str| row.get(k).and_then(Json::as_str).unwrap_or("-").to_string();
-        // Search ranks term and context matches together: each says so on its line
-        // instead of under a heading.
-        let next_to = row.get("context_of");
-        if let (Some(m), None) = (row.get("matched_by").and_then(Json::as_str), next_to) {
-            if last_matched_by != Some(m) {
-                crate::say!("# matched by {}", m.replace('_', " "));
-                last_matched_by = Some(m);
+}
+
+impl Listing for RelatedRow {
+    fn listed(&self) -> &Listed {
+        &self.item
+    }
+}
+
+impl Listing for LaterRow {
+    fn listed(&self) -> &Listed {
+        &self.item
+    }
+
+    fn group(&self) -> Option<&'static str> {
+        Some(self.matched_by.name())
+    }
+}
+
+impl Listing for SearchRow {
+    fn listed(&self) -> &Listed {
+        &self.item
+    }
+
+    // Search ranks term and context matches together: each says so on its line instead
+    // of under a heading.
+    fn note(&self) -> String {
+        // A judged answer (docs/judge.md) shows each item's probability.
+        let judged = match &self.judge {
+            Some(Rating {
+                probability: Some(p),
+                ..
+            }) => format!(" p={p:.2}"),
+            Some(_) => " (not judged)".to_string(),
+            None => String::new(),
+        };
+        let how = match &self.found {
+            Some(Found {
+                matched_by: SearchMatch::Context,
+                context_of,
+            }) => format!(
+                " next to [{}]",
+                context_of.map_or("null".to_string(), |id| id.to_string())
+            ),
+            // There through the vector channel alone (docs/vectors.md).
+            Some(Found {
+                matched_by: SearchMatch::Vector,
+                ..
+            }) => " (near in meaning)".to_string(),
+            _ => String::new(),
+        };
+        format!("{judged}{how}")
+    }
+}
+
+/// Prints a query's answer: the JSON object (`query::to_json`), or for people one line
+/// per result (`Listing`), grouped under `# matched by …` where rows say so, then the
+/// explain fields.
+pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Result<()> {
+    use crate::text::field;
+    if json_mode {
+        json(&to_json(answer)?);
+        return Ok(());
+    }
+    let mut last_group: Option<&str> = None;
+    for row in &answer.results {
+        if let Some(group) = row.group() {
+            if last_group != Some(group) {
+                crate::say!("# matched by {}", group.replace('_', " "));
+                last_group = Some(group);
             }
         }
-        let through_context = row.get("matched_by").and_then(Json::as_str) == Some("context");
-        let suffix = match next_to {
-            Some(id) if through_context => format!(" next to [{id}]"),
-            // There through the vector channel alone (docs/vectors.md).
-            _ if row.get("matched_by").and_then(Json::as_str) == Some("vector") => {
-                " (near in meaning)".to_string()
-            }
-            _ => String::new(),
-        };
-        let date: String = s("date").chars().take(10).collect();
-        // A judged answer (docs/judge.md) shows each item's probability.
-        let judged = match row.get("probability") {
-            Some(Json::Number(p)) => format!(" p={:.2}", p.as_f64().unwrap_or(0.0)),
-            Some(_) if row.get("judged").is_some() => " (not judged)".to_string(),
-            _ => String::new(),
-        };
+        let item = row.listed();
+        let date: String = item.date.chars().take(10).collect();
         crate::say!(
-            "[{}] {} {} ({}, {}){judged}{suffix}",
-            row.get("id").map(|v| v.to_string()).unwrap_or_default(),
+            "[{}] {} {} ({}, {}){}",
+            item.id,
             field(&date),
-            field(&s("title")),
-            field(&s("project")),
-            field(&s("source"))
+            field(&item.title),
+            field(item.project.as_deref().unwrap_or("-")),
+            field(&item.source),
+            row.note()
         );
     }
-    if rows.is_empty() {
+    if answer.results.is_empty() {
         crate::say!("(no results)");
-    } else if answer.get("below_threshold") == Some(&Json::Bool(true)) {
+    } else if answer.below_threshold() {
         crate::say!("(weak matches: none reached the judge's threshold)");
     }
-    if let Some(Json::Object(fields)) = answer.get("explain") {
-        crate::say!("--");
-        for (k, v) in fields {
-            // Judged candidates (`related`): one line each, id and why.
-            if let Json::Array(list) = v {
-                if !list.is_empty() && list.iter().all(|c| c.get("why").is_some()) {
-                    crate::say!("{k}:");
-                    for c in list {
-                        let id = c.get("id").map(Json::to_string).unwrap_or_default();
-                        let why = c.get("why").and_then(Json::as_str).unwrap_or("");
-                        let words: Vec<String> = c
-                            .get("shared")
-                            .and_then(Json::as_array)
-                            .map(Vec::as_slice)
-                            .unwrap_or_default()
-                            .iter()
-                            .map(|w| {
-                                let word = w.get("word").and_then(Json::as_str).unwrap_or("");
-                                match w.get("weight").and_then(Json::as_f64) {
-                                    Some(x) => format!("{word} {x:.3}"),
-                                    None => word.to_string(),
-                                }
-                            })
-                            .collect();
-                        let words = match words.is_empty() {
-                            true => "none".to_string(),
-                            false => words.join(", "),
-                        };
-                        crate::say!("  [{id}] {}; shared: {}", field(why), field(&words));
-                    }
-                    continue;
+    if let Some(fields) = &answer.explain {
+        explain(fields);
+    }
+    Ok(())
+}
+
+/// The explain fields, one a line; judged candidates (`related`) one a line each, id and
+/// why.
+fn explain(fields: &Map<String, Json>) {
+    use crate::text::field;
+    crate::say!("--");
+    for (k, v) in fields {
+        if let Json::Array(list) = v {
+            if !list.is_empty() && list.iter().all(|c| c.get("why").is_some()) {
+                crate::say!("{k}:");
+                for c in list {
+                    let id = c.get("id").map(Json::to_string).unwrap_or_default();
+                    let why = c.get("why").and_then(Json::as_str).unwrap_or("");
+                    let words: Vec<String> = c
+                        .get("shared")
+                        .and_then(Json::as_array)
+                        .map(Vec::as_slice)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|w| {
+                            let word = w.get("word").and_then(Json::as_str).unwrap_or("");
+                            match w.get("weight").and_then(Json::as_f64) {
+                                Some(x) => format!("{word} {x:.3}"),
+                                None => word.to_string(),
+                            }
+                        })
+                        .collect();
+                    let words = match words.is_empty() {
+                        true => "none".to_string(),
+                        false => words.join(", "),
+                    };
+                    crate::say!("  [{id}] {}; shared: {}", field(why), field(&words));
                 }
+                continue;
             }
-            let shown = match v {
-                Json::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            crate::say!("{k}: {}", field(&shown));
         }
+        let shown = match v {
+            Json::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        crate::say!("{k}: {}", field(&shown));
     }
 }
 

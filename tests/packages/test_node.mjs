@@ -136,7 +136,7 @@ describe('sql/search.sql in better-sqlite3 gives the CLI search', () => {
 
   test('parameters() are exactly the ones search.sql needs: without any one it is refused', () => {
     const all = parameters(searchSql, { query: 'deploy', tokenizer });
-    // docs/queries.md's list, the parameters the CLI binds (cli/src/params.rs) included.
+    // docs/queries.md's list, the parameters the CLI binds (cli/src/query/params.rs) included.
     for (const name of ['context_weight', 'context_radius', 'context_gap', 'nearest', 'rrf_k']) {
       assert.ok(name in all, name);
     }

@@ -325,7 +325,7 @@ def test_parameters_of_search_sql_are_exactly_the_ones_it_needs(libraries):
     conn = sqlite3.connect(copy)
     sqlite_recall.load(conn)
     params = sqlite_recall.parameters(SEARCH_SQL, query="deploy", tokenizer=UNICODE61)
-    # docs/queries.md's list, the parameters the CLI binds (cli/src/params.rs) included.
+    # docs/queries.md's list, the parameters the CLI binds (cli/src/query/params.rs) included.
     assert {"context_weight", "context_radius", "context_gap", "nearest", "rrf_k"} <= set(params)
     assert conn.execute(SEARCH_SQL, params).fetchall()
     for name in params:

@@ -3,83 +3,16 @@
 //! checked by the one validation of `import` (`Item::from_json`) either way.
 use std::io::IsTerminal;
 
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Map, Value};
 
 use super::Globals;
 use crate::args::AddArgs;
-use crate::error::{Context, Result};
+use crate::error::Result;
 use crate::input;
 use crate::item::{Item, MAX_TRANSCRIPT};
-use crate::item_writer::ItemWriter;
-use crate::library::{self, Access, Library};
-use crate::{err, fault, interrupt, output};
-
-/// What an add did: the item's id, and the stored item it duplicates, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Added {
-    pub id: i64,
-    pub duplicate_of: Option<i64>,
-    /// Whether the item was written (false: a duplicate left out).
-    pub written: bool,
-}
-
-/// Validates like import (`Item::from_json`), inserts, returns the new id. An item
-/// with an `id` replaces that item, if it is one `allow` lets the caller read (see
-/// `ItemWriter::write`). A duplicate of a stored item is added again, as `import` does.
-pub fn add_item(lib: &mut Library, item: &Value, allow: &Option<Vec<String>>) -> Result<i64> {
-    let item = Item::from_json(item).map_err(|reason| err!("{reason}; nothing was added"))?;
-    Ok(write(lib, &item, allow, false, None)?.id)
-}
-
-/// Writes one validated item in its own transaction. `guard`, when given, holds
-/// interruptions off the commit (the command line's; a library caller has none).
-fn write(
-    lib: &mut Library,
-    item: &Item,
-    allow: &Option<Vec<String>>,
-    skip_duplicates: bool,
-    guard: Option<&interrupt::Guard>,
-) -> Result<Added> {
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting to add the item")?;
-    let added = {
-        let mut writer = ItemWriter::new(&tx)
-            .context("preparing to add the item")?
-            .with_vectors(crate::vectors::store::read(&tx)?)
-            .with_access(allow);
-        if let Some(problem) = writer.embedding_problem(item) {
-            return Err(err!("{problem}; nothing was added"));
-        }
-        let duplicate_of = writer
-            .duplicate_of(item)
-            .context("looking for a duplicate")?;
-        match duplicate_of {
-            Some(id) if skip_duplicates => Added {
-                id,
-                duplicate_of,
-                written: false,
-            },
-            _ => Added {
-                id: writer
-                    .write(item)
-                    .context("writing the item; nothing was added")?
-                    .map_err(|refusal| err!("{refusal}; nothing was added"))?,
-                duplicate_of,
-                written: true,
-            },
-        }
-    };
-    fault::pause_point("add", 1);
-    match guard {
-        Some(guard) => guard.commit(|| tx.commit()),
-        None => tx.commit(),
-    }
-    .context("committing the item")?;
-    Ok(added)
-}
+use crate::items::add::add;
+use crate::library::{self, Access};
+use crate::{err, interrupt, output};
 
 pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     let path = g.db()?;
@@ -112,7 +45,7 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
         "nothing was added; the library is as it was".to_string(),
         None,
     )?;
-    let added = write(
+    let added = add(
         &mut lib,
         &item,
         &g.allow(&a.access.allow),
@@ -121,10 +54,7 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     )?;
     drop(guard);
     if g.json {
-        output::json(&json!({
-            "command": "add", "id": added.id, "duplicate_of": added.duplicate_of,
-            "added": added.written,
-        }));
+        output::json(&added.to_json());
     } else {
         crate::say!("{}", added.id);
     }

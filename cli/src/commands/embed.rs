@@ -12,7 +12,7 @@ use super::Globals;
 use crate::args::EmbedArgs;
 use crate::error::{Context, Error, Result};
 use crate::library::{self, Access};
-use crate::sql_file::{self, int, queries};
+use crate::query::sql_file::{self, int, queries};
 use crate::vectors::embedder::{self, Embedder, Failure};
 use crate::vectors::store::{self, TABLE};
 use crate::{err, fault, interrupt, output};
@@ -74,29 +74,25 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     // Items the embedder would not embed, and why.
     let mut refused: Vec<(i64, String)> = Vec::new();
     loop {
-        let rows = sql_file::run(
+        let rows = sql_file::read(
             &lib.conn,
             queries::ITEM_TEXTS,
             &vec![
                 (":after", int(Some(after))),
                 (":batch", int(Some(g.config.vectors.batch))),
             ],
+            |c| Ok((c.int("id")?, c.text("imported_at")?, c.text("text")?)),
         )?;
-        let Some(last) = rows.last().and_then(|r| r.get("id")).and_then(Json::as_i64) else {
+        let Some(last) = rows.last().and_then(|r| r.0) else {
             break;
         };
         after = last;
         // An item whose vector is as new as its text is not embedded again.
         let batch: Vec<(i64, &str, String)> = rows
             .iter()
-            .filter_map(|r| {
-                let id = r.get("id")?.as_i64()?;
-                let imported = r.get("imported_at")?.as_str()?;
-                let text = r
-                    .get("text")
-                    .and_then(Json::as_str)
-                    .unwrap_or("")
-                    .to_string();
+            .filter_map(|(id, imported, text)| {
+                let (id, imported) = ((*id)?, imported.as_deref()?);
+                let text = text.clone().unwrap_or_default();
                 (current.get(&id).map(String::as_str) != Some(imported))
                     .then_some((id, imported, text))
             })

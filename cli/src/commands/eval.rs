@@ -2,14 +2,12 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::config::overlay::Overlay;
-use crate::error::{Context, Result};
-use crate::item_writer::ItemWriter;
+use crate::error::Result;
 use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::{self, locomo, Variant};
@@ -300,29 +298,7 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         "nothing was imported; the library is as it was".to_string(),
         None,
     )?;
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the import")?;
-    // The cases name items by id: new ones, above every id ever used (read inside the
-    // transaction, so that no other writer takes them meanwhile).
-    let first_id = crate::item_writer::ids_used(&tx).context("reading the next id")? + 1;
-    let converted = locomo::convert(&doc, first_id)?;
-    {
-        let mut writer = ItemWriter::new(&tx).context("preparing the import")?;
-        for item in &converted.items {
-            writer
-                .write(item)
-                .context("writing an item")?
-                .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
-        }
-    }
-    let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();
-    std::fs::write(cases_path, lines)
-        .map_err(|e| err!("cannot write {}: {e}", cases_path.display()))?;
-    guard
-        .commit(|| tx.commit())
-        .context("committing the import")?;
+    let converted = locomo::import(&mut lib, &doc, cases_path, &guard)?;
     if g.json {
         output::json(&json!({
             "command": "import-locomo", "items": converted.items.len(), "cases": converted.cases.len(),

@@ -1,87 +1,43 @@
-//! `recall get ID`: one item, if the caller may read its source.
-//!
-//! It reads through `sql_file::run`, as the searches do, so that an item shows the same in
-//! both: text that is not valid UTF-8 appears with U+FFFD in place of the bad bytes
-//! (`recall check` names such items), and a failure names what is damaged.
-use serde_json::{Map, Value as Json};
-
+//! `recall get ID`: one item, if the caller may read its source (`query::get`).
 use super::Globals;
-use crate::err;
 use crate::error::Result;
-use crate::library::{self, Access, Library};
-use crate::output;
-use crate::sql_file::{self, queries};
+use crate::library::{self, Access};
 use crate::text::field;
+use crate::{output, query};
 
 pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
-    let item = item(&lib, id, transcript, &g.allow(allow))?;
+    let answer = query::get(&lib, id, transcript, &g.allow(allow))?;
     if g.json {
-        output::json(&answer_of(item));
+        output::json(&query::to_json(&answer)?);
         return Ok(0);
     }
-    let s = |k: &str| -> String {
-        match item.get(k) {
-            Some(Json::String(s)) => s.clone(),
-            Some(Json::Null) | None => String::new(),
-            Some(other) => other.to_string(),
-        }
-    };
-    let project = s("project");
+    let item = &answer.item;
     crate::say!(
         "[{id}] {} {} ({}, {})",
-        field(&s("occurred_at")),
-        field(&s("title")),
-        field(if project.is_empty() { "-" } else { &project }),
-        field(&s("source"))
+        field(&item.occurred_at),
+        field(&item.title),
+        field(
+            item.project
+                .as_deref()
+                .filter(|p| !p.is_empty())
+                .unwrap_or("-")
+        ),
+        field(&item.source)
     );
-    for label in ["summary", "questions", "atoms"] {
-        let text = s(label);
+    for (label, text) in [
+        ("summary", &item.summary),
+        ("questions", &item.questions),
+        ("atoms", &item.atoms),
+    ] {
         if !text.is_empty() {
-            crate::say!("{label}:\n{}", indent(&text));
+            crate::say!("{label}:\n{}", indent(text));
         }
     }
-    if item.contains_key("transcript") {
-        crate::say!("transcript:\n{}", indent(&s("transcript")));
+    if let Some(transcript) = &item.transcript {
+        crate::say!("transcript:\n{}", indent(transcript));
     }
     Ok(0)
-}
-
-/// The JSON answer, `{"command": "get", "item": {…}}`; a missing item and one whose
-/// source `allow` forbids are the same error.
-pub fn answer(
-    lib: &Library,
-    id: i64,
-    transcript: bool,
-    allow: &Option<Vec<String>>,
-) -> Result<Json> {
-    item(lib, id, transcript, allow).map(answer_of)
-}
-
-fn answer_of(item: Map<String, Json>) -> Json {
-    serde_json::json!({ "command": "get", "item": item })
-}
-
-fn item(
-    lib: &Library,
-    id: i64,
-    transcript: bool,
-    allow: &Option<Vec<String>>,
-) -> Result<Map<String, Json>> {
-    let rows = sql_file::run(
-        &lib.conn,
-        queries::GET,
-        &crate::params::get(id, allow, transcript),
-    )?;
-    let mut item: Map<String, Json> = rows
-        .into_iter()
-        .next()
-        .ok_or_else(|| err!("no item {id} in {}", lib.path.display()))?;
-    // Asked for or not, an item without a transcript shows none.
-    if item.get("transcript").is_some_and(Json::is_null) {
-        item.remove("transcript");
-    }
-    Ok(item)
 }
 
 fn indent(text: &str) -> String {

@@ -9,14 +9,15 @@
 //! exit 2, the code of every other recall error.
 use std::io::{IsTerminal, Write};
 
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::args::{Cli, Common, HookArgs, Recency, RelatedArgs};
-use crate::err;
 use crate::error::Result;
-use crate::input;
+use crate::query::rows::RelatedRow;
 use crate::settings::{self, Globals};
 use crate::text::field;
+use crate::{err, input, query};
 
 /// Runs the hook; always exit code 0.
 pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
@@ -72,15 +73,25 @@ fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
     let prompt = recall_core::prompt::prompt_of_terms(&prompt);
     let s = settings::Related::with_prompt(&g, &related_args, prompt)?;
     let lib = super::open_for_query(&g)?;
-    let rows = super::related::rows(&lib, &s)?;
+    let rows = query::related(&lib, &s, false)?.results;
     if g.json {
-        let doc = serde_json::json!({ "command": "hook", "results": rows });
+        let doc = query::to_json(&HookAnswer {
+            command: "hook",
+            results: &rows,
+        })?;
         return Ok(format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
     }
     Ok(block(&rows))
+}
+
+/// What `recall --json hook` prints: `related`'s results.
+#[derive(Serialize)]
+struct HookAnswer<'a> {
+    command: &'static str,
+    results: &'a [RelatedRow],
 }
 
 /// The hook's JSON from standard input, and its `prompt`.
@@ -104,7 +115,7 @@ fn read_prompt() -> Result<String> {
 
 /// The context block: a heading saying what these are and how to see one, then one line
 /// per item. Stored text is escaped as in every listing, so a title cannot add lines.
-fn block(rows: &[Map<String, Value>]) -> String {
+fn block(rows: &[RelatedRow]) -> String {
     if rows.is_empty() {
         return String::new();
     }
@@ -112,17 +123,17 @@ fn block(rows: &[Map<String, Value>]) -> String {
         "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):\n",
     );
     for row in rows {
-        let s = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or("");
-        let id = row.get("id").map(Value::to_string).unwrap_or_default();
-        let date: String = s("date").chars().take(10).collect();
-        let project = match s("project") {
+        let item = &row.item;
+        let date: String = item.date.chars().take(10).collect();
+        let project = match item.project.as_deref().unwrap_or("") {
             "" => String::new(),
             p => format!(" (project {})", field(p)),
         };
         out.push_str(&format!(
-            "- [{id}] {} {}{project}\n",
+            "- [{}] {} {}{project}\n",
+            item.id,
             field(&date),
-            field(s("title"))
+            field(&item.title)
         ));
     }
     out
@@ -131,20 +142,31 @@ fn block(rows: &[Map<String, Value>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::query::rows::Listed;
 
-    fn row(v: Value) -> Map<String, Value> {
-        v.as_object().cloned().unwrap_or_default()
+    fn row(id: i64, date: &str, title: &str, project: Option<&str>) -> RelatedRow {
+        RelatedRow {
+            item: Listed {
+                id,
+                date: date.into(),
+                title: title.into(),
+                project: project.map(str::to_string),
+                source: "agent".into(),
+            },
+            score: None,
+            overlap: 2,
+            weight: None,
+            joint_items: None,
+            joint_weight: None,
+        }
     }
 
     #[test]
     fn the_block_names_id_date_title_and_project() {
         assert_eq!(block(&[]), "");
         let text = block(&[
-            row(
-                json!({"id": 14, "date": "2024-06-02T10:00:00Z", "title": "Remove analytics", "project": "shop"}),
-            ),
-            row(json!({"id": 3, "date": "2023-01-05T00:00:00Z", "title": "a\nb", "project": null})),
+            row(14, "2024-06-02T10:00:00Z", "Remove analytics", Some("shop")),
+            row(3, "2023-01-05T00:00:00Z", "a\nb", None),
         ]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 3);

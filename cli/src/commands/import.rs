@@ -1,20 +1,16 @@
-//! `recall import FILE|-`: JSON Lines in one transaction. The first bad line stops the
-//! import with its number and the reason, and nothing is written.
-use std::io::{BufReader, Read};
+//! `recall import FILE|-`: JSON Lines in one transaction (`items::import`).
+use std::io::Read;
 use std::time::Instant;
 
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::json;
 
 use super::Globals;
-use crate::error::{Context, Result};
-use crate::item::Item;
-use crate::item_writer::ItemWriter;
+use crate::error::Result;
+use crate::items::import::{import, Imported};
 use crate::library::{self, Access};
-use crate::{err, fault, input, interrupt, output};
+use crate::{err, interrupt, output};
 
-/// `allow` is the `--allow` flags (else the configuration's `[access] allow`): a line
-/// with an id may replace only an item of a source they let the caller read.
+/// `allow` is the `--allow` flags (else the configuration's `[access] allow`).
 pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> Result<i32> {
     let path = g.db()?;
     let input: Box<dyn Read> = if file == "-" {
@@ -28,66 +24,15 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> 
         None,
     )?;
     let started = Instant::now();
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the import")?;
-    let mut count = 0i64;
-    let mut duplicates = 0i64;
-    {
-        let mut writer = ItemWriter::new(&tx)
-            .context("preparing the import")?
-            .with_vectors(crate::vectors::store::read(&tx)?)
-            .with_access(&g.allow(allow));
-        let name = if file == "-" { "stdin" } else { file };
-        let mut lines = input::Lines::new(BufReader::new(input), input::ITEM_JSON);
-        let fix = "no valid item is that long (one item per line); nothing was imported";
-        while let Some((n, bytes)) = lines.next_line(name, fix)? {
-            let text = std::str::from_utf8(&bytes).map_err(|e| {
-                err!(
-                    "{name}: line {n}: invalid UTF-8 at byte {}; nothing was imported",
-                    e.valid_up_to()
-                )
-            })?;
-            let text = if n == 1 {
-                crate::text::without_bom(text)
-            } else {
-                text
-            };
-            let text = text.trim();
-            if text.is_empty() {
-                continue;
-            }
-            let value: serde_json::Value = serde_json::from_str(text)
-                .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
-            let item = Item::from_json(&value)
-                .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
-            if let Some(problem) = writer.embedding_problem(&item) {
-                return Err(err!("{name}: line {n}: {problem}; nothing was imported"));
-            }
-            if writer
-                .duplicate_of(&item)
-                .context(&format!("{name}: line {n}: looking for a duplicate"))?
-                .is_some()
-            {
-                duplicates += 1;
-                if skip_duplicates {
-                    continue;
-                }
-            }
-            writer
-                .write(&item)
-                .context(&format!(
-                    "{name}: line {n}: writing the item; nothing was imported"
-                ))?
-                .map_err(|refusal| err!("{name}: line {n}: {refusal}; nothing was imported"))?;
-            count += 1;
-            fault::pause_point("import", count);
-        }
-    }
-    guard
-        .commit(|| tx.commit())
-        .context("committing the import")?;
+    let name = if file == "-" { "stdin" } else { file };
+    let Imported { count, duplicates } = import(
+        &mut lib,
+        input,
+        name,
+        skip_duplicates,
+        &g.allow(allow),
+        &guard,
+    )?;
     let seconds = started.elapsed().as_secs_f64();
     if g.json {
         output::json(&json!({

@@ -1,21 +1,22 @@
-//! One module per command: each resolves its settings (`settings`), runs its SQL file and
+//! The command line: one module per command, each of which resolves its settings
+//! (`settings`), calls the read path (`query`) or the writes of items (`items`) and
 //! prints.
-pub mod add;
+mod add;
 mod check;
 mod embed;
 mod eval;
-pub mod forget;
-pub mod get;
+mod forget;
+mod get;
 mod hook;
 mod import;
 mod init;
-pub mod later;
+mod later;
 mod maintain;
-pub mod related;
+mod related;
 mod repair;
-pub mod search;
+mod search;
 mod sql;
-pub mod timeline;
+mod timeline;
 
 use crate::args::{Cli, Command};
 use crate::error::Result;

@@ -1,31 +1,13 @@
-//! `recall timeline`: items newest first (`sql/timeline.sql`).
-use serde_json::{json, Value as Json};
-
+//! `recall timeline`: items newest first (`query::timeline`).
 use super::open_for_query;
 use crate::args::TimelineArgs;
 use crate::error::Result;
-use crate::explain::{self, Terms};
-use crate::library::Library;
 use crate::settings::{self, Globals};
-use crate::sql_file::queries;
-use crate::{output, params, sql_file};
+use crate::{output, query};
 
 pub fn run(g: &Globals, a: &TimelineArgs) -> Result<i32> {
     let s = settings::Timeline::resolve(g, a)?;
     let lib = open_for_query(g)?;
-    output::results(g.json, &answer(&lib, &s, a.common.explain)?);
+    output::answer(g.json, &query::timeline(&lib, &s, a.common.explain)?)?;
     Ok(0)
-}
-
-/// The JSON answer (`output::query_answer`) of a resolved timeline.
-pub fn answer(lib: &Library, s: &settings::Timeline, explain: bool) -> Result<Json> {
-    let rows = sql_file::run(&lib.conn, queries::TIMELINE, &params::timeline(s))?;
-    let shown = json!({ "limit": s.limit, "filters": s.filters.shown(), "allow": s.allow });
-    let explain = if explain {
-        let fields = json!({ "filters": s.filters.shown(), "allow": s.allow, "limit": s.limit });
-        Some(explain::build(lib, &rows, Terms::None, fields)?)
-    } else {
-        None
-    };
-    Ok(output::query_answer("timeline", &rows, shown, explain))
 }

@@ -6,8 +6,6 @@
 pub mod protocol;
 pub mod rules;
 mod settings;
-mod stage;
-mod verdict;
+pub mod verdict;
 
 pub use settings::Settings;
-pub use stage::{stage, stage_reporting};

@@ -2,7 +2,7 @@
 //! One request per line, each with an id of its own; the judge answers each with one line
 //! carrying the same id, in any order. Anything else on a line is a broken judge.
 use serde::Serialize;
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 /// One request: the question and the item to rate.
 #[derive(Debug, Serialize)]
@@ -22,22 +22,6 @@ pub struct Item {
     pub atoms: String,
     pub project: Option<String>,
     pub date: String,
-}
-
-impl Item {
-    /// An item from a row of `sql/judge_items.sql`.
-    pub fn from_row(row: &Map<String, Json>) -> Option<Item> {
-        let text = |k: &str| row.get(k).and_then(Json::as_str).map(str::to_string);
-        Some(Item {
-            id: row.get("id")?.as_i64()?,
-            title: text("title").unwrap_or_default(),
-            summary: text("summary").unwrap_or_default(),
-            questions: text("questions").unwrap_or_default(),
-            atoms: text("atoms").unwrap_or_default(),
-            project: text("project"),
-            date: text("date").unwrap_or_default(),
-        })
-    }
 }
 
 /// One answer: the id of a request and the probability that the item helps answer the

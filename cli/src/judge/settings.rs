@@ -25,14 +25,14 @@ impl Settings {
         self.command.as_deref().filter(|_| self.on)
     }
 
-    pub(super) fn cuts(&self) -> rules::Cuts {
+    pub fn cuts(&self) -> rules::Cuts {
         rules::Cuts {
             threshold: self.threshold,
             floor: self.floor,
         }
     }
 
-    pub(super) fn shown(&self, command: &str) -> Json {
+    pub fn shown(&self, command: &str) -> Json {
         json!({
             "command": command, "threshold": self.threshold, "floor": self.floor,
             "timeout_ms": self.timeout_ms, "shortlist": self.shortlist,

@@ -7,20 +7,20 @@ use super::protocol::{self, Item};
 use super::settings::Settings;
 use crate::line_process::{self, Event, Process};
 
-pub(super) enum Outcome {
+pub enum Outcome {
     Done,
     TimedOut,
     Failed(String),
 }
 
-pub(super) struct Verdict {
+pub struct Verdict {
     /// One per item, in order: None when not rated.
     pub ratings: Vec<Option<f64>>,
     pub outcome: Outcome,
 }
 
 /// Rates `items` with the judge `command`, everything within the timeout.
-pub(super) fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdict {
+pub fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdict {
     let timeout = Duration::from_millis(u64::try_from(j.timeout_ms).unwrap_or(0));
     let deadline = Instant::now() + timeout;
     let mut process = match line_process::JUDGE.take(command) {

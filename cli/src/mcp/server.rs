@@ -17,12 +17,12 @@ use serde_json::{Map, Value as Json};
 use super::libraries::Libraries;
 use super::{arguments, catalog, signals, tools, writes};
 use crate::args::AccessArgs;
-use crate::commands::forget::ForgetRequest;
-use crate::commands::{get, later, related, search, timeline};
 use crate::err;
 use crate::error::Result;
+use crate::items::forget::ForgetRequest;
 use crate::library::{self, Library};
 use crate::line_process::{self, Cancel};
+use crate::query::{self, to_json};
 use crate::settings::{self, Globals};
 
 pub struct Server {
@@ -199,26 +199,31 @@ impl Shared {
             "search" => {
                 let a = input::<tools::Search>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Search::resolve(g, &a)?;
-                search::answer(lib, &s, a.common.explain)
+                to_json(&query::search(lib, &s, a.common.explain)?)
             }
             "later" => {
                 let a = input::<tools::Later>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Later::resolve(g, &a);
-                later::answer(lib, &s, a.common.explain)
+                to_json(&query::later(lib, &s, a.common.explain)?)
             }
             "related" => {
                 let a = input::<tools::Related>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Related::resolve(g, &a)?;
-                related::answer(lib, &s, a.common.explain)
+                to_json(&query::related(lib, &s, a.common.explain)?)
             }
             "timeline" => {
                 let a = input::<tools::Timeline>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Timeline::resolve(g, &a)?;
-                timeline::answer(lib, &s, a.common.explain)
+                to_json(&query::timeline(lib, &s, a.common.explain)?)
             }
             "get" => {
                 let a = input::<tools::Get>(checked(schema)?)?;
-                get::answer(lib, a.id, a.transcript, &g.allow(&self.access.allow))
+                to_json(&query::get(
+                    lib,
+                    a.id,
+                    a.transcript,
+                    &g.allow(&self.access.allow),
+                )?)
             }
             "add" => {
                 let item = Json::Object(arguments.cloned().unwrap_or_default());

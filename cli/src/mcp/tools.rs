@@ -241,7 +241,7 @@ pub struct Add {
     pub id: Option<i64>,
 }
 
-/// What `recall forget` takes (`commands::forget::ForgetRequest`); only its schema is
+/// What `recall forget` takes (`items::forget::ForgetRequest`); only its schema is
 /// used here.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

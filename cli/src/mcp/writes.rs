@@ -2,19 +2,19 @@
 //! reads are: an item may be added only to a source the server may read, an id may
 //! replace only an item the server may read, and forget treats an item of a forbidden
 //! source as a missing one.
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 use crate::access::allowed;
-use crate::commands::add::add_item;
-use crate::commands::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::err;
-use crate::error::{Context, Result};
+use crate::error::Result;
 use crate::item::Item;
-use crate::item_writer::ItemWriter;
+use crate::items::add::add as add_item;
+use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::library::Library;
 
 /// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added"}`.
-/// The item goes through the import's own checks, and their messages.
+/// The item goes through the import's own checks, and their messages; an identical item
+/// is added again, and named.
 pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Result<Json> {
     let valid = Item::from_json(item).map_err(|reason| err!("{reason}; nothing was added"))?;
     if !allowed(allow, &valid.source) {
@@ -24,21 +24,15 @@ pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Resul
             allow.as_deref().unwrap_or_default().join(", ")
         ));
     }
-    // Looked up before the write, as the command does inside it: an identical item is
-    // added again, and named.
-    let duplicate_of = ItemWriter::new(&lib.conn)
-        .and_then(|mut w| w.duplicate_of(&valid))
-        .context("looking for a duplicate")?;
     // A long-running server's own write, not only its start, finishes a wipe left pending.
     crate::wipe::finish_pending(&lib.conn, &lib.path);
     // An id is the writer's to judge against the same globs: it must name an item they
     // let the server read, or none ever used.
-    let id = add_item(lib, item, allow)?;
-    Ok(json!({ "command": "add", "id": id, "duplicate_of": duplicate_of, "added": true }))
+    Ok(add_item(lib, &valid, allow, false, None)?.to_json())
 }
 
 /// What `recall --json forget` prints for the request, under the server's access globs
-/// as the command is under its own (`forget::forget_allowed`).
+/// as the command is under its own (`items::forget::forget_allowed`).
 pub fn forget_items(
     lib: &mut Library,
     req: &ForgetRequest,
@@ -47,6 +41,6 @@ pub fn forget_items(
     if !req.dry_run {
         crate::wipe::finish_pending(&lib.conn, &lib.path);
     }
-    let report = forget_allowed(lib, req, allow)?;
+    let report = forget_allowed(lib, req, allow, false)?;
     Ok(report_json(&report))
 }

@@ -2,13 +2,17 @@
 //! (title: the text, summary: who said it), one project per conversation, the time of
 //! its session; one case per question with evidence, scoped to the conversation.
 use std::collections::HashMap;
+use std::path::Path;
 
 use chrono::NaiveDateTime;
+use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{Context, Result};
 use crate::item::Item;
+use crate::items::writer::{self, ItemWriter};
+use crate::library::Library;
+use crate::{err, interrupt};
 
 /// LoCoMo session times read like `1:56 pm on 8 May, 2023`.
 pub fn parse_session_time(text: &str) -> Option<String> {
@@ -29,6 +33,40 @@ pub struct Converted {
     pub items: Vec<Item>,
     pub cases: Vec<Value>,
     pub skipped_questions: usize,
+}
+
+/// Imports the LoCoMo JSON into `lib` and writes its cases to `cases_path`, in one
+/// transaction: the cases name the items by id, so both are kept or neither.
+pub fn import(
+    lib: &mut Library,
+    doc: &Value,
+    cases_path: &Path,
+    guard: &interrupt::Guard,
+) -> Result<Converted> {
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting the import")?;
+    // The cases name items by id: new ones, above every id ever used (read inside the
+    // transaction, so that no other writer takes them meanwhile).
+    let first_id = writer::ids_used(&tx).context("reading the next id")? + 1;
+    let converted = convert(doc, first_id)?;
+    {
+        let mut writer = ItemWriter::new(&tx).context("preparing the import")?;
+        for item in &converted.items {
+            writer
+                .write(item)
+                .context("writing an item")?
+                .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
+        }
+    }
+    let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();
+    std::fs::write(cases_path, lines)
+        .map_err(|e| err!("cannot write {}: {e}", cases_path.display()))?;
+    guard
+        .commit(|| tx.commit())
+        .context("committing the import")?;
+    Ok(converted)
 }
 
 /// Converts the LoCoMo JSON (a list of samples) with item ids starting at `first_id`.

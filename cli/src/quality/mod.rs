@@ -6,15 +6,11 @@ pub mod metrics;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde_json::Value as Json;
 
-use crate::err;
 use crate::error::Result;
-use crate::input;
 use crate::library::Library;
 use crate::settings::{self, time_flag, Filters, Ranking};
-use crate::sql_file::queries;
-use crate::{params, sql_file};
+use crate::{err, input, query};
 
 /// How many results a case reads: the first 10 for the metrics, and the ranks beyond.
 const DEPTH: i64 = 50;
@@ -128,9 +124,8 @@ pub struct Variant {
 /// The ids a case's query returns, in rank order, and how the judge or the embedder
 /// failed when their failure gave the literal answer instead.
 pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>, Option<String>)> {
-    let mut fell_back = None;
     let now = case.now.clone();
-    let rows = match case.kind() {
+    match case.kind() {
         "later" => {
             let s = settings::Later {
                 item_id: case.item.unwrap_or_default(),
@@ -138,7 +133,8 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
                 limit: DEPTH,
                 allow: None,
             };
-            sql_file::run(&lib.conn, queries::LATER, &params::later(lib, &s))?
+            let rows = query::later_results(lib, &s)?;
+            Ok((rows.iter().map(|r| r.item.id).collect(), None))
         }
         "related" => {
             let s = settings::Related {
@@ -149,11 +145,8 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
                 now,
                 allow: None,
             };
-            sql_file::run(
-                &lib.conn,
-                queries::RELATED,
-                &params::related(lib, &s, false),
-            )?
+            let answer = query::related(lib, &s, false)?;
+            Ok((answer.results.iter().map(|r| r.item.id).collect(), None))
         }
         _ => {
             let s = settings::Search {
@@ -169,34 +162,12 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
                 },
                 allow: None,
             };
-            let plan = params::search(lib, &s)?;
-            let rows = sql_file::run(&lib.conn, queries::SEARCH, &plan.params)?;
             // The judge's answer when one is set, as `recall search` gives it.
-            let literal = crate::output::query_answer("search", &rows, Json::Null, None);
-            let (answer, judge_failed) =
-                crate::judge::stage_reporting(lib, &s, &plan.params, literal)?;
-            // Each message names the process that failed.
-            fell_back = plan
-                .vectors
-                .failure()
-                .map(str::to_string)
-                .into_iter()
-                .chain(judge_failed)
-                .reduce(|a, b| format!("{a}; {b}"));
-            answer
-                .get("results")
-                .and_then(Json::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(|r| r.as_object().cloned())
-                .collect()
+            let answer = query::search(lib, &s, false)?;
+            let ids = answer.results.iter().map(|r| r.item.id).collect();
+            Ok((ids, answer.fell_back))
         }
-    };
-    let ids = rows
-        .iter()
-        .filter_map(|r| r.get("id").and_then(|v| v.as_i64()))
-        .collect();
-    Ok((ids, fell_back))
+    }
 }
 
 pub fn run_variant(lib: &Library, cases: &[Case], ranking: &Ranking) -> Result<Vec<Outcome>> {

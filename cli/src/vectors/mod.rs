@@ -1,8 +1,8 @@
 //! The vector channel (docs/vectors.md): item embeddings kept in sqlite-vec's `vec0`
 //! table (`store`), made by an embedder process (`embedder`), and a search that fuses
-//! the literal list with the items nearest the query by reciprocal rank (`channel`).
+//! the literal list with the items nearest the query by reciprocal rank
+//! (`query::vector_channel`).
 //! Optional throughout: without vectors or an embedder, search is the literal one.
-pub mod channel;
 pub mod embedder;
 pub mod store;
 

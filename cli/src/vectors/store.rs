@@ -11,8 +11,7 @@ use crate::error::{Context, Result};
 
 pub const TABLE: &str = "item_vectors";
 
-/// The most numbers a vector may have: sqlite-vec's own limit.
-pub const MAX_DIMENSIONS: usize = 8192;
+pub use crate::item::MAX_DIMENSIONS;
 
 /// The model and dimensions a library's vectors were made with.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,10 +3,9 @@
 //! fields (pool, scope, project …).
 use serde_json::{json, Map, Value as Json};
 
+use super::sql_file::{self, queries};
 use crate::error::Result;
 use crate::library::Library;
-use crate::sql_file;
-use crate::sql_file::queries;
 
 /// The terms an answer was searched with, as `explain` shows them.
 pub enum Terms<'a> {
@@ -22,11 +21,15 @@ pub enum Terms<'a> {
     Given { shown: Json, searched: Json },
 }
 
-pub type Rows = Vec<Map<String, Json>>;
-
-/// The explain object: `fields`, plus `terms` (unless `Terms::None`), `items` and
-/// `reason` (`null` when there are results, else `no_terms`, `no_rows` or `filtered`).
-pub fn build(lib: &Library, rows: &Rows, terms: Terms, fields: Json) -> Result<Json> {
+/// The explain object of an answer of `results` rows: `fields`, plus `terms` (unless
+/// `Terms::None`), `items` and `reason` (`null` when there are results, else
+/// `no_terms`, `no_rows` or `filtered`).
+pub fn build(
+    lib: &Library,
+    results: usize,
+    terms: Terms,
+    fields: Json,
+) -> Result<Map<String, Json>> {
     let text = match &terms {
         Terms::Of {
             text,
@@ -35,19 +38,19 @@ pub fn build(lib: &Library, rows: &Rows, terms: Terms, fields: Json) -> Result<J
         } => Some((*text, *drop_stopwords)),
         _ => None,
     };
-    let facts = sql_file::run(
+    let facts = sql_file::read(
         &lib.conn,
         queries::EXPLAIN,
-        &crate::params::explain(lib, text.map(|t| t.0), text.is_some_and(|t| t.1)),
+        &super::params::explain(lib, text.map(|t| t.0), text.is_some_and(|t| t.1)),
+        |c| Ok((c.text("terms")?, c.int("items")?)),
     )?;
-    let row = facts.into_iter().next().unwrap_or_default();
-    let items = row.get("items").and_then(Json::as_i64).unwrap_or(0);
+    let (listed, items) = facts.into_iter().next().unwrap_or_default();
+    let items = items.unwrap_or(0);
     let (shown, searched) = match terms {
         Terms::None => (None, None),
         Terms::Of { pruned, .. } => {
-            let mut list = row
-                .get("terms")
-                .and_then(Json::as_str)
+            let mut list = listed
+                .as_deref()
                 .and_then(|t| serde_json::from_str::<Json>(t).ok());
             if let Some(Json::Array(l)) = list.as_mut() {
                 l.retain(|t| !pruned.iter().any(|p| Some(p.as_str()) == t.as_str()));
@@ -64,13 +67,13 @@ pub fn build(lib: &Library, rows: &Rows, terms: Terms, fields: Json) -> Result<J
         doc.insert("terms".into(), shown);
     }
     doc.insert("items".into(), json!(items));
-    doc.insert("reason".into(), reason(rows, searched.as_ref(), items));
-    Ok(Json::Object(doc))
+    doc.insert("reason".into(), reason(results, searched.as_ref(), items));
+    Ok(doc)
 }
 
 /// Why an answer is empty: nothing searchable, nothing stored, or excluded.
-fn reason(rows: &Rows, terms: Option<&Json>, items: i64) -> Json {
-    if !rows.is_empty() {
+fn reason(results: usize, terms: Option<&Json>, items: i64) -> Json {
+    if results > 0 {
         return Json::Null;
     }
     match terms {

@@ -1,8 +1,8 @@
 //! Runs a query file of `sql/` verbatim: binds the named parameters it uses (unset ones
-//! stay NULL, as in the shell) and returns its rows as JSON objects by column name.
+//! stay NULL, as in the shell) and reads its rows by column name.
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::Connection;
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 use crate::err;
 use crate::error::{describe_sqlite, Result};
@@ -23,11 +23,16 @@ pub mod queries {
     include!(concat!(env!("OUT_DIR"), "/queries.rs"));
 }
 
-/// Runs a query file. Text that is not valid UTF-8 is shown with U+FFFD in
-/// place of the bad bytes, as `get` shows it: a damaged item stays readable, and
-/// `recall check` names it.
-pub fn run(conn: &Connection, query: Query, params: &Params) -> Result<Vec<Map<String, Json>>> {
-    run_sql(conn, query, params).map_err(|e| {
+/// Runs a query file and reads each row with `each`. Text that is not valid UTF-8 is
+/// read with U+FFFD in place of the bad bytes, as `get` shows it: a damaged item stays
+/// readable, and `recall check` names it.
+pub fn read<T>(
+    conn: &Connection,
+    query: Query,
+    params: &Params,
+    each: impl FnMut(&Cells) -> rusqlite::Result<T>,
+) -> Result<Vec<T>> {
+    read_rows(conn, query, params, each).map_err(|e| {
         let doing = format!("running sql/{}.sql", query.name);
         match diagnosis(conn, &e) {
             Some(why) => err!("{doing} failed: {why}"),
@@ -43,11 +48,12 @@ fn diagnosis(conn: &Connection, e: &rusqlite::Error) -> Option<String> {
     crate::library::unreadable::diagnose(conn, e)
 }
 
-fn run_sql(
+fn read_rows<T>(
     conn: &Connection,
     query: Query,
     params: &Params,
-) -> rusqlite::Result<Vec<Map<String, Json>>> {
+    mut each: impl FnMut(&Cells) -> rusqlite::Result<T>,
+) -> rusqlite::Result<Vec<T>> {
     let mut stmt = conn.prepare_cached(query.sql)?;
     for index in 1..=stmt.parameter_count() {
         let Some(param) = stmt.parameter_name(index) else {
@@ -57,17 +63,36 @@ fn run_sql(
             stmt.raw_bind_parameter(index, value)?;
         }
     }
-    let names: Vec<String> = stmt.column_names().map(|s| s.to_string()).collect();
     let mut rows = stmt.raw_query();
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
-        let mut obj = Map::new();
-        for (i, name) in names.iter().enumerate() {
-            obj.insert(name.clone(), json(row.get_ref(i)?));
-        }
-        out.push(obj);
+        out.push(each(&Cells { row })?);
     }
     Ok(out)
+}
+
+/// One row of a query file's answer, its columns read by name.
+pub struct Cells<'a, 'stmt> {
+    row: &'a rusqlite::Row<'stmt>,
+}
+
+impl Cells<'_, '_> {
+    pub fn int(&self, column: &str) -> rusqlite::Result<Option<i64>> {
+        self.row.get(column)
+    }
+
+    pub fn real(&self, column: &str) -> rusqlite::Result<Option<f64>> {
+        self.row.get(column)
+    }
+
+    /// Text as `json` shows it: a BLOB as its size, invalid UTF-8 mended.
+    pub fn text(&self, column: &str) -> rusqlite::Result<Option<String>> {
+        Ok(match json(self.row.get_ref(column)?) {
+            Json::Null => None,
+            Json::String(s) => Some(s),
+            other => Some(other.to_string()),
+        })
+    }
 }
 
 /// A value as the queries and `get` print it.

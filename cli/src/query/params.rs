@@ -1,18 +1,19 @@
 //! The named parameters of each query file of `sql/`, from resolved settings: what the
 //! CLI, `recall eval` and the scale benchmark bind alike.
+use super::prune::{self, TermShare};
+use super::sql_file::{int, real, text, Params};
+use super::vector_channel::{self, Channel};
 use crate::error::Result;
 use crate::library::Library;
 use crate::settings::{self, sources_param, Filters};
-use crate::sql_file::{int, real, text, Params};
-use recall_core::defaults::{POOL_MAX, POOL_MIN};
 
 /// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
 /// expression and `pruned` what was dropped; with the vector channel on, `:nearest` the
 /// items nearest the query.
 pub struct SearchPlan {
     pub params: Params,
-    pub pruned: Vec<crate::prune::TermShare>,
-    pub vectors: crate::vectors::channel::Channel,
+    pub pruned: Vec<TermShare>,
+    pub vectors: Channel,
 }
 
 fn filters(f: &Filters) -> Params {
@@ -25,13 +26,37 @@ fn filters(f: &Filters) -> Params {
 }
 
 pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
+    plan_search(lib, s, |filters| {
+        vector_channel::run(lib, &s.ranking.vectors, &s.query, filters, s.ranking.pool)
+    })
+}
+
+/// `search` with the items nearest the query given, as the embedder's vector would find
+/// them (the scale benchmark: a library with vectors and no embedder).
+pub fn search_near(lib: &Library, s: &settings::Search, nearest: Vec<i64>) -> Result<SearchPlan> {
+    plan_search(lib, s, |_| {
+        Ok(Channel::On {
+            model: String::new(),
+            nearest,
+            embed_ms: 0,
+        })
+    })
+}
+
+/// The parameters of `sql/search.sql`, the vector channel run by `channel` on the
+/// filters' parameters.
+fn plan_search(
+    lib: &Library,
+    s: &settings::Search,
+    channel: impl FnOnce(&Params) -> Result<Channel>,
+) -> Result<SearchPlan> {
     let r = &s.ranking;
     let mut pruned = Vec::new();
     let mut pruned_match = None;
     if let Some(share) = r.prune_share {
         let min = recall_core::fts_match::min_chars_for_tokenizer(&lib.tokenizer);
         let terms = recall_core::fts_match::match_terms(&s.query, min, r.drop_stopwords);
-        let (kept, dropped) = crate::prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
+        let (kept, dropped) = prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
         if !dropped.is_empty() {
             pruned_match = Some(recall_core::fts_match::to_match(&kept));
             pruned = dropped;
@@ -39,8 +64,9 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
     }
     let mut params = filters(&s.filters);
     params.push((":sources", text(sources_param(&s.allow).as_deref())));
-    let pool = r.pool.clamp(POOL_MIN, POOL_MAX);
-    let vectors = crate::vectors::channel::run(lib, &r.vectors, &s.query, &params, pool)?;
+    // The pool is in range already: the settings clamp the flag and refuse the rest.
+    let pool = r.pool;
+    let vectors = channel(&params)?;
     params.extend(vectors.params(&r.vectors));
     params.extend([
         (":query", text(Some(&s.query))),

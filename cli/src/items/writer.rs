@@ -5,8 +5,8 @@
 use rusqlite::{named_params, Connection, OptionalExtension, Statement};
 
 use crate::item::Item;
+use crate::query::sql_file::queries;
 use crate::settings::sources_param;
-use crate::sql_file::queries;
 use crate::vectors::embedder::to_json;
 use crate::vectors::store::{Store, TABLE};
 

@@ -7,12 +7,12 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use super::embedder::{self, Embedder, Failure};
-use super::{store, Settings};
+use super::sql_file::{self, int, queries, real, text, Params};
 use crate::err;
 use crate::error::Result;
 use crate::library::Library;
-use crate::sql_file::{self, int, queries, real, text, Params};
+use crate::vectors::embedder::{self, Embedder, Failure};
+use crate::vectors::{store, Settings, NO_EMBEDDER};
 
 /// What the channel did for one search.
 #[derive(Debug, Clone)]
@@ -98,7 +98,7 @@ pub fn run(
         return Ok(Channel::Off(Some("turned off (--no-vectors)".into())));
     }
     let Some(command) = v.command.as_deref() else {
-        return Ok(Channel::Off(Some(super::NO_EMBEDDER.into())));
+        return Ok(Channel::Off(Some(NO_EMBEDDER.into())));
     };
     let Some(store) = store::read(&lib.conn)? else {
         return Ok(Channel::Off(None));
@@ -130,19 +130,18 @@ pub fn run(
         return Ok(Channel::Failed("the embedder gave no vector".into()));
     };
     store.check(&embedded.model, vector.len(), "the embedder")?;
-    let mut params = filters.clone();
-    params.extend([
-        (":query_vector", text(Some(&embedder::to_json(vector)))),
-        (":k", int(Some(pool))),
-    ]);
-    let rows = sql_file::run(&lib.conn, queries::NEAREST, &params)?;
-    let nearest = rows
-        .iter()
-        .filter_map(|r| r.get("id").and_then(Json::as_i64))
-        .collect();
     Ok(Channel::On {
+        nearest: nearest(lib, &embedder::to_json(vector), filters, pool)?,
         model: embedded.model,
-        nearest,
         embed_ms,
     })
+}
+
+/// The ids of the `k` items nearest a vector (JSON, as `sql/nearest.sql` takes it) that
+/// pass the search's filters, nearest first.
+pub fn nearest(lib: &Library, vector: &str, filters: &Params, k: i64) -> Result<Vec<i64>> {
+    let mut params = filters.clone();
+    params.extend([(":query_vector", text(Some(vector))), (":k", int(Some(k)))]);
+    let ids = sql_file::read(&lib.conn, queries::NEAREST, &params, |c| c.int("id"))?;
+    Ok(ids.into_iter().flatten().collect())
 }

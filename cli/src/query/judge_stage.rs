@@ -1,43 +1,37 @@
 //! The judge stage of a search: which candidates go to the judge, and the answer its
 //! ratings shape (or the literal one when it fails).
+use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use serde_json::{json, Map, Value as Json};
+use serde_json::{json, Value as Json};
 
-use super::protocol::Item;
-use super::rules;
-use super::settings::Settings;
-use super::verdict::{run, Outcome, Verdict};
+use super::answer::{Answer, Ranked};
+use super::rows::{Listed, Rating, SearchRow};
+use super::sql_file::{self, int, queries, text, Params};
 use crate::error::Result;
+use crate::judge::protocol::Item;
+use crate::judge::rules;
+use crate::judge::verdict::{run, Outcome, Verdict};
+use crate::judge::Settings;
 use crate::library::Library;
 use crate::settings;
-use crate::sql_file::{self, int, queries, text, Params};
 
-/// The judge stage of a search: `answer` (the literal one, from `params`) as the judge
-/// shapes it, or unchanged when no judge is set. Fails only where the literal search
-/// would (the library); the judge's own failures give the literal answer back.
-pub fn stage(lib: &Library, s: &settings::Search, params: &Params, answer: Json) -> Result<Json> {
-    stage_reporting(lib, s, params, answer).map(|(answer, _)| answer)
-}
-
-/// The judge stage, and how the judge failed when its failure gave the literal answer
-/// back (`recall eval` counts those: they look like a judge that agrees).
-pub fn stage_reporting(
+/// The judge stage of a search: the literal `answer` (from `params`) as the judge shapes
+/// it, or unchanged when no judge is set. Fails only where the literal search would (the
+/// library); the judge's own failures give the literal answer back, and `fell_back`
+/// says how (`recall eval` counts those: they look like a judge that agrees).
+pub fn stage(
     lib: &Library,
     s: &settings::Search,
     params: &Params,
-    mut answer: Json,
-) -> Result<(Json, Option<String>)> {
+    mut answer: Answer<SearchRow>,
+) -> Result<Answer<SearchRow>> {
     let j = &s.ranking.judge;
     let Some(command) = j.active() else {
-        return Ok((answer, None));
+        return Ok(answer);
     };
-    let literal: Vec<Map<String, Json>> = answer
-        .get("results")
-        .and_then(Json::as_array)
-        .map(|rows| rows.iter().filter_map(|r| r.as_object().cloned()).collect())
-        .unwrap_or_default();
+    let literal = std::mem::take(&mut answer.results);
     let limit = usize::try_from(s.limit.max(1)).unwrap_or(1);
     let c = candidates(lib, params, &literal, limit, j)?;
     let started = Instant::now();
@@ -63,14 +57,14 @@ pub fn stage_reporting(
     let judged = !ratings.is_empty();
     let (results, below_threshold, dropped) = if judged {
         let shaped = rules::shape(&c.rules_view(&ratings), j.cuts(), limit);
-        let results: Vec<Json> = shaped
+        let results: Vec<SearchRow> = shaped
             .order
             .iter()
-            .map(|i| marked(&c.rows[*i], ratings.get(&c.items[*i].id).copied()))
+            .map(|i| marked(c.rows[*i].clone(), ratings.get(&c.items[*i].id).copied()))
             .collect();
         (results, shaped.below_threshold, shaped.dropped)
     } else {
-        let results = literal.iter().map(|r| marked(r, None)).collect();
+        let results = literal.into_iter().map(|r| marked(r, None)).collect();
         (results, false, Vec::new())
     };
     let (outcome, failure) = match &verdict.outcome {
@@ -89,13 +83,15 @@ pub fn stage_reporting(
     let ranker = if judged { "judge" } else { "literal" };
     let fell_back = if judged { None } else { failure.clone() };
     let empty = results.is_empty();
-    answer["results"] = Json::Array(results);
-    answer["ranker"] = json!(ranker);
-    answer["below_threshold"] = json!(below_threshold);
-    if let Some(Json::Object(shown)) = answer.get_mut("settings") {
+    answer.results = results;
+    answer.ranked = Some(Ranked {
+        ranker,
+        below_threshold,
+    });
+    if let Json::Object(shown) = &mut answer.settings {
         shown.insert("judge".into(), j.shown(command));
     }
-    if let Some(Json::Object(explain)) = answer.get_mut("explain") {
+    if let Some(explain) = &mut answer.explain {
         explain.insert("ranker".into(), json!(ranker));
         explain.insert(
             "judge".into(),
@@ -115,13 +111,20 @@ pub fn stage_reporting(
             explain.insert("reason".into(), json!("judged_out"));
         }
     }
-    Ok((answer, fell_back))
+    // Each message names the process that failed.
+    answer.fell_back = answer
+        .fell_back
+        .take()
+        .into_iter()
+        .chain(fell_back)
+        .reduce(|a, b| format!("{a}; {b}"));
+    Ok(answer)
 }
 
 /// What goes to the judge: one row (as the answer shows it) and one item (as the judge
 /// sees it) per candidate, in the order they are judged.
 struct Candidates {
-    rows: Vec<Map<String, Json>>,
+    rows: Vec<SearchRow>,
     items: Vec<Item>,
     /// The candidates the literal search matched.
     matched: HashSet<i64>,
@@ -142,66 +145,80 @@ impl Candidates {
     }
 }
 
-fn id_of(r: &Map<String, Json>) -> Option<i64> {
-    r.get("id").and_then(Json::as_i64)
-}
-
 /// The shortlist (the literal best, at least `limit`: the search run again deeper when
 /// the literal answer was cut), or the whole filtered set when it is no larger.
 fn candidates(
     lib: &Library,
     params: &Params,
-    literal: &[Map<String, Json>],
+    literal: &[SearchRow],
     limit: usize,
     j: &Settings,
 ) -> Result<Candidates> {
     let depth = limit.max(usize::try_from(j.shortlist).unwrap_or(1));
     let shortlist = if depth > literal.len() && literal.len() >= limit {
         let wider = with(params, &[(":limit", depth), (":max_limit", depth)]);
-        sql_file::run(&lib.conn, queries::SEARCH, &wider)?
+        // The rows of the deeper run show the vector columns, null when the channel is
+        // off: as they always have.
+        sql_file::read(&lib.conn, queries::SEARCH, &wider, |c| {
+            SearchRow::read(c, true)
+        })?
     } else {
         literal.to_vec()
     };
-    let matched: HashSet<i64> = shortlist.iter().filter_map(id_of).collect();
+    let matched: HashSet<i64> = shortlist.iter().map(|r| r.item.id).collect();
     // One row past the shortlist tells a small filtered set from a large one.
     let mut filtered_params = with(params, &[(":limit", depth + 1)]);
     filtered_params.push((":filter", int(Some(1))));
-    let mut filtered = sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &filtered_params)?;
+    let mut filtered = judge_items(lib, &filtered_params)?;
     let small = filtered.len() <= depth;
     let mut rows = shortlist;
     let texts = if small {
         // The items the literal search did not match follow it, newest first.
-        let date = |r: &Map<String, Json>| r.get("date").and_then(Json::as_str).map(str::to_string);
-        filtered.sort_by_key(|r| std::cmp::Reverse((date(r), id_of(r))));
+        filtered.sort_by_key(|(listed, _)| Reverse((listed.date.clone(), listed.id)));
         rows.extend(
             filtered
                 .iter()
-                .filter(|r| id_of(r).is_some_and(|id| !matched.contains(&id)))
-                .map(unmatched_row),
+                .filter(|(listed, _)| !matched.contains(&listed.id))
+                .map(|(listed, _)| unmatched_row(listed)),
         );
         filtered
     } else {
-        let ids: Vec<i64> = rows.iter().filter_map(id_of).collect();
+        let ids: Vec<i64> = rows.iter().map(|r| r.item.id).collect();
         let mut p = with(params, &[]);
         p.push((":ids", text(Some(&json!(ids).to_string()))));
-        sql_file::run(&lib.conn, queries::JUDGE_ITEMS, &p)?
+        judge_items(lib, &p)?
     };
-    let by_id: HashMap<i64, Item> = texts
-        .iter()
-        .filter_map(Item::from_row)
-        .map(|i| (i.id, i))
-        .collect();
+    let by_id: HashMap<i64, Item> = texts.into_iter().map(|(_, i)| (i.id, i)).collect();
     // Only the candidates whose text was read go to the judge.
-    rows.retain(|r| id_of(r).is_some_and(|id| by_id.contains_key(&id)));
+    rows.retain(|r| by_id.contains_key(&r.item.id));
     let items = rows
         .iter()
-        .filter_map(|r| by_id.get(&id_of(r)?).cloned())
+        .filter_map(|r| by_id.get(&r.item.id).cloned())
         .collect();
     Ok(Candidates {
         rows,
         items,
         matched,
         small,
+    })
+}
+
+/// The rows of `sql/judge_items.sql`: each item as a listing shows it and as the judge
+/// sees it.
+fn judge_items(lib: &Library, params: &Params) -> Result<Vec<(Listed, Item)>> {
+    sql_file::read(&lib.conn, queries::JUDGE_ITEMS, params, |c| {
+        let listed = Listed::read(c)?;
+        let text = |column: &str| c.text(column).map(Option::unwrap_or_default);
+        let item = Item {
+            id: listed.id,
+            title: listed.title.clone(),
+            summary: text("summary")?,
+            questions: text("questions")?,
+            atoms: text("atoms")?,
+            project: listed.project.clone(),
+            date: listed.date.clone(),
+        };
+        Ok((listed, item))
     })
 }
 
@@ -219,19 +236,21 @@ fn with(params: &Params, ints: &[(&'static str, usize)]) -> Params {
 }
 
 /// A row for an item of the filtered set that the literal search did not match.
-fn unmatched_row(r: &Map<String, Json>) -> Map<String, Json> {
-    let mut row = Map::new();
-    for k in ["id", "date", "title", "project", "source"] {
-        row.insert(k.into(), r.get(k).cloned().unwrap_or(Json::Null));
+fn unmatched_row(listed: &Listed) -> SearchRow {
+    SearchRow {
+        item: listed.clone(),
+        score: None,
+        relevance: None,
+        found: None,
+        fusion: None,
+        judge: None,
     }
-    row.insert("score".into(), Json::Null);
-    row.insert("relevance".into(), Json::Null);
-    row
 }
 
-fn marked(row: &Map<String, Json>, probability: Option<f64>) -> Json {
-    let mut row = row.clone();
-    row.insert("judged".into(), json!(probability.is_some()));
-    row.insert("probability".into(), json!(probability));
-    Json::Object(row)
+fn marked(mut row: SearchRow, probability: Option<f64>) -> SearchRow {
+    row.judge = Some(Rating {
+        judged: probability.is_some(),
+        probability,
+    });
+    row
 }

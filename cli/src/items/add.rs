@@ -1,0 +1,81 @@
+//! Adding one validated item in a transaction of its own: what `recall add` and the MCP
+//! `add` tool share.
+use rusqlite::TransactionBehavior::Immediate;
+use serde_json::{json, Value};
+
+use super::writer::ItemWriter;
+use crate::error::{Context, Result};
+use crate::item::Item;
+use crate::library::Library;
+use crate::{err, fault, interrupt};
+
+/// What an add did: the item's id, and the stored item it duplicates, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Added {
+    pub id: i64,
+    pub duplicate_of: Option<i64>,
+    /// Whether the item was written (false: a duplicate left out).
+    pub written: bool,
+}
+
+impl Added {
+    /// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added"}`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "command": "add", "id": self.id, "duplicate_of": self.duplicate_of,
+            "added": self.written,
+        })
+    }
+}
+
+/// Writes one item (validated by `Item::from_json`, as import does). An item with an
+/// `id` replaces that item, if it is one `allow` lets the caller read (see
+/// `ItemWriter::write`). A duplicate of a stored item is added again, as `import` does,
+/// unless `skip_duplicates`. `guard`, when given, holds interruptions off the commit (the
+/// command line's; a library caller has none).
+pub fn add(
+    lib: &mut Library,
+    item: &Item,
+    allow: &Option<Vec<String>>,
+    skip_duplicates: bool,
+    guard: Option<&interrupt::Guard>,
+) -> Result<Added> {
+    let tx = lib
+        .conn
+        .transaction_with_behavior(Immediate)
+        .context("starting to add the item")?;
+    let added = {
+        let mut writer = ItemWriter::new(&tx)
+            .context("preparing to add the item")?
+            .with_vectors(crate::vectors::store::read(&tx)?)
+            .with_access(allow);
+        if let Some(problem) = writer.embedding_problem(item) {
+            return Err(err!("{problem}; nothing was added"));
+        }
+        let duplicate_of = writer
+            .duplicate_of(item)
+            .context("looking for a duplicate")?;
+        match duplicate_of {
+            Some(id) if skip_duplicates => Added {
+                id,
+                duplicate_of,
+                written: false,
+            },
+            _ => Added {
+                id: writer
+                    .write(item)
+                    .context("writing the item; nothing was added")?
+                    .map_err(|refusal| err!("{refusal}; nothing was added"))?,
+                duplicate_of,
+                written: true,
+            },
+        }
+    };
+    fault::pause_point("add", 1);
+    match guard {
+        Some(guard) => guard.commit(|| tx.commit()),
+        None => tx.commit(),
+    }
+    .context("committing the item")?;
+    Ok(added)
+}

@@ -1,0 +1,6 @@
+//! The writes of items: adding one, importing many, forgetting them, and the one insert
+//! they share (`writer`). The commands and the MCP server both write through here.
+pub mod add;
+pub mod forget;
+pub mod import;
+pub mod writer;

@@ -1,0 +1,68 @@
+//! A query's answer, typed: what `--json` prints, what `recall mcp` returns and what the
+//! text listing is made from. It becomes JSON once, in `to_json`, with every object's
+//! keys in order.
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use super::rows::ItemRow;
+use crate::err;
+use crate::error::Result;
+
+/// The answer of a query command: `{"command", "results", "settings", "explain"?}`, and
+/// with a judge set, how the results were ranked.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer<R> {
+    pub command: &'static str,
+    pub results: Vec<R>,
+    /// The settings the query ran with, as shown.
+    pub settings: Json,
+    /// `--explain`: the terms and filters that ran and why an answer is empty, with each
+    /// query's own fields (`explain::build`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Map<String, Json>>,
+    #[serde(flatten)]
+    pub ranked: Option<Ranked>,
+    /// Why a helper process (the embedder, the judge) failed and the literal answer came
+    /// instead; `--explain` shows it, `recall eval` counts it.
+    #[serde(skip)]
+    pub fell_back: Option<String>,
+}
+
+/// How a judged search ranked its results (docs/judge.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct Ranked {
+    /// `judge`, or `literal` when the judge rated nothing.
+    pub ranker: &'static str,
+    /// No result reached the judge's threshold: these are weak matches.
+    pub below_threshold: bool,
+}
+
+impl<R> Answer<R> {
+    pub fn new(command: &'static str, results: Vec<R>, settings: Json) -> Answer<R> {
+        Answer {
+            command,
+            results,
+            settings,
+            explain: None,
+            ranked: None,
+            fell_back: None,
+        }
+    }
+
+    pub fn below_threshold(&self) -> bool {
+        self.ranked.as_ref().is_some_and(|r| r.below_threshold)
+    }
+}
+
+/// The answer of `get`: `{"command": "get", "item": {…}}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ItemAnswer {
+    pub command: &'static str,
+    pub item: ItemRow,
+}
+
+/// The JSON object of an answer. Through `serde_json::Value`, whose objects keep their
+/// keys sorted: the order every answer has always had.
+pub fn to_json<T: Serialize>(answer: &T) -> Result<Json> {
+    serde_json::to_value(answer).map_err(|e| err!("cannot make the answer JSON: {e}"))
+}

@@ -1,0 +1,52 @@
+//! `later`: newer items on the same subject as an item (`sql/later.sql`).
+use serde_json::json;
+
+use super::answer::Answer;
+use super::explain::{self, Terms};
+use super::rows::LaterRow;
+use super::sql_file::{self, queries};
+use super::{get, params};
+use crate::error::Result;
+use crate::library::Library;
+use crate::settings;
+
+/// The answer of a resolved `later`, with `explain` when asked. The item must exist and
+/// be readable: otherwise the error is exactly `get`'s.
+pub fn later(lib: &Library, s: &settings::Later, explain: bool) -> Result<Answer<LaterRow>> {
+    let item = get::item(lib, s.item_id, &s.allow, false)?;
+    let rows = later_results(lib, s)?;
+    let subject = s
+        .query
+        .clone()
+        .filter(|q| !q.trim().is_empty())
+        .unwrap_or_else(|| item.title.clone());
+    let shown = json!({
+        "item_id": s.item_id, "subject": subject, "limit": s.limit, "allow": s.allow,
+    });
+    let mut answer = Answer::new("later", rows, shown);
+    if explain {
+        let scope = match &item.project {
+            Some(p) => json!({ "project": p }),
+            None => json!({ "source": item.source }),
+        };
+        let terms = Terms::Of {
+            text: &subject,
+            drop_stopwords: true,
+            pruned: &[],
+        };
+        let fields = json!({ "scope": scope, "since": item.occurred_at, "limit": s.limit });
+        answer.explain = Some(explain::build(lib, answer.results.len(), terms, fields)?);
+    }
+    Ok(answer)
+}
+
+/// The items `later` finds, the item not looked up first: a missing or unreadable one
+/// finds nothing (`recall eval` scores such a case as a miss).
+pub fn later_results(lib: &Library, s: &settings::Later) -> Result<Vec<LaterRow>> {
+    sql_file::read(
+        &lib.conn,
+        queries::LATER,
+        &params::later(lib, s),
+        LaterRow::read,
+    )
+}

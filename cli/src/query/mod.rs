@@ -1,0 +1,24 @@
+//! The read path: one function per query (search, later, related, timeline, get) that
+//! binds a file of `sql/` (`params`), runs it (`sql_file`) and returns a typed answer
+//! (`answer`, `rows`), which becomes JSON once, at the edge. The commands, the MCP
+//! server, the prompt hook, `recall eval` and the benchmarks all read through here.
+pub mod answer;
+mod explain;
+mod get;
+mod judge_stage;
+mod later;
+mod params;
+mod prune;
+mod related;
+pub mod rows;
+mod search;
+pub mod sql_file;
+mod timeline;
+pub mod vector_channel;
+
+pub use answer::{to_json, Answer, ItemAnswer};
+pub use get::get;
+pub use later::{later, later_results};
+pub use related::related;
+pub use search::{search, search_near};
+pub use timeline::timeline;

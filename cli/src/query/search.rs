@@ -1,0 +1,91 @@
+//! `search`: the two-stage search of `sql/search.sql`, with its optional steps around it:
+//! common-term pruning and the vector channel before (`params::search`), the judge after
+//! (`judge_stage`).
+use serde_json::{json, Value as Json};
+
+use super::answer::Answer;
+use super::explain::{self, Terms};
+use super::judge_stage;
+use super::params::{self, SearchPlan};
+use super::rows::{SearchMatch, SearchRow};
+use super::sql_file::{self, queries};
+use super::vector_channel::Channel;
+use crate::error::Result;
+use crate::library::Library;
+use crate::settings;
+
+/// The answer of a resolved search, with `explain` when asked.
+pub fn search(lib: &Library, s: &settings::Search, explain: bool) -> Result<Answer<SearchRow>> {
+    answer(lib, s, explain, params::search(lib, s)?)
+}
+
+/// The search fused with the items nearest the query given, as the embedder's vector
+/// would find them (`params::search_near`).
+pub fn search_near(
+    lib: &Library,
+    s: &settings::Search,
+    nearest: Vec<i64>,
+) -> Result<Answer<SearchRow>> {
+    answer(lib, s, false, params::search_near(lib, s, nearest)?)
+}
+
+fn answer(
+    lib: &Library,
+    s: &settings::Search,
+    explain: bool,
+    plan: SearchPlan,
+) -> Result<Answer<SearchRow>> {
+    // Without the vector channel the answer is the literal search's, field for field.
+    let fusion = plan.vectors.is_on();
+    let rows = sql_file::read(&lib.conn, queries::SEARCH, &plan.params, |c| {
+        SearchRow::read(c, fusion)
+    })?;
+    let mut answer = Answer::new("search", rows, s.shown(&lib.tokenizer));
+    if explain {
+        answer.explain = Some(explained(lib, s, &plan, &answer.results)?);
+    }
+    answer.fell_back = plan.vectors.failure().map(str::to_string);
+    judge_stage::stage(lib, s, &plan.params, answer)
+}
+
+/// What `--explain` shows of the literal search: what pruning dropped, the filters, the
+/// pool, the context stage and the vector channel.
+fn explained(
+    lib: &Library,
+    s: &settings::Search,
+    plan: &SearchPlan,
+    rows: &[SearchRow],
+) -> Result<serde_json::Map<String, Json>> {
+    let pruned: Vec<String> = plan.pruned.iter().map(|p| p.term.clone()).collect();
+    let terms = Terms::Of {
+        text: &s.query,
+        drop_stopwords: s.ranking.drop_stopwords,
+        pruned: &pruned,
+    };
+    let mut fields = json!({
+        "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
+        "pool": s.ranking.pool, "limit": s.limit, "context": context(s, rows),
+    });
+    if !matches!(plan.vectors, Channel::Off(None)) {
+        fields["vectors"] = plan.vectors.shown(&s.ranking.vectors);
+    }
+    explain::build(lib, rows.len(), terms, fields)
+}
+
+/// The context stage as explain shows it: its settings, and the results that are there
+/// only as a neighbour, each with the hit it is next to.
+fn context(s: &settings::Search, rows: &[SearchRow]) -> Json {
+    let c = &s.ranking.context;
+    let joined: Vec<Json> = rows
+        .iter()
+        .filter_map(|r| {
+            let found = r.found.as_ref()?;
+            (found.matched_by == SearchMatch::Context)
+                .then(|| json!({"id": r.item.id, "next_to": found.context_of}))
+        })
+        .collect();
+    json!({
+        "on": c.on(), "weight": c.weight, "radius": c.radius, "gap_minutes": c.gap_minutes,
+        "joined": joined,
+    })
+}

@@ -1,0 +1,459 @@
+//! How the CLI's parts depend on each other: the top-level modules of `cli/src` (each
+//! file or folder there) import one another without a circle, and the MCP server, a front
+//! end, never imports `commands`, the other front end: both call the layers below.
+//!
+//! The imports are read from the source: `crate::X` (in `use` lines, groups and paths
+//! alike), `super::` resolved against the module it is written in (an inline `mod` counts),
+//! and an exported macro (`crate::say!`) as its module's. Comments and string literals
+//! are not code.
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+use crate::common::root;
+
+/// Where an import was seen: `cli/src/mcp/server.rs:20`.
+type Site = String;
+
+/// For each top-level module, the top-level modules it imports, each with where first.
+type Graph = BTreeMap<String, BTreeMap<String, Site>>;
+
+/// Rust source with comments, string and character literals blanked (line breaks kept,
+/// so lines still count).
+fn code_only(src: &str) -> String {
+    let c: Vec<char> = src.chars().collect();
+    let mut out = c.clone();
+    let blank = |out: &mut Vec<char>, from: usize, to: usize| {
+        for ch in out.iter_mut().take(to.min(c.len())).skip(from) {
+            if *ch != '\n' {
+                *ch = ' ';
+            }
+        }
+    };
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let mut i = 0;
+    while i < c.len() {
+        let next = c.get(i + 1).copied();
+        if c[i] == '/' && next == Some('/') {
+            let end = (i..c.len()).find(|&j| c[j] == '\n').unwrap_or(c.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if c[i] == '/' && next == Some('*') {
+            let (mut depth, mut j) = (1, i + 2);
+            while j < c.len() && depth > 0 {
+                if c[j] == '/' && c.get(j + 1) == Some(&'*') {
+                    depth += 1;
+                    j += 2;
+                } else if c[j] == '*' && c.get(j + 1) == Some(&'/') {
+                    depth -= 1;
+                    j += 2;
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, i, j);
+            i = j;
+        } else if c[i] == 'r'
+            && (i == 0 || !ident(c[i - 1]) || (c[i - 1] == 'b' && (i < 2 || !ident(c[i - 2]))))
+            && matches!(next, Some('"') | Some('#'))
+        {
+            // A raw string: r"…", r#"…"#, br"…".
+            let hashes = c[i + 1..].iter().take_while(|&&ch| ch == '#').count();
+            if c.get(i + 1 + hashes) != Some(&'"') {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 2 + hashes;
+            while j < c.len()
+                && !(c[j] == '"'
+                    && c[j + 1..].iter().take_while(|&&ch| ch == '#').count() >= hashes)
+            {
+                j += 1;
+            }
+            let end = (j + 1 + hashes).min(c.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if c[i] == '"' {
+            let mut j = i + 1;
+            while j < c.len() && c[j] != '"' {
+                j += if c[j] == '\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i, j + 1);
+            i = j + 1;
+        } else if c[i] == '\'' {
+            // A character literal ('x', '\n', '\''), else a lifetime ('a).
+            if next == Some('\\') {
+                let mut j = i + 2;
+                while j < c.len() && c[j] != '\'' {
+                    j += 1;
+                }
+                blank(&mut out, i, j + 1);
+                i = j + 1;
+            } else if c.get(i + 2) == Some(&'\'') {
+                blank(&mut out, i, i + 3);
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Word(String),
+    Sep,
+    Open,
+    Close,
+    Comma,
+    Other,
+}
+
+/// The tokens that matter here, each with its line.
+fn tokens(code: &str) -> Vec<(Token, usize)> {
+    let c: Vec<char> = code.chars().collect();
+    let mut out = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    while i < c.len() {
+        let ch = c[i];
+        if ch == '\n' {
+            line += 1;
+            i += 1;
+        } else if ch.is_whitespace() {
+            i += 1;
+        } else if ch.is_alphanumeric() || ch == '_' || ch == '$' {
+            let start = i;
+            while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_' || c[i] == '$') {
+                i += 1;
+            }
+            out.push((Token::Word(c[start..i].iter().collect()), line));
+        } else if ch == ':' && c.get(i + 1) == Some(&':') {
+            out.push((Token::Sep, line));
+            i += 2;
+        } else {
+            let t = match ch {
+                '{' => Token::Open,
+                '}' => Token::Close,
+                ',' => Token::Comma,
+                _ => Token::Other,
+            };
+            out.push((t, line));
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The first names of the paths a file reaches from the crate's root (`crate::X`,
+/// `$crate::X`, `crate::{X, Y::…}`, and `super::X` where `super` climbs to the root),
+/// each with its line. `module` is the file's module path (`["judge", "stage"]`).
+fn root_names(src: &str, module: &[String]) -> Vec<(String, usize)> {
+    let toks = tokens(&code_only(src));
+    let word = |i: usize| match toks.get(i) {
+        Some((Token::Word(w), _)) => Some(w.as_str()),
+        _ => None,
+    };
+    let is = |i: usize, t: Token| toks.get(i).map(|(x, _)| x) == Some(&t);
+    // Inline modules (`mod tests { … }`) deepen the path `super` climbs from.
+    let mut inline: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let line = toks[i].1;
+        match &toks[i].0 {
+            Token::Open => depth += 1,
+            Token::Close => {
+                depth = depth.saturating_sub(1);
+                if inline.last() == Some(&depth) {
+                    inline.pop();
+                }
+            }
+            Token::Word(w) if w == "mod" && word(i + 1).is_some() && is(i + 2, Token::Open) => {
+                inline.push(depth);
+            }
+            Token::Word(w)
+                if (w == "crate" || w == "$crate" || w == "super") && is(i + 1, Token::Sep) =>
+            {
+                let mut at = i;
+                let from_root = if w == "super" {
+                    let mut ups = 0;
+                    while word(at) == Some("super") && is(at + 1, Token::Sep) {
+                        ups += 1;
+                        at += 2;
+                    }
+                    ups >= module.len() + inline.len()
+                } else {
+                    at += 2;
+                    true
+                };
+                if from_root {
+                    if let Some(name) = word(at) {
+                        names.push((name.to_string(), line));
+                    } else if is(at, Token::Open) {
+                        // A group: the first name of each member.
+                        let (mut j, mut level, mut expect) = (at + 1, 1, true);
+                        while j < toks.len() && level > 0 {
+                            match &toks[j].0 {
+                                Token::Open => level += 1,
+                                Token::Close => level -= 1,
+                                Token::Comma if level == 1 => expect = true,
+                                Token::Word(n) if expect && level == 1 => {
+                                    names.push((n.clone(), toks[j].1));
+                                    expect = false;
+                                }
+                                _ => {}
+                            }
+                            j += 1;
+                        }
+                    }
+                }
+                i = at;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    names
+}
+
+/// The `.rs` files under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A file's module path below the crate's root: `judge/stage.rs` is `["judge", "stage"]`,
+/// `judge/mod.rs` is `["judge"]`.
+fn module_path(relative: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = relative
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The import graph of the top-level modules of a crate's source folder.
+fn graph(src: &Path) -> Graph {
+    let files: Vec<(PathBuf, Vec<String>, String)> = rust_files(src)
+        .into_iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(src).ok()?.to_path_buf();
+            let module = module_path(&relative);
+            // The crate's root (lib.rs, main.rs) is no module of its own.
+            if module.len() == 1 && (module[0] == "lib" || module[0] == "main") {
+                return None;
+            }
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some((relative, module, text))
+        })
+        .collect();
+    let modules: BTreeSet<String> = files.iter().map(|f| f.1[0].clone()).collect();
+    // Exported macros live at the root (`crate::say!`); they belong to where they are
+    // written.
+    let mut macros: BTreeMap<String, String> = BTreeMap::new();
+    for (_, module, text) in &files {
+        let toks = tokens(&code_only(text));
+        for w in toks.windows(3) {
+            if let [(Token::Word(m), _), (Token::Other, _), (Token::Word(name), _)] = w {
+                if m == "macro_rules" {
+                    macros.insert(name.clone(), module[0].clone());
+                }
+            }
+        }
+    }
+    let mut g: Graph = modules
+        .iter()
+        .map(|m| (m.clone(), BTreeMap::new()))
+        .collect();
+    for (relative, module, text) in &files {
+        for (name, line) in root_names(text, module) {
+            let target = if modules.contains(&name) {
+                name
+            } else if let Some(m) = macros.get(&name) {
+                m.clone()
+            } else {
+                continue;
+            };
+            if target != module[0] {
+                let site = format!("cli/src/{}:{line}", relative.display());
+                g.entry(module[0].clone())
+                    .or_default()
+                    .entry(target)
+                    .or_insert(site);
+            }
+        }
+    }
+    g
+}
+
+/// The groups of modules that reach each other (strongly connected, two or more).
+fn circles(g: &Graph) -> Vec<Vec<String>> {
+    let reach = |from: &str| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&str> = vec![from];
+        while let Some(m) = todo.pop() {
+            for next in g.get(m).into_iter().flat_map(|e| e.keys()) {
+                if seen.insert(next.clone()) {
+                    todo.push(next);
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&String, BTreeSet<String>> = g.keys().map(|m| (m, reach(m))).collect();
+    let mut done = BTreeSet::new();
+    let mut groups = Vec::new();
+    for m in g.keys() {
+        if done.contains(m) || !reached[m].contains(m) {
+            continue;
+        }
+        let group: Vec<String> = g
+            .keys()
+            .filter(|o| reached[m].contains(*o) && reached[*o].contains(m))
+            .cloned()
+            .collect();
+        done.extend(group.iter().cloned());
+        groups.push(group);
+    }
+    groups
+}
+
+/// The shortest way from `from` back to itself, each step with where it is imported.
+fn shortest_circle(g: &Graph, from: &str) -> Vec<String> {
+    let mut came: BTreeMap<String, String> = BTreeMap::new();
+    let mut todo = VecDeque::from([from.to_string()]);
+    while let Some(m) = todo.pop_front() {
+        for next in g.get(&m).into_iter().flat_map(|e| e.keys()) {
+            if next == from {
+                let mut path = vec![m.clone()];
+                while let Some(p) = came.get(path.last().expect("a step")) {
+                    path.push(p.clone());
+                }
+                path.reverse();
+                path.push(from.to_string());
+                return path
+                    .windows(2)
+                    .map(|w| format!("{} → {} ({})", w[0], w[1], g[&w[0]][&w[1]]))
+                    .collect();
+            }
+            if !came.contains_key(next) && next != from {
+                came.insert(next.clone(), m.clone());
+                todo.push_back(next.clone());
+            }
+        }
+    }
+    Vec::new()
+}
+
+fn cli_graph() -> Graph {
+    graph(&root().join("cli/src"))
+}
+
+#[test]
+fn no_top_level_module_imports_itself_through_others() {
+    let g = cli_graph();
+    let found: Vec<String> = circles(&g)
+        .iter()
+        .map(|group| {
+            let inside: Vec<String> = group
+                .iter()
+                .flat_map(|m| {
+                    g[m].iter()
+                        .filter(|(to, _)| group.contains(to))
+                        .map(move |(to, site)| format!("{m} → {to} ({site})"))
+                })
+                .collect();
+            format!(
+                "{}\n    one circle: {}\n    every import among them:\n      {}",
+                group.join(", "),
+                shortest_circle(&g, &group[0]).join(", "),
+                inside.join("\n      ")
+            )
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "import circles among the top-level modules of cli/src:\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn the_mcp_server_does_not_import_the_commands() {
+    let g = cli_graph();
+    let site = g.get("mcp").and_then(|deps| deps.get("commands"));
+    assert!(
+        site.is_none(),
+        "mcp imports commands ({}): both front ends call the layers below instead",
+        site.map(String::as_str).unwrap_or_default()
+    );
+}
+
+#[test]
+fn imports_are_read_from_code_only() {
+    let src = r##"
+        //! `crate::nowhere` in a comment
+        use crate::{alpha, beta::{x, y}, gamma::Z};
+        use crate::delta::Thing;
+        /* crate::block /* nested */ crate::still */
+        fn f() -> &'static str { let _c = '{'; let _q = '"'; "crate::string {" }
+        fn g() { let _ = r#"crate::raw "quoted" {"#; $crate::epsilon::line(); }
+        mod tests {
+            use super::*;
+            use super::super::zeta;
+        }
+        use super::eta;
+    "##;
+    let names: Vec<String> = root_names(src, &["m".to_string()])
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(
+        names,
+        ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
+    );
+    // Inside a folder, `super` names the folder's own module.
+    let nested = root_names(
+        "use super::store; use super::super::theta;",
+        &["a".into(), "b".into()],
+    );
+    assert_eq!(nested, [("theta".to_string(), 1)]);
+    let mut g = Graph::new();
+    for (a, b) in [
+        ("a", "b"),
+        ("b", "c"),
+        ("c", "a"),
+        ("c", "d"),
+        ("d", "e"),
+        ("e", "d"),
+    ] {
+        g.entry(a.into())
+            .or_default()
+            .insert(b.into(), format!("{a}.rs:1"));
+        g.entry(b.into()).or_default();
+    }
+    assert_eq!(circles(&g), [vec!["a", "b", "c"], vec!["d", "e"]]);
+    assert_eq!(
+        shortest_circle(&g, "d"),
+        ["d → e (d.rs:1)", "e → d (e.rs:1)"]
+    );
+}
