@@ -20,7 +20,6 @@ pub mod sql_guard;
 pub mod text;
 pub mod tokenizer;
 pub mod vectors;
-pub mod wipe;
 
 // The read path and the writes of items, which the front ends (`commands`, `mcp`) call.
 pub mod items;

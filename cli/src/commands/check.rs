@@ -641,7 +641,7 @@ fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -
 /// clears the record once the file is rewritten and its log emptied: a record left means
 /// that copies of forgotten text may still be in the file, whatever the rows say.
 fn wipe(r: &mut Report, path: &std::path::Path, conn: &Connection) {
-    match crate::wipe::pending(conn) {
+    match crate::library::wipe::pending(conn) {
         None => r.add("wipe", true, "no forget is waiting for the file to be wiped"),
         Some(since) => r.add(
             "wipe",
@@ -650,7 +650,7 @@ fn wipe(r: &mut Report, path: &std::path::Path, conn: &Connection) {
                 "a forget of {} removed items but was cut off before it wiped the file: copies of their text may remain in {} and its log; the next write to the library finishes the wipe, or {}",
                 crate::text::field(&since),
                 path.display(),
-                crate::wipe::FINISH
+                crate::library::wipe::FINISH
             ),
         ),
     }

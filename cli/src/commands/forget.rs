@@ -5,9 +5,9 @@ use super::Globals;
 use crate::args::ForgetArgs;
 use crate::error::Result;
 use crate::items::forget::{self, ForgetReport, ForgetRequest};
+use crate::library::wipe;
 use crate::library::{self, Access};
 use crate::text::field;
-use crate::wipe;
 use crate::{interrupt, output};
 
 /// Exit code of a forget whose items are gone but whose file could not be wiped.

@@ -1,5 +1,5 @@
 //! Forgetting: removes items by id and/or filter so that no copy of their text is left
-//! in the library file or its log (how: `crate::wipe`). Every condition given must
+//! in the library file or its log (how: `crate::library::wipe`). Every condition given must
 //! hold: ids and filters AND together, so adding a condition never forgets more. The
 //! deletes are one transaction: interrupted or killed, the library is as before or as
 //! after.
@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::error::{Context, Result};
+use crate::library::wipe::{self, Wiped, ZeroFreed};
 use crate::library::Library;
 use crate::settings::time_flag;
-use crate::wipe::{self, Wiped, ZeroFreed};
 use crate::{err, fault, interrupt};
 
 #[derive(Debug, Clone, Default, Deserialize)]

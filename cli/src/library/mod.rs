@@ -1,13 +1,13 @@
 //! The library file itself: opening and creating it, its migrations, the schema they
 //! define and how a library departs from it, the columns of `items`, the rows the
-//! queries cannot read, the one reader of FTS5's records, and the FTS5 index's checks
-//! and rebuild.
+//! queries cannot read, the one reader of FTS5's records, the FTS5 index's checks
+//! and rebuild, and the wipe that leaves no copy of a forgotten item in the file.
 //!
 //! The parts depend on each other in one direction only: `migrations`, `files`,
 //! `columns` and `fts_records` use none of the others; `schema` uses `migrations`;
 //! `unreadable` and `reindex` use `columns` and `schema`; `index_check` uses
-//! `fts_records` and `reindex`; `open` uses `files`, `migrations` and `schema`; `create`
-//! uses `open`.
+//! `fts_records` and `reindex`; `open` uses `files`, `migrations`, `schema` and `wipe` (a
+//! write finishes a wipe left pending); `wipe` uses `files`; `create` uses `open`.
 pub mod columns;
 mod create;
 mod files;
@@ -18,6 +18,7 @@ mod open;
 pub mod reindex;
 pub mod schema;
 pub mod unreadable;
+pub mod wipe;
 
 pub use create::create;
 pub use files::sidecar;

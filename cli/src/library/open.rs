@@ -206,7 +206,7 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
             conn.query_row("pragma journal_mode = wal", [], |_| Ok(()))
                 .context(&doing)?;
         }
-        crate::wipe::finish_pending(&conn, path);
+        crate::library::wipe::finish_pending(&conn, path);
     }
     Ok(Library {
         conn,

@@ -25,7 +25,7 @@ pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Resul
         ));
     }
     // A long-running server's own write, not only its start, finishes a wipe left pending.
-    crate::wipe::finish_pending(&lib.conn, &lib.path);
+    crate::library::wipe::finish_pending(&lib.conn, &lib.path);
     // An id is the writer's to judge against the same globs: it must name an item they
     // let the server read, or none ever used.
     Ok(add_item(lib, &valid, allow, false, None)?.to_json())
@@ -39,7 +39,7 @@ pub fn forget_items(
     allow: &Option<Vec<String>>,
 ) -> Result<Json> {
     if !req.dry_run {
-        crate::wipe::finish_pending(&lib.conn, &lib.path);
+        crate::library::wipe::finish_pending(&lib.conn, &lib.path);
     }
     let report = forget_allowed(lib, req, allow, false)?;
     Ok(report_json(&report))
