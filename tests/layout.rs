@@ -457,3 +457,60 @@ fn imports_are_read_from_code_only() {
         ["d → e (d.rs:1)", "e → d (e.rs:1)"]
     );
 }
+
+/// The layers of docs/architecture.md: each module named in its table, with its layer.
+fn documented_layers() -> BTreeMap<String, u32> {
+    let docs =
+        std::fs::read_to_string(root().join("docs/architecture.md")).expect("docs/architecture.md");
+    let section = docs
+        .split("## The layers of the CLI")
+        .nth(1)
+        .expect("docs/architecture.md has its layers");
+    let mut layers = BTreeMap::new();
+    for row in section.lines().take_while(|l| !l.starts_with("## ")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let Some(layer) = cells.get(1).and_then(|c| c.parse::<u32>().ok()) else {
+            continue;
+        };
+        for module in cells[2].split('`').skip(1).step_by(2) {
+            let before = layers.insert(module.to_string(), layer);
+            assert!(before.is_none(), "{module} is in two layers");
+        }
+    }
+    layers
+}
+
+#[test]
+fn every_module_imports_only_its_own_layer_and_those_below() {
+    let g = cli_graph();
+    let layers = documented_layers();
+    let unlisted: Vec<&String> = g.keys().filter(|m| !layers.contains_key(*m)).collect();
+    assert!(
+        unlisted.is_empty(),
+        "modules of cli/src in no layer of docs/architecture.md: {unlisted:?}"
+    );
+    let gone: Vec<&String> = layers.keys().filter(|m| !g.contains_key(*m)).collect();
+    assert!(
+        gone.is_empty(),
+        "docs/architecture.md's layers name modules cli/src does not have: {gone:?}"
+    );
+    let upward: Vec<String> = g
+        .iter()
+        .flat_map(|(from, deps)| {
+            let layers = &layers;
+            deps.iter()
+                .filter(move |(to, _)| layers[*to] > layers[from])
+                .map(move |(to, site)| {
+                    format!(
+                        "{from} (layer {}) imports {to} (layer {}) at {site}",
+                        layers[from], layers[to]
+                    )
+                })
+        })
+        .collect();
+    assert!(
+        upward.is_empty(),
+        "imports up the layers of docs/architecture.md:\n  {}",
+        upward.join("\n  ")
+    );
+}
