@@ -116,19 +116,16 @@ pub enum Time {
 
 impl Time {
     fn value(&self) -> time::TimeValue<'_> {
+        use time::TimeValue;
         match self {
-            Time::Text(text) => time::TimeValue::Text(text),
-            Time::Seconds(n) => seconds(n),
+            Time::Text(text) => TimeValue::Text(text),
+            // Whole numbers stay integers: an f64 would round those beyond 2^53.
+            Time::Seconds(n) => match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => TimeValue::Integer(i),
+                (None, Some(f)) => TimeValue::Real(f),
+                (None, None) => TimeValue::Real(f64::NAN),
+            },
         }
-    }
-}
-
-/// Whole numbers stay integers: an f64 would round those beyond 2^53.
-fn seconds(n: &Number) -> time::TimeValue<'static> {
-    match (n.as_i64(), n.as_f64()) {
-        (Some(i), _) => time::TimeValue::Integer(i),
-        (None, Some(f)) => time::TimeValue::Real(f),
-        (None, None) => time::TimeValue::Real(f64::NAN),
     }
 }
 
@@ -251,14 +248,14 @@ fn stored(at: &Time) -> Result<String, String> {
                 shown_text(s)
             ),
         },
-        _ => match at {
+        _ => {
             // As the line wrote it (a Value shows a number as JSON does).
-            Time::Seconds(n) => format!(
-                "occurred_at {} is out of range for Unix seconds",
-                Value::Number(n.clone())
-            ),
-            Time::Text(_) => "occurred_at is out of range for Unix seconds".to_string(),
-        },
+            let written = match at {
+                Time::Seconds(n) => Value::Number(n.clone()),
+                Time::Text(s) => Value::String(s.clone()),
+            };
+            format!("occurred_at {written} is out of range for Unix seconds")
+        }
     })
 }
 
@@ -513,6 +510,25 @@ mod tests {
         assert_eq!(
             item(json!([1])).unwrap_err(),
             "expected a JSON object, got an array"
+        );
+    }
+
+    /// With several fields wrong, the first in the checks' order is reported, whatever
+    /// the line's order: a wrong value before a wrong type.
+    #[test]
+    fn the_first_field_in_order_is_reported() {
+        let first = |v: Value| item(v).unwrap_err();
+        assert_eq!(
+            first(json!({"occurred_at": "2025", "source": " "})),
+            "source is empty"
+        );
+        assert_eq!(
+            first(json!({"title": 3, "source": "a\u{0}", "occurred_at": true})),
+            "source contains a NUL character"
+        );
+        assert_eq!(
+            first(json!({"embedding": [0], "summary": {}, "source": "s", "title": "t"})),
+            "summary must be a string or a list of strings, got an object"
         );
     }
 }
