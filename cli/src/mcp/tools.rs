@@ -1,5 +1,6 @@
-//! The tools' inputs: one struct per tool, whose fields are the command's options. The
-//! input schemas are derived from them; an argument that is a declared setting is
+//! The query tools' inputs: one struct per tool, whose fields are the command's options
+//! (the writes take the real types: `item::JsonItem`, `items::forget::ForgetRequest`).
+//! The input schemas are derived from them; an argument that is a declared setting is
 //! described, ranged and given its default by its declaration (`config::table`, filled
 //! in by `catalog`), and each call becomes the command's clap arguments, resolved by
 //! `settings` as on the command line.
