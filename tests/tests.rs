@@ -27,6 +27,7 @@ mod match_safety;
 mod mcp_helpers;
 mod mcp_library;
 mod mcp_protocol;
+mod mcp_schemas;
 mod mcp_signals;
 mod properties;
 mod queries_context;

@@ -1,6 +1,8 @@
 //! An item as JSON Lines carry it, validated field by field with messages that name the
-//! field and say what is wrong.
-use serde_json::{Map, Value};
+//! field and say what is wrong, then read as its declared shape (`JsonItem`).
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Number, Value};
 
 use recall_core::time;
 use recall_core::value::shown_text;
@@ -44,6 +46,107 @@ pub struct Item {
     pub embedding: Option<Vec<f32>>,
 }
 
+/// An item's JSON shape: a line of `recall import`, the object of `recall add -`, the
+/// arguments of the MCP tool `add` (whose input schema is derived from this). Read only
+/// after `Item::from_json`'s checks, whose messages name the field and say what is
+/// wrong (serde's own do not, and stop at another field first).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JsonItem {
+    /// Replace the item with this id instead of adding one.
+    #[serde(default, deserialize_with = "whole_id")]
+    // Leaving it out adds a new item: the schema lists no default.
+    #[schemars(range(min = 1), skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// Where the item comes from: the agent or tool writing it, e.g. "agent-claude".
+    pub source: String,
+    /// The project it belongs to.
+    pub project: Option<String>,
+    /// A short title: the most searched field, so put the words one would search for.
+    pub title: String,
+    /// What happened or was decided.
+    #[serde(default)]
+    pub summary: Lines,
+    /// Questions the item answers.
+    #[serde(default)]
+    pub questions: Lines,
+    /// Short facts: names, versions, error messages, commands.
+    #[serde(default)]
+    pub atoms: Lines,
+    /// When it happened: ISO-8601 text (2025-03-04T05:06:07Z; a bare date is UTC) or Unix
+    /// seconds.
+    pub occurred_at: Time,
+    /// A transcript, stored and shown by get, never searched.
+    pub transcript: Option<String>,
+    // Not offered to MCP clients: a model holds no vector of the library's embedder
+    // (docs/vectors.md); an item it adds gets one from `recall embed`.
+    #[schemars(skip)]
+    pub embedding: Option<Vec<f64>>,
+}
+
+/// Text, or lines joined with line breaks.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+pub enum Lines {
+    #[default]
+    None,
+    Text(String),
+    List(Vec<String>),
+}
+
+impl Lines {
+    fn joined(self) -> String {
+        match self {
+            Lines::None => String::new(),
+            Lines::Text(text) => text,
+            Lines::List(lines) => lines.join("\n"),
+        }
+    }
+}
+
+/// ISO-8601 text or Unix seconds.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(inline)]
+pub enum Time {
+    Text(String),
+    Seconds(#[schemars(with = "f64")] Number),
+}
+
+impl Time {
+    fn value(&self) -> time::TimeValue<'_> {
+        use time::TimeValue;
+        match self {
+            Time::Text(text) => TimeValue::Text(text),
+            // Whole numbers stay integers: an f64 would round those beyond 2^53.
+            Time::Seconds(n) => match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => TimeValue::Integer(i),
+                (None, Some(f)) => TimeValue::Real(f),
+                (None, None) => TimeValue::Real(f64::NAN),
+            },
+        }
+    }
+}
+
+/// 7.0 is 7, as JSON Schema's integer and a client's encoder take it.
+fn whole(n: &Number) -> Option<i64> {
+    n.as_i64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(53))
+            .map(|f| f as i64)
+    })
+}
+
+fn whole_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(Option::<Number>::deserialize(d)?.as_ref().and_then(whole))
+}
+
+/// An embedding's number as stored (float32): one beyond it is not a coordinate.
+fn coordinate(f: f64) -> Option<f32> {
+    Some(f as f32).filter(|f| f.is_finite())
+}
+
 fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -55,7 +158,7 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
-fn checked(field: &str, s: &str, max: usize) -> Result<String, String> {
+fn checked(field: &str, s: &str, max: usize) -> Result<(), String> {
     if s.contains('\0') {
         return Err(format!("{field} contains a NUL character"));
     }
@@ -65,10 +168,10 @@ fn checked(field: &str, s: &str, max: usize) -> Result<String, String> {
             s.len()
         ));
     }
-    Ok(s.to_string())
+    Ok(())
 }
 
-fn required_text(obj: &Map<String, Value>, field: &str, max: usize) -> Result<String, String> {
+fn required_text(obj: &Map<String, Value>, field: &str, max: usize) -> Result<(), String> {
     match obj.get(field) {
         None | Some(Value::Null) => Err(format!("{field} is missing")),
         Some(Value::String(s)) if s.trim().is_empty() => Err(format!("{field} is empty")),
@@ -77,14 +180,10 @@ fn required_text(obj: &Map<String, Value>, field: &str, max: usize) -> Result<St
     }
 }
 
-fn optional_text(
-    obj: &Map<String, Value>,
-    field: &str,
-    max: usize,
-) -> Result<Option<String>, String> {
+fn optional_text(obj: &Map<String, Value>, field: &str, max: usize) -> Result<(), String> {
     match obj.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => checked(field, s, max).map(Some),
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(s)) => checked(field, s, max),
         Some(v) => Err(format!(
             "{field} must be a string or null, got {}",
             type_name(v)
@@ -93,40 +192,34 @@ fn optional_text(
 }
 
 /// Text, or a list of texts (one per line), or nothing ('').
-fn text_or_list(obj: &Map<String, Value>, field: &str) -> Result<String, String> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => checked(field, s, MAX_INDEXED),
-        Some(Value::Array(items)) => {
-            let mut lines = Vec::with_capacity(items.len());
-            for item in items {
-                match item {
-                    Value::String(s) => lines.push(s.as_str()),
-                    v => return Err(format!("{field} must hold strings, got {}", type_name(v))),
-                }
+fn text_or_list(obj: &Map<String, Value>, field: &str) -> Result<(), String> {
+    let value = match obj.get(field) {
+        None | Some(Value::Null) => return Ok(()),
+        Some(v @ Value::String(_)) => v,
+        Some(v @ Value::Array(items)) => match items.iter().find(|item| !item.is_string()) {
+            Some(item) => {
+                return Err(format!(
+                    "{field} must hold strings, got {}",
+                    type_name(item)
+                ))
             }
-            checked(field, &lines.join("\n"), MAX_INDEXED)
+            None => v,
+        },
+        Some(v) => {
+            return Err(format!(
+                "{field} must be a string or a list of strings, got {}",
+                type_name(v)
+            ))
         }
-        Some(v) => Err(format!(
-            "{field} must be a string or a list of strings, got {}",
-            type_name(v)
-        )),
-    }
+    };
+    let lines = Lines::deserialize(value).map_err(|e| format!("{field}: {e}"))?;
+    checked(field, &lines.joined(), MAX_INDEXED)
 }
 
-/// The time through the core's one rule (`recall_core::time::to_storable`), which
-/// `recall_time` and the time flags follow too.
-fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
-    use time::{TimeError, TimeValue};
+fn occurred_at(obj: &Map<String, Value>) -> Result<(), String> {
     let value = match obj.get("occurred_at") {
         None | Some(Value::Null) => return Err("occurred_at is missing".to_string()),
-        Some(Value::String(s)) => TimeValue::Text(s),
-        // Whole numbers stay integers: an f64 would round those beyond 2^53.
-        Some(Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => TimeValue::Integer(i),
-            (None, Some(f)) => TimeValue::Real(f),
-            (None, None) => TimeValue::Real(f64::NAN),
-        },
+        Some(v @ (Value::String(_) | Value::Number(_))) => v,
         Some(v) => {
             return Err(format!(
                 "occurred_at must be an ISO-8601 string or Unix seconds, got {}",
@@ -134,6 +227,15 @@ fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
             ))
         }
     };
+    let time = Time::deserialize(value).map_err(|e| format!("occurred_at: {e}"))?;
+    stored(&time).map(drop)
+}
+
+/// The time through the core's one rule (`recall_core::time::to_storable`), which
+/// `recall_time` and the time flags follow too.
+fn stored(at: &Time) -> Result<String, String> {
+    use time::{TimeError, TimeValue};
+    let value = at.value();
     time::to_storable(value).map_err(|e| match (value, e) {
         (TimeValue::Text(s), TimeError::Unreadable) => format!(
             "occurred_at \"{}\" is not an ISO-8601 time (like 2025-03-04T05:06:07Z or 2025-03-04)",
@@ -146,11 +248,32 @@ fn occurred_at(obj: &Map<String, Value>) -> Result<String, String> {
                 shown_text(s)
             ),
         },
-        _ => match obj.get("occurred_at") {
-            Some(n) => format!("occurred_at {n} is out of range for Unix seconds"),
-            None => "occurred_at is out of range for Unix seconds".to_string(),
-        },
+        _ => {
+            // As the line wrote it (a Value shows a number as JSON does).
+            let written = match at {
+                Time::Seconds(n) => Value::Number(n.clone()),
+                Time::Text(s) => Value::String(s.clone()),
+            };
+            format!("occurred_at {written} is out of range for Unix seconds")
+        }
     })
+}
+
+fn id(obj: &Map<String, Value>) -> Result<(), String> {
+    match obj.get("id") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::Number(n)) => match whole(n) {
+            Some(i) if i > MAX_ID => Err(format!(
+                "id {i} is above {MAX_ID}, the highest id an item may be given: leave id out to add a new item"
+            )),
+            Some(i) if i > 0 => Ok(()),
+            _ => Err(format!("id must be a positive integer, got {n}")),
+        },
+        Some(v) => Err(format!(
+            "id must be a positive integer, got {}",
+            type_name(v)
+        )),
+    }
 }
 
 impl Item {
@@ -193,46 +316,39 @@ impl Item {
                 FIELDS.join(", ")
             ));
         }
-        let id = match obj.get("id") {
-            None | Some(Value::Null) => None,
-            // 7.0 is 7, as JSON Schema's integer and a client's encoder take it.
-            Some(Value::Number(n)) => match n
-                .as_i64()
-                .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(53)).map(|f| f as i64))
-            {
-                Some(i) if i > MAX_ID => {
-                    return Err(format!(
-                        "id {i} is above {MAX_ID}, the highest id an item may be given: leave id out to add a new item"
-                    ))
-                }
-                Some(i) if i > 0 => Some(i),
-                _ => return Err(format!("id must be a positive integer, got {n}")),
-            },
-            Some(v) => {
-                return Err(format!(
-                    "id must be a positive integer, got {}",
-                    type_name(v)
-                ))
-            }
-        };
+        // Field by field in this order: the first that fails is the one reported.
+        id(obj)?;
+        required_text(obj, "source", MAX_TITLE)?;
+        optional_text(obj, "project", MAX_TITLE)?;
+        required_text(obj, "title", MAX_TITLE)?;
+        text_or_list(obj, "summary")?;
+        text_or_list(obj, "questions")?;
+        text_or_list(obj, "atoms")?;
+        occurred_at(obj)?;
+        optional_text(obj, "transcript", MAX_TRANSCRIPT)?;
+        embedding(obj)?;
+        // Checked, so it reads as its shape.
+        let item = JsonItem::deserialize(v).map_err(|e| e.to_string())?;
         Ok(Item {
-            id,
-            source: required_text(obj, "source", MAX_TITLE)?,
-            project: optional_text(obj, "project", MAX_TITLE)?,
-            title: required_text(obj, "title", MAX_TITLE)?,
-            summary: text_or_list(obj, "summary")?,
-            questions: text_or_list(obj, "questions")?,
-            atoms: text_or_list(obj, "atoms")?,
-            occurred_at: occurred_at(obj)?,
-            transcript: optional_text(obj, "transcript", MAX_TRANSCRIPT)?,
-            embedding: embedding(obj)?,
+            id: item.id,
+            occurred_at: stored(&item.occurred_at)?,
+            source: item.source,
+            project: item.project,
+            title: item.title,
+            summary: item.summary.joined(),
+            questions: item.questions.joined(),
+            atoms: item.atoms.joined(),
+            transcript: item.transcript,
+            embedding: item
+                .embedding
+                .map(|v| v.into_iter().filter_map(coordinate).collect()),
         })
     }
 }
 
-fn embedding(obj: &Map<String, Value>) -> Result<Option<Vec<f32>>, String> {
+fn embedding(obj: &Map<String, Value>) -> Result<(), String> {
     let list = match obj.get("embedding") {
-        None | Some(Value::Null) => return Ok(None),
+        None | Some(Value::Null) => return Ok(()),
         Some(Value::Array(list)) => list,
         Some(v) => {
             return Err(format!(
@@ -247,11 +363,10 @@ fn embedding(obj: &Map<String, Value>) -> Result<Option<Vec<f32>>, String> {
             list.len()
         ));
     }
-    let mut v = Vec::with_capacity(list.len());
+    let mut zeros = true;
     for (i, x) in list.iter().enumerate() {
-        // Stored as float32: a number beyond it is not a coordinate.
-        match x.as_f64().map(|f| f as f32).filter(|f| f.is_finite()) {
-            Some(f) => v.push(f),
+        match x.as_f64().and_then(coordinate) {
+            Some(f) => zeros &= f == 0.0,
             None => {
                 return Err(format!(
                     "embedding[{i}] must be a finite number (float32), got {}",
@@ -260,10 +375,10 @@ fn embedding(obj: &Map<String, Value>) -> Result<Option<Vec<f32>>, String> {
             }
         }
     }
-    if v.iter().all(|x| *x == 0.0) {
+    if zeros {
         return Err("embedding is all zeros, which has no direction".to_string());
     }
-    Ok(Some(v))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -395,6 +510,25 @@ mod tests {
         assert_eq!(
             item(json!([1])).unwrap_err(),
             "expected a JSON object, got an array"
+        );
+    }
+
+    /// With several fields wrong, the first in the checks' order is reported, whatever
+    /// the line's order: a wrong value before a wrong type.
+    #[test]
+    fn the_first_field_in_order_is_reported() {
+        let first = |v: Value| item(v).unwrap_err();
+        assert_eq!(
+            first(json!({"occurred_at": "2025", "source": " "})),
+            "source is empty"
+        );
+        assert_eq!(
+            first(json!({"title": 3, "source": "a\u{0}", "occurred_at": true})),
+            "source contains a NUL character"
+        );
+        assert_eq!(
+            first(json!({"embedding": [0], "summary": {}, "source": "s", "title": "t"})),
+            "summary must be a string or a list of strings, got an object"
         );
     }
 }

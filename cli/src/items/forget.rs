@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -16,14 +17,22 @@ use crate::library::Library;
 use crate::settings::time_flag;
 use crate::{err, fault, interrupt};
 
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+/// What a forget selects: `recall forget`'s options, and the arguments of the MCP tool
+/// `forget` (whose input schema is derived from this).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ForgetRequest {
+    /// The items to forget, by id.
+    #[serde(default)]
     pub ids: Vec<i64>,
+    /// Only items of this source.
     pub source: Option<String>,
+    /// Only items of this project.
     pub project: Option<String>,
-    /// Items that happened before this time (ISO-8601; a bare date is UTC).
+    /// Only items that happened before this time (ISO-8601, like 2025-03-04).
     pub before: Option<String>,
+    /// List what would be forgotten, and change nothing.
+    #[serde(default)]
     pub dry_run: bool,
 }
 

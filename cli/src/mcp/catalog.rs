@@ -13,6 +13,8 @@ use super::tools;
 use crate::config::setting::Setting;
 use crate::config::table::SETTINGS;
 use crate::config::Config;
+use crate::item::JsonItem;
+use crate::items::forget::ForgetRequest;
 use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 
@@ -119,7 +121,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
                 "add",
                 "Store one item in the library, with the fields of a line of `recall \
                  import`: source, title and occurred_at required. Returns {command, id}.",
-                input::<tools::Add>(),
+                input::<JsonItem>(),
             )
             .with_annotations(
                 ToolAnnotations::new()
@@ -136,7 +138,7 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
                  then rewritten so that no copy of their text remains. dry_run lists them \
                  and changes nothing. Returns {command, ids, items: [{id, date, title, \
                  project, source}], unmatched, dry_run, wiped, warning}.",
-                input::<tools::Forget>(),
+                input::<ForgetRequest>(),
             )
             .with_annotations(
                 ToolAnnotations::new()

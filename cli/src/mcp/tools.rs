@@ -1,5 +1,6 @@
-//! The tools' inputs: one struct per tool, whose fields are the command's options. The
-//! input schemas are derived from them; an argument that is a declared setting is
+//! The query tools' inputs: one struct per tool, whose fields are the command's options
+//! (the writes take the real types: `item::JsonItem`, `items::forget::ForgetRequest`).
+//! The input schemas are derived from them; an argument that is a declared setting is
 //! described, ranged and given its default by its declaration (`config::table`, filled
 //! in by `catalog`), and each call becomes the command's clap arguments, resolved by
 //! `settings` as on the command line.
@@ -208,77 +209,4 @@ fn common(limit: Option<i64>, explain: bool, access: &AccessArgs) -> Result<args
         explain,
         access: access.clone(),
     })
-}
-
-/// The fields of one item, as a line of `recall import` holds them. Only its schema is
-/// used: the object itself goes to the import's own checks, and their messages.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct Add {
-    /// Where the item comes from: the agent or tool writing it, e.g. "agent-claude".
-    pub source: String,
-    /// The project it belongs to.
-    pub project: Option<String>,
-    /// A short title: the most searched field, so put the words one would search for.
-    pub title: String,
-    /// What happened or was decided.
-    #[serde(default)]
-    pub summary: Lines,
-    /// Questions the item answers.
-    #[serde(default)]
-    pub questions: Lines,
-    /// Short facts: names, versions, error messages, commands.
-    #[serde(default)]
-    pub atoms: Lines,
-    /// When it happened: ISO-8601 text (2025-03-04T05:06:07Z; a bare date is UTC) or Unix
-    /// seconds.
-    pub occurred_at: Time,
-    /// A transcript, stored and shown by get, never searched.
-    pub transcript: Option<String>,
-    /// Replace the item with this id instead of adding one.
-    #[schemars(range(min = 1))]
-    pub id: Option<i64>,
-}
-
-/// What `recall forget` takes (`items::forget::ForgetRequest`); only its schema is
-/// used here.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct Forget {
-    /// The items to forget, by id.
-    #[serde(default)]
-    pub ids: Vec<i64>,
-    /// Only items of this source.
-    pub source: Option<String>,
-    /// Only items of this project.
-    pub project: Option<String>,
-    /// Only items that happened before this time (ISO-8601, like 2025-03-04).
-    pub before: Option<String>,
-    /// List what would be forgotten, and change nothing.
-    #[serde(default)]
-    pub dry_run: bool,
-}
-
-/// Text, or lines joined with line breaks.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(untagged)]
-#[schemars(inline)]
-#[allow(dead_code)]
-pub enum Lines {
-    #[default]
-    None,
-    Text(String),
-    List(Vec<String>),
-}
-
-/// ISO-8601 text or Unix seconds.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-#[schemars(inline)]
-#[allow(dead_code)]
-pub enum Time {
-    Text(String),
-    Seconds(f64),
 }
