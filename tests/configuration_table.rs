@@ -7,36 +7,26 @@ use recall_cli::config::table::SETTINGS;
 use recall_cli::config::{Config, RelatedRule};
 use serde_json::Value as Json;
 
-use crate::common::root;
+use crate::common::doc_table;
 
 /// The rows of the table under "## Keys, defaults and ranges": key, default, range, flag.
 fn documented_rows() -> Vec<[String; 4]> {
-    let page = std::fs::read_to_string(root().join("docs/configuration.md"))
-        .expect("docs/configuration.md");
-    let section = page
-        .split("## Keys, defaults and ranges")
-        .nth(1)
-        .expect("docs/configuration.md has a '## Keys, defaults and ranges' section");
-    section
-        .lines()
-        .take_while(|l| !l.starts_with("## "))
-        .filter(|l| l.starts_with("| `"))
-        .map(|row| {
-            let cells: Vec<String> = row
-                .trim()
-                .trim_matches('|')
-                .split(" | ")
-                .map(|c| c.trim().to_string())
-                .collect();
-            assert_eq!(cells.len(), 4, "{row}");
-            [
-                cells[0].trim_matches('`').to_string(),
-                cells[1].clone(),
-                cells[2].clone(),
-                cells[3].clone(),
-            ]
-        })
-        .collect()
+    doc_table(
+        "docs/configuration.md",
+        "## Keys, defaults and ranges",
+        "| `",
+    )
+    .into_iter()
+    .map(|cells| {
+        assert_eq!(cells.len(), 4, "{cells:?}");
+        [
+            cells[0].trim_matches('`').to_string(),
+            cells[1].clone(),
+            cells[2].clone(),
+            cells[3].clone(),
+        ]
+    })
+    .collect()
 }
 
 /// A number as the page writes it: digits, and a thousands separator from 10,000.

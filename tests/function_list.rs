@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::common::{all_hosts, parse_sql_file, root, sql_files, Line};
+use crate::common::{all_hosts, doc_table, parse_sql_file, root, sql_files, Line};
 
 const SQLITE_DETERMINISTIC: i64 = 0x800;
 const SQLITE_INNOCUOUS: i64 = 0x20_0000;
@@ -17,24 +17,10 @@ type Row = [String; 5];
 /// The rows of the table under "## Function reference" in docs/functions.md:
 /// `| `name` | `signature` | TYPE | deterministic | description |`.
 fn documented_rows() -> Vec<Row> {
-    let page =
-        std::fs::read_to_string(root().join("docs/functions.md")).expect("docs/functions.md");
-    let section = page
-        .split("## Function reference")
-        .nth(1)
-        .expect("docs/functions.md has a '## Function reference' section");
-    section
-        .lines()
-        .take_while(|l| !l.starts_with("## "))
-        .filter(|l| l.starts_with("| `recall_"))
-        .map(|row| {
-            let cells: Vec<String> = row
-                .trim()
-                .trim_matches('|')
-                .split(" | ")
-                .map(|c| c.trim().to_string())
-                .collect();
-            assert_eq!(cells.len(), 5, "{row}");
+    doc_table("docs/functions.md", "## Function reference", "| `recall_")
+        .into_iter()
+        .map(|cells| {
+            assert_eq!(cells.len(), 5, "{cells:?}");
             [
                 cells[0].trim_matches('`').to_string(),
                 cells[1]

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use crate::common::root;
+use crate::common::{doc_table, root};
 
 /// Where an import was seen: `cli/src/mcp/server.rs:20`.
 type Site = String;
@@ -460,19 +460,12 @@ fn imports_are_read_from_code_only() {
 
 /// The layers of docs/architecture.md: each module named in its table, with its layer.
 fn documented_layers() -> BTreeMap<String, u32> {
-    let docs =
-        std::fs::read_to_string(root().join("docs/architecture.md")).expect("docs/architecture.md");
-    let section = docs
-        .split("## The layers of the CLI")
-        .nth(1)
-        .expect("docs/architecture.md has its layers");
     let mut layers = BTreeMap::new();
-    for row in section.lines().take_while(|l| !l.starts_with("## ")) {
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        let Some(layer) = cells.get(1).and_then(|c| c.parse::<u32>().ok()) else {
+    for cells in doc_table("docs/architecture.md", "## The layers of the CLI", "| ") {
+        let Ok(layer) = cells[0].parse::<u32>() else {
             continue;
         };
-        for module in cells[2].split('`').skip(1).step_by(2) {
+        for module in cells[1].split('`').skip(1).step_by(2) {
             let before = layers.insert(module.to_string(), layer);
             assert!(before.is_none(), "{module} is in two layers");
         }

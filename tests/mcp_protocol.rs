@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::common::cli::TempLib;
 use crate::common::mcp::Server;
-use crate::common::root;
+use crate::common::{doc_table, root};
 
 fn sample_library() -> TempLib {
     let lib = TempLib::init(None);
@@ -171,11 +171,6 @@ fn an_unknown_tool_names_only_the_tools_this_server_lists() {
 
 /// The tools table of docs/cli.md: tool name → (arguments named, the required ones).
 fn documented_tools() -> Vec<(String, Vec<String>, Vec<String>)> {
-    let docs = std::fs::read_to_string(root().join("docs/cli.md")).expect("docs/cli.md");
-    let section = docs
-        .split("## The MCP server")
-        .nth(1)
-        .expect("docs/cli.md has its MCP section");
     let names = |cell: &str| -> Vec<String> {
         cell.split('`')
             .skip(1)
@@ -183,15 +178,12 @@ fn documented_tools() -> Vec<(String, Vec<String>, Vec<String>)> {
             .map(str::to_string)
             .collect()
     };
-    section
-        .lines()
-        .take_while(|l| !l.starts_with("## "))
-        .filter(|l| l.starts_with("| `"))
-        .map(|row| {
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let tool = names(cells[1]).remove(0);
+    doc_table("docs/cli.md", "## The MCP server", "| `")
+        .into_iter()
+        .map(|cells| {
+            let tool = names(&cells[0]).remove(0);
             // Before a colon, the arguments; after it, prose.
-            let arguments = cells[2].split(": ").next().unwrap_or_default();
+            let arguments = cells[1].split(": ").next().unwrap_or_default();
             let required = arguments
                 .split("**")
                 .skip(1)

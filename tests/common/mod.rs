@@ -70,6 +70,28 @@ pub fn sql_files() -> Vec<PathBuf> {
     files_in("tests/sql", "sql")
 }
 
+/// The cells of a table of a page of the repository: the rows starting with `row_start`
+/// in the section under `heading` (up to the next `## `), each split on ` | `.
+pub fn doc_table(page: &str, heading: &str, row_start: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(root().join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
+    let section = text
+        .split(heading)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{page} has no '{heading}' section"));
+    section
+        .lines()
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with(row_start))
+        .map(|row| {
+            row.trim()
+                .trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
 /// The files of a directory of the repository with this extension, sorted.
 pub fn files_in(dir: &str, extension: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
