@@ -133,6 +133,13 @@ declare! {
             absent("every source");
     }
 
+    [capture] Capture {
+        // A year: longer than any pause within one piece of work.
+        /// Where `recall capture` splits a session: a gap between two messages longer
+        /// than this many hours begins a new segment.
+        CAPTURE_GAP_HOURS gap_hours: f64 = 2.0, Range::Number(above(0.0, 8760.0));
+    }
+
     // serde's messages call the judge's and the embedder's sections `struct Config`.
     #[serde(expecting = "struct Config")]
     [judge] Judge {
