@@ -3,10 +3,12 @@
 //! literally, without a model (docs/capture.md).
 pub mod claude;
 pub mod codex;
+pub mod discover;
 pub mod items;
 pub mod lines;
 pub mod project;
 pub mod segment;
+pub mod store;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -95,10 +97,12 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     let mut session = match agent {
         Some(Agent::Claude) => claude::read(&lines),
         Some(Agent::Codex) => codex::read(&lines),
-        None => return Err(format!(
+        None => {
+            return Err(format!(
             "{}: not a Claude Code or Codex session file (no line reads as one of their records)",
             path.display()
-        )),
+        ))
+        }
     };
     for (kind, n) in &lines.skipped {
         *session.skipped.entry(kind.clone()).or_default() += n;
