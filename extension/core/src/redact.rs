@@ -359,7 +359,10 @@ mod tests {
         let mut c = Counts::default();
         c.add("github-token", 2);
         c.add("aws-access-key-id", 1);
-        assert_eq!(c.summary(), "3 secrets: 2 github-token, 1 aws-access-key-id");
+        assert_eq!(
+            c.summary(),
+            "3 secrets: 2 github-token, 1 aws-access-key-id"
+        );
         let mut d = Counts::default();
         d.add("jwt", 1);
         assert_eq!(d.summary(), "1 secret: 1 jwt");
