@@ -105,7 +105,7 @@ fn rule(kind: &'static str, pattern: &str, accept: fn(&str, &str) -> bool) -> Ru
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     let key_block = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----";
-    let assign_key = r"[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)";
+    let assign_key = r"[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|secret[_\-]?key|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)";
     vec![
         // A block cut off before its end line (a truncated paste) goes as far as its
         // base64 runs, escaped line breaks included.
