@@ -228,6 +228,15 @@ fn assigned_secret(value: &str, after: &str) -> bool {
     if v.contains(char::is_whitespace) {
         return true;
     }
+    // Prose, not an assignment: "the admin password: change it in Vault", a lowercase
+    // word followed by more words.
+    if v.chars().all(|c| c.is_ascii_lowercase())
+        && after
+            .strip_prefix(' ')
+            .is_some_and(|rest| rest.starts_with(char::is_alphabetic))
+    {
+        return false;
+    }
     // `self.token`, `process.env.API_TOKEN`, `settings.SECRET_KEY`: a path to a value.
     let identifier = |s: &str| {
         s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
@@ -349,9 +358,18 @@ mod tests {
             "password: <your password>",
             "token = request_token",
             "\"token_type\": \"Bearer\"",
+            // Prose that names a secret without holding one.
+            "Rotating the Grafana admin password: change it in Vault at secret/grafana/admin",
+            "the API token: expired yesterday, so renew it",
         ] {
             assert_eq!(r(text).0, text, "{text}");
         }
+        // A value that looks like one is still taken, prose around it or not.
+        assert_eq!(
+            r("the admin password: hunter22 until Friday").0,
+            "the admin password: [redacted] until Friday"
+        );
+        assert_eq!(r("password: changeme").0, "password: [redacted]");
     }
 
     #[test]
