@@ -85,7 +85,7 @@ fn every_field_comes_from_flags() {
         .json();
     assert_eq!(
         out,
-        json!({"command": "add", "id": 22, "duplicate_of": null, "added": true})
+        json!({"command": "add", "id": 22, "duplicate_of": null, "added": true, "redacted": {}})
     );
     assert_eq!(stored(&lib, 22)["occurred_at"], "2023-11-14T22:13:20Z");
     assert!(stored(&lib, 22).get("transcript").is_none());
@@ -169,7 +169,7 @@ fn duplicates_warn_or_are_left_out() {
     let out = lib.run(&skip).ok();
     assert_eq!(
         out.json(),
-        json!({"command": "add", "id": first, "duplicate_of": first, "added": false})
+        json!({"command": "add", "id": first, "duplicate_of": first, "added": false, "redacted": {}})
     );
     assert!(out.stderr.contains("nothing was added"), "{}", out.stderr);
     assert_eq!(lib.count("select count(*) from items"), 2);

@@ -37,6 +37,8 @@ mod queries_later;
 mod queries_related;
 mod queries_search;
 mod recall_tokenizer;
+mod redaction;
+mod redaction_corpus;
 mod replace_routes;
 mod shell_parity;
 mod sql_command;

@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
     DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
-    RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, TOKENIZER,
+    REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, TOKENIZER,
 };
 
 #[derive(Debug, Parser)]
@@ -62,6 +62,8 @@ pub enum Command {
         /// imported again, with a warning.
         #[arg(long)]
         skip_duplicates: bool,
+        #[command(flatten)]
+        redact: RedactArgs,
         // A line with an id may replace only an item these let the caller read.
         #[command(flatten)]
         access: AccessArgs,
@@ -327,6 +329,21 @@ pub struct AccessArgs {
     pub allow: Vec<String>,
 }
 
+/// The switch of the writes of items that keeps secrets in (`[redact] enabled`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct RedactArgs {
+    #[arg(long = REDACT_ENABLED.long(), help = REDACT_ENABLED.help())]
+    pub no_redact: bool,
+}
+
+impl RedactArgs {
+    /// Whether secrets are taken out: the configuration's `[redact] enabled`, unless the
+    /// flag says no.
+    pub fn on(&self, configured: bool) -> bool {
+        configured && !self.no_redact
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct McpArgs {
     /// Also offer the add and forget tools, which write to the library.
@@ -392,6 +409,8 @@ pub struct AddArgs {
     /// it is added again, with a warning.
     #[arg(long)]
     pub skip_duplicates: bool,
+    #[command(flatten)]
+    pub redact: RedactArgs,
     // An id may replace only an item these let the caller read.
     #[command(flatten)]
     pub access: AccessArgs,

@@ -78,6 +78,35 @@ pub fn text(bytes: Vec<u8>, what: &str) -> Result<String> {
     Ok(text)
 }
 
+/// One line of a reader, without its `\n`, read no further than `limit` bytes and the
+/// one more that tells a long line apart: a reader that never breaks a line costs no
+/// more than that.
+pub enum BoundedLine {
+    Line(Vec<u8>),
+    /// Longer than the limit; what follows of it is left unread.
+    TooLong,
+    End,
+}
+
+/// Reads the next [`BoundedLine`].
+pub fn read_line(reader: &mut impl BufRead, limit: u64) -> std::io::Result<BoundedLine> {
+    let mut line = Vec::new();
+    // The limit, its line break, and one byte more to tell a long line apart.
+    let read = reader
+        .take(limit.saturating_add(2))
+        .read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(BoundedLine::End);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    if line.len() as u64 > limit {
+        return Ok(BoundedLine::TooLong);
+    }
+    Ok(BoundedLine::Line(line))
+}
+
 /// Lines of at most `limit` bytes each (the line break not counted), from a reader that
 /// may never end or never break a line. Each line comes without its `\n`.
 pub struct Lines<R> {
@@ -100,22 +129,13 @@ impl<R: BufRead> Lines<R> {
     pub fn next_line(&mut self, what: &str, fix: &str) -> Result<Option<(usize, Vec<u8>)>> {
         self.number += 1;
         let n = self.number;
-        let mut line = Vec::new();
-        // The limit, its line break, and one byte more to tell a long line apart.
-        let read = (&mut self.reader)
-            .take(self.limit.saturating_add(2))
-            .read_until(b'\n', &mut line)
-            .map_err(|e| err!("{what}: line {n}: cannot read: {e}"))?;
-        if read == 0 {
-            return Ok(None);
+        match read_line(&mut self.reader, self.limit)
+            .map_err(|e| err!("{what}: line {n}: cannot read: {e}"))?
+        {
+            BoundedLine::Line(line) => Ok(Some((n, line))),
+            BoundedLine::TooLong => Err(too_long(&format!("{what}: line {n}"), self.limit, fix)),
+            BoundedLine::End => Ok(None),
         }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        }
-        if line.len() as u64 > self.limit {
-            return Err(too_long(&format!("{what}: line {n}"), self.limit, fix));
-        }
-        Ok(Some((n, line)))
     }
 }
 

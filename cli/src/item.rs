@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Number, Value};
 
+use recall_core::redact::{redact, Counts};
 use recall_core::time;
 use recall_core::value::shown_text;
 
@@ -304,6 +305,28 @@ impl Item {
             ":occurred_at": self.occurred_at,
             ":transcript": self.transcript,
         })
+    }
+
+    /// Replaces the secrets of the item's text (title, summary, questions, atoms and
+    /// transcript; `recall_core::redact`) by `[redacted]`, and says how many of each kind.
+    /// The source and project are names, not text, and stay.
+    pub fn redact(&mut self) -> Counts {
+        let mut counts = Counts::default();
+        let fields = [
+            Some(&mut self.title),
+            Some(&mut self.summary),
+            Some(&mut self.questions),
+            Some(&mut self.atoms),
+            self.transcript.as_mut(),
+        ];
+        for field in fields.into_iter().flatten() {
+            let (clean, found) = redact(field);
+            if let std::borrow::Cow::Owned(clean) = clean {
+                *field = clean;
+            }
+            counts.merge(&found);
+        }
+        counts
     }
 
     pub fn from_json(v: &Value) -> Result<Item, String> {

@@ -10,13 +10,15 @@
 //! from its wait at once, and kills the helper it was using.
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
+
+use crate::input::BoundedLine;
 
 /// What the helper's standard output gave.
 pub enum Event {
@@ -35,25 +37,19 @@ pub const CANCELLED: &str = "the call was cancelled";
 /// answer is a few dozen bytes.
 pub const ANSWER_LINE: u64 = 1024 * 1024;
 
-/// One line of a helper's answers, without its line break, read no further than `limit`
-/// bytes and one more; None at the end.
+/// One line of a helper's answers, read no further than `limit` bytes and one more
+/// (`input::read_line`); None at the end.
 fn read_answer(reader: &mut impl BufRead, limit: u64) -> std::io::Result<Option<String>> {
-    let mut line = Vec::new();
-    let read = reader
-        .take(limit.saturating_add(2))
-        .read_until(b'\n', &mut line)?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if line.last() == Some(&b'\n') {
-        line.pop();
-    }
-    if line.len() as u64 > limit {
-        return Err(std::io::Error::other(format!(
-            "an answer line longer than {}, its limit",
-            crate::input::size(limit)
-        )));
-    }
+    let line = match crate::input::read_line(reader, limit)? {
+        BoundedLine::Line(line) => line,
+        BoundedLine::TooLong => {
+            return Err(std::io::Error::other(format!(
+                "an answer line longer than {}, its limit",
+                crate::input::size(limit)
+            )))
+        }
+        BoundedLine::End => return Ok(None),
+    };
     String::from_utf8(line)
         .map(Some)
         .map_err(|_| std::io::Error::other("an answer line that is not UTF-8"))

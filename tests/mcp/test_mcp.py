@@ -323,7 +323,7 @@ async def test_writes_need_allow_writes(env):
         await same_as_cli(env, s, "get", {"id": 1}, db=db)
     async with server(env, "--allow-writes", db=db) as s:
         added = (await answer(s, "add", item)).structured_content
-        assert added == {"command": "add", "id": before + 1, "duplicate_of": None, "added": True}, added
+        assert added == {"command": "add", "id": before + 1, "duplicate_of": None, "added": True, "redacted": {}}, added
         assert item_count(db) == before + 1
         found = (await same_as_cli(env, s, "search", {"query": "quokka zebra"}, db=db))["results"]
         assert [r["id"] for r in found] == [added["id"]], found

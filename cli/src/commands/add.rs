@@ -47,9 +47,10 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     )?;
     let added = add(
         &mut lib,
-        &item,
+        item,
         &g.allow(&a.access.allow),
         a.skip_duplicates,
+        a.redact.on(g.config.redact.enabled),
         Some(&guard),
     )?;
     drop(guard);
@@ -57,6 +58,9 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
         output::json(&added.to_json());
     } else {
         crate::say!("{}", added.id);
+        if !added.redacted.is_empty() {
+            eprintln!("recall: redacted {}", added.redacted.summary());
+        }
     }
     if let Some(id) = added.duplicate_of {
         let done = if added.written {

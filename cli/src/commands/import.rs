@@ -7,11 +7,19 @@ use serde_json::json;
 use super::Globals;
 use crate::error::Result;
 use crate::items::import::{import, Imported};
+use crate::items::writer::counts_json;
 use crate::library::{self, Access};
 use crate::{err, interrupt, output};
 
-/// `allow` is the `--allow` flags (else the configuration's `[access] allow`).
-pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> Result<i32> {
+/// `allow` is the `--allow` flags (else the configuration's `[access] allow`); `redact`
+/// whether secrets are taken out (`--no-redact`, `[redact] enabled`).
+pub fn run(
+    g: &Globals,
+    file: &str,
+    skip_duplicates: bool,
+    redact: bool,
+    allow: &[String],
+) -> Result<i32> {
     let path = g.db()?;
     let input: Box<dyn Read> = if file == "-" {
         Box::new(std::io::stdin().lock())
@@ -25,12 +33,17 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> 
     )?;
     let started = Instant::now();
     let name = if file == "-" { "stdin" } else { file };
-    let Imported { count, duplicates } = import(
+    let Imported {
+        count,
+        duplicates,
+        redacted,
+    } = import(
         &mut lib,
         input,
         name,
         skip_duplicates,
         &g.allow(allow),
+        redact,
         &guard,
     )?;
     let seconds = started.elapsed().as_secs_f64();
@@ -38,9 +51,13 @@ pub fn run(g: &Globals, file: &str, skip_duplicates: bool, allow: &[String]) -> 
         output::json(&json!({
             "command": "import", "imported": count, "duplicates": duplicates,
             "skipped_duplicates": skip_duplicates, "seconds": seconds,
+            "redacted": counts_json(&redacted),
         }));
     } else {
         crate::say!("imported {count} items in {seconds:.2} s");
+        if !redacted.is_empty() {
+            eprintln!("recall: redacted {}", redacted.summary());
+        }
     }
     if duplicates > 0 {
         let done = if skip_duplicates {

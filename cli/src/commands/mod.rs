@@ -51,8 +51,15 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Import {
             file,
             skip_duplicates,
+            redact,
             access,
-        } => import::run(&g, &file, skip_duplicates, &access.allow),
+        } => import::run(
+            &g,
+            &file,
+            skip_duplicates,
+            redact.on(g.config.redact.enabled),
+            &access.allow,
+        ),
         Command::Add(a) => add::run(&g, &a),
         Command::Capture(a) => capture::run(&g, &a.paths, a.dry_run),
         Command::Forget(a) => forget::run(&g, &a),

@@ -140,6 +140,14 @@ declare! {
         CAPTURE_GAP_HOURS gap_hours: f64 = 2.0, Range::Number(above(0.0, 8760.0));
     }
 
+    [redact] Redact {
+        /// Whether `add`, `import` and the MCP server's `add` replace secrets of
+        /// well-known shapes in an item's text by `[redacted]` before it is stored.
+        REDACT_ENABLED enabled: bool = true, Range::Bool,
+            flag("no-redact", "Store the item's text as given, secrets included (by default \
+                secrets of well-known shapes become [redacted]; docs/cli.md#redaction)");
+    }
+
     // serde's messages call the judge's and the embedder's sections `struct Config`.
     #[serde(expecting = "struct Config")]
     [judge] Judge {

@@ -1,29 +1,33 @@
 //! Adding one validated item in a transaction of its own: what `recall add` and the MCP
 //! `add` tool share.
+use recall_core::redact::Counts;
 use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
-use super::writer::ItemWriter;
+use super::writer::{counts_json, ItemWriter};
 use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::library::Library;
 use crate::{err, fault, interrupt};
 
 /// What an add did: the item's id, and the stored item it duplicates, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Added {
     pub id: i64,
     pub duplicate_of: Option<i64>,
     /// Whether the item was written (false: a duplicate left out).
     pub written: bool,
+    /// The secrets taken out of its text, by kind.
+    pub redacted: Counts,
 }
 
 impl Added {
-    /// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added"}`.
+    /// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added",
+    /// "redacted"}`.
     pub fn to_json(&self) -> Value {
         json!({
             "command": "add", "id": self.id, "duplicate_of": self.duplicate_of,
-            "added": self.written,
+            "added": self.written, "redacted": counts_json(&self.redacted),
         })
     }
 }
@@ -31,13 +35,15 @@ impl Added {
 /// Writes one item (validated by `Item::from_json`, as import does). An item with an
 /// `id` replaces that item, if it is one `allow` lets the caller read (see
 /// `ItemWriter::write`). A duplicate of a stored item is added again, as `import` does,
-/// unless `skip_duplicates`. `guard`, when given, holds interruptions off the commit (the
+/// unless `skip_duplicates`. With `redact`, its secrets are replaced before anything
+/// is looked up or written (`ItemWriter::prepare`). `guard`, when given, holds interruptions off the commit (the
 /// command line's; a library caller has none).
 pub fn add(
     lib: &mut Library,
-    item: &Item,
+    item: Item,
     allow: &Option<Vec<String>>,
     skip_duplicates: bool,
+    redact: bool,
     guard: Option<&interrupt::Guard>,
 ) -> Result<Added> {
     let tx = lib
@@ -48,7 +54,9 @@ pub fn add(
         let mut writer = ItemWriter::new(&tx)
             .context("preparing to add the item")?
             .with_vectors(crate::vectors::store::read(&tx)?)
-            .with_access(allow);
+            .with_access(allow)
+            .with_redaction(redact);
+        let item = &writer.prepare(item);
         if let Some(problem) = writer.embedding_problem(item) {
             return Err(err!("{problem}; nothing was added"));
         }
@@ -60,6 +68,7 @@ pub fn add(
                 id,
                 duplicate_of,
                 written: false,
+                redacted: writer.redacted().clone(),
             },
             _ => Added {
                 id: writer
@@ -68,6 +77,7 @@ pub fn add(
                     .map_err(|refusal| err!("{refusal}; nothing was added"))?,
                 duplicate_of,
                 written: true,
+                redacted: writer.redacted().clone(),
             },
         }
     };

@@ -2,6 +2,7 @@
 //! number and the reason, and nothing is written.
 use std::io::{BufReader, Read};
 
+use recall_core::redact::Counts;
 use rusqlite::TransactionBehavior::Immediate;
 
 use super::writer::ItemWriter;
@@ -15,17 +16,22 @@ use crate::{err, fault, input, interrupt};
 pub struct Imported {
     pub count: i64,
     pub duplicates: i64,
+    /// The secrets taken out of the items' text, by kind (those left out as duplicates
+    /// included: their text was read).
+    pub redacted: Counts,
 }
 
 /// Imports the lines of `input` (`name` in messages). `allow` is the `--allow` flags
 /// (else the configuration's `[access] allow`): a line with an id may replace only an
-/// item of a source they let the caller read. `guard` holds interruptions off the commit.
+/// item of a source they let the caller read. With `redact`, each item's secrets are
+/// replaced before it is looked up or written. `guard` holds interruptions off the commit.
 pub fn import(
     lib: &mut Library,
     input: impl Read,
     name: &str,
     skip_duplicates: bool,
     allow: &Option<Vec<String>>,
+    redact: bool,
     guard: &interrupt::Guard,
 ) -> Result<Imported> {
     let tx = lib
@@ -34,11 +40,13 @@ pub fn import(
         .context("starting the import")?;
     let mut count = 0i64;
     let mut duplicates = 0i64;
+    let redacted;
     {
         let mut writer = ItemWriter::new(&tx)
             .context("preparing the import")?
             .with_vectors(crate::vectors::store::read(&tx)?)
-            .with_access(allow);
+            .with_access(allow)
+            .with_redaction(redact);
         let mut lines = input::Lines::new(BufReader::new(input), input::ITEM_JSON);
         let fix = "no valid item is that long (one item per line); nothing was imported";
         while let Some((n, bytes)) = lines.next_line(name, fix)? {
@@ -61,6 +69,7 @@ pub fn import(
                 .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
             let item = Item::from_json(&value)
                 .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
+            let item = writer.prepare(item);
             if let Some(problem) = writer.embedding_problem(&item) {
                 return Err(err!("{name}: line {n}: {problem}; nothing was imported"));
             }
@@ -83,9 +92,14 @@ pub fn import(
             count += 1;
             fault::pause_point("import", count);
         }
+        redacted = writer.redacted().clone();
     }
     guard
         .commit(|| tx.commit())
         .context("committing the import")?;
-    Ok(Imported { count, duplicates })
+    Ok(Imported {
+        count,
+        duplicates,
+        redacted,
+    })
 }

@@ -2,7 +2,9 @@
 //! (`sql/find_duplicate.sql`) that `import`, `add` and the MCP `add` tool share, so that
 //! all of them store an item, spot a duplicate and decide what an id may name the same
 //! way.
+use recall_core::redact::Counts;
 use rusqlite::{named_params, Connection, OptionalExtension, Statement};
+use serde_json::{json, Map, Value};
 
 use crate::item::Item;
 use crate::query::sql_file::queries;
@@ -22,6 +24,21 @@ pub struct ItemWriter<'conn> {
     /// The highest id used when the writer was made, so that the lines of one import
     /// may give new ids in any order.
     ids_used: i64,
+    /// Whether secrets are taken out of the items' text (`Item::redact`).
+    redact: bool,
+    /// The secrets taken out so far, by kind.
+    redacted: Counts,
+}
+
+/// Counts by kind as `--json` output and the MCP answer give them: `{"github-token": 2}`,
+/// `{}` for none, so that the key is always there.
+pub fn counts_json(counts: &Counts) -> Value {
+    Value::Object(
+        counts
+            .iter()
+            .map(|(kind, n)| (kind.to_string(), json!(n)))
+            .collect::<Map<_, _>>(),
+    )
 }
 
 /// The highest item id the library has ever used (sqlite_sequence, which AUTOINCREMENT
@@ -44,7 +61,31 @@ impl<'conn> ItemWriter<'conn> {
             vectors: None,
             access: None,
             ids_used: ids_used(conn)?,
+            redact: true,
+            redacted: Counts::default(),
         })
+    }
+
+    /// On by default: `--no-redact` and `[redact] enabled = false` turn it off.
+    pub fn with_redaction(mut self, on: bool) -> Self {
+        self.redact = on;
+        self
+    }
+
+    /// The item as it will be stored: its secrets replaced, when redaction is on, and
+    /// counted. Every item goes through here before the duplicate lookup and the write,
+    /// so that neither sees a secret.
+    pub fn prepare(&mut self, mut item: Item) -> Item {
+        if self.redact {
+            let found = item.redact();
+            self.redacted.merge(&found);
+        }
+        item
+    }
+
+    /// The secrets taken out of the items prepared so far, by kind.
+    pub fn redacted(&self) -> &Counts {
+        &self.redacted
     }
 
     /// Binds the writes to the caller's access globs (`Globals::allow`): an item with an

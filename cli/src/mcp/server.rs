@@ -227,7 +227,12 @@ impl Shared {
             }
             "add" => {
                 let item = Json::Object(arguments.cloned().unwrap_or_default());
-                writes::add(lib, &item, &g.allow(&self.access.allow))
+                writes::add(
+                    lib,
+                    &item,
+                    &g.allow(&self.access.allow),
+                    g.config.redact.enabled,
+                )
             }
             "forget" => {
                 let req: ForgetRequest = input(checked(schema)?)?;

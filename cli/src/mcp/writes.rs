@@ -12,10 +12,17 @@ use crate::items::add::add as add_item;
 use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::library::Library;
 
-/// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added"}`.
+/// What `recall --json add` prints: `{"command": "add", "id", "duplicate_of", "added",
+/// "redacted"}`.
 /// The item goes through the import's own checks, and their messages; an identical item
-/// is added again, and named.
-pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Result<Json> {
+/// is added again, and named. With `redact` (the configuration's `[redact] enabled`),
+/// its secrets are replaced before it is stored, and counted in the answer's `redacted`.
+pub fn add(
+    lib: &mut Library,
+    item: &Json,
+    allow: &Option<Vec<String>>,
+    redact: bool,
+) -> Result<Json> {
     let valid = Item::from_json(item).map_err(|reason| err!("{reason}; nothing was added"))?;
     if !allowed(allow, &valid.source) {
         return Err(err!(
@@ -28,7 +35,7 @@ pub fn add(lib: &mut Library, item: &Json, allow: &Option<Vec<String>>) -> Resul
     crate::library::wipe::finish_pending(&lib.conn, &lib.path);
     // An id is the writer's to judge against the same globs: it must name an item they
     // let the server read, or none ever used.
-    Ok(add_item(lib, &valid, allow, false, None)?.to_json())
+    Ok(add_item(lib, valid, allow, false, redact, None)?.to_json())
 }
 
 /// What `recall --json forget` prints for the request, under the server's access globs

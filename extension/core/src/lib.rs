@@ -6,6 +6,7 @@ pub mod fts_match;
 pub mod functions;
 pub mod glob;
 pub mod prompt;
+pub mod redact;
 pub mod score;
 pub mod stopwords;
 pub mod time;
