@@ -180,6 +180,7 @@ fn capture_file(
         guard
             .commit(|| tx.commit())
             .context("committing the capture")?;
+        guard.rearm();
     }
     Ok(Ok(()))
 }
