@@ -167,7 +167,7 @@ fn exit_code(_word: &str, line: &str) -> bool {
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            !n.is_empty() && n.trim_start_matches('0') != ""
+            !n.is_empty() && !n.trim_start_matches('0').is_empty()
         })
     })
 }
