@@ -1,5 +1,5 @@
 //! A session's project, from its working folder: the longest configured folder prefix
-//! (`[capture] projects`), else the name of the git top-level folder holding it, else
+//! (`[projects]` in the configuration, checked by `crate::config::projects`), else the name of the git top-level folder holding it, else
 //! the folder's own name.
 use std::collections::BTreeMap;
 use std::path::Path;

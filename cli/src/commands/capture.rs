@@ -35,7 +35,7 @@ pub fn run(g: &Globals, paths: &[PathBuf], dry_run: bool) -> Result<i32> {
     let rules = Rules {
         claude_source: crate::capture::Agent::Claude.name().to_string(),
         codex_source: crate::capture::Agent::Codex.name().to_string(),
-        projects: BTreeMap::new(),
+        projects: g.config.projects.clone(),
         gap_seconds: g.config.capture.gap_hours * 3600.0,
     };
     let roots = if paths.is_empty() {
