@@ -587,7 +587,10 @@ fn a_dropped_migrations_log_is_created_again_with_its_rows() {
         &lib,
         "tables",
         "missing table recall_migrations",
-        "recorded migrations 1, 2, 3 in recall_migrations",
+        &format!(
+            "recorded migrations {} in recall_migrations",
+            crate::common::all_versions()
+        ),
     );
     let versions: Vec<i64> = lib
         .conn()
@@ -597,7 +600,10 @@ fn a_dropped_migrations_log_is_created_again_with_its_rows() {
         .unwrap()
         .collect::<rusqlite::Result<_>>()
         .unwrap();
-    assert_eq!(versions, vec![1, 2, 3]);
+    assert_eq!(
+        versions,
+        (1..=crate::common::latest_version()).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -607,15 +613,21 @@ fn user_version_zeroed_in_the_shell_is_restored() {
     let seen = problem(&lib, "schema");
     assert_eq!(
         seen,
-        "schema version 0, but the migrations log (recall_migrations) records migrations up to 3: user_version was changed by hand; run `recall repair` to restore it"
+        format!("schema version 0, but the migrations log (recall_migrations) records migrations up to {}: user_version was changed by hand; run `recall repair` to restore it", crate::common::latest_version())
     );
     let out = lib.run(&["repair"]).ok();
     assert!(
-        out.stdout.contains("restored user_version 3 (it was 0)"),
+        out.stdout.contains(&format!(
+            "restored user_version {} (it was 0)",
+            crate::common::latest_version()
+        )),
         "{}",
         out.stdout
     );
-    assert_eq!(lib.count("pragma user_version"), 3);
+    assert_eq!(
+        lib.count("pragma user_version"),
+        crate::common::latest_version()
+    );
     assert_clean(&lib);
     assert_searchable(&lib);
     let migrated = lib.json(&["migrate"]);
@@ -781,7 +793,7 @@ fn a_killed_repair_leaves_the_library_as_it_was() {
     let out = lib.json(&["repair"]);
     assert_eq!(out["items"], 40);
     assert_eq!(out["tokenizer"], "trigram remove_diacritics 1");
-    assert_eq!(out["schema_version"], 3);
+    assert_eq!(out["schema_version"], crate::common::latest_version());
     let did: Vec<&str> = out["repaired"]
         .as_array()
         .unwrap()
@@ -935,7 +947,7 @@ fn migrate_after_user_version_zeroed_says_repair() {
     shell_ok(&[lib.db.as_os_str()], "pragma user_version = 0;\n");
     let before = state(&lib);
     lib.run(&["migrate"]).fails_with(
-        "its user_version is 0, but its migrations log (recall_migrations) records migrations up to 3: user_version was changed by hand; run `recall repair` to restore it",
+        &format!("its user_version is 0, but its migrations log (recall_migrations) records migrations up to {}: user_version was changed by hand; run `recall repair` to restore it", crate::common::latest_version()),
     );
     assert_eq!(state(&lib), before);
     lib.run(&["repair"]).ok();

@@ -11,7 +11,7 @@ fn init_records_the_default_tokenizer_and_check_is_clean() {
     let lib = TempLib::new();
     let out = lib.run(&["--json", "init"]).ok().json();
     assert_eq!(out["tokenizer"], "trigram remove_diacritics 1");
-    assert_eq!(out["schema_version"], 3);
+    assert_eq!(out["schema_version"], crate::common::latest_version());
     let check = lib.run(&["--json", "check"]).ok().json();
     assert_eq!(check["healthy"], true, "{check}");
     let names: Vec<&str> = check["checks"]
@@ -423,22 +423,26 @@ fn check_finds_each_problem_and_exits_1() {
     let out = lib.run(&["check"]);
     assert_eq!(out.code, 1);
     assert!(
-        out.stdout
-            .contains("PROBLEM schema: schema version 1 of 3: run `recall migrate`"),
+        out.stdout.contains(&format!(
+            "PROBLEM schema: schema version 1 of {}: run `recall migrate`",
+            crate::common::latest_version()
+        )),
         "{}",
         out.stdout
     );
-    lib.run(&["get", "1"])
-        .fails_with("is at schema version 1, this recall needs 3: run `recall migrate` first");
+    lib.run(&["get", "1"]).fails_with(&format!(
+        "is at schema version 1, this recall needs {}: run `recall migrate` first",
+        crate::common::latest_version()
+    ));
 
     // user_version lowered by hand: the migrations log tells the version it should be.
     let lib = TempLib::init(None);
     lib.conn().execute_batch("pragma user_version = 0").unwrap();
     let out = lib.run(&["check"]);
     assert_eq!(out.code, 1);
-    assert!(out.stdout.contains("PROBLEM schema: schema version 0, but the migrations log (recall_migrations) records migrations up to 3: user_version was changed by hand; run `recall repair` to restore it"), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("PROBLEM schema: schema version 0, but the migrations log (recall_migrations) records migrations up to {}: user_version was changed by hand; run `recall repair` to restore it", crate::common::latest_version())), "{}", out.stdout);
     lib.run(&["get", "1"]).fails_with(
-        "its user_version is 0, but its migrations log (recall_migrations) records migrations up to 3",
+        &format!("its user_version is 0, but its migrations log (recall_migrations) records migrations up to {}", crate::common::latest_version()),
     );
 }
 
@@ -456,13 +460,12 @@ fn optimize_and_migrate_report() {
     let out = lib.run(&["--json", "migrate"]).ok().json();
     assert_eq!(
         out,
-        json!({"command": "migrate", "from": 3, "to": 3, "applied": 0})
+        json!({"command": "migrate", "from": crate::common::latest_version(), "to": crate::common::latest_version(), "applied": 0})
     );
-    assert!(lib
-        .run(&["migrate"])
-        .ok()
-        .stdout
-        .contains("is up to date (schema version 3)"));
+    assert!(lib.run(&["migrate"]).ok().stdout.contains(&format!(
+        "is up to date (schema version {})",
+        crate::common::latest_version()
+    )));
 }
 
 #[test]

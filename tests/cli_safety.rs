@@ -586,7 +586,12 @@ fn errors_are_one_line_and_json_under_json() {
     assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
     assert!(line.len() < 400, "{line}");
     assert!(!line.contains("create table"), "{line}");
-    lib.conn().execute_batch("pragma user_version = 3").unwrap();
+    lib.conn()
+        .execute_batch(&format!(
+            "pragma user_version = {}",
+            crate::common::latest_version()
+        ))
+        .unwrap();
 
     for args in [
         &["--json", "get", "999"][..],

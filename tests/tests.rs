@@ -4,6 +4,8 @@ mod common;
 
 mod access;
 mod add;
+mod capture_command;
+mod capture_read;
 mod check_repair;
 mod cli_library;
 mod cli_safety;

@@ -71,6 +71,9 @@ pub enum Command {
     /// Add one item, given as flags or as one JSON object on standard input (`-`);
     /// prints its id.
     Add(AddArgs),
+    /// Capture coding agents' sessions (Claude Code, Codex) as items, one per segment;
+    /// again and again, adding only what is new (docs/capture.md).
+    Capture(CaptureArgs),
     /// Forget items by id and/or filter, leaving no copy of their text in the library
     /// file or its log.
     Forget(ForgetArgs),
@@ -117,6 +120,17 @@ pub enum Command {
         #[arg(long, value_name = "PATH")]
         cases: PathBuf,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// Session files or folders (searched recursively); default: ~/.claude/projects (or
+    /// $CLAUDE_CONFIG_DIR/projects) and ~/.codex/sessions (or $CODEX_HOME/sessions).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Say what would be written, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

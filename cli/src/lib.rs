@@ -2,6 +2,7 @@
 pub mod access;
 pub mod args;
 pub mod bounds;
+pub mod capture;
 pub mod commands;
 pub mod config;
 pub mod error;

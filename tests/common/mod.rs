@@ -72,6 +72,20 @@ pub fn sql_files() -> Vec<PathBuf> {
 
 /// The cells of a table of a page of the repository: the rows starting with `row_start`
 /// in the section under `heading` (up to the next `## `), each split on ` | `.
+/// The schema version a library has once every migration of `sql/migrations` ran: the
+/// number of the last one (they are numbered from 1 with no gap).
+pub fn latest_version() -> i64 {
+    files_in("sql/migrations", "sql").len() as i64
+}
+
+/// "1, 2, …, N" for the migrations up to the latest, as messages list them.
+pub fn all_versions() -> String {
+    (1..=latest_version())
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub fn doc_table(page: &str, heading: &str, row_start: &str) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(root().join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
     let section = text

@@ -2,6 +2,7 @@
 //! (`settings`), calls the read path (`query`) or the writes of items (`items`) and
 //! prints.
 mod add;
+mod capture;
 mod check;
 mod embed;
 mod eval;
@@ -60,6 +61,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             &access.allow,
         ),
         Command::Add(a) => add::run(&g, &a),
+        Command::Capture(a) => capture::run(&g, &a.paths, a.dry_run),
         Command::Forget(a) => forget::run(&g, &a),
         // Handled above, before the configuration is read.
         Command::Hook(_) => Ok(0),

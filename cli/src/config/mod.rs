@@ -3,6 +3,7 @@
 //! key is declared once, in `table`: the file's types, defaults and checks, `recall eval
 //! --set` (`overlay`), the flags' help and the MCP schemas come from there.
 pub mod overlay;
+pub mod projects;
 pub mod setting;
 pub mod table;
 
@@ -76,7 +77,8 @@ impl Config {
 
     /// Every value checked, each message naming its key.
     fn validate(&self) -> std::result::Result<(), String> {
-        self.check_each(&|key| key.to_string())
+        self.check_each(&|key| key.to_string())?;
+        projects::check(&self.projects)
     }
 }
 
@@ -130,6 +132,24 @@ mod tests {
         assert!(parse("[related]\nmin_weight = -1\n")
             .unwrap_err()
             .contains("related.min_weight must be from 0 to 20, got -1"));
+    }
+
+    #[test]
+    fn projects_map_absolute_folders_to_names() {
+        let c = parse("[projects]\n\"/home/me/src\" = \"shop\"\n").unwrap();
+        assert_eq!(
+            c.projects.get("/home/me/src").map(String::as_str),
+            Some("shop")
+        );
+        assert!(parse("[projects]\n\"src\" = \"shop\"\n")
+            .unwrap_err()
+            .contains("projects: \"src\" is not an absolute folder"));
+        assert!(parse("[projects]\n\"/src\" = \" \"\n")
+            .unwrap_err()
+            .contains("the project of \"/src\" is empty"));
+        assert!(parse("[projects]\n\"/src\" = 3\n")
+            .unwrap_err()
+            .contains("line 2"));
     }
 
     #[test]

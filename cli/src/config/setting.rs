@@ -388,6 +388,10 @@ macro_rules! declare {
                 #[serde(default)]
                 pub $section: $Section,
             )*
+            /// `[projects]`: folder prefixes and the project each names, for the items
+            /// `capture` makes and the hook's session start (`crate::config::projects`).
+            #[serde(default)]
+            pub projects: std::collections::BTreeMap<String, String>,
         }
 
         /// Every setting, in the order of the configuration's types.

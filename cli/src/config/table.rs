@@ -133,6 +133,13 @@ declare! {
             absent("every source");
     }
 
+    [capture] Capture {
+        // A year: longer than any pause within one piece of work.
+        /// Where `recall capture` splits a session: a gap between two messages longer
+        /// than this many hours begins a new segment.
+        CAPTURE_GAP_HOURS gap_hours: f64 = 2.0, Range::Number(above(0.0, 8760.0));
+    }
+
     [redact] Redact {
         /// Whether `add`, `import` and the MCP server's `add` replace secrets of
         /// well-known shapes in an item's text by `[redacted]` before it is stored.

@@ -1,0 +1,273 @@
+//! A segment as an item, literally: the title, questions, summary, atoms and transcript
+//! taken from what was said, without a model (docs/capture.md#items).
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::project::project_of;
+use super::{Agent, Event, Record, Session};
+use crate::item::{Item, MAX_INDEXED, MAX_TRANSCRIPT};
+
+/// The longest title, in characters.
+pub const TITLE_CHARS: usize = 120;
+/// How many of the person's prompts become questions, and how long each may be.
+const QUESTIONS: usize = 5;
+const QUESTION_CHARS: usize = 500;
+const SUMMARY_CHARS: usize = 2000;
+/// Atoms of each kind kept, and the longest atom.
+const ATOMS_PER_KIND: usize = 20;
+const ATOM_CHARS: usize = 300;
+/// The longest tool input and tool output shown in a transcript.
+const SHOWN_CHARS: usize = 2000;
+
+/// What capture's items are made with: the settings of `[capture]`.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub claude_source: String,
+    pub codex_source: String,
+    pub projects: BTreeMap<String, String>,
+    pub gap_seconds: f64,
+}
+
+impl Rules {
+    pub fn source(&self, agent: Agent) -> &str {
+        match agent {
+            Agent::Claude => &self.claude_source,
+            Agent::Codex => &self.codex_source,
+        }
+    }
+}
+
+/// The item of one segment, checked as every written item is; None when the segment
+/// has no timed record (no time to give it).
+pub fn item_of(
+    session: &Session,
+    segment: &[Record],
+    rules: &Rules,
+) -> Result<Option<Item>, String> {
+    let Some(at) = segment.iter().rev().find_map(|r| r.at) else {
+        return Ok(None);
+    };
+    let agent = session.agent.unwrap_or(Agent::Claude);
+    let only_sidechain = segment.iter().all(|r| r.sidechain);
+    let prompts: Vec<&str> = segment
+        .iter()
+        .filter(|r| !r.sidechain || only_sidechain)
+        .filter_map(|r| match &r.event {
+            Event::Prompt(t) => Some(t.trim()),
+            _ => None,
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    let summary_record = session.records.iter().rev().find_map(|r| match &r.event {
+        Event::Summary(t) if !t.trim().is_empty() => Some(t.as_str()),
+        _ => None,
+    });
+    let title_text = summary_record
+        .or(prompts.first().copied())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("{} session {}", agent.name(), session.id));
+    let first_line = title_text.trim().lines().next().unwrap_or("").trim();
+    let title = cut(first_line, TITLE_CHARS);
+    let questions: Vec<String> = prompts
+        .iter()
+        .take(QUESTIONS)
+        .map(|p| cut(p, QUESTION_CHARS))
+        .collect();
+    let summary = segment
+        .iter()
+        .rev()
+        .find_map(|r| match &r.event {
+            Event::Answer(t) if !t.trim().is_empty() && (!r.sidechain || only_sidechain) => {
+                Some(t.trim())
+            }
+            _ => None,
+        })
+        .map(|t| cut(t, SUMMARY_CHARS))
+        .unwrap_or_default();
+    let value = json!({
+        "source": rules.source(agent),
+        "project": session.cwd.as_deref().and_then(|c| project_of(c, &rules.projects)),
+        "title": clean(&title),
+        "summary": clean(&summary),
+        "questions": clean(&bounded(&questions.join("\n"), MAX_INDEXED)),
+        "atoms": clean(&bounded(&atoms(segment).join("\n"), MAX_INDEXED)),
+        "occurred_at": recall_core::time::normalize(&at),
+        "transcript": clean(&transcript(segment)),
+    });
+    Item::from_json(&value).map(Some)
+}
+
+/// The verbatim facts of a segment: error lines, commands run, files written; each kind
+/// deduplicated, in order, and bounded.
+pub fn atoms(segment: &[Record]) -> Vec<String> {
+    let (mut errors, mut commands, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    for r in segment {
+        match &r.event {
+            Event::ToolResult { text, error } => {
+                let mut found: Vec<&str> = text.lines().filter(|l| is_error_line(l)).collect();
+                if found.is_empty() && *error {
+                    found.extend(text.lines().map(str::trim).find(|l| !l.is_empty()));
+                }
+                errors.extend(found.into_iter().map(|l| cut(l.trim(), ATOM_CHARS)));
+            }
+            Event::ToolCall {
+                command, files: f, ..
+            } => {
+                commands.extend(command.iter().map(|c| cut(c.trim(), ATOM_CHARS)));
+                files.extend(f.iter().map(|f| cut(f, ATOM_CHARS)));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for kind in [errors, commands, files] {
+        let mut kept = Vec::new();
+        for a in kind {
+            if !a.is_empty() && !kept.contains(&a) && kept.len() < ATOMS_PER_KIND {
+                kept.push(a);
+            }
+        }
+        out.extend(kept);
+    }
+    out
+}
+
+/// A line of output that reports an error.
+pub fn is_error_line(line: &str) -> bool {
+    const MARKS: &[&str] = &[
+        "Error:",
+        "error:",
+        "error[",
+        "Traceback",
+        "panicked",
+        "FAILED",
+    ];
+    if MARKS.iter().any(|m| line.contains(m)) {
+        return true;
+    }
+    line.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        matches!(w, "error" | "Error" | "ERROR" | "failed" | "Failed")
+            // errno-style codes: ENOENT, ECONNREFUSED, EACCES.
+            || (w.len() >= 5
+                && w.starts_with('E')
+                && w.chars().all(|c| c.is_ascii_uppercase())
+                && w != "ERROR")
+            || exit_code(w, line)
+    })
+}
+
+/// "exit code 2", "exit status 1": a non-zero exit.
+fn exit_code(_word: &str, line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    ["exit code", "exit status"].iter().any(|p| {
+        lower.split(p).skip(1).any(|rest| {
+            let n: String = rest
+                .trim_start_matches([' ', ':'])
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            !n.is_empty() && !n.trim_start_matches('0').is_empty()
+        })
+    })
+}
+
+/// The segment as people read it: who said what, the tools called and their output
+/// trimmed; at most the transcript limit.
+pub fn transcript(segment: &[Record]) -> String {
+    let mut out = String::new();
+    for r in segment {
+        let side = if r.sidechain { "(sub-agent) " } else { "" };
+        let line = match &r.event {
+            Event::Prompt(t) => format!("{side}person: {}", t.trim()),
+            Event::Note(t) => format!("{side}note: {}", cut(t.trim(), SHOWN_CHARS)),
+            Event::Answer(t) => format!("{side}agent: {}", t.trim()),
+            Event::ToolCall { name, input, .. } => {
+                format!("{side}agent ran {name}: {}", cut(input.trim(), SHOWN_CHARS))
+            }
+            Event::ToolResult { text, error } => {
+                let what = if *error { "error" } else { "output" };
+                format!("{side}{what}: {}", cut(text.trim(), SHOWN_CHARS))
+            }
+            Event::Compaction => "(the conversation was compacted here)".to_string(),
+            Event::Summary(t) => format!("summary: {}", t.trim()),
+        };
+        if out.len() + line.len() + 1 > MAX_TRANSCRIPT {
+            out.push_str("(the rest is left out: the transcript limit is reached)\n");
+            break;
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// At most `max` characters, with an ellipsis when cut.
+pub fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((end, _)) => {
+            let kept: String = text[..end].chars().take(max.saturating_sub(1)).collect();
+            format!("{kept}…")
+        }
+    }
+}
+
+/// At most `max` bytes, cut at a line break.
+fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let kept = &text[..end];
+    kept[..kept.rfind('\n').unwrap_or(0)].to_string()
+}
+
+/// NUL characters, which no stored text may hold, as the replacement character.
+fn clean(text: &str) -> String {
+    text.replace('\0', "\u{fffd}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_lines() {
+        for yes in [
+            "error: could not compile `shop`",
+            "Error: ENOENT: no such file",
+            "connect ECONNREFUSED 127.0.0.1:5432",
+            "thread 'main' panicked at src/main.rs:3:5",
+            "Traceback (most recent call last):",
+            "test result: FAILED. 1 passed; 2 failed",
+            "Process exited with exit code 2",
+            "npm ERR! failed to fetch",
+        ] {
+            assert!(is_error_line(yes), "{yes}");
+        }
+        for no in [
+            "test result: ok. 3 passed; 0 failed is not the word",
+            "exit code 0",
+            "Compiling shop v0.1.0",
+            "the errors module",
+            "EXIT",
+        ] {
+            // "0 failed" names the word: only the first line above is an error line.
+            let expected = no.contains(" failed ");
+            assert_eq!(is_error_line(no), expected, "{no}");
+        }
+    }
+
+    #[test]
+    fn cuts_are_bounded() {
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abc", 3), "abc");
+        assert_eq!(cut("ééééé", 3).chars().count(), 3);
+        assert_eq!(bounded("ab\ncd\nef", 7), "ab\ncd");
+        assert_eq!(bounded("ab", 7), "ab");
+    }
+}

@@ -1,0 +1,199 @@
+//! Reading coding agents' session files (Claude Code transcripts, Codex CLI rollouts)
+//! into sessions, splitting them into segments and turning each segment into an item,
+//! literally, without a model (docs/capture.md).
+pub mod claude;
+pub mod codex;
+pub mod discover;
+pub mod items;
+pub mod lines;
+pub mod project;
+pub mod segment;
+pub mod store;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+/// The agent whose file a session was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    Claude,
+    Codex,
+}
+
+impl Agent {
+    /// Its name in the library's capture records and its default source.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+}
+
+/// What one record of a session says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A real prompt of the person.
+    Prompt(String),
+    /// Text in the person's turn that the person did not write: a command wrapper, a
+    /// reminder, an interrupted request, injected context. Shown, never a question.
+    Note(String),
+    /// The agent's text answer.
+    Answer(String),
+    /// A tool the agent called: its name, its input as shown, the command it ran and the
+    /// files it wrote, when it did.
+    ToolCall {
+        name: String,
+        input: String,
+        command: Option<String>,
+        files: Vec<String>,
+    },
+    /// A tool's output; `error` when the tool or the command said it failed.
+    ToolResult { text: String, error: bool },
+    /// The conversation was compacted here: a new segment begins.
+    Compaction,
+    /// The agent's own summary of the session.
+    Summary(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub at: Option<DateTime<Utc>>,
+    pub event: Event,
+    /// Part of a sub-agent's conversation inside the main transcript.
+    pub sidechain: bool,
+}
+
+/// A session file as read.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    pub agent: Option<Agent>,
+    pub id: String,
+    pub cwd: Option<String>,
+    pub records: Vec<Record>,
+    /// Lines left out, by kind (an unknown record type is `type:NAME`).
+    pub skipped: BTreeMap<String, u64>,
+}
+
+impl Session {
+    pub fn skip(&mut self, kind: &str) {
+        *self.skipped.entry(kind.to_string()).or_default() += 1;
+    }
+}
+
+/// Reads a session file of either agent; an error names the file and what it is not.
+pub fn read_session(path: &Path) -> Result<Session, String> {
+    let lines = lines::read(path)?;
+    let agent = lines
+        .values
+        .iter()
+        .find_map(|(_, v)| detect(v))
+        .or_else(|| {
+            let name = path.file_name()?.to_string_lossy().to_string();
+            name.starts_with("rollout-").then_some(Agent::Codex)
+        });
+    let mut session = match agent {
+        Some(Agent::Claude) => claude::read(&lines),
+        Some(Agent::Codex) => codex::read(&lines),
+        None => {
+            return Err(format!(
+            "{}: not a Claude Code or Codex session file (no line reads as one of their records)",
+            path.display()
+        ))
+        }
+    };
+    for (kind, n) in &lines.skipped {
+        *session.skipped.entry(kind.clone()).or_default() += n;
+    }
+    if session.id.is_empty() {
+        session.id = stem(path);
+    } else if agent == Some(Agent::Claude) && stem(path) != session.id {
+        // A sub-agent's transcript carries its parent's session id.
+        session.id = format!("{}/{}", session.id, stem(path));
+    }
+    if session.records.is_empty() && lines.values.is_empty() {
+        return Err(format!(
+            "{}: not a Claude Code or Codex session file (no line reads as JSON)",
+            path.display()
+        ));
+    }
+    Ok(session)
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default()
+}
+
+/// Which agent wrote a line, by the fields only its records have.
+fn detect(v: &serde_json::Value) -> Option<Agent> {
+    let kind = v.get("type").and_then(|t| t.as_str());
+    match kind {
+        Some("session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted") => {
+            Some(Agent::Codex)
+        }
+        Some("user" | "assistant" | "summary") => Some(Agent::Claude),
+        _ if v.get("sessionId").is_some() => Some(Agent::Claude),
+        // The first line of a rollout before the envelope: the session's id and
+        // instructions.
+        None if v.get("id").is_some() && v.get("instructions").is_some() => Some(Agent::Codex),
+        _ => None,
+    }
+}
+
+/// A record's time, read by the library's rule; none when missing or unreadable.
+pub fn time_of(v: &serde_json::Value) -> Option<DateTime<Utc>> {
+    v.get("timestamp")
+        .and_then(|t| t.as_str())
+        .and_then(recall_core::time::parse_datetime)
+}
+
+/// The text of the person's turn, as a prompt or as a note when the agent put it there.
+pub fn person_text(text: &str) -> Event {
+    const NOT_WRITTEN: &[&str] = &[
+        "<command-name>",
+        "<command-message>",
+        "<command-args>",
+        "<local-command-stdout>",
+        "<local-command-stderr>",
+        "<system-reminder>",
+        "<user-prompt-submit-hook>",
+        "<environment_context>",
+        "<user_instructions>",
+        "<turn_aborted>",
+        "Caveat: The messages below were generated",
+        "[Request interrupted by user",
+        "# AGENTS.md instructions",
+    ];
+    let t = text.trim_start();
+    if NOT_WRITTEN.iter().any(|p| t.starts_with(p)) || t.is_empty() {
+        Event::Note(text.to_string())
+    } else {
+        Event::Prompt(text.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrappers_and_interruptions_are_not_prompts() {
+        for note in [
+            "<command-name>/clear</command-name>",
+            "[Request interrupted by user for tool use]",
+            "  <system-reminder>x</system-reminder>",
+            "<environment_context><cwd>/x</cwd></environment_context>",
+            "",
+        ] {
+            assert!(matches!(person_text(note), Event::Note(_)), "{note}");
+        }
+        assert_eq!(
+            person_text("fix the <b> tag"),
+            Event::Prompt("fix the <b> tag".into())
+        );
+    }
+}

@@ -1,0 +1,77 @@
+//! What capture keeps in the library (`sql/migrations/0004_capture.sql`): the item of
+//! each captured segment, and the size and time of each file read.
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A segment's record: never captured, captured as an item, or its item forgotten.
+#[derive(Debug, PartialEq)]
+pub enum Origin {
+    New,
+    Item(i64),
+    Forgotten,
+}
+
+pub fn origin(
+    conn: &Connection,
+    agent: &str,
+    session: &str,
+    segment: u32,
+) -> rusqlite::Result<Origin> {
+    let row: Option<Option<i64>> = conn
+        .prepare_cached(
+            "select item_id from capture_segments where agent = ?1 and session = ?2 and segment = ?3",
+        )?
+        .query_row(params![agent, session, segment], |r| r.get(0))
+        .optional()?;
+    Ok(match row {
+        None => Origin::New,
+        Some(Some(id)) => Origin::Item(id),
+        Some(None) => Origin::Forgotten,
+    })
+}
+
+pub fn record(
+    conn: &Connection,
+    agent: &str,
+    session: &str,
+    segment: u32,
+    id: i64,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "insert into capture_segments(agent, session, segment, item_id) values (?1, ?2, ?3, ?4)
+         on conflict do update set item_id = excluded.item_id",
+    )?
+    .execute(params![agent, session, segment, id])
+    .map(drop)
+}
+
+/// Whether the file was read at this size and time.
+pub fn unchanged(
+    conn: &Connection,
+    path: &str,
+    size: i64,
+    mtime_ns: i64,
+) -> rusqlite::Result<bool> {
+    conn.prepare_cached(
+        "select 1 from capture_files where path = ?1 and size = ?2 and mtime_ns = ?3",
+    )?
+    .exists(params![path, size, mtime_ns])
+}
+
+pub fn read_at(conn: &Connection, path: &str, size: i64, mtime_ns: i64) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "insert into capture_files(path, size, mtime_ns) values (?1, ?2, ?3)
+         on conflict do update set size = excluded.size, mtime_ns = excluded.mtime_ns",
+    )?
+    .execute(params![path, size, mtime_ns])
+    .map(drop)
+}
+
+/// Forgotten items stay forgotten: their segments keep no item, and capture skips them.
+pub fn forgotten(conn: &Connection, ids: &[i64]) -> rusqlite::Result<()> {
+    let mut stmt =
+        conn.prepare_cached("update capture_segments set item_id = null where item_id = ?1")?;
+    for id in ids {
+        stmt.execute([id])?;
+    }
+    Ok(())
+}
