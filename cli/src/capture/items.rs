@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::project::project_of;
+use super::summarize::Summary;
 use super::{Agent, Event, Record, Session};
 use crate::item::{Item, MAX_INDEXED, MAX_TRANSCRIPT};
 
@@ -96,6 +97,42 @@ pub fn item_of(
         "transcript": clean(&transcript(segment)),
     });
     Item::from_json(&value).map(Some)
+}
+
+/// The literal item with what a summariser gave in place of its fields, bounded and
+/// checked as the literal ones are.
+pub fn with_summary(literal: &Item, s: Summary) -> Result<Item, String> {
+    let title = s
+        .title
+        .map(|t| cut(t.trim().lines().next().unwrap_or("").trim(), TITLE_CHARS))
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| literal.title.clone());
+    let summary = s
+        .summary
+        .map(|t| cut(t.trim(), SUMMARY_CHARS))
+        .unwrap_or_else(|| literal.summary.clone());
+    let lines = |list: Option<Vec<String>>, per: usize, old: &str| match list {
+        Some(l) => {
+            let kept: Vec<String> = l
+                .iter()
+                .map(|q| cut(q.trim(), per))
+                .filter(|q| !q.is_empty())
+                .collect();
+            bounded(&kept.join("\n"), MAX_INDEXED)
+        }
+        None => old.to_string(),
+    };
+    let value = json!({
+        "source": literal.source,
+        "project": literal.project,
+        "title": clean(&title),
+        "summary": clean(&summary),
+        "questions": clean(&lines(s.questions, QUESTION_CHARS, &literal.questions)),
+        "atoms": clean(&lines(s.atoms, ATOM_CHARS, &literal.atoms)),
+        "occurred_at": literal.occurred_at,
+        "transcript": literal.transcript,
+    });
+    Item::from_json(&value).map_err(|e| format!("the summariser's answer makes a bad item: {e}"))
 }
 
 /// The verbatim facts of a segment: error lines, commands run, files written; each kind
