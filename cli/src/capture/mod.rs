@@ -7,6 +7,7 @@ pub mod discover;
 pub mod items;
 pub mod lines;
 pub mod project;
+pub mod redact;
 pub mod run;
 pub mod segment;
 pub mod store;

@@ -134,9 +134,15 @@ fn capture_file(
             return Ok(Ok(()));
         }
     }
-    let session = match read_session(path) {
+    let mut session = match read_session(path) {
         Ok(s) => s,
         Err(problem) => return Ok(Err(problem)),
+    };
+    // Per record, so that only the segments written count theirs.
+    let found_in: Vec<Redacted> = if options.redact {
+        super::redact::records(&mut session.records)
+    } else {
+        Vec::new()
     };
     c.files += 1;
     c.sessions += 1;
@@ -161,13 +167,17 @@ fn capture_file(
                 continue;
             };
             c.segments += 1;
-            // Redacted before anything else sees it: the digest, the summariser, the write
-            // (as `ItemWriter::prepare` does for `add` and `import`); the secrets are
-            // counted when the item is written.
+            // The records were redacted; the item is too, as `ItemWriter::prepare` does
+            // for `add` and `import`, before anything sees it: the digest, the summariser,
+            // the write. The secrets are counted when the item is written.
             let mut literal = item;
             let mut found = Redacted::default();
             if options.redact {
-                found = literal.redact();
+                let start = super::redact::offset(&session.records, segment);
+                for counts in found_in.iter().skip(start).take(segment.len()) {
+                    found.merge(counts);
+                }
+                found.merge(&literal.redact());
             }
             let command = options.summarizer.as_ref().map(|(cmd, _)| cmd.as_str());
             let digest = digest(&literal, command);
