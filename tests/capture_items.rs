@@ -435,3 +435,82 @@ fn a_failing_summariser_keeps_the_literal_items() {
         assert_eq!(title, want, "{mode}");
     }
 }
+
+/// Copies the bundled sessions of one agent under `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn with_no_path_the_agents_default_places_are_read() {
+    // Under a home folder: ~/.claude/projects and ~/.codex/sessions.
+    let lib = TempLib::init(None);
+    let home = lib.path("home");
+    copy_tree(
+        &root().join("examples/sessions/claude"),
+        &home.join(".claude"),
+    );
+    copy_tree(
+        &root().join("examples/sessions/codex"),
+        &home.join(".codex"),
+    );
+    let mut cmd = lib.command();
+    cmd.args(["--json", "capture"])
+        .env("HOME", &home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME");
+    let out = Ran::from(cmd.output().unwrap()).ok().json();
+    assert_eq!(
+        (out["files"].as_u64(), out["added"].as_u64()),
+        (Some(3), Some(3)),
+        "{out}"
+    );
+
+    // $CLAUDE_CONFIG_DIR and $CODEX_HOME take the place of the home folder's.
+    let lib = TempLib::init(None);
+    let claude = lib.path("claude-config");
+    let codex = lib.path("codex-home");
+    copy_tree(&root().join("examples/sessions/claude"), &claude);
+    copy_tree(&root().join("examples/sessions/codex"), &codex);
+    let mut cmd = lib.command();
+    cmd.args(["--json", "capture"])
+        .env("HOME", lib.path("empty-home"))
+        .env("CLAUDE_CONFIG_DIR", &claude)
+        .env("CODEX_HOME", &codex);
+    let out = Ran::from(cmd.output().unwrap()).ok().json();
+    assert_eq!(
+        (out["files"].as_u64(), out["added"].as_u64()),
+        (Some(3), Some(3)),
+        "{out}"
+    );
+    let sources: Vec<String> = lib
+        .conn()
+        .prepare("select source from items order by source")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(sources, ["claude-code", "claude-code", "codex"]);
+
+    // Neither exists: nothing to read, said plainly, nothing written.
+    let lib = TempLib::init(None);
+    let mut cmd = lib.command();
+    cmd.args(["capture"])
+        .env("HOME", lib.path("nobody"))
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME");
+    let ran = Ran::from(cmd.output().unwrap()).ok();
+    assert!(ran.stdout.starts_with("0 files read"), "{}", ran.stdout);
+    assert!(ran.stderr.contains("no session folder found"), "{}", ran.stderr);
+    assert_eq!(lib.count("select count(*) from items"), 0);
+}

@@ -31,7 +31,13 @@ pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
         summarizer: summarizer.map(|c| (c, config.summarize_timeout_ms)),
     };
     let roots = if a.paths.is_empty() {
-        discover::default_roots()
+        let found = discover::default_roots();
+        if found.is_empty() {
+            eprintln!(
+                "recall: capture: no session folder found: neither ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) nor ~/.codex/sessions ($CODEX_HOME/sessions) exists; give the path of the session files"
+            );
+        }
+        found
     } else {
         a.paths.clone()
     };
