@@ -271,6 +271,7 @@ mod tests {
                 (Range::Number(b), Json::Number(n)) => b.integer == n.is_i64(),
                 (Range::Bool, Json::Bool(_)) => true,
                 (Range::Rule, Json::String(r)) => RelatedRule::NAMES.contains(&r.as_str()),
+                (Range::Source, Json::String(r)) => crate::item::check_source(r).is_ok(),
                 _ => false,
             };
             assert!(fits, "{}: {default} is not a {:?}", s.key, s.range);
