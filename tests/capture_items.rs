@@ -511,6 +511,10 @@ fn with_no_path_the_agents_default_places_are_read() {
         .env_remove("CODEX_HOME");
     let ran = Ran::from(cmd.output().unwrap()).ok();
     assert!(ran.stdout.starts_with("0 files read"), "{}", ran.stdout);
-    assert!(ran.stderr.contains("no session folder found"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("no session folder found"),
+        "{}",
+        ran.stderr
+    );
     assert_eq!(lib.count("select count(*) from items"), 0);
 }

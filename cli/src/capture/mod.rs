@@ -10,7 +10,6 @@ pub mod project;
 pub mod redact;
 pub mod run;
 pub mod segment;
-pub mod store;
 pub mod summarize;
 
 use std::collections::BTreeMap;

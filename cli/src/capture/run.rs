@@ -10,12 +10,12 @@ use sha2::{Digest, Sha256};
 
 use super::items::{item_of, with_summary, Rules};
 use super::segment::segments;
-use super::store::{self, Origin};
 use super::summarize::{Request, Summarizer};
 use super::{read_session, Agent};
 use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::items::writer::ItemWriter;
+use crate::library::capture_records::{self as store, Origin};
 use crate::{err, fault, interrupt};
 
 /// How a capture runs.
