@@ -16,12 +16,17 @@ step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 run() { step "recall $*"; "$recall" "$@"; }
 
 run init
+run capture "$root/examples/sessions"
+run search "cannot find value tax_rate" --now "$now" --limit 1
+run search "env/staging.env" --now "$now" --limit 1
+run search "pnpm run build" --now "$now" --limit 1
+run capture "$root/examples/sessions"
 run import "$root/examples/sample.jsonl"
 run check
 run search "When did we decide to remove the analytics script?" --now "$now" --limit 5
 run search "database is locked" --project api --now "$now" --limit 3 --explain
 run search "migracion fechas" --now "$now" --limit 3
-run later 14
+run later 17
 run related "The importer fails with database is locked again, please fix it" --now "$now"
 run timeline --project infra --since 2025-01-01 --limit 4
 step "recall --json search 'ECONNREFUSED 5432' --limit 1"
@@ -43,7 +48,7 @@ select recall_version() as version, sqlite_version() as sqlite;
 .parameter set :limit 3
 .read $root/sql/search.sql
 .parameter clear
-.parameter set :item_id 14
+.parameter set :item_id 17
 .parameter set :tokenizer "'unicode61 remove_diacritics 2'"
 .read $root/sql/later.sql
 SQL

@@ -27,6 +27,34 @@ fn items(lib: &TempLib) -> Vec<(i64, String, String, String)> {
         .collect()
 }
 
+/// Every column of every item, and of the capture records, as text: for "nothing
+/// changed" comparisons, byte for byte.
+fn everything(lib: &TempLib) -> Vec<String> {
+    let conn = lib.conn();
+    let mut out = Vec::new();
+    for table in ["items", "capture_segments"] {
+        let mut stmt = conn
+            .prepare(&format!("select * from {table} order by 1, 2, 3"))
+            .unwrap();
+        let n = stmt.column_count();
+        let rows: Vec<String> = stmt
+            .query_map([], |r| {
+                (0..n)
+                    .map(|i| {
+                        r.get::<_, rusqlite::types::Value>(i)
+                            .map(|v| format!("{v:?}"))
+                    })
+                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .map(|v| v.join("|"))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        out.extend(rows);
+    }
+    out
+}
+
 /// A copy of the fixtures in a folder of the test's own.
 fn copy_of(lib: &TempLib, rels: &[&str]) -> PathBuf {
     let dir = lib.path("sessions");
@@ -48,12 +76,12 @@ fn capture_twice_changes_nothing() {
     // Three segments of the Claude transcript, two of the rollout.
     assert_eq!(first["added"], 5);
     assert_eq!(first["skipped"]["type:mystery-record"], 1);
-    let before = items(&lib);
-    assert_eq!(before.len(), 5);
+    let before = everything(&lib);
+    assert_eq!(items(&lib).len(), 5);
     let again = capture(&lib, &[&dir]);
     assert_eq!(again["files_unchanged"], 2, "{again}");
     assert_eq!(again["files"], 0);
-    assert_eq!(items(&lib), before);
+    assert_eq!(everything(&lib), before);
     // Read again (a new modification time), nothing differs either.
     for rel in [CLAUDE, CODEX] {
         let text = std::fs::read(dir.join(rel)).unwrap();
@@ -66,7 +94,7 @@ fn capture_twice_changes_nothing() {
         (Some(2), Some(5))
     );
     assert_eq!(reread["added"], 0);
-    assert_eq!(items(&lib), before);
+    assert_eq!(everything(&lib), before, "byte for byte");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use crate::common::cli::TempLib;
 use crate::common::mcp::Server;
 
 /// One secret line of each kind: (kind, line, secret, line with the secret replaced).
-fn one_of_each_kind() -> Vec<(String, String, String, String)> {
+pub fn one_of_each_kind() -> Vec<(String, String, String, String)> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/redaction_corpus.jsonl"
@@ -107,7 +107,7 @@ impl Case {
     }
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 

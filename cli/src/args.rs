@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
     DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
-    REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, TOKENIZER,
+    REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, SUMMARIZE_COMMAND,
+    TOKENIZER,
 };
 
 #[derive(Debug, Parser)]
@@ -131,6 +132,14 @@ pub struct CaptureArgs {
     /// Say what would be written, and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Read every file again, even one unchanged since the last capture (after a change
+    /// of the summariser, or of this recall's item rules).
+    #[arg(long)]
+    pub reread: bool,
+    #[arg(long = SUMMARIZE_COMMAND.long(), value_name = "CMD", help = SUMMARIZE_COMMAND.help())]
+    pub summarize_cmd: Option<String>,
+    #[command(flatten)]
+    pub redact: RedactArgs,
 }
 
 #[derive(Debug, Args)]
@@ -499,7 +508,9 @@ mod tests {
                 Range::Number(_) => TypeId::of::<f64>(),
                 Range::Bool => TypeId::of::<bool>(),
                 Range::Rule => TypeId::of::<RelatedRule>(),
-                Range::Tokenizer | Range::Command(_) | Range::Globs => TypeId::of::<String>(),
+                Range::Tokenizer | Range::Command(_) | Range::Globs | Range::Source => {
+                    TypeId::of::<String>()
+                }
             };
             for (command, arg) in carriers {
                 assert_eq!(

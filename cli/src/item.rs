@@ -172,6 +172,14 @@ fn checked(field: &str, s: &str, max: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// A source as every item's is checked: some text, no NUL, at most the title's length.
+pub fn check_source(source: &str) -> Result<(), String> {
+    if source.trim().is_empty() {
+        return Err("a source must not be empty".to_string());
+    }
+    checked("source", source, MAX_TITLE)
+}
+
 fn required_text(obj: &Map<String, Value>, field: &str, max: usize) -> Result<(), String> {
     match obj.get(field) {
         None | Some(Value::Null) => Err(format!("{field} is missing")),

@@ -308,9 +308,11 @@ pub fn check_command(c: &str, role: &str) -> Result<String, String> {
 /// once.
 static KEEP: AtomicBool = AtomicBool::new(false);
 
-/// The judge and the embedder kept between searches, one of each.
+/// The judge and the embedder kept between searches, and capture's summariser between
+/// segments, one of each.
 pub static JUDGE: Slot = Slot::new("the judge");
 pub static EMBEDDER: Slot = Slot::new("the embedder");
+pub static SUMMARIZER: Slot = Slot::new("the summariser");
 
 /// From now on a helper that answered well is kept for the next search.
 pub fn keep_alive() {
@@ -350,7 +352,7 @@ pub fn kill_all() {
 /// Ends the kept helpers (closing their input, then killing any that lingers).
 pub fn shutdown() {
     KEEP.store(false, Ordering::SeqCst);
-    for slot in [&JUDGE, &EMBEDDER] {
+    for slot in [&JUDGE, &EMBEDDER, &SUMMARIZER] {
         if let Some(p) = slot.kept.lock().unwrap_or_else(|p| p.into_inner()).take() {
             p.finish();
         }

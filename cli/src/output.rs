@@ -198,6 +198,20 @@ fn explain(fields: &Map<String, Json>) {
     }
 }
 
+/// A progress bar over bytes read (`capture`), as `progress` over items.
+pub fn progress_bytes(verb: &str, total: u64, json: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if json || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let template = format!("{verb} {{bar:40}} {{bytes}}/{{total_bytes}} ({{eta}} left)");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// A progress bar of a long write (`rebuild --tokenizer`, `embed`) on a terminal: "VERB
 /// [bar] done/total items (time left)"; none when stderr is not a terminal or under
 /// `--json`.

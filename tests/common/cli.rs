@@ -28,7 +28,7 @@ pub struct Ran {
 }
 
 impl Ran {
-    fn from(out: Output) -> Ran {
+    pub fn from(out: Output) -> Ran {
         Ran {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -7,8 +7,10 @@ pub mod discover;
 pub mod items;
 pub mod lines;
 pub mod project;
+pub mod redact;
+pub mod run;
 pub mod segment;
-pub mod store;
+pub mod summarize;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,230 +1,129 @@
 //! `recall capture [PATH…]`: agents' session files become items, one per segment, each
 //! file in its own transaction (docs/capture.md).
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior::Immediate};
 use serde_json::json;
 
 use super::Globals;
-use crate::capture::items::{item_of, Rules};
-use crate::capture::segment::segments;
-use crate::capture::store::{self, Origin};
-use crate::capture::{discover, read_session};
-use crate::error::{Context, Result};
-use crate::item::Item;
-use crate::items::writer::ItemWriter;
+use crate::args::CaptureArgs;
+use crate::capture::discover;
+use crate::capture::items::Rules;
+use crate::capture::run::{capture, Counts, Options};
+use crate::config::table::SUMMARIZE_COMMAND;
+use crate::error::Result;
 use crate::library::{self, Access};
-use crate::{err, fault, interrupt, output};
+use crate::output;
 
-#[derive(Default, serde::Serialize)]
-struct Counts {
-    files: u64,
-    files_unchanged: u64,
-    files_not_sessions: u64,
-    sessions: u64,
-    segments: u64,
-    added: u64,
-    replaced: u64,
-    unchanged: u64,
-    forgotten: u64,
-    skipped: BTreeMap<String, u64>,
-}
-
-pub fn run(g: &Globals, paths: &[PathBuf], dry_run: bool) -> Result<i32> {
-    let rules = Rules {
-        claude_source: crate::capture::Agent::Claude.name().to_string(),
-        codex_source: crate::capture::Agent::Codex.name().to_string(),
-        projects: g.config.projects.clone(),
-        gap_seconds: g.config.capture.gap_hours * 3600.0,
+pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
+    let config = &g.config.capture;
+    let summarizer = match &a.summarize_cmd {
+        Some(c) => Some(SUMMARIZE_COMMAND.flag_text(c)?),
+        None => config.summarize_command.clone(),
     };
-    let roots = if paths.is_empty() {
-        discover::default_roots()
+    let options = Options {
+        rules: Rules {
+            claude_source: config.claude_source.clone(),
+            codex_source: config.codex_source.clone(),
+            projects: g.config.projects.clone(),
+            gap_seconds: config.gap_hours * 3600.0,
+        },
+        dry_run: a.dry_run,
+        reread: a.reread,
+        redact: a.redact.on(g.config.redact.enabled),
+        summarizer: summarizer.map(|c| (c, config.summarize_timeout_ms)),
+    };
+    let roots = if a.paths.is_empty() {
+        let found = discover::default_roots();
+        if found.is_empty() {
+            eprintln!(
+                "recall: capture: no session folder found: neither ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) nor ~/.codex/sessions ($CODEX_HOME/sessions) exists; give the path of the session files"
+            );
+        }
+        found
     } else {
-        paths.to_vec()
+        a.paths.clone()
     };
     let (files, problems) = discover::files(&roots);
     for p in &problems {
         eprintln!("recall: capture: {}", crate::text::field(p));
     }
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
-    let guard = interrupt::guard(
-        "capture stopped; each file is captured whole or not at all".to_string(),
-        None,
+    let total: u64 = files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = output::progress_bytes("capturing", total, g.json);
+    let c = capture(
+        &mut lib.conn,
+        &files,
+        &options,
+        &mut |p| bar.suspend(|| eprintln!("recall: capture: {}; skipped", crate::text::field(p))),
+        &mut |bytes| bar.inc(bytes),
     )?;
-    let mut c = Counts::default();
-    for path in &files {
-        if let Err(problem) = capture_file(&mut lib.conn, path, &rules, dry_run, &guard, &mut c)? {
-            c.files_not_sessions += 1;
-            eprintln!("recall: capture: {}; skipped", crate::text::field(&problem));
-        }
-    }
-    let skipped: Vec<String> = c.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    bar.finish_and_clear();
+    let problems = problems.len() as u64 + c.files_not_sessions;
     if g.json {
         let mut doc = serde_json::to_value(&c).unwrap_or_default();
         doc["command"] = json!("capture");
-        doc["dry_run"] = json!(dry_run);
-        doc["problems"] = json!(problems.len() as u64 + c.files_not_sessions);
+        doc["dry_run"] = json!(a.dry_run);
+        doc["problems"] = json!(problems);
         output::json(&doc);
     } else {
-        crate::say!(
-            "{}{} files read ({} unchanged since the last capture, {} not sessions), {} sessions, {} segments: {} items added, {} replaced, {} unchanged, {} forgotten and left out; records skipped: {}",
-            if dry_run { "dry run, nothing written: " } else { "" },
-            c.files,
-            c.files_unchanged,
-            c.files_not_sessions,
-            c.sessions,
-            c.segments,
-            c.added,
-            c.replaced,
-            c.unchanged,
-            c.forgotten,
-            if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") }
-        );
+        crate::say!("{}", report(&c, a.dry_run));
     }
     Ok(0)
 }
 
-fn file_stamp(path: &Path) -> Option<(i64, i64)> {
-    let m = std::fs::metadata(path).ok()?;
-    let mtime = m
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    Some((m.len() as i64, mtime.as_nanos() as i64))
-}
-
-/// Captures one file in its own transaction; the outer error is the library's, the
-/// inner one names a file that is not a session.
-fn capture_file(
-    conn: &mut Connection,
-    path: &Path,
-    rules: &Rules,
-    dry_run: bool,
-    guard: &interrupt::Guard,
-    c: &mut Counts,
-) -> Result<std::result::Result<(), String>> {
-    let name = path.to_string_lossy().to_string();
-    let stamp = file_stamp(path);
-    if let Some((size, mtime)) = stamp {
-        if store::unchanged(conn, &name, size, mtime).context("reading the capture records")? {
-            c.files_unchanged += 1;
-            return Ok(Ok(()));
+/// The final line: what was read, what was written, what was left out.
+fn report(c: &Counts, dry_run: bool) -> String {
+    let list = |pairs: Vec<(String, u64)>| {
+        if pairs.is_empty() {
+            "none".to_string()
+        } else {
+            pairs
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         }
-    }
-    let session = match read_session(path) {
-        Ok(s) => s,
-        Err(problem) => return Ok(Err(problem)),
     };
-    c.files += 1;
-    c.sessions += 1;
-    for (k, n) in &session.skipped {
-        *c.skipped.entry(k.clone()).or_default() += n;
-    }
-    let agent = session.agent.map(|a| a.name()).unwrap_or("");
-    let tx = conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the capture")?;
-    {
-        let mut writer = ItemWriter::new(&tx)
-            .context("preparing the capture")?
-            .with_vectors(crate::vectors::store::read(&tx)?);
-        for (n, segment) in segments(&session.records, rules.gap_seconds) {
-            let item =
-                item_of(&session, segment, rules).map_err(|e| err!("{name}: segment {n}: {e}"))?;
-            let Some(mut item) = item else {
-                *c.skipped
-                    .entry("segment without a time".into())
-                    .or_default() += 1;
-                continue;
-            };
-            c.segments += 1;
-            match store::origin(&tx, agent, &session.id, n)
-                .context("reading the capture records")?
-            {
-                Origin::Forgotten => {
-                    c.forgotten += 1;
-                    continue;
-                }
-                Origin::Item(id) => match stored(&tx, id).context("reading a captured item")? {
-                    None => {
-                        c.forgotten += 1;
-                        continue;
-                    }
-                    Some(old) if same(&old, &item) => {
-                        c.unchanged += 1;
-                        continue;
-                    }
-                    Some(_) => {
-                        item.id = Some(id);
-                        c.replaced += 1;
-                    }
-                },
-                Origin::New => c.added += 1,
-            }
-            // Capture's items are stored through the one writer of `add` and `import`,
-            // so that whatever it does to an item's texts before storing them applies here.
-            let id = writer
-                .write(&item)
-                .context(&format!("{name}: writing segment {n}"))?
-                .map_err(|refusal| err!("{name}: segment {n}: {refusal}"))?;
-            store::record(&tx, agent, &session.id, n, id).context("recording the capture")?;
-            fault::pause_point("capture", (c.added + c.replaced) as i64);
+    let skipped = list(c.skipped.iter().map(|(k, n)| (k.clone(), *n)).collect());
+    let redacted = list(
+        c.redacted
+            .iter()
+            .map(|(k, n)| (k.to_string(), n as u64))
+            .collect(),
+    );
+    let mut line = format!(
+        "{}{} files read ({} unchanged since the last capture, {} not sessions), {} sessions, {} segments: {} items added, {} replaced, {} unchanged, {} forgotten and left out; records skipped: {skipped}; secrets redacted: {redacted}",
+        if dry_run { "dry run, nothing written: " } else { "" },
+        c.files,
+        c.files_unchanged,
+        c.files_not_sessions,
+        c.sessions,
+        c.segments,
+        c.added,
+        c.replaced,
+        c.unchanged,
+        c.forgotten,
+    );
+    if c.summarized + c.summarize_failed > 0 {
+        line.push_str(&format!(
+            "; summarised {}, kept literal after the summariser failed {}",
+            c.summarized, c.summarize_failed
+        ));
+        if let Some(p) = &c.summarize_problem {
+            line.push_str(&format!(" (first: {})", crate::text::field(p)));
         }
     }
-    if let Some((size, mtime)) = stamp {
-        store::read_at(&tx, &name, size, mtime).context("recording the capture")?;
-    }
-    if !dry_run {
-        guard
-            .commit(|| tx.commit())
-            .context("committing the capture")?;
-        guard.rearm();
-    }
-    Ok(Ok(()))
+    line
 }
 
-fn stored(conn: &Connection, id: i64) -> rusqlite::Result<Option<Item>> {
-    conn.query_row(
-        "select source, project, title, summary, questions, atoms, occurred_at, transcript from items where id = ?1",
-        params![id],
-        |r| {
-            Ok(Item {
-                id: Some(id),
-                source: r.get(0)?,
-                project: r.get(1)?,
-                title: r.get(2)?,
-                summary: r.get(3)?,
-                questions: r.get(4)?,
-                atoms: r.get(5)?,
-                occurred_at: r.get(6)?,
-                transcript: r.get(7)?,
-                embedding: None,
-            })
-        },
-    )
-    .optional()
-}
-
-fn same(old: &Item, new: &Item) -> bool {
-    (
-        &old.source,
-        &old.project,
-        &old.title,
-        &old.summary,
-        &old.questions,
-        &old.atoms,
-        &old.occurred_at,
-        &old.transcript,
-    ) == (
-        &new.source,
-        &new.project,
-        &new.title,
-        &new.summary,
-        &new.questions,
-        &new.atoms,
-        &new.occurred_at,
-        &new.transcript,
-    )
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn agents_have_their_default_sources() {
+        let c = crate::config::Config::default().capture;
+        assert_eq!(c.claude_source, crate::capture::Agent::Claude.name());
+        assert_eq!(c.codex_source, crate::capture::Agent::Codex.name());
+    }
 }

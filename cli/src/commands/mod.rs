@@ -61,7 +61,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             &access.allow,
         ),
         Command::Add(a) => add::run(&g, &a),
-        Command::Capture(a) => capture::run(&g, &a.paths, a.dry_run),
+        Command::Capture(a) => capture::run(&g, &a),
         Command::Forget(a) => forget::run(&g, &a),
         // Handled above, before the configuration is read.
         Command::Hook(_) => Ok(0),

@@ -37,6 +37,8 @@ pub enum Range {
     Command(&'static str),
     /// Globs of sources (`access::check_glob`).
     Globs,
+    /// An item's source, as an item's own is checked.
+    Source,
 }
 
 /// A setting's command-line flag.
@@ -250,6 +252,7 @@ impl Value for String {
             Range::Command(process) => crate::line_process::check_command(self, process)
                 .map(drop)
                 .map_err(|e| format!("{name}: {e}")),
+            Range::Source => crate::item::check_source(self).map_err(|e| format!("{name}: {e}")),
             _ => Ok(()),
         }
     }

@@ -138,6 +138,21 @@ declare! {
         /// Where `recall capture` splits a session: a gap between two messages longer
         /// than this many hours begins a new segment.
         CAPTURE_GAP_HOURS gap_hours: f64 = 2.0, Range::Number(above(0.0, 8760.0));
+        /// The source of the items `recall capture` makes of Claude Code's sessions.
+        CAPTURE_CLAUDE_SOURCE claude_source: String = "claude-code".to_string(), Range::Source;
+        /// The source of the items `recall capture` makes of Codex's sessions.
+        CAPTURE_CODEX_SOURCE codex_source: String = "codex".to_string(), Range::Source;
+        /// A summariser: a command that reads each segment's redacted text and answers a
+        /// title, a summary, questions and atoms (docs/capture.md#a-summariser).
+        SUMMARIZE_COMMAND summarize_command: Option<String> = None, Range::Command("the summariser"),
+            flag("summarize-cmd", "Have each segment's item written by a summariser: a command \
+                that reads the segment's redacted text and answers its title, summary, questions \
+                and atoms (docs/capture.md#a-summariser); default: the config's [capture] \
+                summarize_command"),
+            absent("none: items are made literally");
+        // A local model may take a while on a long segment; an hour is past any use.
+        /// How long the summariser may take over one segment, in milliseconds.
+        SUMMARIZE_TIMEOUT_MS summarize_timeout_ms: i64 = 60_000, Range::Number(whole(1, 3_600_000));
     }
 
     [redact] Redact {
@@ -256,6 +271,7 @@ mod tests {
                 (Range::Number(b), Json::Number(n)) => b.integer == n.is_i64(),
                 (Range::Bool, Json::Bool(_)) => true,
                 (Range::Rule, Json::String(r)) => RelatedRule::NAMES.contains(&r.as_str()),
+                (Range::Source, Json::String(r)) => crate::item::check_source(r).is_ok(),
                 _ => false,
             };
             assert!(fits, "{}: {default} is not a {:?}", s.key, s.range);

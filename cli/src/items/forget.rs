@@ -261,7 +261,7 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
     }
     // sqlite-vec zeroes a deleted vector in place; the wipe below clears the rest.
     crate::vectors::store::forget(&tx, &report.ids)?;
-    crate::capture::store::forgotten(&tx, &report.ids).context("forgetting the items")?;
+    crate::library::capture_records::forgotten(&tx, &report.ids).context("forgetting the items")?;
     wipe::after_delete(&tx)?;
     fault::pause_point("forget", report.ids.len() as i64);
     match &guard {

@@ -8,6 +8,7 @@
 //! `unreadable` and `reindex` use `columns` and `schema`; `index_check` uses
 //! `fts_records` and `reindex`; `open` uses `files`, `migrations`, `schema` and `wipe` (a
 //! write finishes a wipe left pending); `wipe` uses `files`; `create` uses `open`.
+pub mod capture_records;
 pub mod columns;
 mod create;
 mod files;

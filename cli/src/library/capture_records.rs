@@ -2,11 +2,12 @@
 //! each captured segment, and the size and time of each file read.
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// A segment's record: never captured, captured as an item, or its item forgotten.
+/// A segment's record: never captured, captured as an item (made from what the digest
+/// says), or its item forgotten.
 #[derive(Debug, PartialEq)]
 pub enum Origin {
     New,
-    Item(i64),
+    Item { id: i64, digest: Option<String> },
     Forgotten,
 }
 
@@ -16,17 +17,23 @@ pub fn origin(
     session: &str,
     segment: u32,
 ) -> rusqlite::Result<Origin> {
-    let row: Option<Option<i64>> = conn
+    let row: Option<(Option<i64>, Option<String>)> = conn
         .prepare_cached(
-            "select item_id from capture_segments where agent = ?1 and session = ?2 and segment = ?3",
+            "select item_id, digest from capture_segments where agent = ?1 and session = ?2 and segment = ?3",
         )?
-        .query_row(params![agent, session, segment], |r| r.get(0))
+        .query_row(params![agent, session, segment], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     Ok(match row {
         None => Origin::New,
-        Some(Some(id)) => Origin::Item(id),
-        Some(None) => Origin::Forgotten,
+        Some((Some(id), digest)) => Origin::Item { id, digest },
+        Some((None, _)) => Origin::Forgotten,
     })
+}
+
+/// Whether the item is still there (another program may have deleted it).
+pub fn exists(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
+    conn.prepare_cached("select 1 from items where id = ?1")?
+        .exists([id])
 }
 
 pub fn record(
@@ -35,12 +42,13 @@ pub fn record(
     session: &str,
     segment: u32,
     id: i64,
+    digest: &str,
 ) -> rusqlite::Result<()> {
     conn.prepare_cached(
-        "insert into capture_segments(agent, session, segment, item_id) values (?1, ?2, ?3, ?4)
-         on conflict do update set item_id = excluded.item_id",
+        "insert into capture_segments(agent, session, segment, item_id, digest) values (?1, ?2, ?3, ?4, ?5)
+         on conflict do update set item_id = excluded.item_id, digest = excluded.digest",
     )?
-    .execute(params![agent, session, segment, id])
+    .execute(params![agent, session, segment, id, digest])
     .map(drop)
 }
 
@@ -68,8 +76,9 @@ pub fn read_at(conn: &Connection, path: &str, size: i64, mtime_ns: i64) -> rusql
 
 /// Forgotten items stay forgotten: their segments keep no item, and capture skips them.
 pub fn forgotten(conn: &Connection, ids: &[i64]) -> rusqlite::Result<()> {
-    let mut stmt =
-        conn.prepare_cached("update capture_segments set item_id = null where item_id = ?1")?;
+    let mut stmt = conn.prepare_cached(
+        "update capture_segments set item_id = null, digest = null where item_id = ?1",
+    )?;
     for id in ids {
         stmt.execute([id])?;
     }

@@ -1,0 +1,281 @@
+//! One capture: the files read in order, each in its own transaction, each segment's item
+//! made literally, redacted, summarised if asked, and written only when it differs from
+//! what the segment gave last time (docs/capture.md#again-and-again).
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use recall_core::redact::Counts as Redacted;
+use rusqlite::{Connection, TransactionBehavior::Immediate};
+use sha2::{Digest, Sha256};
+
+use super::items::{item_of, with_summary, Rules};
+use super::segment::segments;
+use super::summarize::{Request, Summarizer};
+use super::{read_session, Agent};
+use crate::error::{Context, Result};
+use crate::item::Item;
+use crate::items::writer::ItemWriter;
+use crate::library::capture_records::{self as store, Origin};
+use crate::{err, fault, interrupt};
+
+/// How a capture runs.
+pub struct Options {
+    pub rules: Rules,
+    pub dry_run: bool,
+    /// Read every file, even one unchanged since the last capture.
+    pub reread: bool,
+    pub redact: bool,
+    /// The summariser's command line and its timeout per segment, when there is one.
+    pub summarizer: Option<(String, i64)>,
+}
+
+/// What a capture did.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Counts {
+    pub files: u64,
+    pub files_unchanged: u64,
+    pub files_not_sessions: u64,
+    pub sessions: u64,
+    pub segments: u64,
+    pub added: u64,
+    pub replaced: u64,
+    pub unchanged: u64,
+    pub forgotten: u64,
+    pub skipped: BTreeMap<String, u64>,
+    #[serde(serialize_with = "redacted_json")]
+    pub redacted: Redacted,
+    pub summarized: u64,
+    pub summarize_failed: u64,
+    /// The first reason a summary failed, for the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summarize_problem: Option<String>,
+}
+
+fn redacted_json<S: serde::Serializer>(r: &Redacted, s: S) -> std::result::Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&crate::items::writer::counts_json(r), s)
+}
+
+/// Captures `files` in order; `problem` hears each file that is not a session, `done`
+/// the bytes of each file finished.
+pub fn capture(
+    conn: &mut Connection,
+    files: &[PathBuf],
+    options: &Options,
+    problem: &mut dyn FnMut(&str),
+    done: &mut dyn FnMut(u64),
+) -> Result<Counts> {
+    let guard = interrupt::guard(
+        "capture stopped; each file is captured whole or not at all, and the files captured before it are kept"
+            .to_string(),
+        None,
+    )?;
+    if options.summarizer.is_some() {
+        crate::line_process::keep_alive();
+    }
+    let mut c = Counts::default();
+    for path in files {
+        if let Err(p) = capture_file(conn, path, options, &guard, &mut c)? {
+            c.files_not_sessions += 1;
+            problem(&p);
+        }
+        done(std::fs::metadata(path).map(|m| m.len()).unwrap_or(0));
+    }
+    crate::line_process::shutdown();
+    Ok(c)
+}
+
+/// The size and modification time of a file, as recorded.
+fn stamp(path: &Path) -> Option<(i64, i64)> {
+    let m = std::fs::metadata(path).ok()?;
+    let mtime = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some((m.len() as i64, mtime.as_nanos() as i64))
+}
+
+/// What a segment's item is made from: its literal item (redacted) and the summariser
+/// that would rewrite it. The same digest means the same item: the segment is not
+/// written, nor summarised, again.
+fn digest(item: &Item, summarizer: Option<&str>) -> String {
+    let mut h = Sha256::new();
+    for field in [
+        item.source.as_str(),
+        item.project.as_deref().unwrap_or("\u{0}none"),
+        &item.title,
+        &item.summary,
+        &item.questions,
+        &item.atoms,
+        &item.occurred_at,
+        item.transcript.as_deref().unwrap_or(""),
+        summarizer.unwrap_or(""),
+    ] {
+        h.update((field.len() as u64).to_le_bytes());
+        h.update(field.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Captures one file in its own transaction; the outer error is the library's, the
+/// inner one names a file that is not a session.
+fn capture_file(
+    conn: &mut Connection,
+    path: &Path,
+    options: &Options,
+    guard: &interrupt::Guard,
+    c: &mut Counts,
+) -> Result<std::result::Result<(), String>> {
+    // The same file named two ways (relative, through a link) is one file read.
+    let name = std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .to_string();
+    let stamp = stamp(path);
+    if let (Some((size, mtime)), false) = (stamp, options.reread) {
+        if store::unchanged(conn, &name, size, mtime).context("reading the capture records")? {
+            c.files_unchanged += 1;
+            return Ok(Ok(()));
+        }
+    }
+    let mut session = match read_session(path) {
+        Ok(s) => s,
+        Err(problem) => return Ok(Err(problem)),
+    };
+    // Per record, so that only the segments written count theirs.
+    let found_in: Vec<Redacted> = if options.redact {
+        super::redact::records(&mut session.records)
+    } else {
+        Vec::new()
+    };
+    c.files += 1;
+    c.sessions += 1;
+    for (k, n) in &session.skipped {
+        *c.skipped.entry(k.clone()).or_default() += n;
+    }
+    let agent = session.agent.unwrap_or(Agent::Claude).name();
+    let tx = conn
+        .transaction_with_behavior(Immediate)
+        .context("starting the capture")?;
+    {
+        let mut writer = ItemWriter::new(&tx)
+            .context("preparing the capture")?
+            .with_vectors(crate::vectors::store::read(&tx)?);
+        for (n, segment) in segments(&session.records, options.rules.gap_seconds) {
+            let item = item_of(&session, segment, &options.rules)
+                .map_err(|e| err!("{name}: segment {n}: {e}"))?;
+            let Some(item) = item else {
+                *c.skipped
+                    .entry("segment without a time".into())
+                    .or_default() += 1;
+                continue;
+            };
+            c.segments += 1;
+            // The records were redacted; the item is too, as `ItemWriter::prepare` does
+            // for `add` and `import`, before anything sees it: the digest, the summariser,
+            // the write. The secrets are counted when the item is written.
+            let mut literal = item;
+            let mut found = Redacted::default();
+            if options.redact {
+                let start = super::redact::offset(&session.records, segment);
+                for counts in found_in.iter().skip(start).take(segment.len()) {
+                    found.merge(counts);
+                }
+                found.merge(&literal.redact());
+            }
+            let command = options.summarizer.as_ref().map(|(cmd, _)| cmd.as_str());
+            let digest = digest(&literal, command);
+            let id = match store::origin(&tx, agent, &session.id, n)
+                .context("reading the capture records")?
+            {
+                Origin::Forgotten => {
+                    c.forgotten += 1;
+                    continue;
+                }
+                Origin::Item { id, digest: old } if old.as_deref() == Some(digest.as_str()) => {
+                    if store::exists(&tx, id).context("reading a captured item")? {
+                        c.unchanged += 1;
+                    } else {
+                        // Deleted by another program than `forget`: as forgotten.
+                        c.forgotten += 1;
+                    }
+                    continue;
+                }
+                Origin::Item { id, .. } => {
+                    if !store::exists(&tx, id).context("reading a captured item")? {
+                        c.forgotten += 1;
+                        continue;
+                    }
+                    c.replaced += 1;
+                    Some(id)
+                }
+                Origin::New => {
+                    c.added += 1;
+                    None
+                }
+            };
+            let mut item = match &options.summarizer {
+                Some((cmd, timeout)) => {
+                    let mut item = summarized(literal, cmd, *timeout, (agent, &session.id, n), c);
+                    if options.redact {
+                        found.merge(&item.redact());
+                    }
+                    item
+                }
+                None => literal,
+            };
+            item.id = id;
+            // Capture's items are stored through the one writer of `add` and `import`.
+            let id = writer
+                .write(&item)
+                .context(&format!("{name}: writing segment {n}"))?
+                .map_err(|refusal| err!("{name}: segment {n}: {refusal}"))?;
+            store::record(&tx, agent, &session.id, n, id, &digest)
+                .context("recording the capture")?;
+            c.redacted.merge(&found);
+            fault::pause_point("capture", (c.added + c.replaced) as i64);
+        }
+    }
+    if let Some((size, mtime)) = stamp {
+        store::read_at(&tx, &name, size, mtime).context("recording the capture")?;
+    }
+    if !options.dry_run {
+        guard
+            .commit(|| tx.commit())
+            .context("committing the capture")?;
+        guard.rearm();
+    }
+    Ok(Ok(()))
+}
+
+/// The item as the summariser writes it; the literal one when the summariser fails,
+/// counted.
+fn summarized(
+    literal: Item,
+    command: &str,
+    timeout_ms: i64,
+    (agent, session, segment): (&str, &str, u32),
+    c: &mut Counts,
+) -> Item {
+    let request = Request {
+        agent,
+        session,
+        segment,
+        project: literal.project.as_deref(),
+        text: literal.transcript.as_deref().unwrap_or(""),
+    };
+    let answer = Summarizer::start(command, timeout_ms)
+        .and_then(|s| s.summarize(&request))
+        .and_then(|summary| with_summary(&literal, summary));
+    match answer {
+        Ok(item) => {
+            c.summarized += 1;
+            item
+        }
+        Err(problem) => {
+            c.summarize_failed += 1;
+            c.summarize_problem.get_or_insert(problem);
+            literal
+        }
+    }
+}
