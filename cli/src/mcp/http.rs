@@ -185,9 +185,9 @@ impl Gate {
 
 fn too_large(peer: &SocketAddr, token: &str) -> Response<Body> {
     let reason = format!(
-        "the request is longer than {}, the limit of one message (as on stdio): send a \
-         smaller one",
-        crate::input::size(MAX_LINE as u64)
+        "the request is longer than the {MAX_LINE} bytes ({} MiB) one message may hold, as \
+         on stdio: send a smaller one",
+        MAX_LINE >> 20
     );
     calls::refused(413, peer, &format!("token={token}: {reason}"));
     plain(StatusCode::PAYLOAD_TOO_LARGE, &format!("recall: {reason}"))
