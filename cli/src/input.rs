@@ -29,6 +29,8 @@ pub const DATASET: u64 = 64 * MIB;
 pub const CONFIG: u64 = MIB;
 /// The script of `recall sql --file`.
 pub const SQL_SCRIPT: u64 = 16 * MIB;
+/// A file holding a bearer token of `recall mcp --http`.
+pub const TOKEN_FILE: u64 = 4096;
 
 /// A size as the error lines name it: whole MiB, else bytes.
 pub fn size(bytes: u64) -> String {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # recall mcp against the official MCP Python SDK: a fresh virtual environment from the
-# system Python, `mcp` from PyPI, then tests/mcp/test_mcp.py over stdio.
+# system Python, `mcp` from PyPI, then tests/mcp/test_mcp.py over stdio and
+# tests/mcp/test_http.py over streamable HTTP (recall mcp --http, loopback).
 #   tests/mcp/run.sh [path/to/recall]     (default: target/debug/recall)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,3 +25,6 @@ trap 'rm -rf "$work"' EXIT INT TERM
 "$work/venv/bin/python" -c 'import importlib.metadata as m; print("mcp (PyPI)", m.version("mcp"))'
 "$work/venv/bin/python" "$root/tests/mcp/test_mcp.py" \
   --recall "$recall" --sample "$root/examples/sample.jsonl" --work "$work"
+mkdir "$work/http"
+"$work/venv/bin/python" "$root/tests/mcp/test_http.py" \
+  --recall "$recall" --sample "$root/examples/sample.jsonl" --work "$work/http"

@@ -85,6 +85,14 @@ pub fn run(g: &Globals) -> Result<i32> {
         ),
     );
 
+    if let Some(replica) = library::replica::of(path) {
+        r.add(
+            "replica",
+            true,
+            replica.describe(std::time::SystemTime::now()),
+        );
+    }
+
     let survey = match schema::survey(conn, None) {
         Ok(s) => Some(s),
         Err(e) => {
@@ -643,6 +651,15 @@ fn rows(r: &mut Report, path: &std::path::Path, conn: &Connection, mend: &str) -
 fn wipe(r: &mut Report, path: &std::path::Path, conn: &Connection) {
     match crate::library::wipe::pending(conn) {
         None => r.add("wipe", true, "no forget is waiting for the file to be wiped"),
+        // The record came from the primary, whose file is the one left to wipe.
+        Some(since) if library::replica::of(path).is_some() => r.add(
+            "wipe",
+            false,
+            format!(
+                "a forget of {} on the primary removed items but has not wiped its file yet: copies of their text may remain in the primary's file and log; run `recall forget --finish` on the primary (with Litestream stopped for the moment it takes: docs/team.md), and this replica follows",
+                crate::text::field(&since)
+            ),
+        ),
         Some(since) => r.add(
             "wipe",
             false,

@@ -6,6 +6,7 @@ pub mod overlay;
 pub mod projects;
 pub mod setting;
 pub mod table;
+pub mod tokens;
 
 use std::path::Path;
 
@@ -78,7 +79,8 @@ impl Config {
     /// Every value checked, each message naming its key.
     fn validate(&self) -> std::result::Result<(), String> {
         self.check_each(&|key| key.to_string())?;
-        projects::check(&self.projects)
+        projects::check(&self.projects)?;
+        tokens::check(&self.tokens)
     }
 }
 

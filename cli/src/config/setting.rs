@@ -395,6 +395,10 @@ macro_rules! declare {
             /// `capture` makes and the hook's session start (`crate::config::projects`).
             #[serde(default)]
             pub projects: std::collections::BTreeMap<String, String>,
+            /// `[tokens.NAME]`: the bearer tokens of `recall mcp --http`
+            /// (`crate::config::tokens`).
+            #[serde(default)]
+            pub tokens: std::collections::BTreeMap<String, $crate::config::tokens::Token>,
         }
 
         /// Every setting, in the order of the configuration's types.

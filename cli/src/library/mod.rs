@@ -17,6 +17,7 @@ pub mod index_check;
 pub mod migrations;
 mod open;
 pub mod reindex;
+pub mod replica;
 pub mod schema;
 pub mod unreadable;
 pub mod wipe;

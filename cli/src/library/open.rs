@@ -147,6 +147,14 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
     let conn = match access {
         Access::Read => open_for_reading(path, &doing)?,
         Access::Write => {
+            if super::replica::of(path).is_some() {
+                return Err(err!(
+                    "{} is a replica that Litestream keeps current (it wrote {}): write to \
+                     its primary, which Litestream copies here; a write here would be lost",
+                    path.display(),
+                    super::files::sidecar(path, super::replica::TXID_SUFFIX).display()
+                ));
+            }
             ensure_writable(path)?;
             let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
             Connection::open_with_flags(path, flags).context(&doing)?

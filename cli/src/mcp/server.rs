@@ -14,8 +14,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
 
+use super::grants::Grant;
 use super::libraries::Libraries;
-use super::{arguments, catalog, signals, tools, writes};
+use super::{arguments, calls, catalog, signals, tools, writes};
 use crate::args::AccessArgs;
 use crate::err;
 use crate::error::Result;
@@ -25,6 +26,7 @@ use crate::line_process::{self, Cancel};
 use crate::query::{self, to_json};
 use crate::settings::{self, Globals};
 
+#[derive(Clone)]
 pub struct Server {
     shared: Arc<Shared>,
 }
@@ -37,10 +39,18 @@ struct Shared {
     writes: bool,
     tools: Vec<Tool>,
     libraries: Libraries,
+    /// Whether a token's call log line holds its arguments and error message.
+    log_arguments: bool,
 }
 
 impl Server {
-    pub fn new(globals: Globals, libraries: Libraries, access: AccessArgs, writes: bool) -> Server {
+    pub fn new(
+        globals: Globals,
+        libraries: Libraries,
+        access: AccessArgs,
+        writes: bool,
+        log_arguments: bool,
+    ) -> Server {
         let tools = catalog::tools(&globals.config, writes);
         Server {
             shared: Arc::new(Shared {
@@ -49,8 +59,15 @@ impl Server {
                 writes,
                 tools,
                 libraries,
+                log_arguments,
             }),
         }
+    }
+
+    /// The grant of the call's caller: its token's over HTTP, the server's on stdio.
+    fn grant(&self, extensions: &rmcp::model::Extensions) -> Arc<Grant> {
+        super::http::grant_of(extensions)
+            .unwrap_or_else(|| Arc::new(Grant::server(&self.shared.access, self.shared.writes)))
     }
 
     /// Serves on standard input and output until the client closes them.
@@ -82,9 +99,16 @@ impl ServerHandler for Server {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> std::result::Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.shared.tools.clone()))
+        // A token that may not write is not offered the tools that write.
+        let writes = self.grant(&context.extensions).writes;
+        let tools = self
+            .shared
+            .tools
+            .iter()
+            .filter(|t| writes || !catalog::WRITE.contains(&t.name.as_ref()));
+        Ok(ListToolsResult::with_all_items(tools.cloned().collect()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -108,6 +132,11 @@ impl ServerHandler for Server {
                 None,
             ));
         }
+        let grant = self.grant(&context.extensions);
+        let started = std::time::Instant::now();
+        let logged = grant
+            .token
+            .then(|| (grant.clone(), request.arguments.clone()));
         let shared = self.shared.clone();
         let arguments = request.arguments;
         let request_id = serde_json::to_value(&context.id).unwrap_or(Json::Null);
@@ -116,17 +145,19 @@ impl ServerHandler for Server {
         let call = tokio::task::spawn_blocking(move || {
             line_process::within(&scope, || {
                 catch_unwind(AssertUnwindSafe(|| {
-                    shared.call(&name, arguments.as_ref(), request_id)
+                    shared.call(&name, arguments.as_ref(), request_id, &grant)
                 }))
             })
         });
         tokio::pin!(call);
+        let mut cancelled = false;
         let outcome = tokio::select! {
             outcome = &mut call => outcome,
             () = context.ct.cancelled() => {
                 // The helpers' waits end now; the call returns as soon as it can, and
                 // no one reads its answer.
                 cancel.cancel();
+                cancelled = true;
                 call.await
             }
         };
@@ -138,6 +169,23 @@ impl ServerHandler for Server {
                  nothing was written, and the server goes on",
             ),
         };
+        if let Some((grant, arguments)) = logged {
+            let outcome = if cancelled {
+                calls::Outcome::Cancelled
+            } else if result.is_error == Some(true) {
+                calls::Outcome::Error(tool_text(&result))
+            } else {
+                calls::Outcome::Ok
+            };
+            let arguments = self.shared.log_arguments.then_some(arguments);
+            calls::log(
+                &grant.name,
+                &request.name,
+                started.elapsed(),
+                &outcome,
+                arguments,
+            );
+        }
         Ok(result.into())
     }
 }
@@ -150,6 +198,16 @@ fn answered(answer: Json) -> CallToolResult {
     result
 }
 
+/// The text of a tool error.
+fn tool_text(result: &CallToolResult) -> String {
+    result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
 fn refused(message: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message.to_string())])
 }
@@ -160,10 +218,19 @@ impl Shared {
         name: &str,
         arguments: Option<&Map<String, Json>>,
         request_id: Json,
+        grant: &Grant,
     ) -> Result<Json> {
         if catalog::WRITE.contains(&name) && !self.writes {
             return Err(err!(
                 "{name} writes to the library, and this server only reads: start it with `recall mcp --allow-writes`"
+            ));
+        }
+        if catalog::WRITE.contains(&name) && !grant.writes {
+            return Err(err!(
+                "{name} writes to the library, and the token {:?} may only read: give it \
+                 writes = true in [tokens.{}] of the server's configuration",
+                grant.name,
+                grant.name
             ));
         }
         if let Some(tool) = catalog::WRITE.iter().find(|t| **t == name) {
@@ -174,11 +241,13 @@ impl Shared {
                 .as_mut()
                 .ok_or_else(|| err!("this server opened the library only for reading"))?;
             refresh(lib, self.globals.tokenizer.as_deref())?;
-            signals::writing(tool, request_id, || self.run(name, arguments, lib))
+            signals::writing(tool, request_id, || {
+                self.run(name, arguments, lib, &grant.access)
+            })
         } else {
             let mut reader = self.libraries.reader()?;
             refresh(&mut reader, self.globals.tokenizer.as_deref())?;
-            self.run(name, arguments, &mut reader)
+            self.run(name, arguments, &mut reader, &grant.access)
         }
     }
 
@@ -187,6 +256,7 @@ impl Shared {
         name: &str,
         arguments: Option<&Map<String, Json>>,
         lib: &mut Library,
+        access: &AccessArgs,
     ) -> Result<Json> {
         let g = &self.globals;
         let schema = self.tools.iter().find(|t| t.name == name);
@@ -197,22 +267,22 @@ impl Shared {
         };
         match name {
             "search" => {
-                let a = input::<tools::Search>(checked(schema)?)?.args(&self.access)?;
+                let a = input::<tools::Search>(checked(schema)?)?.args(access)?;
                 let s = settings::Search::resolve(g, &a)?;
                 to_json(&query::search(lib, &s, a.common.explain)?)
             }
             "later" => {
-                let a = input::<tools::Later>(checked(schema)?)?.args(&self.access)?;
+                let a = input::<tools::Later>(checked(schema)?)?.args(access)?;
                 let s = settings::Later::resolve(g, &a);
                 to_json(&query::later(lib, &s, a.common.explain)?)
             }
             "related" => {
-                let a = input::<tools::Related>(checked(schema)?)?.args(&self.access)?;
+                let a = input::<tools::Related>(checked(schema)?)?.args(access)?;
                 let s = settings::Related::resolve(g, &a)?;
                 to_json(&query::related(lib, &s, a.common.explain)?)
             }
             "timeline" => {
-                let a = input::<tools::Timeline>(checked(schema)?)?.args(&self.access)?;
+                let a = input::<tools::Timeline>(checked(schema)?)?.args(access)?;
                 let s = settings::Timeline::resolve(g, &a)?;
                 to_json(&query::timeline(lib, &s, a.common.explain)?)
             }
@@ -222,21 +292,16 @@ impl Shared {
                     lib,
                     a.id,
                     a.transcript,
-                    &g.allow(&self.access.allow),
+                    &g.allow(&access.allow),
                 )?)
             }
             "add" => {
                 let item = Json::Object(arguments.cloned().unwrap_or_default());
-                writes::add(
-                    lib,
-                    &item,
-                    &g.allow(&self.access.allow),
-                    g.config.redact.enabled,
-                )
+                writes::add(lib, &item, &g.allow(&access.allow), g.config.redact.enabled)
             }
             "forget" => {
                 let req: ForgetRequest = input(checked(schema)?)?;
-                writes::forget_items(lib, &req, &g.allow(&self.access.allow))
+                writes::forget_items(lib, &req, &g.allow(&access.allow))
             }
             _ => Err(err!("unknown tool {name:?}")),
         }
