@@ -78,6 +78,7 @@ fn range_cell(s: &Setting) -> String {
         Range::Tokenizer => "one of the".to_string(),
         Range::Command(_) => "a command line".to_string(),
         Range::Globs => "a list of globs".to_string(),
+        Range::Kinds => "a list of kinds".to_string(),
     }
 }
 

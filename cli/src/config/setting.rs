@@ -37,6 +37,8 @@ pub enum Range {
     Command(&'static str),
     /// Globs of sources (`access::check_glob`).
     Globs,
+    /// Kinds of memory, each a short lowercase word (`item::kind_shape`).
+    Kinds,
 }
 
 /// A setting's command-line flag.
@@ -264,9 +266,15 @@ impl Value for String {
 }
 
 impl Value for Vec<String> {
-    fn check(&self, _: &Setting, name: &str) -> std::result::Result<(), String> {
-        self.iter()
-            .try_for_each(|glob| crate::access::check_glob(name, glob))
+    fn check(&self, setting: &Setting, name: &str) -> std::result::Result<(), String> {
+        match setting.range {
+            Range::Kinds => self
+                .iter()
+                .try_for_each(|kind| crate::item::kind_shape(name, kind)),
+            _ => self
+                .iter()
+                .try_for_each(|glob| crate::access::check_glob(name, glob)),
+        }
     }
 
     fn parse(_: &str, text: &str) -> std::result::Result<Self, String> {

@@ -203,7 +203,7 @@ impl Shared {
             }
             "later" => {
                 let a = input::<tools::Later>(checked(schema)?)?.args(&self.access)?;
-                let s = settings::Later::resolve(g, &a);
+                let s = settings::Later::resolve(g, &a)?;
                 to_json(&query::later(lib, &s, a.common.explain)?)
             }
             "related" => {
@@ -214,22 +214,27 @@ impl Shared {
             "timeline" => {
                 let a = input::<tools::Timeline>(checked(schema)?)?.args(&self.access)?;
                 let s = settings::Timeline::resolve(g, &a)?;
-                to_json(&query::timeline(lib, &s, a.common.explain)?)
+                match &s.around {
+                    Some(around) => to_json(&query::around(lib, &s, around, a.common.explain)?),
+                    None => to_json(&query::timeline(lib, &s, a.common.explain)?),
+                }
             }
             "get" => {
                 let a = input::<tools::Get>(checked(schema)?)?;
-                to_json(&query::get(
-                    lib,
-                    a.id,
-                    a.transcript,
-                    &g.allow(&self.access.allow),
-                )?)
+                let allow = g.allow(&self.access.allow);
+                match a.wanted()? {
+                    tools::Wanted::One(id) => to_json(&query::get(lib, id, a.transcript, &allow)?),
+                    tools::Wanted::Several(ids) => {
+                        to_json(&query::get_many(lib, &ids, a.transcript, &allow)?)
+                    }
+                }
             }
             "add" => {
                 let item = Json::Object(arguments.cloned().unwrap_or_default());
                 writes::add(
                     lib,
                     &item,
+                    g.config.kinds.extra.as_deref(),
                     &g.allow(&self.access.allow),
                     g.config.redact.enabled,
                 )
