@@ -22,16 +22,16 @@
 --
 -- Parameters: :prompt; :project (optional: the project's items and the global ones,
 -- visible in every project); :kinds (JSON array of kinds: only items of one of them;
--- NULL: any); :tokenizer; :sources (JSON array of glob patterns, NULL: all); :now, :half_life, :weight as in search; :rule, :min_weight,
--- :min_joint_weight; :candidates = 1 returns every judged candidate with its verdict
--- (for --explain).
+-- NULL: any); :tokenizer; :sources (JSON array of glob patterns, NULL: all); :now,
+-- :half_life, :weight as in search; :rule, :min_weight, :min_joint_weight; :candidates
+-- = 1 returns every judged candidate with its verdict (for --explain).
 --
--- Columns: id, date, title, project, source, kind, global, score; overlap (how many words it shares),
--- weight (their weights' sum), joint_items (the items with all of them), joint_weight,
--- shared (a JSON array of {word, items, weight}); the weights are NULL under 'jezero'
--- unless :candidates = 1. verdict: 'kept'; 'few_words' (fewer than 2 shared);
--- 'low_weight' (below :min_weight); 'common_together' (below :min_joint_weight);
--- 'over_limit' (kept by the rule, but past :limit).
+-- Columns: id, date, title, project, source, kind, global, score; overlap (how many
+-- words it shares), weight (their weights' sum), joint_items (the items with all of
+-- them), joint_weight, shared (a JSON array of {word, items, weight}); the weights are
+-- NULL under 'jezero' unless :candidates = 1. verdict: 'kept'; 'few_words' (fewer than
+-- 2 shared); 'low_weight' (below :min_weight); 'common_together' (below
+-- :min_joint_weight); 'over_limit' (kept by the rule, but past :limit).
 with
 terms as (
   select value as word from json_each(recall_prompt_terms(:prompt))

@@ -207,18 +207,7 @@ pub struct EmbedArgs {
 }
 
 /// Which items a project filter lets through.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    clap::ValueEnum,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Scope {
     /// The project's items and the global ones (visible in every project).
     #[default]
@@ -228,6 +217,16 @@ pub enum Scope {
 }
 
 impl Scope {
+    pub const NAMES: [&'static str; 2] = ["project", "all"];
+
+    pub fn from_name(name: &str) -> Option<Scope> {
+        match name {
+            "project" => Some(Scope::Project),
+            "all" => Some(Scope::All),
+            _ => None,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Scope::Project => "project",

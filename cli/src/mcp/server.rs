@@ -73,9 +73,10 @@ impl ServerHandler for Server {
             .with_server_info(Implementation::new("recall", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "A library of past work (sessions, decisions, error messages), searched by \
-                 literal words. Start with related (the session's first prompt) or search; \
-                 follow an id with get for the whole item and later for what happened after \
-                 it.",
+                 literal words. Read it in three steps: an index of hits (related with the \
+                 session's first prompt, or search), then timeline with around an id for \
+                 the items just before and after it, then get with ids for the few chosen, \
+                 in one call. later shows what happened after an item.",
             )
     }
 

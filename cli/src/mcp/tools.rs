@@ -22,6 +22,18 @@ fn positive_limit(limit: Option<i64>) -> Result<Option<i64>> {
     }
 }
 
+/// `scope` as the command's `--scope` takes it.
+fn scope(value: Option<String>) -> Result<args::ScopeArgs> {
+    let scope = match value.as_deref() {
+        None => None,
+        Some(name) => Some(
+            Scope::from_name(name)
+                .ok_or_else(|| err!("scope must be {}, got {name:?}", Scope::NAMES.join(" or ")))?,
+        ),
+    };
+    Ok(args::ScopeArgs { scope })
+}
+
 fn not_blank(name: &str, text: &str, what: &str) -> Result<()> {
     if text.trim().is_empty() {
         return Err(err!("{name} is empty: give {what}"));
@@ -66,7 +78,8 @@ pub struct Search {
     pub kind: Vec<String>,
     /// project (default): a project filter keeps the project's items and the global
     /// ones; all: every project.
-    pub scope: Option<Scope>,
+    #[schemars(extend("enum" = ["project", "all", null]))]
+    pub scope: Option<String>,
     /// Also return `explain`: the terms and filters that ran, and why an answer is empty.
     #[serde(default)]
     pub explain: bool,
@@ -101,7 +114,7 @@ impl Search {
             judge: Default::default(),
             vectors: Default::default(),
             kinds: args::KindArgs { kinds: self.kind },
-            scope: args::ScopeArgs { scope: self.scope },
+            scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
         })
     }
@@ -159,7 +172,8 @@ pub struct Timeline {
     pub kind: Vec<String>,
     /// project (default): a project filter keeps the project's items and the global
     /// ones; all: every project (with around: its neighbours in the whole library).
-    pub scope: Option<Scope>,
+    #[schemars(extend("enum" = ["project", "all", null]))]
+    pub scope: Option<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
     /// Also return `explain`: the filters that ran, and why an answer is empty.
@@ -204,7 +218,7 @@ impl Timeline {
                 after: self.after,
             },
             kinds: args::KindArgs { kinds: self.kind },
-            scope: args::ScopeArgs { scope: self.scope },
+            scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
         })
     }
@@ -227,7 +241,8 @@ pub struct Related {
     pub kind: Vec<String>,
     /// project (default): a project filter keeps the project's items and the global
     /// ones; all: every project.
-    pub scope: Option<Scope>,
+    #[schemars(extend("enum" = ["project", "all", null]))]
+    pub scope: Option<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
     /// Also return `explain`: the prompt's distinctive words, each candidate judged (the
@@ -251,7 +266,7 @@ impl Related {
             // The server's configuration chooses the rule, as for `recall related`.
             rule: args::RuleArgs::default(),
             kinds: args::KindArgs { kinds: self.kind },
-            scope: args::ScopeArgs { scope: self.scope },
+            scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
         })
     }
