@@ -546,7 +546,7 @@ async def test_malformed_messages_do_not_stop_the_server(env):
         watchdog.cancel()
     assert process.returncode == 0, process.returncode
     assert "error" in replies[2] and "error" in replies[4], replies
-    assert replies[3]["result"]["isError"] is True and replies[3]["result"]["content"][0]["text"] == "id is missing"
+    assert replies[3]["result"]["isError"] is True and replies[3]["result"]["content"][0]["text"] == "id is missing: give id (one item) or ids (several)"
     got = replies[5]["result"]["structuredContent"]
     _, want, _ = cli(env, "get", {"id": 14})
     assert got == json.loads(want)
@@ -822,7 +822,13 @@ async def test_reading_like_an_agent(env):
         assert dates == sorted(dates) and len(dates) <= 6, dates
         assert all(r["project"] == "api" for r in around["results"]), around
         chosen = [r["id"] for r in around["results"]][:3][::-1]
-        got = await same_as_cli(env, s, "get", {"ids": chosen + [999999], "transcript": True})
+        got = await same_as_cli(env, s, "get", {"ids": chosen, "transcript": True})
+        assert [i["id"] for i in got["items"]] == chosen and got["missing"] == [], got
+        # A missing id: named in missing, the others answered; the command exits 1.
+        arguments = {"ids": chosen + [999999]}
+        got = (await answer(s, "get", arguments)).structured_content
+        code, out, _ = cli(env, "get", arguments)
+        assert code == 1 and json.loads(out) == got, (code, out)
         assert [i["id"] for i in got["items"]] == chosen and got["missing"] == [999999], got
         message = await refusal(s, "timeline", {"around": 999999})
         assert message == cli_error(env, "timeline", {"around": 999999}), message
@@ -831,6 +837,8 @@ async def test_reading_like_an_agent(env):
     async with server(env, "--allow", "agent-*") as s:
         got = (await answer(s, "get", {"ids": [14, forbidden]})).structured_content
         assert [i["id"] for i in got["items"]] == [14] and got["missing"] == [forbidden], got
+        code, out, _ = cli(env, "get", {"ids": [14, forbidden]}, options=["--allow", "agent-*"])
+        assert code == 1 and json.loads(out) == got, (code, out)
         message = await refusal(s, "timeline", {"around": forbidden})
         assert message == cli_error(env, "timeline", {"around": forbidden}, options=["--allow", "agent-*"])
         near = (await answer(s, "timeline", {"around": 14, "before": 10, "after": 10})).structured_content
