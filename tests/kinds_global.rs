@@ -673,3 +673,34 @@ fn the_hook_marks_global_items() {
         "{out}"
     );
 }
+
+/// `recall eval` cases may filter by kind, as `--kind` does: a case's answer is the
+/// search's with that filter.
+#[test]
+fn eval_cases_filter_by_kind() {
+    let lib = library(None);
+    let decisions = where_(|i| i.4 == Some("decision"));
+    let bugfix = where_(|i| i.4 == Some("bugfix"));
+    let file = lib.path("cases.jsonl");
+    let cases = [
+        json!({"id": "kind", "query": "analytics script", "kind": "decision", "now": NOW,
+               "expect": decisions, "must_not": bugfix}),
+        json!({"id": "kinds", "query": "analytics script", "kind": ["bugfix", "gotcha"], "now": NOW,
+               "expect": [2, 4], "must_not": decisions}),
+        json!({"id": "any", "query": "analytics script", "now": NOW, "must_not": bugfix}),
+    ];
+    let text: Vec<String> = cases.iter().map(Value::to_string).collect();
+    std::fs::write(&file, text.join("\n")).unwrap();
+    let out = lib.json(&["eval", file.to_str().unwrap()]);
+    let summary = &out["variants"][0]["summary"];
+    assert_eq!(summary["recall_at_10"], json!(1.0), "{out}");
+    // Only the case without a kind shows the bugfix.
+    assert_eq!(summary["must_not_violations"], json!(1), "{out}");
+    std::fs::write(
+        &file,
+        json!({"query": "x", "kind": "Big", "expect": []}).to_string(),
+    )
+    .unwrap();
+    lib.run(&["eval", file.to_str().unwrap()])
+        .fails_with("line 1: kind \"Big\" is not a kind");
+}
