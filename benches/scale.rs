@@ -437,6 +437,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             query: None,
             limit: 5,
             allow: None,
+            kinds: None,
         };
         query::later_results(&lib, &s).expect("later");
     }));
@@ -455,6 +456,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             let s = settings::Related {
                 prompt,
                 project: None,
+                kinds: None,
                 ranking: rule.clone(),
                 limit: 3,
                 now: Some(NOW.to_string()),
@@ -472,8 +474,32 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
             limit: 20,
             default_limit: 20,
             allow: None,
+            around: None,
         };
         query::timeline(&lib, &s, false).expect("timeline");
+    }));
+    timings.push(time_each(
+        "timeline around an item (3 and 3)",
+        o.queries,
+        |i| {
+            let around = settings::Around {
+                id: ids[i],
+                before: 3,
+                after: 3,
+            };
+            let s = settings::Timeline {
+                filters: Filters::default(),
+                limit: 20,
+                default_limit: 20,
+                allow: None,
+                around: Some(around),
+            };
+            query::around(&lib, &s, &around, false).expect("around");
+        },
+    ));
+    timings.push(time_each("get of 5 ids", o.queries, |i| {
+        let five: Vec<i64> = (0..5).map(|k| ids[(i + k) % ids.len()]).collect();
+        query::get_many(&lib, &five, false, &None).expect("get");
     }));
     timings.extend(python_baseline(&path, &matches, &o.tokenizer));
     let peak_mb = cli_peak_mb(&path, &queries);

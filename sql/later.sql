@@ -10,8 +10,11 @@
 -- 5. Nothing kept: the project's (or source's) newer items instead, newest first,
 --    matched_by = 'project_timeline' (context, not evidence of a change).
 --
--- Parameters: :item_id; :query (optional); :limit; :tokenizer; :sources (JSON array of
--- glob patterns, NULL: all). An item the caller may not read gives no rows.
+-- Parameters: :item_id; :query (optional); :limit; :tokenizer; :kinds (JSON array of
+-- kinds: only newer items of one of them; NULL: any); :sources (JSON array of glob
+-- patterns, NULL: all). An item the caller may not read gives no rows.
+--
+-- Columns: id, date, title, project, source, kind, global, relevance, matched_by.
 with
 item as (
   select i.id, i.project, i.source, i.occurred_at, i.title
@@ -47,6 +50,7 @@ hits as (
         and (case when item.project is not null then i.project = item.project
                   else i.project is null and i.source = item.source end)
         and i.occurred_at >= item.occurred_at
+        and (:kinds is null or i.kind in (select value from json_each(:kinds)))
         and recall_source_allowed(i.source, :sources))
   order by relevance desc, f.rowid desc
   limit 50
@@ -73,13 +77,13 @@ chosen as (
   )
 )
 select * from (
-  select i.id, i.occurred_at as date, i.title, i.project, i.source,
+  select i.id, i.occurred_at as date, i.title, i.project, i.source, i.kind, i.global,
          chosen.relevance, 'subject' as matched_by
   from chosen
   join items as i on i.id = chosen.id
   union all
   select * from (
-    select i.id, i.occurred_at as date, i.title, i.project, i.source,
+    select i.id, i.occurred_at as date, i.title, i.project, i.source, i.kind, i.global,
            null as relevance, 'project_timeline' as matched_by
     from items as i, item
     where not exists (select 1 from chosen)
@@ -87,6 +91,7 @@ select * from (
       and (case when item.project is not null then i.project = item.project
                 else i.project is null and i.source = item.source end)
       and i.occurred_at >= item.occurred_at
+      and (:kinds is null or i.kind in (select value from json_each(:kinds)))
       and recall_source_allowed(i.source, :sources)
     order by i.occurred_at desc, i.id desc
     limit (select n from lim)

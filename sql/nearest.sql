@@ -9,7 +9,8 @@
 --                  float32 blob), of the library's dimensions (recall_meta's
 --                  vector_dimensions)
 --   :k             how many, default 200 (search passes its pool), clamped to 10..5000
---   :project, :source, :since, :until, :sources   the search's filters, as in search.sql
+--   :project, :source, :since, :until, :kinds, :sources   the search's filters, as in
+--                  search.sql (the project's global items pass the project filter)
 --
 -- Columns: id, distance (the cosine distance, 0 to 2), rank (1 for the nearest).
 with
@@ -21,19 +22,20 @@ nearest as materialized (
   from item_vectors as v
   where v.embedding match :query_vector
     and v.k = max(10, min(5000, coalesce(:k, 200)))
-    and coalesce(:project, :source, :since, :until, :sources) is null
+    and coalesce(:project, :source, :since, :until, :kinds, :sources) is null
   union all
   select v.rowid, v.distance, v.item_imported_at
   from item_vectors as v
   where v.embedding match :query_vector
     and v.k = max(10, min(5000, coalesce(:k, 200)))
-    and coalesce(:project, :source, :since, :until, :sources) is not null
+    and coalesce(:project, :source, :since, :until, :kinds, :sources) is not null
     and v.rowid in (
       select i.id from items as i
-      where (:project is null or i.project = :project)
+      where (:project is null or i.project = :project or i.global = 1)
         and (:source is null or i.source = :source)
         and (:since is null or i.occurred_at >= recall_time(:since))
         and (:until is null or i.occurred_at < recall_time(:until))
+        and (:kinds is null or i.kind in (select value from json_each(:kinds)))
         and recall_source_allowed(i.source, :sources))
 )
 select n.id, n.distance, row_number() over (order by n.distance, n.id) as rank

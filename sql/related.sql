@@ -20,17 +20,18 @@
 --       N and df count only the items of the readable sources.
 --   'jezero'  keep a candidate that shares 2 or more words (recall_related = 1).
 --
--- Parameters: :prompt; :project (optional); :tokenizer; :sources (JSON array of glob
--- patterns, NULL: all); :now, :half_life, :weight as in search; :rule, :min_weight,
--- :min_joint_weight; :candidates = 1 returns every judged candidate with its verdict
--- (for --explain).
+-- Parameters: :prompt; :project (optional: the project's items and the global ones,
+-- visible in every project); :kinds (JSON array of kinds: only items of one of them;
+-- NULL: any); :tokenizer; :sources (JSON array of glob patterns, NULL: all); :now,
+-- :half_life, :weight as in search; :rule, :min_weight, :min_joint_weight; :candidates
+-- = 1 returns every judged candidate with its verdict (for --explain).
 --
--- Columns: id, date, title, project, source, score; overlap (how many words it shares),
--- weight (their weights' sum), joint_items (the items with all of them), joint_weight,
--- shared (a JSON array of {word, items, weight}); the weights are NULL under 'jezero'
--- unless :candidates = 1. verdict: 'kept'; 'few_words' (fewer than 2 shared);
--- 'low_weight' (below :min_weight); 'common_together' (below :min_joint_weight);
--- 'over_limit' (kept by the rule, but past :limit).
+-- Columns: id, date, title, project, source, kind, global, score; overlap (how many
+-- words it shares), weight (their weights' sum), joint_items (the items with all of
+-- them), joint_weight, shared (a JSON array of {word, items, weight}); the weights are
+-- NULL under 'jezero' unless :candidates = 1. verdict: 'kept'; 'few_words' (fewer than
+-- 2 shared); 'low_weight' (below :min_weight); 'common_together' (below
+-- :min_joint_weight); 'over_limit' (kept by the rule, but past :limit).
 with
 terms as (
   select value as word from json_each(recall_prompt_terms(:prompt))
@@ -49,22 +50,36 @@ project_filter as (
   from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
 pool as (
-  select f.rowid as id,
-         bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-              case when :project is null then 0.5 else 0.0 end) as bm25
-  from (select group_concat(word, ' ') as words, count(*) as n from terms) as t
-  join items_fts as f
-  where t.n >= 2
-    and items_fts match (
-          '(' || recall_match(t.words, :tokenizer) || ')'
-          -- The project filters inside FTS5 too (see search.sql), then exactly below.
-          || (select f from project_filter))
-    and (coalesce(:project, :sources) is null
-         or exists (
-           select 1 from items as i
-           where i.id = f.rowid
-             and (:project is null or i.project = :project)
-             and recall_source_allowed(i.source, :sources)))
+  select id, bm25 from (
+    select f.rowid as id,
+           bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
+                case when :project is null then 0.5 else 0.0 end) as bm25
+    from (select group_concat(word, ' ') as words, count(*) as n from terms) as t
+    join items_fts as f
+    where t.n >= 2
+      and items_fts match (
+            '(' || recall_match(t.words, :tokenizer) || ')'
+            -- The project filters inside FTS5 too (see search.sql), then exactly below.
+            || (select f from project_filter))
+      and (coalesce(:project, :kinds, :sources) is null
+           or exists (
+             select 1 from items as i
+             where i.id = f.rowid
+               and (:project is null or i.project = :project)
+               and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+               and recall_source_allowed(i.source, :sources)))
+    union all
+    -- Under a project filter, the global items of other projects match too (see
+    -- search.sql).
+    select f.rowid, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0)
+    from (select group_concat(word, ' ') as words, count(*) as n from terms) as t
+    cross join items as g
+    cross join items_fts as f on f.rowid = g.id
+    where t.n >= 2 and :project is not null and g.global = 1
+      and (g.project is null or g.project <> :project)
+      and items_fts match ('(' || recall_match(t.words, :tokenizer) || ')')
+      and (:kinds is null or g.kind in (select value from json_each(:kinds)))
+      and recall_source_allowed(g.source, :sources))
   order by bm25
   limit 200
 ),
@@ -154,7 +169,8 @@ ranked as (
                             order by score desc, occurred_at desc, id desc) as place
   from verdicts
 )
-select i.id, i.occurred_at as date, i.title, i.project, i.source, ranked.score,
+select i.id, i.occurred_at as date, i.title, i.project, i.source, i.kind, i.global,
+       ranked.score,
        ranked.overlap, ranked.weight, ranked.joint_items, ranked.joint_weight,
        coalesce(ranked.shared, '[]') as shared,
        case when ranked.verdict = 'kept' and ranked.place > recall_limit(:limit, 3, 3)

@@ -18,7 +18,9 @@
 --   :tokenizer       the library's tokenizer (sets the minimum term length); default trigram
 --   :drop_stopwords  1 (default) drops stop words while another term remains; 0 keeps all
 --   :sources         JSON array of glob patterns of readable sources; NULL: all sources
---   :project, :source            exact filters
+--   :project, :source            exact filters; the project's answer also holds the
+--                    global items (visible in every project)
+--   :kinds           JSON array of kinds: only items of one of them; NULL: any item
 --   :since, :until   time bounds: since inclusive, until exclusive; bare dates are UTC
 --   :pool            stage-1 pool size, default 200, clamped to 10..5000
 --   :limit           default :default_limit (10), at most :max_limit (50)
@@ -32,7 +34,7 @@
 --   :rrf_k           reciprocal rank fusion's k, default 60
 --   :literal_weight, :vector_weight   the weights of the two lists, default 1 and 0.9
 --
--- Columns: id, date, title, project, source, score, relevance; matched_by ('terms';
+-- Columns: id, date, title, project, source, kind, global, score, relevance; matched_by ('terms';
 -- 'context' for an item that is there only as a neighbour; 'vector' for one that is
 -- there only as a near item); context_of (the pool item that lent it a share, the most
 -- relevant of its neighbours; NULL when none did); with :nearest, literal_rank and
@@ -50,27 +52,46 @@ project_filter as (
   from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
 pool as materialized (
-  select f.rowid as id,
-         -- Scoped to one project, the project column would score the same for every
-         -- hit: it weighs 0 there, and 0.5 otherwise.
-         bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-              case when :project is null then 0.5 else 0.0 end) as bm25
-  from items_fts as f
-  where items_fts match (
-          -- No query at all matches nothing ('""'), as an empty one does.
-          '(' || coalesce(:match, recall_match(:query, :tokenizer,
-                                               coalesce(:drop_stopwords, 1)), '""') || ')'
-          || (select f from project_filter))
-    -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
-    and (coalesce(:project, :source, :since, :until, :sources) is null
-         or exists (
-           select 1 from items as i
-           where i.id = f.rowid
-             and (:project is null or i.project = :project)
-             and (:source is null or i.source = :source)
-             and (:since is null or i.occurred_at >= recall_time(:since))
-             and (:until is null or i.occurred_at < recall_time(:until))
-             and recall_source_allowed(i.source, :sources)))
+  select id, bm25 from (
+    select f.rowid as id,
+           -- Scoped to one project, the project column would score the same for every
+           -- hit: it weighs 0 there, and 0.5 otherwise.
+           bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
+                case when :project is null then 0.5 else 0.0 end) as bm25
+    from items_fts as f
+    where items_fts match (
+            -- No query at all matches nothing ('""'), as an empty one does.
+            '(' || coalesce(:match, recall_match(:query, :tokenizer,
+                                                 coalesce(:drop_stopwords, 1)), '""') || ')'
+            || (select f from project_filter))
+      -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
+      and (coalesce(:project, :source, :since, :until, :kinds, :sources) is null
+           or exists (
+             select 1 from items as i
+             where i.id = f.rowid
+               and (:project is null or i.project = :project)
+               and (:source is null or i.source = :source)
+               and (:since is null or i.occurred_at >= recall_time(:since))
+               and (:until is null or i.occurred_at < recall_time(:until))
+               and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+               and recall_source_allowed(i.source, :sources)))
+    union all
+    -- Under a project filter, the global items of other projects (visible in every
+    -- project) match too: each read by its id from their own index, few as they are.
+    select f.rowid,
+           bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0)
+    from items as g
+    cross join items_fts as f on f.rowid = g.id
+    where :project is not null and g.global = 1
+      and (g.project is null or g.project <> :project)
+      and items_fts match (
+            '(' || coalesce(:match, recall_match(:query, :tokenizer,
+                                                 coalesce(:drop_stopwords, 1)), '""') || ')')
+      and (:source is null or g.source = :source)
+      and (:since is null or g.occurred_at >= recall_time(:since))
+      and (:until is null or g.occurred_at < recall_time(:until))
+      and (:kinds is null or g.kind in (select value from json_each(:kinds)))
+      and recall_source_allowed(g.source, :sources))
   order by bm25
   limit max(10, min(5000, coalesce(:pool, 200)))
 ),
@@ -169,14 +190,15 @@ candidates as (
   from joiners as j
   -- Each joiner read by its id (a join here lets SQLite 3.40 build a Bloom filter over
   -- the whole items table).
-  where coalesce(:project, :source, :since, :until, :sources) is null
+  where coalesce(:project, :source, :since, :until, :kinds, :sources) is null
         or exists (
           select 1 from items as i
           where i.id = j.id
-            and (:project is null or i.project = :project)
+            and (:project is null or i.project = :project or i.global = 1)
             and (:source is null or i.source = :source)
             and (:since is null or i.occurred_at >= recall_time(:since))
             and (:until is null or i.occurred_at < recall_time(:until))
+            and (:kinds is null or i.kind in (select value from json_each(:kinds)))
             and recall_source_allowed(i.source, :sources))
 ),
 -- Stage 2: recency re-ranks the literal list (recall_score). With the vector channel,
@@ -210,7 +232,7 @@ fused as (
                                  coalesce(:vector_weight, 0.9)), 0.0) end as fused
   from ranked as r
 )
-select i.id, i.occurred_at as date, i.title, i.project, i.source,
+select i.id, i.occurred_at as date, i.title, i.project, i.source, i.kind, i.global,
        coalesce(f.fused, f.literal_score) as score, f.relevance, f.matched_by,
        f.context_of, f.literal_rank, f.vector_rank, f.fused
 from fused as f

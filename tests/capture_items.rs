@@ -342,6 +342,12 @@ fn a_summariser_writes_the_items_from_redacted_text_once() {
         (questions.as_str(), atoms.as_str()),
         ("What happened in segment 1?", "fake-atom-1")
     );
+    // Its kind, one the library knows, is the new item's.
+    let kind: Option<String> = lib
+        .conn()
+        .query_row("select kind from items", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kind.as_deref(), Some("bugfix"));
     // Read again: the same literal segment is not sent again.
     let again = capture_with(
         &lib,
@@ -404,7 +410,8 @@ fn a_failing_summariser_keeps_the_literal_items() {
         ("hang", "gave no answer within 500 ms"),
         ("crash", "the summariser ended (exit status: 3)"),
         ("wrong-id", "answers request"),
-        ("empty", "gives none of title, summary, questions and atoms"),
+        ("empty", "gives none of title, summary, questions, atoms and kind"),
+        ("unknown-kind", "the summariser's kind \"musing\" is not a known kind"),
     ] {
         let lib = TempLib::init(None);
         let config = lib.path("recall.toml");
@@ -418,8 +425,11 @@ fn a_failing_summariser_keeps_the_literal_items() {
         )
         .unwrap();
         let mut cmd = lib.command();
-        cmd.args(["--config", config.to_str().unwrap(), "capture", path])
-            .env("FAKE_SUMMARIZER_MODE", mode);
+        cmd.args(["--config", config.to_str().unwrap(), "capture", path]);
+        match mode {
+            "unknown-kind" => cmd.env("FAKE_SUMMARIZER_KIND", "musing"),
+            _ => cmd.env("FAKE_SUMMARIZER_MODE", mode),
+        };
         let ran = Ran::from(cmd.output().unwrap()).ok();
         assert!(
             ran.stdout

@@ -79,6 +79,7 @@ fn range_cell(s: &Setting) -> String {
         Range::Command(_) => "a command line".to_string(),
         Range::Globs => "a list of globs".to_string(),
         Range::Source => "a source".to_string(),
+        Range::Kinds => "a list of kinds".to_string(),
     }
 }
 

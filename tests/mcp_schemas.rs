@@ -68,6 +68,14 @@ const NOT_TAKEN: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// (tool, argument, why the tool takes it though its command has no such option).
+const ALSO_TAKEN: &[(&str, &str, &str)] = &[(
+    "get",
+    "ids",
+    "the command's ID… as a list, beside id: one id answers one item or an error, ids a list \
+     with the missing ones named",
+)];
+
 /// The tools' input properties, as a client lists them.
 fn listed() -> Vec<(String, BTreeSet<String>)> {
     let lib = TempLib::init(None);
@@ -109,10 +117,16 @@ fn options(command: &str) -> BTreeSet<String> {
 /// What the tool should take: its command's options (for add, the item's fields), less
 /// the exceptions.
 fn expected(tool: &str) -> BTreeSet<String> {
-    let all = match tool {
+    let mut all: BTreeSet<String> = match tool {
         "add" => FIELDS.iter().map(|f| f.to_string()).collect(),
         command => options(command),
     };
+    for (_, name, _) in ALSO_TAKEN.iter().filter(|(t, _, _)| *t == tool) {
+        assert!(
+            all.insert(name.to_string()),
+            "{tool}: {name} is its command's own option, no exception"
+        );
+    }
     let left_out = |name: &str| {
         NOT_TAKEN
             .iter()

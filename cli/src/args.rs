@@ -81,15 +81,23 @@ pub enum Command {
     /// The prompt hook: reads the hook's JSON on standard input and prints the earlier
     /// items related to its prompt (nothing when none is); never fails the prompt.
     Hook(HookArgs),
-    /// Show one item.
+    /// Show items by id, in the order given: one, or several in one call.
     Get {
-        id: i64,
-        /// Include the stored transcript.
+        /// The ids; several are shown one after another, and an id that names no item
+        /// (or one of a source the caller may not read) is reported, not fatal.
+        #[arg(value_name = "ID", required = true, num_args = 1..)]
+        id: Vec<i64>,
+        /// Include each item's stored transcript.
         #[arg(long)]
         transcript: bool,
         #[command(flatten)]
         access: AccessArgs,
     },
+    /// Mark items global: visible in every project (a project-filtered search, timeline
+    /// or related list includes them).
+    Promote(MarkArgs),
+    /// Mark items as of their own project only again (undoes promote).
+    Demote(MarkArgs),
     /// Merge the index's segments and refresh the query planner's statistics.
     Optimize,
     /// Give items vectors for search's vector channel: embeds, with the embedder, the
@@ -207,6 +215,69 @@ pub struct EmbedArgs {
     pub drop: bool,
 }
 
+/// Which items a project filter lets through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Scope {
+    /// The project's items and the global ones (visible in every project).
+    #[default]
+    Project,
+    /// Every project: the project filter is dropped.
+    All,
+}
+
+impl Scope {
+    pub const NAMES: [&'static str; 2] = ["project", "all"];
+
+    pub fn from_name(name: &str) -> Option<Scope> {
+        match name {
+            "project" => Some(Scope::Project),
+            "all" => Some(Scope::All),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::All => "all",
+        }
+    }
+}
+
+/// `--kind`, repeatable: only items of these kinds.
+#[derive(Debug, Args, Clone, Default)]
+pub struct KindArgs {
+    /// Only items of this kind (decision, bugfix, feature, discovery, gotcha, note, or
+    /// one the configuration's [kinds] extra adds); repeatable: any of them.
+    #[arg(long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+}
+
+/// `--scope`: what a project filter means.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ScopeArgs {
+    /// project (default): a project filter keeps the project's items and the global
+    /// ones; all: every project, as if no project were given.
+    #[arg(long, value_enum, value_name = "SCOPE")]
+    pub scope: Option<Scope>,
+}
+
+/// `timeline --around ID`: the items just before and after one item.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AroundArgs {
+    /// The items just before and after this item in time, oldest first, in its project
+    /// (or its source, for an item without a project); the item itself is marked.
+    #[arg(long, value_name = "ID",
+        conflicts_with_all = ["project", "source", "since", "until", "limit"])]
+    pub around: Option<i64>,
+    /// With --around: how many items before it (default 3, at most 50).
+    #[arg(long, value_name = "N", requires = "around")]
+    pub before: Option<i64>,
+    /// With --around: how many items after it (default 3, at most 50).
+    #[arg(long, value_name = "N", requires = "around")]
+    pub after: Option<i64>,
+}
+
 #[derive(Debug, Args, Clone, Default)]
 pub struct Filters {
     /// Only this project.
@@ -281,6 +352,10 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub vectors: VectorArgs,
     #[command(flatten)]
+    pub kinds: KindArgs,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -292,6 +367,8 @@ pub struct LaterArgs {
     #[arg(long)]
     pub query: Option<String>,
     #[command(flatten)]
+    pub kinds: KindArgs,
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -299,6 +376,12 @@ pub struct LaterArgs {
 pub struct TimelineArgs {
     #[command(flatten)]
     pub filters: Filters,
+    #[command(flatten)]
+    pub around: AroundArgs,
+    #[command(flatten)]
+    pub kinds: KindArgs,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
     #[command(flatten)]
     pub common: Common,
 }
@@ -314,6 +397,10 @@ pub struct RelatedArgs {
     pub recency: Recency,
     #[command(flatten)]
     pub rule: RuleArgs,
+    #[command(flatten)]
+    pub kinds: KindArgs,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
     #[command(flatten)]
     pub common: Common,
 }
@@ -438,6 +525,14 @@ pub struct AddArgs {
     /// A file holding the transcript (stored, never indexed); - reads standard input.
     #[arg(long, value_name = "PATH")]
     pub transcript_file: Option<String>,
+    /// What kind of memory it is: decision, bugfix, feature, discovery, gotcha, note (or
+    /// one the configuration's [kinds] extra adds).
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Visible in every project: a project-filtered search, timeline or related list
+    /// includes it.
+    #[arg(long)]
+    pub global: bool,
     /// Add nothing when an identical item is stored (print its id instead); by default
     /// it is added again, with a warning.
     #[arg(long)]
@@ -445,6 +540,17 @@ pub struct AddArgs {
     #[command(flatten)]
     pub redact: RedactArgs,
     // An id may replace only an item these let the caller read.
+    #[command(flatten)]
+    pub access: AccessArgs,
+}
+
+/// `promote` and `demote`: items by id.
+#[derive(Debug, Args)]
+pub struct MarkArgs {
+    /// The items' ids.
+    #[arg(value_name = "ID", required = true, num_args = 1..)]
+    pub ids: Vec<i64>,
+    // Only items the caller may read are marked; another is treated as a missing one.
     #[command(flatten)]
     pub access: AccessArgs,
 }
@@ -532,7 +638,11 @@ mod tests {
                 Range::Number(_) => TypeId::of::<f64>(),
                 Range::Bool => TypeId::of::<bool>(),
                 Range::Rule => TypeId::of::<RelatedRule>(),
-                Range::Tokenizer | Range::Command(_) | Range::Globs | Range::Source => {
+                Range::Tokenizer
+                | Range::Command(_)
+                | Range::Globs
+                | Range::Source
+                | Range::Kinds => {
                     TypeId::of::<String>()
                 }
             };

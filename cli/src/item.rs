@@ -18,8 +18,22 @@ pub const FIELDS: &[&str] = &[
     "atoms",
     "occurred_at",
     "transcript",
+    "kind",
+    "global",
     "embedding",
 ];
+/// The kinds of memory every library knows; the configuration's `[kinds] extra` adds
+/// more.
+pub const KINDS: [&str; 6] = [
+    "decision",
+    "bugfix",
+    "feature",
+    "discovery",
+    "gotcha",
+    "note",
+];
+/// The longest kind, in bytes: a word, not a sentence.
+pub const MAX_KIND: usize = 32;
 /// The highest id a write may give: 2^53 - 1, the largest integer every JSON reader
 /// keeps exact. Ids are never reused (a new item's is above every one used), so an id
 /// near SQLite's own limit, 2^63 - 1, would leave no id for the next new item.
@@ -45,6 +59,68 @@ pub struct Item {
     /// A ready vector for search's vector channel (docs/vectors.md), stored when the
     /// library has vectors of its length.
     pub embedding: Option<Vec<f32>>,
+}
+
+/// What a person says of an item beside its text: its kind of memory and whether it
+/// holds in every project. Kept apart from `Item`, whose every route (capture among
+/// them) builds it field by field: a write without marks keeps those of an item it
+/// replaces (`sql/import_item.sql`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub kind: Option<String>,
+    pub global: bool,
+}
+
+impl Marks {
+    /// The marks of an item's JSON, checked by `Item::from_json` first.
+    pub fn from_json(v: &Value) -> Marks {
+        Marks {
+            kind: v.get("kind").and_then(Value::as_str).map(str::to_string),
+            global: v.get("global").and_then(Value::as_bool).unwrap_or(false),
+        }
+    }
+}
+
+/// Whether `word` has the shape of a kind: a short lowercase word (letters, digits and
+/// `-`, starting with a letter). `name` is what messages call it.
+pub fn kind_shape(name: &str, word: &str) -> Result<(), String> {
+    let shaped = word.len() <= MAX_KIND
+        && word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    match shaped {
+        true => Ok(()),
+        false => Err(format!(
+            "{name} {:?} is not a kind: write a short lowercase word (letters, digits and -, \
+             at most {MAX_KIND}), such as {}",
+            shown_text(word),
+            KINDS.join(", ")
+        )),
+    }
+}
+
+/// The kinds a library's items may have: the built-in ones and the configuration's.
+pub fn known_kinds(extra: Option<&[String]>) -> Vec<String> {
+    let mut known: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();
+    for k in extra.unwrap_or_default() {
+        if !known.contains(k) {
+            known.push(k.clone());
+        }
+    }
+    known
+}
+
+/// Why `kind` is not one of `known`, if it is not (`name` as messages call it).
+pub fn unknown_kind(name: &str, kind: &str, known: &[String]) -> Option<String> {
+    (!known.iter().any(|k| k == kind)).then(|| {
+        format!(
+            "{name} {:?} is not a known kind (known: {}): use one of them, or add it to the \
+             configuration's [kinds] extra",
+            shown_text(kind),
+            known.join(", ")
+        )
+    })
 }
 
 /// An item's JSON shape: a line of `recall import`, the object of `recall add -`, the
@@ -79,6 +155,12 @@ pub struct JsonItem {
     pub occurred_at: Time,
     /// A transcript, stored and shown by get, never searched.
     pub transcript: Option<String>,
+    /// What kind of memory it is: decision, bugfix, feature, discovery, gotcha, note (or
+    /// a kind the server's configuration adds). Filters can ask for kinds.
+    pub kind: Option<String>,
+    /// Visible in every project: a project-filtered search, timeline or related list
+    /// includes it (a rule that holds in every repository).
+    pub global: Option<bool>,
     // Not offered to MCP clients: a model holds no vector of the library's embedder
     // (docs/vectors.md); an item it adds gets one from `recall embed`.
     #[schemars(skip)]
@@ -268,6 +350,27 @@ fn stored(at: &Time) -> Result<String, String> {
     })
 }
 
+fn kind(obj: &Map<String, Value>) -> Result<(), String> {
+    match obj.get("kind") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(word)) => kind_shape("kind", word),
+        Some(v) => Err(format!(
+            "kind must be a string or null, got {}",
+            type_name(v)
+        )),
+    }
+}
+
+fn global(obj: &Map<String, Value>) -> Result<(), String> {
+    match obj.get("global") {
+        None | Some(Value::Null) | Some(Value::Bool(_)) => Ok(()),
+        Some(v) => Err(format!(
+            "global must be true or false, got {}",
+            type_name(v)
+        )),
+    }
+}
+
 fn id(obj: &Map<String, Value>) -> Result<(), String> {
     match obj.get("id") {
         None | Some(Value::Null) => Ok(()),
@@ -315,6 +418,33 @@ impl Item {
         })
     }
 
+    /// `insert_as`, with the item's marks: its kind and whether it is global, which
+    /// replace those of an item it replaces.
+    pub fn insert_marked(
+        &self,
+        stmt: &mut rusqlite::Statement,
+        sources: Option<&str>,
+        ids_used: Option<i64>,
+        marks: &Marks,
+    ) -> rusqlite::Result<usize> {
+        stmt.execute(rusqlite::named_params! {
+            ":sources": sources,
+            ":ids_used": ids_used,
+            ":id": self.id,
+            ":source": self.source,
+            ":project": self.project,
+            ":title": self.title,
+            ":summary": self.summary,
+            ":questions": self.questions,
+            ":atoms": self.atoms,
+            ":occurred_at": self.occurred_at,
+            ":transcript": self.transcript,
+            ":marks": 1,
+            ":kind": marks.kind,
+            ":global": marks.global,
+        })
+    }
+
     /// Replaces the secrets of the item's text (title, summary, questions, atoms and
     /// transcript; `recall_core::redact`) by `[redacted]`, and says how many of each kind.
     /// The source and project are names, not text, and stay.
@@ -357,6 +487,8 @@ impl Item {
         text_or_list(obj, "atoms")?;
         occurred_at(obj)?;
         optional_text(obj, "transcript", MAX_TRANSCRIPT)?;
+        kind(obj)?;
+        global(obj)?;
         embedding(obj)?;
         // Checked, so it reads as its shape.
         let item = JsonItem::deserialize(v).map_err(|e| e.to_string())?;

@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
 use crate::error::Result;
-use crate::query::rows::{Found, LaterRow, Listed, Rating, RelatedRow, SearchMatch, SearchRow};
+use crate::query::rows::{
+    AroundRow, Found, LaterRow, Listed, Rating, RelatedRow, SearchMatch, SearchRow,
+};
 use crate::query::{to_json, Answer};
 
 fn write_out(text: &str) {
@@ -54,6 +56,35 @@ pub trait Listing {
     /// What follows the line: a judged item's probability, how a search found it.
     fn note(&self) -> String {
         String::new()
+    }
+
+    /// What precedes the line: `timeline --around` marks the item asked for.
+    fn prefix(&self) -> &'static str {
+        ""
+    }
+}
+
+impl Listing for AroundRow {
+    fn listed(&self) -> &Listed {
+        &self.item
+    }
+
+    fn prefix(&self) -> &'static str {
+        if self.anchor {
+            "> "
+        } else {
+            "  "
+        }
+    }
+}
+
+/// An item's marks as a listing shows them after its project and source: `; decision,
+/// global`, or nothing.
+pub fn marks(kind: Option<&str>, global: bool) -> String {
+    let marks: Vec<&str> = kind.into_iter().chain(global.then_some("global")).collect();
+    match marks.is_empty() {
+        true => String::new(),
+        false => format!("; {}", marks.join(", ")),
     }
 }
 
@@ -135,12 +166,14 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
         let item = row.listed();
         let date: String = item.date.chars().take(10).collect();
         crate::say!(
-            "[{}] {} {} ({}, {}){}",
+            "{}[{}] {} {} ({}, {}{}){}",
+            row.prefix(),
             item.id,
             field(&date),
             field(&item.title),
             field(item.project.as_deref().unwrap_or("-")),
             field(&item.source),
+            field(&marks(item.kind.as_deref(), item.global)),
             row.note()
         );
     }

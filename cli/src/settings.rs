@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value as Json};
 
-use crate::args::{self, Cli};
+use crate::args::{self, Cli, Scope};
 use crate::config::overlay::Overlay;
 use crate::config::table::{
     CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, EMBED_COMMAND,
@@ -74,6 +74,30 @@ impl Globals {
             self.config.access.allow.clone()
         }
     }
+}
+
+/// `--kind` flags checked against the kinds a library's items may have (the built-in
+/// ones and the configuration's `[kinds] extra`): None for any kind.
+pub fn kinds_flag(g: &Globals, flags: &[String]) -> Result<Option<Vec<String>>> {
+    if flags.is_empty() {
+        return Ok(None);
+    }
+    let known = crate::item::known_kinds(g.config.kinds.extra.as_deref());
+    let mut kinds: Vec<String> = Vec::new();
+    for k in flags {
+        if let Some(unknown) = crate::item::unknown_kind("--kind", k, &known) {
+            return Err(err!("{unknown}"));
+        }
+        if !kinds.contains(k) {
+            kinds.push(k.clone());
+        }
+    }
+    Ok(Some(kinds))
+}
+
+/// Kinds as the queries take them: a JSON array, or NULL for any kind.
+pub fn kinds_param(kinds: &Option<Vec<String>>) -> Option<String> {
+    kinds.as_ref().map(|k| json!(k).to_string())
 }
 
 /// The access globs as the queries take them: a JSON array, or NULL for every source.
@@ -243,22 +267,34 @@ impl Ranking {
     }
 }
 
-/// The filters of search and timeline, checked; times in the stored form.
+/// The filters of search and timeline, checked; times in the stored form. A project
+/// filter lets the global items through too; under `--scope all` there is none.
 #[derive(Debug, Clone, Default)]
 pub struct Filters {
     pub project: Option<String>,
     pub source: Option<String>,
     pub since: Option<String>,
     pub until: Option<String>,
+    /// Only items of these kinds (None: any).
+    pub kinds: Option<Vec<String>>,
+    /// `--scope`, when given.
+    pub scope: Option<Scope>,
 }
 
 impl Filters {
-    pub fn resolve(f: &args::Filters) -> Result<Filters> {
+    pub fn resolve(
+        g: &Globals,
+        f: &args::Filters,
+        kinds: &args::KindArgs,
+        scope: &args::ScopeArgs,
+    ) -> Result<Filters> {
         Ok(Filters {
-            project: f.project.clone(),
+            project: scoped(f.project.clone(), scope.scope),
             source: f.source.clone(),
             since: time_flag("--since", f.since.as_deref())?,
             until: time_flag("--until", f.until.as_deref())?,
+            kinds: kinds_flag(g, &kinds.kinds)?,
+            scope: scope.scope,
         })
     }
 
@@ -275,7 +311,21 @@ impl Filters {
                 shown.insert(k.to_string(), json!(v));
             }
         }
+        if let Some(kinds) = &self.kinds {
+            shown.insert("kind".to_string(), json!(kinds));
+        }
+        if let Some(scope) = self.scope {
+            shown.insert("scope".to_string(), json!(scope.name()));
+        }
         shown
+    }
+}
+
+/// The project filter under `--scope`: `all` drops it.
+fn scoped(project: Option<String>, scope: Option<Scope>) -> Option<String> {
+    match scope {
+        Some(Scope::All) => None,
+        _ => project,
     }
 }
 
@@ -313,7 +363,7 @@ impl Search {
             ranking.prune_share = Some(PRUNE_SHARE.flag_real(share)?);
         }
         ranking.context.apply(&a.context)?;
-        let filters = Filters::resolve(&a.filters)?;
+        let filters = Filters::resolve(g, &a.filters, &a.kinds, &a.scope)?;
         let now = recency(&a.recency, &mut ranking)?;
         ranking.stages(&a.judge, &a.vectors)?;
         Ok(Search {
@@ -343,16 +393,19 @@ pub struct Later {
     pub query: Option<String>,
     pub limit: i64,
     pub allow: Option<Vec<String>>,
+    /// Only newer items of these kinds (None: any).
+    pub kinds: Option<Vec<String>>,
 }
 
 impl Later {
-    pub fn resolve(g: &Globals, a: &args::LaterArgs) -> Later {
-        Later {
+    pub fn resolve(g: &Globals, a: &args::LaterArgs) -> Result<Later> {
+        Ok(Later {
             item_id: a.id,
             query: a.query.clone(),
             limit: limit(a.common.limit, g.config.later.default_limit, LIST_MAX_LIMIT),
             allow: g.allow(&a.common.access.allow),
-        }
+            kinds: kinds_flag(g, &a.kinds.kinds)?,
+        })
     }
 }
 
@@ -362,16 +415,48 @@ pub struct Timeline {
     pub limit: i64,
     pub default_limit: i64,
     pub allow: Option<Vec<String>>,
+    /// `--around`: the items before and after one item instead.
+    pub around: Option<Around>,
 }
+
+/// `timeline --around ID --before N --after M`.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Around {
+    pub id: i64,
+    pub before: i64,
+    pub after: i64,
+}
+
+/// The most items `--around` shows on each side, and how many by default.
+pub const AROUND_MAX: i64 = LIST_MAX_LIMIT;
+pub const AROUND_DEFAULT: i64 = 3;
 
 impl Timeline {
     pub fn resolve(g: &Globals, a: &args::TimelineArgs) -> Result<Timeline> {
         let default_limit = g.config.timeline.default_limit;
+        let side = |flag: &str, n: Option<i64>| -> Result<i64> {
+            match n {
+                None => Ok(AROUND_DEFAULT),
+                Some(n) if (0..=AROUND_MAX).contains(&n) => Ok(n),
+                Some(n) => Err(err!(
+                    "{flag} must be a whole number from 0 to {AROUND_MAX}, got {n}"
+                )),
+            }
+        };
+        let around = match a.around.around {
+            Some(id) => Some(Around {
+                id,
+                before: side("--before", a.around.before)?,
+                after: side("--after", a.around.after)?,
+            }),
+            None => None,
+        };
         Ok(Timeline {
-            filters: Filters::resolve(&a.filters)?,
+            filters: Filters::resolve(g, &a.filters, &a.kinds, &a.scope)?,
             limit: limit(a.common.limit, default_limit, LIST_MAX_LIMIT),
             default_limit,
             allow: g.allow(&a.common.access.allow),
+            around,
         })
     }
 }
@@ -379,7 +464,10 @@ impl Timeline {
 /// `recall related`, resolved.
 pub struct Related {
     pub prompt: String,
+    /// The project's items and the global ones; None under `--scope all`.
     pub project: Option<String>,
+    /// Only items of these kinds (None: any).
+    pub kinds: Option<Vec<String>>,
     pub ranking: Ranking,
     pub limit: i64,
     pub now: Option<String>,
@@ -399,7 +487,8 @@ impl Related {
         judging(&a.rule, &mut ranking)?;
         Ok(Related {
             prompt,
-            project: a.project.clone(),
+            project: scoped(a.project.clone(), a.scope.scope),
+            kinds: kinds_flag(g, &a.kinds.kinds)?,
             limit: limit(a.common.limit, RELATED_LIMIT, RELATED_LIMIT),
             now: Some(now),
             allow: g.allow(&a.common.access.allow),
@@ -409,13 +498,17 @@ impl Related {
 
     pub fn shown(&self) -> Json {
         let r = &self.ranking;
-        json!({
+        let mut shown = json!({
             "prompt": self.prompt, "project": self.project, "limit": self.limit,
             "half_life_days": r.half_life, "recency_weight": r.weight,
             "now": self.now, "allow": self.allow,
             "rule": r.related_rule.name(), "min_weight": r.related_min_weight,
             "min_joint_weight": r.related_min_joint_weight,
-        })
+        });
+        if let Some(kinds) = &self.kinds {
+            shown["kind"] = json!(kinds);
+        }
+        shown
     }
 }
 

@@ -3,7 +3,8 @@ protocol, or breaks it on purpose. Driven by environment variables:
 
 FAKE_SUMMARIZER_MODE  ok (default): title "Summary of <agent> segment <n>: <first prompt's
                       first three words>", summary "<lines> lines read", questions
-                      ["What happened in segment <n>?"], atoms ["fake-atom-<n>"];
+                      ["What happened in segment <n>?"], atoms ["fake-atom-<n>"],
+                      kind $FAKE_SUMMARIZER_KIND (default bugfix);
                       error (answers {"error"}), garbage (a line that is not JSON), hang
                       (never answers), crash (exits 3 at the first request), wrong-id,
                       empty (answers only the id), secret (a title holding a GitHub token)
@@ -48,5 +49,6 @@ for line in sys.stdin:
             "summary": f"{len(text.splitlines())} lines read",
             "questions": [f"What happened in segment {n}?"],
             "atoms": [f"fake-atom-{n}"],
+            "kind": os.environ.get("FAKE_SUMMARIZER_KIND", "bugfix"),
         })
     print(answer, flush=True)

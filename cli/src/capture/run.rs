@@ -13,7 +13,7 @@ use super::segment::segments;
 use super::summarize::{Request, Summarizer};
 use super::{read_session, Agent};
 use crate::error::{Context, Result};
-use crate::item::Item;
+use crate::item::{unknown_kind, Item, Marks};
 use crate::items::writer::ItemWriter;
 use crate::library::capture_records::{self as store, Origin};
 use crate::{err, fault, interrupt};
@@ -27,6 +27,8 @@ pub struct Options {
     pub redact: bool,
     /// The summariser's command line and its timeout per segment, when there is one.
     pub summarizer: Option<(String, i64)>,
+    /// The kinds an item may have (`item::known_kinds`): a summariser's must be one.
+    pub kinds: Vec<String>,
 }
 
 /// What a capture did.
@@ -214,20 +216,33 @@ fn capture_file(
                     None
                 }
             };
-            let mut item = match &options.summarizer {
+            let (mut item, kind) = match &options.summarizer {
                 Some((cmd, timeout)) => {
-                    let mut item = summarized(literal, cmd, *timeout, (agent, &session.id, n), c);
+                    let who = (agent, session.id.as_str(), n);
+                    let (mut item, kind) =
+                        summarized(literal, cmd, *timeout, who, &options.kinds, c);
                     if options.redact {
                         found.merge(&item.redact());
                     }
-                    item
+                    (item, kind)
                 }
-                None => literal,
+                None => (literal, None),
             };
             item.id = id;
-            // Capture's items are stored through the one writer of `add` and `import`.
-            let id = writer
-                .write(&item)
+            // Capture's items are stored through the one writer of `add` and `import`. A
+            // summariser's kind is given to a new item only: a replaced one keeps its
+            // marks, which a person may have changed (`recall promote`, an import).
+            let written = match kind {
+                Some(kind) if id.is_none() => writer.write_marked(
+                    &item,
+                    &Marks {
+                        kind: Some(kind),
+                        global: false,
+                    },
+                ),
+                _ => writer.write(&item),
+            };
+            let id = written
                 .context(&format!("{name}: writing segment {n}"))?
                 .map_err(|refusal| err!("{name}: segment {n}: {refusal}"))?;
             store::record(&tx, agent, &session.id, n, id, &digest)
@@ -248,15 +263,16 @@ fn capture_file(
     Ok(Ok(()))
 }
 
-/// The item as the summariser writes it; the literal one when the summariser fails,
-/// counted.
+/// The item as the summariser writes it, and the kind it gives; the literal one when
+/// the summariser fails (a kind the library does not know is a failure), counted.
 fn summarized(
     literal: Item,
     command: &str,
     timeout_ms: i64,
     (agent, session, segment): (&str, &str, u32),
+    kinds: &[String],
     c: &mut Counts,
-) -> Item {
+) -> (Item, Option<String>) {
     let request = Request {
         agent,
         session,
@@ -266,16 +282,25 @@ fn summarized(
     };
     let answer = Summarizer::start(command, timeout_ms)
         .and_then(|s| s.summarize(&request))
-        .and_then(|summary| with_summary(&literal, summary));
+        .and_then(|mut summary| {
+            let kind = summary.kind.take();
+            if let Some(unknown) = kind
+                .as_deref()
+                .and_then(|k| unknown_kind("the summariser's kind", k, kinds))
+            {
+                return Err(unknown);
+            }
+            with_summary(&literal, summary).map(|item| (item, kind))
+        });
     match answer {
-        Ok(item) => {
+        Ok(done) => {
             c.summarized += 1;
-            item
+            done
         }
         Err(problem) => {
             c.summarize_failed += 1;
             c.summarize_problem.get_or_insert(problem);
-            literal
+            (literal, None)
         }
     }
 }

@@ -16,6 +16,8 @@ pub struct Summary {
     pub summary: Option<String>,
     pub questions: Option<Vec<String>>,
     pub atoms: Option<Vec<String>>,
+    /// Its kind of memory (`item::KINDS`, and the configuration's), checked by the run.
+    pub kind: Option<String>,
 }
 
 /// What one segment is sent with.
@@ -41,6 +43,8 @@ struct Answer {
     questions: Option<Value>,
     #[serde(default)]
     atoms: Option<Value>,
+    #[serde(default)]
+    kind: Option<Value>,
 }
 
 pub struct Summarizer {
@@ -151,9 +155,10 @@ pub fn parse(line: &str, id: u64) -> Result<Summary, String> {
         summary: text("a summary", a.summary)?,
         questions: list("questions", a.questions)?,
         atoms: list("atoms", a.atoms)?,
+        kind: text("a kind", a.kind)?,
     };
     if summary == Summary::default() {
-        return Err(bad("gives none of title, summary, questions and atoms"));
+        return Err(bad("gives none of title, summary, questions, atoms and kind"));
     }
     Ok(summary)
 }
@@ -176,6 +181,7 @@ mod tests {
         for (line, says) in [
             (r#"{"id":2,"title":"t"}"#, "answers request 2, not 3"),
             (r#"{"id":3}"#, "gives none of"),
+            (r#"{"id":3,"kind":["note"]}"#, "a kind that is not a text"),
             (r#"{"id":3,"title":7}"#, "a title that is not a text"),
             (r#"{"id":3,"atoms":[1]}"#, "atoms that are not texts"),
             (

@@ -9,7 +9,7 @@ use super::Globals;
 use crate::args::AddArgs;
 use crate::error::Result;
 use crate::input;
-use crate::item::{Item, MAX_TRANSCRIPT};
+use crate::item::{known_kinds, unknown_kind, Item, Marks, MAX_TRANSCRIPT};
 use crate::items::add::add;
 use crate::library::{self, Access};
 use crate::{err, interrupt, output};
@@ -40,6 +40,16 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
         };
         err!("{reason}; nothing was added")
     })?;
+    let marks = Marks::from_json(&value);
+    let known = known_kinds(g.config.kinds.extra.as_deref());
+    let name = if from_flags { "--kind" } else { "kind" };
+    if let Some(unknown) = marks
+        .kind
+        .as_deref()
+        .and_then(|k| unknown_kind(name, k, &known))
+    {
+        return Err(err!("{unknown}; nothing was added"));
+    }
     let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
     let guard = interrupt::guard(
         "nothing was added; the library is as it was".to_string(),
@@ -48,6 +58,8 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     let added = add(
         &mut lib,
         item,
+        &marks,
+        g.config.kinds.extra.as_deref(),
         &g.allow(&a.access.allow),
         a.skip_duplicates,
         a.redact.on(g.config.redact.enabled),
@@ -89,6 +101,8 @@ fn item_flag_given(a: &AddArgs) -> Option<&'static str> {
         ("--atoms", !a.atoms.is_empty()),
         ("--at", a.at.is_some()),
         ("--transcript-file", a.transcript_file.is_some()),
+        ("--kind", a.kind.is_some()),
+        ("--global", a.global),
     ]
     .into_iter()
     .find(|(_, given)| *given)
@@ -116,6 +130,8 @@ fn from_flags(a: &AddArgs) -> Result<Value> {
         None => json!(recall_core::time::normalize(&chrono::Utc::now())),
     };
     put("occurred_at", Some(at));
+    put("kind", a.kind.clone().map(Value::from));
+    put("global", a.global.then_some(Value::Bool(true)));
     if let Some(path) = &a.transcript_file {
         put("transcript", Some(Value::from(read_transcript(path)?)));
     }
@@ -192,7 +208,7 @@ fn read_stdin_object() -> Result<Value> {
 /// A reason of `Item::from_json` with the field named by its flag (`title is missing`
 /// becomes `--title is missing`).
 fn flag_reason(reason: &str) -> String {
-    const FLAGS: [(&str, &str); 8] = [
+    const FLAGS: [(&str, &str); 10] = [
         ("source", "--source"),
         ("project", "--project"),
         ("title", "--title"),
@@ -201,6 +217,8 @@ fn flag_reason(reason: &str) -> String {
         ("atoms", "--atoms"),
         ("occurred_at", "--at"),
         ("transcript", "--transcript-file"),
+        ("kind", "--kind"),
+        ("global", "--global"),
     ];
     for (field, flag) in FLAGS {
         if let Some(rest) = reason.strip_prefix(field) {

@@ -29,6 +29,7 @@ pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
         reread: a.reread,
         redact: a.redact.on(g.config.redact.enabled),
         summarizer: summarizer.map(|c| (c, config.summarize_timeout_ms)),
+        kinds: crate::item::known_kinds(g.config.kinds.extra.as_deref()),
     };
     let roots = if a.paths.is_empty() {
         let found = discover::default_roots();

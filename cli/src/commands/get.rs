@@ -1,20 +1,64 @@
-//! `recall get ID`: one item, if the caller may read its source (`query::get`).
+//! `recall get ID…`: items in full, if the caller may read their source (`query::get`,
+//! `query::get_many`). One id is one item, or an error; several are shown one after
+//! another, each under a rule, and an id that names no item the caller may read is
+//! named, not fatal.
 use super::Globals;
 use crate::error::Result;
 use crate::library::{self, Access};
+use crate::query::rows::ItemRow;
 use crate::text::field;
 use crate::{output, query};
 
-pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i32> {
+/// The exit status of a `get` of several ids some of which named no item the caller may
+/// read: the others were shown.
+const EXIT_SOME_MISSING: i32 = 1;
+
+pub fn run(g: &Globals, ids: &[i64], transcript: bool, allow: &[String]) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
-    let answer = query::get(&lib, id, transcript, &g.allow(allow))?;
-    if g.json {
-        output::json(&query::to_json(&answer)?);
+    let allow = g.allow(allow);
+    if let [id] = ids {
+        let answer = query::get(&lib, *id, transcript, &allow)?;
+        if g.json {
+            output::json(&query::to_json(&answer)?);
+        } else {
+            show(&answer.item);
+        }
         return Ok(0);
     }
-    let item = &answer.item;
+    let answer = query::get_many(&lib, ids, transcript, &allow)?;
+    if g.json {
+        output::json(&query::to_json(&answer)?);
+    } else {
+        for (n, item) in answer.items.iter().enumerate() {
+            if n > 0 {
+                crate::say!("");
+            }
+            crate::say!(
+                "--- item {} ({} of {}) ---",
+                item.id,
+                n + 1,
+                answer.items.len()
+            );
+            show(item);
+        }
+    }
+    if answer.missing.is_empty() {
+        return Ok(0);
+    }
+    let missing: Vec<String> = answer.missing.iter().map(i64::to_string).collect();
+    eprintln!(
+        "recall: warning: no item {} in {} (or none you may read)",
+        missing.join(", "),
+        lib.path.display()
+    );
+    Ok(EXIT_SOME_MISSING)
+}
+
+/// One item as text: its line, then each text field indented under its name.
+fn show(item: &ItemRow) {
     crate::say!(
-        "[{id}] {} {} ({}, {})",
+        "[{}] {} {} ({}, {}{})",
+        item.id,
         field(&item.occurred_at),
         field(&item.title),
         field(
@@ -23,7 +67,8 @@ pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i
                 .filter(|p| !p.is_empty())
                 .unwrap_or("-")
         ),
-        field(&item.source)
+        field(&item.source),
+        field(&output::marks(item.kind.as_deref(), item.global))
     );
     for (label, text) in [
         ("summary", &item.summary),
@@ -37,7 +82,6 @@ pub fn run(g: &Globals, id: i64, transcript: bool, allow: &[String]) -> Result<i
     if let Some(transcript) = &item.transcript {
         crate::say!("transcript:\n{}", indent(transcript));
     }
-    Ok(0)
 }
 
 fn indent(text: &str) -> String {

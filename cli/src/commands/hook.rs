@@ -63,6 +63,8 @@ fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
         project: a.project.clone(),
         recency: Recency::default(),
         rule: a.rule.clone(),
+        kinds: Default::default(),
+        scope: Default::default(),
         common: Common {
             access: a.access.clone(),
             ..Common::default()
@@ -125,9 +127,18 @@ fn block(rows: &[RelatedRow]) -> String {
     for row in rows {
         let item = &row.item;
         let date: String = item.date.chars().take(10).collect();
-        let project = match item.project.as_deref().unwrap_or("") {
-            "" => String::new(),
-            p => format!(" (project {})", field(p)),
+        // The project, then the item's kind and whether it holds in every project.
+        let about: Vec<String> = match item.project.as_deref().unwrap_or("") {
+            "" => None,
+            p => Some(format!("project {}", field(p))),
+        }
+        .into_iter()
+        .chain(item.kind.as_deref().map(|k| field(k).into_owned()))
+        .chain(item.global.then(|| "global".to_string()))
+        .collect();
+        let project = match about.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", about.join(", ")),
         };
         out.push_str(&format!(
             "- [{}] {} {}{project}\n",
@@ -152,6 +163,8 @@ mod tests {
                 title: title.into(),
                 project: project.map(str::to_string),
                 source: "agent".into(),
+                kind: None,
+                global: false,
             },
             score: None,
             overlap: 2,

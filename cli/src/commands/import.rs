@@ -43,6 +43,7 @@ pub fn run(
         name,
         skip_duplicates,
         &g.allow(allow),
+        g.config.kinds.extra.as_deref(),
         redact,
         &guard,
     )?;

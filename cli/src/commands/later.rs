@@ -6,7 +6,7 @@ use crate::settings::{self, Globals};
 use crate::{output, query};
 
 pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
-    let s = settings::Later::resolve(g, a);
+    let s = settings::Later::resolve(g, a)?;
     let lib = open_for_query(g)?;
     output::answer(g.json, &query::later(&lib, &s, a.common.explain)?)?;
     Ok(0)

@@ -13,6 +13,7 @@ mod import;
 mod init;
 mod later;
 mod maintain;
+mod promote;
 mod related;
 mod repair;
 mod search;
@@ -69,7 +70,9 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             id,
             transcript,
             access,
-        } => get::run(&g, id, transcript, &access.allow),
+        } => get::run(&g, &id, transcript, &access.allow),
+        Command::Promote(a) => promote::run(&g, &a, true),
+        Command::Demote(a) => promote::run(&g, &a, false),
         Command::Optimize => maintain::optimize(&g),
         Command::Embed(a) => embed::run(&g, &a),
         Command::Search(a) => search::run(&g, &a),

@@ -39,6 +39,8 @@ pub enum Range {
     Globs,
     /// An item's source, as an item's own is checked.
     Source,
+    /// Kinds of memory, each a short lowercase word (`item::kind_shape`).
+    Kinds,
 }
 
 /// A setting's command-line flag.
@@ -267,9 +269,15 @@ impl Value for String {
 }
 
 impl Value for Vec<String> {
-    fn check(&self, _: &Setting, name: &str) -> std::result::Result<(), String> {
-        self.iter()
-            .try_for_each(|glob| crate::access::check_glob(name, glob))
+    fn check(&self, setting: &Setting, name: &str) -> std::result::Result<(), String> {
+        match setting.range {
+            Range::Kinds => self
+                .iter()
+                .try_for_each(|kind| crate::item::kind_shape(name, kind)),
+            _ => self
+                .iter()
+                .try_for_each(|glob| crate::access::check_glob(name, glob)),
+        }
     }
 
     fn parse(_: &str, text: &str) -> std::result::Result<Self, String> {

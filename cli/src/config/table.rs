@@ -133,6 +133,13 @@ declare! {
             absent("every source");
     }
 
+    [kinds] Kinds {
+        /// Kinds of memory an item may have besides the built-in decision, bugfix,
+        /// feature, discovery, gotcha and note: each a short lowercase word.
+        KINDS_EXTRA extra: Option<Vec<String>> = None, Range::Kinds,
+            absent("the six built in");
+    }
+
     [capture] Capture {
         // A year: longer than any pause within one piece of work.
         /// Where `recall capture` splits a session: a gap between two messages longer

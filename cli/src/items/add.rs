@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::writer::{counts_json, ItemWriter};
 use crate::error::{Context, Result};
-use crate::item::Item;
+use crate::item::{Item, Marks};
 use crate::library::Library;
 use crate::{err, fault, interrupt};
 
@@ -36,11 +36,15 @@ impl Added {
 /// `id` replaces that item, if it is one `allow` lets the caller read (see
 /// `ItemWriter::write`). A duplicate of a stored item is added again, as `import` does,
 /// unless `skip_duplicates`. With `redact`, its secrets are replaced before anything
-/// is looked up or written (`ItemWriter::prepare`). `guard`, when given, holds interruptions off the commit (the
+/// is looked up or written (`ItemWriter::prepare`). `marks` are its kind (one of the
+/// built-in kinds or the configuration's `kinds`) and whether it is global. `guard`, when given, holds interruptions off the commit (the
 /// command line's; a library caller has none).
+#[allow(clippy::too_many_arguments)]
 pub fn add(
     lib: &mut Library,
     item: Item,
+    marks: &Marks,
+    kinds: Option<&[String]>,
     allow: &Option<Vec<String>>,
     skip_duplicates: bool,
     redact: bool,
@@ -55,6 +59,7 @@ pub fn add(
             .context("preparing to add the item")?
             .with_vectors(crate::vectors::store::read(&tx)?)
             .with_access(allow)
+            .with_kinds(kinds)
             .with_redaction(redact);
         let item = &writer.prepare(item);
         if let Some(problem) = writer.embedding_problem(item) {
@@ -72,7 +77,7 @@ pub fn add(
             },
             _ => Added {
                 id: writer
-                    .write(item)
+                    .write_marked(item, marks)
                     .context("writing the item; nothing was added")?
                     .map_err(|refusal| err!("{refusal}; nothing was added"))?,
                 duplicate_of,

@@ -7,7 +7,7 @@ use rusqlite::TransactionBehavior::Immediate;
 
 use super::writer::ItemWriter;
 use crate::error::{Context, Result};
-use crate::item::Item;
+use crate::item::{Item, Marks};
 use crate::library::Library;
 use crate::{err, fault, input, interrupt};
 
@@ -24,13 +24,17 @@ pub struct Imported {
 /// Imports the lines of `input` (`name` in messages). `allow` is the `--allow` flags
 /// (else the configuration's `[access] allow`): a line with an id may replace only an
 /// item of a source they let the caller read. With `redact`, each item's secrets are
-/// replaced before it is looked up or written. `guard` holds interruptions off the commit.
+/// replaced before it is looked up or written. A line's `kind` must be one of the
+/// built-in kinds or `kinds` (the configuration's). `guard` holds interruptions off the
+/// commit.
+#[allow(clippy::too_many_arguments)]
 pub fn import(
     lib: &mut Library,
     input: impl Read,
     name: &str,
     skip_duplicates: bool,
     allow: &Option<Vec<String>>,
+    kinds: Option<&[String]>,
     redact: bool,
     guard: &interrupt::Guard,
 ) -> Result<Imported> {
@@ -46,6 +50,7 @@ pub fn import(
             .context("preparing the import")?
             .with_vectors(crate::vectors::store::read(&tx)?)
             .with_access(allow)
+            .with_kinds(kinds)
             .with_redaction(redact);
         let mut lines = input::Lines::new(BufReader::new(input), input::ITEM_JSON);
         let fix = "no valid item is that long (one item per line); nothing was imported";
@@ -69,6 +74,9 @@ pub fn import(
                 .map_err(|e| err!("{name}: line {n}: invalid JSON: {e}; nothing was imported"))?;
             let item = Item::from_json(&value)
                 .map_err(|reason| err!("{name}: line {n}: {reason}; nothing was imported"))?;
+            // A line says all of an item: without kind or global, it has neither, also
+            // when it replaces an item that had them.
+            let marks = Marks::from_json(&value);
             let item = writer.prepare(item);
             if let Some(problem) = writer.embedding_problem(&item) {
                 return Err(err!("{name}: line {n}: {problem}; nothing was imported"));
@@ -84,7 +92,7 @@ pub fn import(
                 }
             }
             writer
-                .write(&item)
+                .write_marked(&item, &marks)
                 .context(&format!(
                     "{name}: line {n}: writing the item; nothing was imported"
                 ))?

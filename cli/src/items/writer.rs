@@ -6,7 +6,7 @@ use recall_core::redact::Counts;
 use rusqlite::{named_params, Connection, OptionalExtension, Statement};
 use serde_json::{json, Map, Value};
 
-use crate::item::Item;
+use crate::item::{known_kinds, unknown_kind, Item, Marks};
 use crate::query::sql_file::queries;
 use crate::settings::sources_param;
 use crate::vectors::embedder::to_json;
@@ -28,6 +28,8 @@ pub struct ItemWriter<'conn> {
     redact: bool,
     /// The secrets taken out so far, by kind.
     redacted: Counts,
+    /// The kinds an item may have (`item::known_kinds`).
+    kinds: Vec<String>,
 }
 
 /// Counts by kind as `--json` output and the MCP answer give them: `{"github-token": 2}`,
@@ -63,6 +65,7 @@ impl<'conn> ItemWriter<'conn> {
             ids_used: ids_used(conn)?,
             redact: true,
             redacted: Counts::default(),
+            kinds: known_kinds(None),
         })
     }
 
@@ -81,6 +84,12 @@ impl<'conn> ItemWriter<'conn> {
             self.redacted.merge(&found);
         }
         item
+    }
+
+    /// The kinds the configuration adds to the built-in ones (`[kinds] extra`).
+    pub fn with_kinds(mut self, extra: Option<&[String]>) -> Self {
+        self.kinds = known_kinds(extra);
+        self
     }
 
     /// The secrets taken out of the items prepared so far, by kind.
@@ -146,8 +155,38 @@ impl<'conn> ItemWriter<'conn> {
     /// An item whose id may not be written (`sql/import_item.sql` says which may) is
     /// refused, with the one line that says why, and nothing is written.
     pub fn write(&mut self, item: &Item) -> rusqlite::Result<Result<i64, String>> {
+        self.write_with(item, None)
+    }
+
+    /// `write`, with the item's marks (its kind, whether it is global), which replace
+    /// those of an item it replaces; a kind the library does not know is refused.
+    pub fn write_marked(
+        &mut self,
+        item: &Item,
+        marks: &Marks,
+    ) -> rusqlite::Result<Result<i64, String>> {
+        if let Some(unknown) = marks
+            .kind
+            .as_deref()
+            .and_then(|k| unknown_kind("kind", k, &self.kinds))
+        {
+            return Ok(Err(unknown));
+        }
+        self.write_with(item, Some(marks))
+    }
+
+    fn write_with(
+        &mut self,
+        item: &Item,
+        marks: Option<&Marks>,
+    ) -> rusqlite::Result<Result<i64, String>> {
         let sources = sources_param(&self.access);
-        let written = item.insert_as(&mut self.insert, sources.as_deref(), Some(self.ids_used))?;
+        let (sources, ids_used) = (sources.as_deref(), Some(self.ids_used));
+        let written = match marks {
+            Some(marks) => item.insert_marked(&mut self.insert, sources, ids_used, marks)?,
+            // A route that knows nothing of marks keeps those of an item it replaces.
+            None => item.insert_as(&mut self.insert, sources, ids_used)?,
+        };
         let id = match item.id {
             Some(id) if written == 0 => return Ok(Err(self.refusal(id))),
             // An upsert that updated leaves last_insert_rowid untouched: the id is the given one.

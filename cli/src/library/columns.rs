@@ -10,20 +10,24 @@ pub struct Column {
     pub time: bool,
     /// Its place among the columns of the FTS5 index `items_fts`, if the index holds it.
     pub indexed_as: Option<usize>,
+    /// Holds 0 or 1 (a mark), not text.
+    pub flag: bool,
 }
 
 /// Every column of `items` but its id, in the table's order.
 #[rustfmt::skip]
-pub const ITEM_COLUMNS: [Column; 9] = [
-    Column { name: "source",      nullable: false, time: false, indexed_as: None },
-    Column { name: "project",     nullable: true,  time: false, indexed_as: Some(4) },
-    Column { name: "title",       nullable: false, time: false, indexed_as: Some(0) },
-    Column { name: "summary",     nullable: false, time: false, indexed_as: Some(1) },
-    Column { name: "questions",   nullable: false, time: false, indexed_as: Some(2) },
-    Column { name: "atoms",       nullable: false, time: false, indexed_as: Some(3) },
-    Column { name: "occurred_at", nullable: false, time: true,  indexed_as: None },
-    Column { name: "transcript",  nullable: true,  time: false, indexed_as: None },
-    Column { name: "imported_at", nullable: false, time: true,  indexed_as: None },
+pub const ITEM_COLUMNS: [Column; 11] = [
+    Column { name: "source",      nullable: false, time: false, indexed_as: None, flag: false },
+    Column { name: "project",     nullable: true,  time: false, indexed_as: Some(4), flag: false },
+    Column { name: "title",       nullable: false, time: false, indexed_as: Some(0), flag: false },
+    Column { name: "summary",     nullable: false, time: false, indexed_as: Some(1), flag: false },
+    Column { name: "questions",   nullable: false, time: false, indexed_as: Some(2), flag: false },
+    Column { name: "atoms",       nullable: false, time: false, indexed_as: Some(3), flag: false },
+    Column { name: "occurred_at", nullable: false, time: true,  indexed_as: None, flag: false },
+    Column { name: "transcript",  nullable: true,  time: false, indexed_as: None, flag: false },
+    Column { name: "imported_at", nullable: false, time: true,  indexed_as: None, flag: false },
+    Column { name: "kind",        nullable: true,  time: false, indexed_as: None, flag: false },
+    Column { name: "global",      nullable: false, time: false, indexed_as: None, flag: true },
 ];
 
 /// The columns the index holds, in its order.

@@ -5,7 +5,7 @@ use std::fmt;
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
-use super::columns::ITEM_COLUMNS;
+use super::columns::{Column, ITEM_COLUMNS};
 use super::schema::{describe, survey, version_mismatch};
 use crate::error::worth_diagnosing;
 
@@ -60,6 +60,15 @@ fn value_problem(column: &str, nullable: bool, time: bool, v: ValueRef<'_>) -> O
     }
 }
 
+/// What the problem is with the value of a mark (0 or 1), if any.
+fn flag_problem(column: &str, v: ValueRef<'_>) -> Option<String> {
+    match v {
+        ValueRef::Integer(0 | 1) => None,
+        ValueRef::Integer(n) => Some(format!("{column} {n}, not 0 or 1")),
+        _ => Some(format!("{column} that is not 0 or 1")),
+    }
+}
+
 /// A value as a message quotes it: short, and with control characters escaped.
 fn shown(text: &str) -> String {
     const MAX: usize = 40;
@@ -88,7 +97,16 @@ pub fn scan(conn: &Connection, first: usize) -> rusqlite::Result<RowScan> {
 
 /// The same, looking only at `only` (every column when empty).
 fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Result<RowScan> {
-    let columns: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.name).collect();
+    // A library not migrated yet lacks the newest columns: those it has are read.
+    let present: Vec<String> = conn
+        .prepare("select name from pragma_table_info('items')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let known: Vec<&Column> = ITEM_COLUMNS
+        .iter()
+        .filter(|c| present.iter().any(|p| p == c.name))
+        .collect();
+    let columns: Vec<&str> = known.iter().map(|c| c.name).collect();
     let mut stmt = conn.prepare(&format!(
         "select id, {} from main.items order by id",
         columns.join(", ")
@@ -105,12 +123,16 @@ fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Res
             ValueRef::Integer(n) => n,
             _ => continue,
         };
-        for (i, column) in ITEM_COLUMNS.iter().enumerate() {
+        for (i, column) in known.iter().enumerate() {
             if !only.is_empty() && !only.contains(&column.name) {
                 continue;
             }
             let value = row.get_ref(i + 1)?;
-            if let Some(problem) = value_problem(column.name, column.nullable, column.time, value) {
+            let problem = match column.flag {
+                true => flag_problem(column.name, value),
+                false => value_problem(column.name, column.nullable, column.time, value),
+            };
+            if let Some(problem) = problem {
                 scan.bad += 1;
                 if scan.first.len() < first {
                     scan.first.push(BadRow {

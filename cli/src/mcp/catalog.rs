@@ -27,8 +27,12 @@ pub const WRITE: [&str; 2] = ["add", "forget"];
 fn search_description(judge: bool, vectors: bool) -> String {
     let mut text = "Search the library for items (past sessions, decisions, errors) matching \
                     free text. Full-text ranking by the words, then re-ranked by recency. \
-                    Returns {command, results: [{id, date, title, project, source, score, \
-                    relevance}], settings} (and explain); get an id for the whole item."
+                    Returns {command, results: [{id, date, title, project, source, kind, \
+                    global, score, relevance}], settings} (and explain). Read in three \
+                    steps: this compact index first, then timeline with around for what \
+                    came just before and after a hit, then get with ids for the few chosen, \
+                    all in one call. A project filter also shows global items (rules for \
+                    every project); kind keeps decisions, bugfixes, … only."
         .to_string();
     if judge {
         text.push_str(
@@ -85,30 +89,36 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
         Tool::new(
             "later",
             "Newer items on the same subject as an item: what happened after it, such as a \
-             decision reversed or an error fixed. Returns {command, results: [{id, date, \
-             title, project, source, matched_by}], settings}; matched_by is subject or \
-             project_timeline.",
+             decision reversed or an error fixed (kind: [\"decision\"] keeps decisions). \
+             Returns {command, results: [{id, date, title, project, source, kind, global, \
+             matched_by}], settings}; matched_by is subject or project_timeline.",
             later,
         ),
         Tool::new(
             "related",
             "Items sharing at least two distinctive words with the first prompt of a \
-             session: earlier work on the same subject, to read before starting. Returns \
-             {command, results: [{id, date, title, project, source, overlap, score}], \
-             settings}.",
+             session: earlier work on the same subject, to read before starting (with a \
+             project, its global items too). Returns {command, results: [{id, date, title, \
+             project, source, kind, global, overlap, score}], settings}.",
             related,
         ),
         Tool::new(
             "timeline",
-            "Items newest first, in a project, a source or a time window. Returns \
-             {command, results: [{id, date, title, project, source}], settings}.",
+            "Items newest first, in a project (with its global items), a source or a time \
+             window. With around (an id from search), the items just before and after it \
+             in its project instead, oldest first, the item flagged anchor: the second \
+             step of reading, between search and get. Returns {command, results: [{id, \
+             date, title, project, source, kind, global}] (and anchor with around), \
+             settings}.",
             timeline,
         ),
         Tool::new(
             "get",
-            "One item by id: source, project, title, summary, questions, atoms, \
-             occurred_at, imported_at, and the transcript when asked for. Returns \
-             {command, item}.",
+            "Items in full: source, project, title, summary, questions, atoms, \
+             occurred_at, imported_at, kind, global, and the transcript when asked for. \
+             With id, one item: {command, item}. With ids, the few chosen from search or \
+             timeline in one call, in that order: {command, items, missing}, missing \
+             naming the ids of no item (not an error).",
             input::<tools::Get>(),
         ),
     ]
@@ -120,7 +130,9 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
             Tool::new(
                 "add",
                 "Store one item in the library, with the fields of a line of `recall \
-                 import`: source, title and occurred_at required. Returns {command, id}.",
+                 import`: source, title and occurred_at required; kind says what it is \
+                 (decision, bugfix, feature, discovery, gotcha, note), global makes it \
+                 visible in every project. Returns {command, id}.",
                 input::<JsonItem>(),
             )
             .with_annotations(

@@ -90,9 +90,10 @@ impl ServerHandler for Server {
             .with_server_info(Implementation::new("recall", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "A library of past work (sessions, decisions, error messages), searched by \
-                 literal words. Start with related (the session's first prompt) or search; \
-                 follow an id with get for the whole item and later for what happened after \
-                 it.",
+                 literal words. Read it in three steps: an index of hits (related with the \
+                 session's first prompt, or search), then timeline with around an id for \
+                 the items just before and after it, then get with ids for the few chosen, \
+                 in one call. later shows what happened after an item.",
             )
     }
 
@@ -273,7 +274,7 @@ impl Shared {
             }
             "later" => {
                 let a = input::<tools::Later>(checked(schema)?)?.args(access)?;
-                let s = settings::Later::resolve(g, &a);
+                let s = settings::Later::resolve(g, &a)?;
                 to_json(&query::later(lib, &s, a.common.explain)?)
             }
             "related" => {
@@ -284,20 +285,30 @@ impl Shared {
             "timeline" => {
                 let a = input::<tools::Timeline>(checked(schema)?)?.args(access)?;
                 let s = settings::Timeline::resolve(g, &a)?;
-                to_json(&query::timeline(lib, &s, a.common.explain)?)
+                match &s.around {
+                    Some(around) => to_json(&query::around(lib, &s, around, a.common.explain)?),
+                    None => to_json(&query::timeline(lib, &s, a.common.explain)?),
+                }
             }
             "get" => {
                 let a = input::<tools::Get>(checked(schema)?)?;
-                to_json(&query::get(
-                    lib,
-                    a.id,
-                    a.transcript,
-                    &g.allow(&access.allow),
-                )?)
+                let allow = g.allow(&access.allow);
+                match a.wanted()? {
+                    tools::Wanted::One(id) => to_json(&query::get(lib, id, a.transcript, &allow)?),
+                    tools::Wanted::Several(ids) => {
+                        to_json(&query::get_many(lib, &ids, a.transcript, &allow)?)
+                    }
+                }
             }
             "add" => {
                 let item = Json::Object(arguments.cloned().unwrap_or_default());
-                writes::add(lib, &item, &g.allow(&access.allow), g.config.redact.enabled)
+                writes::add(
+                    lib,
+                    &item,
+                    g.config.kinds.extra.as_deref(),
+                    &g.allow(&access.allow),
+                    g.config.redact.enabled,
+                )
             }
             "forget" => {
                 let req: ForgetRequest = input(checked(schema)?)?;

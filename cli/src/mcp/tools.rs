@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{self, AccessArgs};
+use crate::args::{self, AccessArgs, Scope};
 use crate::err;
 use crate::error::Result;
 
@@ -20,6 +20,18 @@ fn positive_limit(limit: Option<i64>) -> Result<Option<i64>> {
         )),
         other => Ok(other),
     }
+}
+
+/// `scope` as the command's `--scope` takes it.
+fn scope(value: Option<String>) -> Result<args::ScopeArgs> {
+    let scope = match value.as_deref() {
+        None => None,
+        Some(name) => Some(
+            Scope::from_name(name)
+                .ok_or_else(|| err!("scope must be {}, got {name:?}", Scope::NAMES.join(" or ")))?,
+        ),
+    };
+    Ok(args::ScopeArgs { scope })
 }
 
 fn not_blank(name: &str, text: &str, what: &str) -> Result<()> {
@@ -60,6 +72,14 @@ pub struct Search {
     pub now: Option<String>,
     pub half_life: Option<f64>,
     pub weight: Option<f64>,
+    /// Only items of these kinds (decision, bugfix, feature, discovery, gotcha, note, or
+    /// one the server's configuration adds).
+    #[serde(default)]
+    pub kind: Vec<String>,
+    /// project (default): a project filter keeps the project's items and the global
+    /// ones; all: every project.
+    #[schemars(extend("enum" = ["project", "all", null]))]
+    pub scope: Option<String>,
     /// Also return `explain`: the terms and filters that ran, and why an answer is empty.
     #[serde(default)]
     pub explain: bool,
@@ -93,6 +113,8 @@ impl Search {
             // for the command.
             judge: Default::default(),
             vectors: Default::default(),
+            kinds: args::KindArgs { kinds: self.kind },
+            scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
         })
     }
@@ -105,6 +127,9 @@ pub struct Later {
     pub id: i64,
     /// Subject words; by default the item's title.
     pub query: Option<String>,
+    /// Only newer items of these kinds (decision is the usual one: was it reversed?).
+    #[serde(default)]
+    pub kind: Vec<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
     /// Also return `explain`: the terms and scope that ran, and why an answer is empty.
@@ -117,6 +142,7 @@ impl Later {
         Ok(args::LaterArgs {
             id: self.id,
             query: self.query,
+            kinds: args::KindArgs { kinds: self.kind },
             common: common(self.limit, self.explain, access)?,
         })
     }
@@ -133,6 +159,21 @@ pub struct Timeline {
     pub since: Option<String>,
     /// Only items before this time (ISO-8601).
     pub until: Option<String>,
+    /// An item's id: instead of the newest items, the items just before and after it in
+    /// time, oldest first, in its project (with it, flagged anchor). Takes no project,
+    /// source, since, until or limit.
+    pub around: Option<i64>,
+    /// With around: how many items before it (default 3, at most 50).
+    pub before: Option<i64>,
+    /// With around: how many items after it (default 3, at most 50).
+    pub after: Option<i64>,
+    /// Only items of these kinds (with around: only such neighbours).
+    #[serde(default)]
+    pub kind: Vec<String>,
+    /// project (default): a project filter keeps the project's items and the global
+    /// ones; all: every project (with around: its neighbours in the whole library).
+    #[schemars(extend("enum" = ["project", "all", null]))]
+    pub scope: Option<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
     /// Also return `explain`: the filters that ran, and why an answer is empty.
@@ -142,6 +183,28 @@ pub struct Timeline {
 
 impl Timeline {
     pub fn args(self, access: &AccessArgs) -> Result<args::TimelineArgs> {
+        if self.around.is_some() {
+            // As the command line refuses them together.
+            let given = [
+                ("project", self.project.is_some()),
+                ("source", self.source.is_some()),
+                ("since", self.since.is_some()),
+                ("until", self.until.is_some()),
+                ("limit", self.limit.is_some()),
+            ];
+            if let Some((name, _)) = given.iter().find(|(_, g)| *g) {
+                return Err(err!(
+                    "around cannot be given with {name}: around lists the item's own neighbours (before and after say how many)"
+                ));
+            }
+        } else if let Some(name) = [("before", self.before), ("after", self.after)]
+            .iter()
+            .find_map(|(n, v)| v.map(|_| n))
+        {
+            return Err(err!(
+                "{name} needs around: the item to list the neighbours of"
+            ));
+        }
         Ok(args::TimelineArgs {
             filters: args::Filters {
                 project: self.project,
@@ -149,6 +212,13 @@ impl Timeline {
                 since: self.since,
                 until: self.until,
             },
+            around: args::AroundArgs {
+                around: self.around,
+                before: self.before,
+                after: self.after,
+            },
+            kinds: args::KindArgs { kinds: self.kind },
+            scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
         })
     }
@@ -166,6 +236,13 @@ pub struct Related {
     /// Recency half-life in days.
     pub half_life: Option<f64>,
     pub weight: Option<f64>,
+    /// Only items of these kinds.
+    #[serde(default)]
+    pub kind: Vec<String>,
+    /// project (default): a project filter keeps the project's items and the global
+    /// ones; all: every project.
+    #[schemars(extend("enum" = ["project", "all", null]))]
+    pub scope: Option<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
     /// Also return `explain`: the prompt's distinctive words, each candidate judged (the
@@ -188,6 +265,8 @@ impl Related {
             },
             // The server's configuration chooses the rule, as for `recall related`.
             rule: args::RuleArgs::default(),
+            kinds: args::KindArgs { kinds: self.kind },
+            scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
         })
     }
@@ -196,11 +275,33 @@ impl Related {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Get {
-    /// The item's id (from another tool's results).
-    pub id: i64,
-    /// Include the stored transcript, which can be long.
+    /// One item's id (from another tool's results): answers {command, item}, an error
+    /// when it names no item.
+    pub id: Option<i64>,
+    /// Several ids at once, in the order wanted (at most 50): answers {command, items,
+    /// missing}, items in that order and missing the ids that name no item.
+    pub ids: Option<Vec<i64>>,
+    /// Include each item's stored transcript, which can be long.
     #[serde(default)]
     pub transcript: bool,
+}
+
+/// Which items a `get` call asks for: one id, or several.
+pub enum Wanted {
+    One(i64),
+    Several(Vec<i64>),
+}
+
+impl Get {
+    pub fn wanted(&self) -> Result<Wanted> {
+        match (self.id, &self.ids) {
+            (Some(id), None) => Ok(Wanted::One(id)),
+            (None, Some(ids)) if !ids.is_empty() => Ok(Wanted::Several(ids.clone())),
+            (None, Some(_)) => Err(err!("ids is empty: give the ids of the items to get")),
+            (Some(_), Some(_)) => Err(err!("give id (one item) or ids (several), not both")),
+            (None, None) => Err(err!("id is missing: give id (one item) or ids (several)")),
+        }
+    }
 }
 
 fn common(limit: Option<i64>, explain: bool, access: &AccessArgs) -> Result<args::Common> {

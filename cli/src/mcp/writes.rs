@@ -7,7 +7,7 @@ use serde_json::Value as Json;
 use crate::access::allowed;
 use crate::err;
 use crate::error::Result;
-use crate::item::Item;
+use crate::item::{Item, Marks};
 use crate::items::add::add as add_item;
 use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::library::Library;
@@ -20,6 +20,7 @@ use crate::library::Library;
 pub fn add(
     lib: &mut Library,
     item: &Json,
+    kinds: Option<&[String]>,
     allow: &Option<Vec<String>>,
     redact: bool,
 ) -> Result<Json> {
@@ -35,7 +36,8 @@ pub fn add(
     crate::library::wipe::finish_pending(&lib.conn, &lib.path);
     // An id is the writer's to judge against the same globs: it must name an item they
     // let the server read, or none ever used.
-    Ok(add_item(lib, valid, allow, false, redact, None)?.to_json())
+    let marks = Marks::from_json(item);
+    Ok(add_item(lib, valid, &marks, kinds, allow, false, redact, None)?.to_json())
 }
 
 /// What `recall --json forget` prints for the request, under the server's access globs

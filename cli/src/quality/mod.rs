@@ -33,6 +33,9 @@ pub struct Case {
     pub source: Option<String>,
     pub since: Option<String>,
     pub until: Option<String>,
+    /// Only items of these kinds (a kind, or a list of them), as `--kind` asks.
+    #[serde(default, rename = "kind", deserialize_with = "one_or_more")]
+    pub kinds: Option<Vec<String>>,
     /// The reference time for recency; without it, the time of the run.
     pub now: Option<String>,
     /// Ids that must be found; `[]` without `must_not`: the answer should be empty.
@@ -40,6 +43,23 @@ pub struct Case {
     /// Ids that must not appear in the first 10.
     #[serde(default)]
     pub must_not: Vec<i64>,
+}
+
+/// A kind, or a list of kinds.
+fn one_or_more<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<Vec<String>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMore {
+        One(String),
+        More(Vec<String>),
+    }
+    Ok(match Option::<OneOrMore>::deserialize(d)? {
+        None => None,
+        Some(OneOrMore::One(k)) => Some(vec![k]),
+        Some(OneOrMore::More(k)) => Some(k),
+    })
 }
 
 impl Case {
@@ -77,6 +97,14 @@ impl Case {
                 "a case needs expect (the ids it must find, or [] for an answer that should be empty) or must_not"
                     .into(),
             );
+        }
+        if let Some(kinds) = &self.kinds {
+            if kinds.is_empty() {
+                return Err("kind is an empty list: leave it out for any kind".into());
+            }
+            for k in kinds {
+                crate::item::kind_shape("kind", k)?;
+            }
         }
         // Times are read once, into the library's normal form, as the CLI's flags are.
         for (name, v) in [
@@ -132,6 +160,7 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
                 query: case.query.clone(),
                 limit: DEPTH,
                 allow: None,
+                kinds: case.kinds.clone(),
             };
             let rows = query::later_results(lib, &s)?;
             Ok((rows.iter().map(|r| r.item.id).collect(), None))
@@ -140,6 +169,7 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
             let s = settings::Related {
                 prompt: case.prompt.clone().unwrap_or_default(),
                 project: case.project.clone(),
+                kinds: case.kinds.clone(),
                 ranking: ranking.clone(),
                 limit: recall_core::defaults::RELATED_LIMIT,
                 now,
@@ -159,6 +189,8 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
                     source: case.source.clone(),
                     since: case.since.clone(),
                     until: case.until.clone(),
+                    kinds: case.kinds.clone(),
+                    scope: None,
                 },
                 allow: None,
             };

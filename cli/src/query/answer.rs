@@ -61,6 +61,16 @@ pub struct ItemAnswer {
     pub item: ItemRow,
 }
 
+/// The answer of `get` with several ids: `{"command": "get", "items": [...], "missing":
+/// [...]}`, the items in the order asked, and the ids that name no item the caller may
+/// read (missing and forbidden alike), in the order asked.
+#[derive(Debug, Clone, Serialize)]
+pub struct ItemsAnswer {
+    pub command: &'static str,
+    pub items: Vec<ItemRow>,
+    pub missing: Vec<i64>,
+}
+
 /// The JSON object of an answer. Through `serde_json::Value`, whose objects keep their
 /// keys sorted: the order every answer has always had.
 pub fn to_json<T: Serialize>(answer: &T) -> Result<Json> {

@@ -20,9 +20,12 @@ pub fn later(lib: &Library, s: &settings::Later, explain: bool) -> Result<Answer
         .clone()
         .filter(|q| !q.trim().is_empty())
         .unwrap_or_else(|| item.title.clone());
-    let shown = json!({
+    let mut shown = json!({
         "item_id": s.item_id, "subject": subject, "limit": s.limit, "allow": s.allow,
     });
+    if let Some(kinds) = &s.kinds {
+        shown["kind"] = json!(kinds);
+    }
     let mut answer = Answer::new("later", rows, shown);
     if explain {
         let scope = match &item.project {

@@ -16,9 +16,9 @@ pub mod sql_file;
 mod timeline;
 pub mod vector_channel;
 
-pub use answer::{to_json, Answer, ItemAnswer};
-pub use get::get;
+pub use answer::{to_json, Answer, ItemAnswer, ItemsAnswer};
+pub use get::{get, get_many, MAX_IDS};
 pub use later::{later, later_results};
 pub use related::related;
 pub use search::{search, search_near};
-pub use timeline::timeline;
+pub use timeline::{around, timeline};

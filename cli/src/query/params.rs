@@ -5,7 +5,7 @@ use super::sql_file::{int, real, text, Params};
 use super::vector_channel::{self, Channel};
 use crate::error::Result;
 use crate::library::Library;
-use crate::settings::{self, sources_param, Filters};
+use crate::settings::{self, kinds_param, sources_param, Filters};
 
 /// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
 /// expression and `pruned` what was dropped; with the vector channel on, `:nearest` the
@@ -22,6 +22,7 @@ fn filters(f: &Filters) -> Params {
         (":source", text(f.source.as_deref())),
         (":since", text(f.since.as_deref())),
         (":until", text(f.until.as_deref())),
+        (":kinds", text(kinds_param(&f.kinds).as_deref())),
     ]
 }
 
@@ -98,6 +99,20 @@ pub fn later(lib: &Library, s: &settings::Later) -> Params {
         (":limit", int(Some(s.limit))),
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":sources", text(sources_param(&s.allow).as_deref())),
+        (":kinds", text(kinds_param(&s.kinds).as_deref())),
+    ]
+}
+
+/// The parameters of `sql/timeline_around.sql`.
+pub fn timeline_around(s: &settings::Timeline, around: &settings::Around) -> Params {
+    let all = s.filters.scope == Some(crate::args::Scope::All);
+    vec![
+        (":item_id", int(Some(around.id))),
+        (":before", int(Some(around.before))),
+        (":after", int(Some(around.after))),
+        (":kinds", text(kinds_param(&s.filters.kinds).as_deref())),
+        (":scope", text(all.then_some("all"))),
+        (":sources", text(sources_param(&s.allow).as_deref())),
     ]
 }
 
@@ -125,6 +140,7 @@ pub fn related(lib: &Library, s: &settings::Related, candidates: bool) -> Params
         (":candidates", int(Some(i64::from(candidates)))),
         (":prompt", text(Some(&s.prompt))),
         (":project", text(s.project.as_deref())),
+        (":kinds", text(kinds_param(&s.kinds).as_deref())),
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":sources", text(sources_param(&s.allow).as_deref())),
         (":limit", int(Some(s.limit))),
@@ -134,10 +150,10 @@ pub fn related(lib: &Library, s: &settings::Related, candidates: bool) -> Params
     ]
 }
 
-/// The parameters of `sql/get.sql`.
-pub fn get(id: i64, allow: &Option<Vec<String>>, transcript: bool) -> Params {
+/// The parameters of `sql/get.sql`, for the items of `ids`.
+pub fn get(ids: &[i64], allow: &Option<Vec<String>>, transcript: bool) -> Params {
     vec![
-        (":id", int(Some(id))),
+        (":ids", text(Some(&serde_json::json!(ids).to_string()))),
         (":sources", text(sources_param(allow).as_deref())),
         (":transcript", int(Some(i64::from(transcript)))),
     ]

@@ -15,6 +15,10 @@ pub struct Listed {
     pub title: String,
     pub project: Option<String>,
     pub source: String,
+    /// Its kind of memory (decision, bugfix, …), if it has one.
+    pub kind: Option<String>,
+    /// Visible in every project.
+    pub global: bool,
 }
 
 impl Listed {
@@ -25,6 +29,26 @@ impl Listed {
             title: c.text("title")?.unwrap_or_default(),
             project: c.text("project")?,
             source: c.text("source")?.unwrap_or_default(),
+            kind: c.text("kind")?,
+            global: c.int("global")?.unwrap_or_default() == 1,
+        })
+    }
+}
+
+/// A result of `sql/timeline_around.sql`: an item near the one asked for, or that item
+/// itself (`anchor`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AroundRow {
+    #[serde(flatten)]
+    pub item: Listed,
+    pub anchor: bool,
+}
+
+impl AroundRow {
+    pub fn read(c: &Cells) -> Read<AroundRow> {
+        Ok(AroundRow {
+            item: Listed::read(c)?,
+            anchor: c.int("anchor")?.unwrap_or_default() == 1,
         })
     }
 }
@@ -209,6 +233,8 @@ pub struct ItemRow {
     pub atoms: String,
     pub occurred_at: String,
     pub imported_at: String,
+    pub kind: Option<String>,
+    pub global: bool,
     /// Asked for or not, an item without a transcript shows none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
@@ -227,6 +253,8 @@ impl ItemRow {
             atoms: text("atoms")?,
             occurred_at: text("occurred_at")?,
             imported_at: text("imported_at")?,
+            kind: c.text("kind")?,
+            global: c.int("global")?.unwrap_or_default() == 1,
             transcript: c.text("transcript")?,
         })
     }
