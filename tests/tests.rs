@@ -5,6 +5,7 @@ mod common;
 mod access;
 mod add;
 mod capture_command;
+mod capture_inputs;
 mod capture_read;
 mod check_repair;
 mod cli_library;
