@@ -82,7 +82,13 @@ pub fn run(g: &Globals, paths: &[PathBuf], dry_run: bool) -> Result<i32> {
             if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") }
         );
     }
-    Ok(0)
+    // As ripgrep does with what it cannot read: everything else is done, and the exit
+    // code says that something was reported and skipped (docs/capture.md#bad-input).
+    Ok(if problems.is_empty() && c.files_not_sessions == 0 {
+        0
+    } else {
+        1
+    })
 }
 
 fn file_stamp(path: &Path) -> Option<(i64, i64)> {
