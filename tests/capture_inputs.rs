@@ -90,8 +90,18 @@ fn finish(mut child: Child) -> (i32, String, String) {
         if let Some(status) = child.try_wait().unwrap() {
             let mut out = String::new();
             let mut err = String::new();
-            child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            child
+                .stdout
+                .take()
+                .unwrap()
+                .read_to_string(&mut out)
+                .unwrap();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
             return (status.code().unwrap_or(-1), out, err);
         }
         if start.elapsed() > Duration::from_secs(60) {
@@ -144,12 +154,30 @@ fn bad_paths_are_reported_one_line_each_and_the_rest_captured() {
     assert_eq!(code, 1, "something skipped: exit 1; {stderr}");
     let lines: Vec<&str> = stderr.lines().collect();
     let expect = [
-        (s.join("dangling.jsonl"), "a symbolic link to nothing; remove or correct the link"),
-        (s.join("locked"), "cannot be read: permission denied; give this user read access to it, or leave it out"),
-        (s.join("loop"), "a symbolic link back to a folder already searched"),
-        (s.join("pipe.jsonl"), "not a regular file (a named pipe), never read"),
-        (s.join("self.jsonl"), "a symbolic link that loops (it leads back to itself); remove or correct the link"),
-        (fifo_arg.clone(), "not a regular file (a named pipe), never read"),
+        (
+            s.join("dangling.jsonl"),
+            "a symbolic link to nothing; remove or correct the link",
+        ),
+        (
+            s.join("locked"),
+            "cannot be read: permission denied; give this user read access to it, or leave it out",
+        ),
+        (
+            s.join("loop"),
+            "a symbolic link back to a folder already searched",
+        ),
+        (
+            s.join("pipe.jsonl"),
+            "not a regular file (a named pipe), never read",
+        ),
+        (
+            s.join("self.jsonl"),
+            "a symbolic link that loops (it leads back to itself); remove or correct the link",
+        ),
+        (
+            fifo_arg.clone(),
+            "not a regular file (a named pipe), never read",
+        ),
     ];
     assert_eq!(lines.len(), expect.len(), "one line each: {stderr}");
     for (line, (path, what)) in lines.iter().zip(&expect) {

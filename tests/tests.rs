@@ -6,6 +6,7 @@ mod access;
 mod add;
 mod capture_command;
 mod capture_inputs;
+mod capture_kill;
 mod capture_read;
 mod check_repair;
 mod cli_library;

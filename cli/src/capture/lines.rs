@@ -28,9 +28,7 @@ pub fn read(path: &Path) -> Result<Lines, String> {
     let file = options
         .open(path)
         .map_err(|e| unreadable(path, "opened", &e))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| unreadable(path, "read", &e))?;
+    let meta = file.metadata().map_err(|e| unreadable(path, "read", &e))?;
     if !meta.is_file() {
         return Err(not_regular(path, &meta));
     }
