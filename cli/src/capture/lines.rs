@@ -90,7 +90,8 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 }
 
 pub fn read_from(input: impl Read, max_line: usize) -> std::io::Result<Lines> {
-    let mut reader = BufReader::new(input);
+    // Session files run to megabytes: large reads, fewer calls.
+    let mut reader = BufReader::with_capacity(256 * 1024, input);
     let mut out = Lines {
         values: Vec::new(),
         skipped: BTreeMap::new(),
@@ -108,7 +109,8 @@ pub fn read_from(input: impl Read, max_line: usize) -> std::io::Result<Lines> {
             continue;
         }
         let text = String::from_utf8_lossy(&line);
-        if std::str::from_utf8(&line).is_err() {
+        // Only a line with bytes to replace is copied.
+        if matches!(text, std::borrow::Cow::Owned(_)) {
             skip("bytes not UTF-8 (replaced)");
         }
         let text = text.trim();
