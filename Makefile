@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-mcp test-replica test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick fuzz
+.PHONY: build hosts demo test test-mcp test-replica test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -92,6 +92,13 @@ bench-quick:
 	$(CARGO) build --release -p recall-cli -p recall0
 	@! grep -q RECALL_TEST_ "$(TARGET_DIR)/release/recall" || { echo "target/release/recall contains a test hook"; exit 1; }
 	$(CARGO) bench --bench scale -- --quick
+
+# recall capture on a generated tree of 1,000 agent sessions, about 300 MB (made once,
+# kept in target/bench-capture/): the first capture and a second with nothing new,
+# against recall import of the same text (docs/performance.md#capture).
+bench-capture:
+	$(CARGO) build --release -p recall-cli
+	/usr/bin/python3 benches/capture/run.py "$(TARGET_DIR)/release/recall" "$(TARGET_DIR)/bench-capture"
 
 fuzz:
 	./fuzz/run.sh 120

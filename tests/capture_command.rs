@@ -182,7 +182,8 @@ fn what_is_not_a_session_is_reported_and_the_rest_captured() {
         .status()
         .unwrap();
     assert!(made.success());
-    let ran = lib.run(&["capture", dir.to_str().unwrap()]).ok();
+    let ran = lib.run(&["capture", dir.to_str().unwrap()]);
+    assert_eq!(ran.code, 1, "what was skipped sets the exit code: {ran:?}");
     let lines: Vec<&str> = ran.stderr.lines().collect();
     assert_eq!(lines.len(), 3, "{}", ran.stderr);
     assert!(

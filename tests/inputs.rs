@@ -56,7 +56,7 @@ fn stop(mut child: Child) {
 /// exit code (minus the signal) and its peak resident memory in bytes to a file. A small
 /// Python process forks it, so that the peak is the command's own: a child the test
 /// process starts directly inherits the test's own resident memory as its first peak.
-const MEASURE: &str = r#"
+pub const MEASURE: &str = r#"
 import os, resource, sys
 report, ceiling, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 pid = os.fork()

@@ -187,7 +187,7 @@ pub fn is_error_line(line: &str) -> bool {
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .filter(|w| !w.is_empty())
         .collect();
-    words.iter().enumerate().any(|(i, &w)| {
+    let by_word = words.iter().enumerate().any(|(i, &w)| {
         // "0 failed", "0 errors": a count of none, as test summaries write it.
         let none = i > 0 && words[i - 1] == "0";
         (matches!(w, "error" | "Error" | "ERROR" | "errors" | "failed" | "Failed") && !none)
@@ -196,12 +196,16 @@ pub fn is_error_line(line: &str) -> bool {
                 && w.starts_with('E')
                 && w.chars().all(|c| c.is_ascii_uppercase())
                 && w != "ERROR")
-            || exit_code(w, line)
-    })
+    });
+    by_word || exit_code(line)
 }
 
 /// "exit code 2", "exit status 1": a non-zero exit.
-fn exit_code(_word: &str, line: &str) -> bool {
+fn exit_code(line: &str) -> bool {
+    // Most lines name no exit: spare them the lowercased copy.
+    if !line.contains("xit") && !line.contains("XIT") {
+        return false;
+    }
     let lower = line.to_ascii_lowercase();
     ["exit code", "exit status"].iter().any(|p| {
         lower.split(p).skip(1).any(|rest| {

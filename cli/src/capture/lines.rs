@@ -17,16 +17,81 @@ pub struct Lines {
     pub skipped: BTreeMap<String, u64>,
 }
 
+/// Reads the file at `path`; an error is one line naming it and what to do.
 pub fn read(path: &Path) -> Result<Lines, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if file.metadata().map(|m| !m.is_file()).unwrap_or(true) {
-        return Err(format!("{}: not a regular file", path.display()));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // A file may become a FIFO between the listing and now: opened without waiting, a
+    // FIFO with no writer cannot hold the capture up, and is refused below.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options
+        .open(path)
+        .map_err(|e| unreadable(path, "opened", &e))?;
+    let meta = file.metadata().map_err(|e| unreadable(path, "read", &e))?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
     }
-    read_from(file, MAX_LINE).map_err(|e| format!("{}: {e}", path.display()))
+    read_from(file, MAX_LINE).map_err(|e| unreadable(path, "read", &e))
+}
+
+/// The one line for a file or folder that could not be opened or read, with what to do.
+pub fn unreadable(path: &Path, doing: &str, e: &std::io::Error) -> String {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let path = path.display();
+    match e.kind() {
+        std::io::ErrorKind::NotFound if link => {
+            format!("{path}: a symbolic link to nothing; remove or correct the link")
+        }
+        std::io::ErrorKind::NotFound => format!(
+            "{path}: gone since it was listed (removed or renamed while capture ran); run capture again to read what replaced it"
+        ),
+        std::io::ErrorKind::PermissionDenied => format!(
+            "{path}: cannot be {doing}: permission denied; give this user read access to it, or leave it out"
+        ),
+        _ if e.raw_os_error() == Some(libc::ELOOP) => format!(
+            "{path}: a symbolic link that loops (it leads back to itself); remove or correct the link"
+        ),
+        _ => format!("{path}: cannot be {doing} ({e}); check the file system, then run capture again"),
+    }
+}
+
+/// The one line for a path that is neither a regular file nor a folder.
+pub fn not_regular(path: &Path, meta: &std::fs::Metadata) -> String {
+    if meta.is_dir() {
+        return format!(
+            "{}: not a regular file but a folder; give it as a PATH to search it",
+            path.display()
+        );
+    }
+    format!(
+        "{}: not a regular file ({}), never read; copy it to a regular file to capture it",
+        path.display(),
+        kind_of(meta)
+    )
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a named pipe";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    "neither a file nor a folder"
 }
 
 pub fn read_from(input: impl Read, max_line: usize) -> std::io::Result<Lines> {
-    let mut reader = BufReader::new(input);
+    // Session files run to megabytes: large reads, fewer calls.
+    let mut reader = BufReader::with_capacity(256 * 1024, input);
     let mut out = Lines {
         values: Vec::new(),
         skipped: BTreeMap::new(),
@@ -44,7 +109,8 @@ pub fn read_from(input: impl Read, max_line: usize) -> std::io::Result<Lines> {
             continue;
         }
         let text = String::from_utf8_lossy(&line);
-        if std::str::from_utf8(&line).is_err() {
+        // Only a line with bytes to replace is copied.
+        if matches!(text, std::borrow::Cow::Owned(_)) {
             skip("bytes not UTF-8 (replaced)");
         }
         let text = text.trim();

@@ -71,7 +71,9 @@ pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
     } else {
         crate::say!("{}", report(&c, a.dry_run));
     }
-    Ok(0)
+    // As ripgrep does with what it cannot read: everything else is done, and the exit
+    // code says that something was reported and skipped (docs/capture.md#bad-input).
+    Ok(if problems == 0 { 0 } else { 1 })
 }
 
 /// The final line: what was read, what was written, what was left out.

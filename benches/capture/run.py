@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""`make bench-capture`: the wall time of `recall capture` on a generated tree of agent
+sessions (make_sessions.py), the first run and a second with nothing new, against a
+baseline measured in the same run: `recall import` of the same text as JSON Lines.
+
+Usage: run.py RECALL OUT [--sessions N] [--megabytes MB] [--seed S] [--repeat R]
+The tree is made once per seed and size and kept in OUT; each library is new.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Run:
+    """Wall seconds, CPU seconds (user and system) and peak resident MiB of one run."""
+
+    def __init__(self, wall, cpu, peak):
+        self.wall, self.cpu, self.peak = wall, cpu, peak
+
+
+def timed(argv, env=None):
+    """Runs argv; returns its Run (times and peak memory from wait4) and its output."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        p = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        seconds = time.perf_counter() - started
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if p.returncode != 0:
+            sys.exit(f"{' '.join(argv)} failed ({p.returncode}): {err.read().decode()[-2000:]}")
+        cpu = usage.ru_utime + usage.ru_stime
+        return Run(seconds, cpu, usage.ru_maxrss // 1024), out.read().decode()
+
+
+def tree(out, sessions, megabytes, seed):
+    mark = os.path.join(out, f".made-{sessions}-{megabytes}-{seed}")
+    if not os.path.exists(mark):
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "make_sessions.py"), out, "--sessions", str(sessions),
+                        "--megabytes", str(megabytes), "--seed", str(seed)], check=True)
+        open(mark, "w").close()
+    files = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs
+             if f.endswith(".jsonl") and f != "import.jsonl"]
+    return files, sum(os.path.getsize(f) for f in files)
+
+
+def library(recall, out, name):
+    db = os.path.join(out, name)
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    subprocess.run([recall, "--db", db, "init"], check=True, stdout=subprocess.DEVNULL)
+    return db
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("recall")
+    ap.add_argument("out")
+    ap.add_argument("--sessions", type=int, default=1000)
+    ap.add_argument("--megabytes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=27)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    recall = os.path.abspath(a.recall)
+    files, size = tree(a.out, a.sessions, a.megabytes, a.seed)
+    print(f"tree: {a.sessions} sessions in {len(files)} files, {size / 1e6:.0f} MB ({a.out})")
+    # The agents' default places, as a user's machine has them.
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(a.out, "claude"), CODEX_HOME=os.path.join(a.out, "codex"))
+    for k in ("RECALL_DB", "RECALL_CONFIG", "RECALL_TOKENIZER"):
+        env.pop(k, None)
+    rows = []
+
+    # The floor: reading the bytes.
+    started = time.perf_counter()
+    for f in files:
+        with open(f, "rb") as fh:
+            while fh.read(1 << 20):
+                pass
+    rows.append(("read the files (no parsing)", Run(time.perf_counter() - started, None, None), ""))
+
+    db = library(recall, a.out, "import.db")
+    baseline, _ = timed([recall, "--db", db, "--json", "import", os.path.join(a.out, "import.jsonl")], env)
+    rows.append(("baseline: recall import of the same text (an item a file)", baseline, ""))
+
+    db = library(recall, a.out, "capture.db")
+    first, out = timed([recall, "--db", db, "--json", "capture"], env)
+    doc = json.loads(out)
+    rows.append(("first capture", first, f"{doc['files']} files, {doc['segments']} segments, {doc['added']} items"))
+
+    again = []
+    for _ in range(a.repeat):
+        run, out = timed([recall, "--db", db, "--json", "capture"], env)
+        doc = json.loads(out)
+        assert doc["files"] == 0 and doc["added"] == 0, doc
+        again.append(run)
+    median = sorted(again, key=lambda r: r.wall)[len(again) // 2]
+    rows.append((f"second capture, nothing new (median of {a.repeat})", median,
+                 f"max {max(r.wall for r in again):.3f} s; {doc['files_unchanged']} files unchanged"))
+
+    # Every file touched: read again whole, each segment found the same (what the
+    # recorded sizes and times save a second run).
+    now = time.time()
+    for f in files:
+        os.utime(f, (now, now))
+    touched, out = timed([recall, "--db", db, "--json", "capture"], env)
+    doc = json.loads(out)
+    rows.append(("every file touched, nothing changed", touched,
+                 f"{doc['files']} files read, {doc['unchanged']} items unchanged"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'':<{width}}  {'wall':>9}  {'CPU':>9}  {'memory':>8}")
+    for name, run, note in rows:
+        cpu = f"{run.cpu:7.3f} s" if run.cpu is not None else ""
+        mem = f"{run.peak} MiB" if run.peak is not None else ""
+        print(f"{name:<{width}}  {run.wall:7.3f} s  {cpu:>9}  {mem:>8}  {note}")
+    print(f"first capture / import baseline: wall {first.wall / baseline.wall:.2f}, CPU {first.cpu / baseline.cpu:.2f}")
+    print(f"throughput (MB of session files a CPU second): capture {size / 1e6 / first.cpu:.1f}, import {size / 1e6 / baseline.cpu:.1f}")
+    print(f"second capture: {median.wall * 1000:.0f} ms wall (target: under 1 s), first / second: {first.wall / median.wall:.0f}")
+
+if __name__ == "__main__":
+    main()
