@@ -6,8 +6,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
-    DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
-    REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, TOKENIZER,
+    DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT, JUDGE_COMMAND, PRUNE_SHARE,
+    RECENCY_WEIGHT, REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE,
+    TOKENIZER,
 };
 
 #[derive(Debug, Parser)]
@@ -446,9 +447,12 @@ pub struct ForgetArgs {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// Only items of this project.
+    /// Only items of this project (at a prompt; at session start, the project of the
+    /// session's working folder).
     #[arg(long)]
     pub project: Option<String>,
+    #[arg(long = HOOK_EVERY_PROMPT.long(), help = HOOK_EVERY_PROMPT.help())]
+    pub every_prompt: bool,
     #[command(flatten)]
     pub rule: RuleArgs,
     #[command(flatten)]
@@ -499,7 +503,9 @@ mod tests {
                 Range::Number(_) => TypeId::of::<f64>(),
                 Range::Bool => TypeId::of::<bool>(),
                 Range::Rule => TypeId::of::<RelatedRule>(),
-                Range::Tokenizer | Range::Command(_) | Range::Globs => TypeId::of::<String>(),
+                Range::Tokenizer | Range::Command(_) | Range::Globs | Range::Events => {
+                    TypeId::of::<String>()
+                }
             };
             for (command, arg) in carriers {
                 assert_eq!(

@@ -37,6 +37,8 @@ pub enum Range {
     Command(&'static str),
     /// Globs of sources (`access::check_glob`).
     Globs,
+    /// Names of agents' hook events that capture a session (`config::hook_events`).
+    Events,
 }
 
 /// A setting's command-line flag.
@@ -264,9 +266,13 @@ impl Value for String {
 }
 
 impl Value for Vec<String> {
-    fn check(&self, _: &Setting, name: &str) -> std::result::Result<(), String> {
-        self.iter()
-            .try_for_each(|glob| crate::access::check_glob(name, glob))
+    fn check(&self, setting: &Setting, name: &str) -> std::result::Result<(), String> {
+        match setting.range {
+            Range::Events => super::hook_events::check(name, self),
+            _ => self
+                .iter()
+                .try_for_each(|glob| crate::access::check_glob(name, glob)),
+        }
     }
 
     fn parse(_: &str, text: &str) -> std::result::Result<Self, String> {
