@@ -12,10 +12,6 @@ use crate::query::rows::RelatedRow;
 use crate::settings::{self, Globals};
 
 pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
-    let db = g.db()?;
-    if !(a.every_prompt || g.config.hook.every_prompt) && !first_prompt(db, p) {
-        return Ok(String::new());
-    }
     let related_args = RelatedArgs {
         prompt: String::new(),
         project: a.project.clone(),
@@ -31,6 +27,11 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     let prompt = recall_core::prompt::prompt_of_terms(&p.prompt);
     let s = settings::Related::with_prompt(g, &related_args, prompt)?;
     let lib = super::super::open_for_query(g)?;
+    // Recorded once the settings and the library are known good, so that a prompt that
+    // fails on them is not taken for the session's first.
+    if !(a.every_prompt || g.config.hook.every_prompt) && !first_prompt(&lib.path, p) {
+        return Ok(String::new());
+    }
     let rows = query::related(&lib, &s, false)?.results;
     if g.json {
         let doc = query::to_json(&HookAnswer {
