@@ -1,6 +1,6 @@
-//! `recall hook`: the prompt hook prints the items `recall related` finds for the
-//! prompt of the hook's JSON, nothing when none is related, and never fails the prompt
-//! (any problem: one line on stderr, exit 0).
+//! `recall hook` at a session's first prompt: it prints the items `recall related` finds for
+//! the prompt of the hook's JSON, nothing when none is related, and never fails the prompt
+//! (any problem: one line on stderr, exit 0). A session's life: tests/hook_sessions.rs.
 use serde_json::{json, Value};
 
 use std::process::Command;

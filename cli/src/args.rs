@@ -78,8 +78,10 @@ pub enum Command {
     /// Forget items by id and/or filter, leaving no copy of their text in the library
     /// file or its log.
     Forget(ForgetArgs),
-    /// The prompt hook: reads the hook's JSON on standard input and prints the earlier
-    /// items related to its prompt (nothing when none is); never fails the prompt.
+    /// The session hook of a coding agent: reads the hook's JSON on standard input; at
+    /// session start prints the project's newest items, at the first prompt the earlier
+    /// items related to it, at the session's end captures it (detached); never fails the
+    /// agent.
     Hook(HookArgs),
     /// Show one item.
     Get {
