@@ -29,7 +29,8 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     let lib = super::super::open_for_query(g)?;
     // Recorded once the settings and the library are known good, so that a prompt that
     // fails on them is not taken for the session's first.
-    if !(a.every_prompt || g.config.hook.every_prompt) && !first_prompt(&lib.path, p) {
+    let every = a.every_prompt || g.config.hook.every_prompt;
+    if !(every || first_prompt(&lib.path, p)) {
         return Ok(String::new());
     }
     let rows = query::related(&lib, &s, false)?.results;
