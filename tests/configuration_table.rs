@@ -58,6 +58,11 @@ fn default_cell(s: &Setting) -> String {
             .unwrap_or_else(|| short(n.as_f64().unwrap_or_default())),
         Json::Bool(b) => format!("`{b}`"),
         Json::String(text) => format!("`{text}`"),
+        Json::Array(list) => list
+            .iter()
+            .map(|v| format!("`{}`", v.as_str().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(", "),
         other => other.to_string(),
     }
 }
@@ -80,6 +85,7 @@ fn range_cell(s: &Setting) -> String {
         Range::Globs => "a list of globs".to_string(),
         Range::Source => "a source".to_string(),
         Range::Kinds => "a list of kinds".to_string(),
+        Range::Events => "a list of the events".to_string(),
     }
 }
 

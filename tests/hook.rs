@@ -1,6 +1,6 @@
-//! `recall hook`: the prompt hook prints the items `recall related` finds for the
-//! prompt of the hook's JSON, nothing when none is related, and never fails the prompt
-//! (any problem: one line on stderr, exit 0).
+//! `recall hook` at a session's first prompt: it prints the items `recall related` finds for
+//! the prompt of the hook's JSON, nothing when none is related, and never fails the prompt
+//! (any problem: one line on stderr, exit 0). A session's life: tests/hook_sessions.rs.
 use serde_json::{json, Value};
 
 use std::process::Command;
@@ -15,10 +15,13 @@ fn sample() -> TempLib {
     lib
 }
 
-/// The JSON Claude Code's UserPromptSubmit hook sends.
+/// The JSON Claude Code's UserPromptSubmit hook sends, for the first prompt of a new
+/// session each time (later prompts are answered by nothing: tests/hook_sessions.rs).
 fn hook_input(prompt: &str) -> String {
+    static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     json!({
-        "session_id": "5f1c", "transcript_path": "/tmp/t.jsonl", "cwd": "/work/shop",
+        "session_id": format!("5f1c-{n}"), "transcript_path": "/tmp/t.jsonl", "cwd": "/work/shop",
         "hook_event_name": "UserPromptSubmit", "prompt": prompt,
     })
     .to_string()
@@ -170,8 +173,10 @@ fn problems_never_fail_the_prompt() {
         &lib.run_stdin(&["--tokenizer", "unicode61", "hook"], &input),
         "differs from the library's",
     );
-    // The same prompt, once the library is there, gets its items.
+    // The same session's prompt, once the library is there, is its first and gets its
+    // items: the failed ones did not count.
     assert!(!listed(&hook(&lib, &[], &input)).is_empty());
+    assert_eq!(hook(&lib, &[], &input).stdout, "");
 }
 
 #[test]
@@ -207,88 +212,30 @@ fn json_lists_the_results() {
     assert_eq!(ids(&out), ids(&expected));
 }
 
-/// The README's Claude Code settings, run as Claude Code runs them: the hook's command
-/// (its program found on the PATH) with the `env` block's RECALL_DB pointed at a library,
-/// the hook's JSON on stdin.
-#[test]
-fn the_readme_hook_configuration_prints_the_related_items() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let section = readme
-        .split("\n## Plug into an agent\n")
-        .nth(1)
-        .and_then(|rest| rest.split("\n## ").next())
-        .expect("a Plug into an agent section");
-    let blocks: Vec<Value> = section
-        .split("```json\n")
-        .skip(1)
-        .filter_map(|b| b.split("```").next())
-        .filter(|b| b.contains("UserPromptSubmit"))
-        .map(|b| serde_json::from_str(b).expect("the README's settings are JSON"))
-        .collect();
-    assert_eq!(blocks.len(), 1, "one settings block with the hook");
-    let settings = &blocks[0];
-    let env = settings["env"].as_object().expect("an env block");
-    assert_eq!(env.keys().collect::<Vec<_>>(), ["RECALL_DB"]);
-    let hook = &settings["hooks"]["UserPromptSubmit"][0]["hooks"][0];
-    assert_eq!(hook["type"], "command");
-    let command: Vec<&str> = hook["command"]
-        .as_str()
-        .expect("a command")
-        .split(' ')
-        .collect();
-    assert_eq!(
-        command[0], "recall",
-        "the README's command runs recall from the PATH"
-    );
-    let bin_dir = recall_bin().parent().expect("a directory").to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .expect("a PATH");
-
-    let lib = sample();
-    let prompt = "the importer fails with database is locked again";
-    let mut cmd = Command::new("recall");
-    cmd.args(&command[1..])
-        .env("PATH", &path)
-        .env("RECALL_DB", &lib.db)
-        .env_remove("RECALL_CONFIG")
-        .env_remove("RECALL_TOKENIZER");
-    let out = pipe(&mut cmd, &hook_input(prompt));
-    let ran = Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    assert_eq!(ran.code, 0, "{ran:?}");
-    assert!(ran.stderr.is_empty(), "{}", ran.stderr);
-    let expected = ids(&lib.json(&["related", prompt]));
-    assert!(!expected.is_empty());
-    assert_eq!(listed(&ran), expected);
-}
-
 /// The hook judges by the rule of `recall related`: the configuration's, or its flags'.
 #[test]
 fn the_hook_follows_the_rule_of_related() {
     let lib = sample();
     // Two words of 51 routine deploy items: Jezero's rule keeps them, idf does not.
     let prompt = "Deploy the new version to production and keep an eye on the logs";
-    let input = hook_input(prompt);
     let jezero = ids(&lib.json(&["related", prompt, "--rule", "jezero"]));
     assert_eq!(jezero.len(), 3);
     assert_eq!(ids(&lib.json(&["related", prompt])), Vec::<i64>::new());
-    let out = hook(&lib, &[], &input);
+    let out = hook(&lib, &[], &hook_input(prompt));
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
-    assert_eq!(listed(&hook(&lib, &["--rule", "jezero"], &input)), jezero);
+    assert_eq!(
+        listed(&hook(&lib, &["--rule", "jezero"], &hook_input(prompt))),
+        jezero
+    );
     let config = lib.path("recall.toml");
     std::fs::write(&config, "[related]\nrule = \"jezero\"\n").unwrap();
     let config = config.to_str().unwrap();
-    let out = lib.run_stdin(&["--config", config, "hook"], &input);
+    let out = lib.run_stdin(&["--config", config, "hook"], &hook_input(prompt));
     assert!(out.stderr.is_empty(), "{}", out.stderr);
     assert_eq!(listed(&out), jezero);
     // A weight out of range is a problem the prompt goes on without.
     quiet_problem(
-        &hook(&lib, &["--min-weight", "99"], &input),
+        &hook(&lib, &["--min-weight", "99"], &hook_input(prompt)),
         "--min-weight must be from 0 to 20, got 99",
     );
 }

@@ -6,8 +6,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
-    DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
-    REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, SUMMARIZE_COMMAND,
+    DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT, JUDGE_COMMAND, PRUNE_SHARE,
+    RECENCY_WEIGHT, REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE,
+    SUMMARIZE_COMMAND,
     TOKENIZER,
 };
 
@@ -78,8 +79,10 @@ pub enum Command {
     /// Forget items by id and/or filter, leaving no copy of their text in the library
     /// file or its log.
     Forget(ForgetArgs),
-    /// The prompt hook: reads the hook's JSON on standard input and prints the earlier
-    /// items related to its prompt (nothing when none is); never fails the prompt.
+    /// The session hook of a coding agent: reads the hook's JSON on standard input; at
+    /// session start prints the project's newest items, at the first prompt the earlier
+    /// items related to it, at the session's end captures it (detached); never fails the
+    /// agent.
     Hook(HookArgs),
     /// Show items by id, in the order given: one, or several in one call.
     Get {
@@ -585,9 +588,12 @@ pub struct ForgetArgs {
 
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// Only items of this project.
+    /// Only items of this project (at a prompt; at session start, the project of the
+    /// session's working folder).
     #[arg(long)]
     pub project: Option<String>,
+    #[arg(long = HOOK_EVERY_PROMPT.long(), help = HOOK_EVERY_PROMPT.help())]
+    pub every_prompt: bool,
     #[command(flatten)]
     pub rule: RuleArgs,
     #[command(flatten)]
@@ -642,7 +648,8 @@ mod tests {
                 | Range::Command(_)
                 | Range::Globs
                 | Range::Source
-                | Range::Kinds => {
+                | Range::Kinds
+                | Range::Events => {
                     TypeId::of::<String>()
                 }
             };

@@ -1,23 +1,30 @@
-//! `recall hook`: the prompt hook of a coding agent (Claude Code's `UserPromptSubmit`).
-//! It reads the hook's JSON on standard input, runs `related` on its `prompt` (the
-//! settings and `sql/related.sql` of `recall related`), and prints a short block of the
-//! earlier items it finds, which the agent adds to the prompt's context; nothing when
-//! none is related.
+//! `recall hook`: one hook command for a coding agent's whole session (Claude Code, Codex
+//! CLI), driven by the event name of the hook's JSON (`hook_event_name`):
 //!
-//! It never fails the prompt: any problem (malformed JSON, no prompt, no library, a bad
-//! configuration) is one line on stderr and exit 0. Claude Code blocks the prompt on
-//! exit 2, the code of every other recall error.
-use std::io::{IsTerminal, Write};
+//! - `SessionStart`: the newest items of the working folder's project and one line on how
+//!   to use the memory (`start`);
+//! - `UserPromptSubmit`: the items `related` finds for the session's first prompt, nothing
+//!   for later ones (`prompt`, with the session state of `state`);
+//! - the events of `[hook] capture_on` (`SessionEnd`, `Stop`, `PreCompact`): `recall
+//!   capture` of the session's transcript, detached, so that the hook returns at once
+//!   (`end`).
+//!
+//! It never fails the agent: any problem (malformed JSON, no library, a bad
+//! configuration) is one line on stderr and exit 0. Claude Code and Codex block a prompt
+//! on exit 2, the code of every other recall error.
+mod end;
+mod payload;
+mod prompt;
+mod start;
+mod state;
 
-use serde::Serialize;
-use serde_json::Value;
+use std::io::Write;
 
-use crate::args::{Cli, Common, HookArgs, Recency, RelatedArgs};
+use crate::args::{Cli, HookArgs};
 use crate::error::Result;
-use crate::query::rows::RelatedRow;
-use crate::settings::{self, Globals};
+use crate::settings::Globals;
 use crate::text::field;
-use crate::{err, input, query};
+use payload::{Event, Payload};
 
 /// Runs the hook; always exit code 0.
 pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
@@ -39,115 +46,84 @@ pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
                 }
             }
         }
-        Ok(Err(e)) => say_problem(&e.message),
+        Ok(Err((event, e))) => say(event.as_ref(), &e.message),
         // The panic hook has said it.
         Err(_) => {}
     }
     0
 }
 
-/// A problem, as one line: the prompt goes on without earlier items.
+/// A problem before the event is known (a usage error in the agent's settings), as one
+/// line.
 pub fn say_problem(message: &str) {
-    eprintln!(
-        "recall: hook: {}; the prompt goes on without earlier items",
-        field(message)
-    );
+    say(None, message);
 }
 
-/// The context block to print (empty: nothing related).
-fn answer(cli: &Cli, a: &HookArgs) -> Result<String> {
-    let prompt = read_prompt()?;
-    let g = Globals::resolve(cli)?;
-    let related_args = RelatedArgs {
-        prompt: String::new(),
-        project: a.project.clone(),
-        recency: Recency::default(),
-        rule: a.rule.clone(),
-        kinds: Default::default(),
-        scope: Default::default(),
-        common: Common {
-            access: a.access.clone(),
-            ..Common::default()
-        },
+/// A problem, as one line that says what the agent goes on without.
+fn say(event: Option<&Event>, message: &str) {
+    let without = match event {
+        Some(Event::Start) => "the session starts without the recall timeline",
+        Some(Event::Prompt) => "the prompt goes on without earlier items",
+        Some(Event::Other(_)) => "the session is not captured",
+        None => "the agent goes on without recall",
     };
-    // Its terms stand for the prompt: the same answer, read in one pass however long
-    // the pasted text.
-    let prompt = recall_core::prompt::prompt_of_terms(&prompt);
-    let s = settings::Related::with_prompt(&g, &related_args, prompt)?;
-    let lib = super::open_for_query(&g)?;
-    let rows = query::related(&lib, &s, false)?.results;
-    if g.json {
-        let doc = query::to_json(&HookAnswer {
-            command: "hook",
-            results: &rows,
-        })?;
-        return Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
-    }
-    Ok(block(&rows))
+    eprintln!("recall: hook: {}; {without}", field(message));
 }
 
-/// What `recall --json hook` prints: `related`'s results.
-#[derive(Serialize)]
-struct HookAnswer<'a> {
-    command: &'static str,
-    results: &'a [RelatedRow],
+/// A note that is no failure (a write skipped), as one line.
+fn note(message: &str) {
+    eprintln!("recall: hook: {}", field(message));
 }
 
-/// The hook's JSON from standard input, and its `prompt`.
-fn read_prompt() -> Result<String> {
-    let stdin = std::io::stdin().lock();
-    if stdin.is_terminal() {
-        return Err(err!(
-            "`recall hook` reads the hook's JSON (with a \"prompt\") on standard input; it runs as an agent's prompt hook (docs/cli.md#the-prompt-hook)"
-        ));
-    }
-    let what = "standard input (the hook's JSON)";
-    let bytes = input::read_limited(stdin, input::PROMPT, what, "give a shorter prompt")?;
-    let value: Value = serde_json::from_str(&input::text(bytes, what)?)
-        .map_err(|e| err!("standard input is not the hook's JSON ({e})"))?;
-    match value.get("prompt") {
-        Some(Value::String(p)) => Ok(p.clone()),
-        Some(_) => Err(err!("the hook's JSON has a \"prompt\" that is not text")),
-        None => Err(err!("the hook's JSON has no \"prompt\" field")),
-    }
+/// What to print for the event (empty: nothing), or the problem and its event.
+fn answer(
+    cli: &Cli,
+    a: &HookArgs,
+) -> std::result::Result<String, (Option<Event>, crate::error::Error)> {
+    let p = Payload::read().map_err(|e| (None, e))?;
+    let event = p.event.clone();
+    respond(cli, a, &p).map_err(|e| (Some(event), e))
 }
 
-/// The context block: a heading saying what these are and how to see one, then one line
-/// per item. Stored text is escaped as in every listing, so a title cannot add lines.
-fn block(rows: &[RelatedRow]) -> String {
-    if rows.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from(
-        "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):\n",
-    );
-    for row in rows {
-        let item = &row.item;
-        let date: String = item.date.chars().take(10).collect();
-        // The project, then the item's kind and whether it holds in every project.
-        let about: Vec<String> = match item.project.as_deref().unwrap_or("") {
-            "" => None,
-            p => Some(format!("project {}", field(p))),
+fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
+    let g = Globals::resolve(cli)?;
+    match &p.event {
+        Event::Start => start::answer(&g, a, p),
+        Event::Prompt => prompt::answer(&g, a, p),
+        Event::Other(name) if g.config.hook.capture_on.contains(name) => end::capture(cli, &g, p),
+        Event::Other(name) => {
+            note(&format!(
+                "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, and [hook] capture_on: {}); nothing done",
+                g.config.hook.capture_on.join(", ")
+            ));
+            Ok(String::new())
         }
-        .into_iter()
-        .chain(item.kind.as_deref().map(|k| field(k).into_owned()))
-        .chain(item.global.then(|| "global".to_string()))
-        .collect();
-        let project = match about.is_empty() {
-            true => String::new(),
-            false => format!(" ({})", about.join(", ")),
-        };
-        out.push_str(&format!(
-            "- [{}] {} {}{project}\n",
-            item.id,
-            field(&date),
-            field(&item.title)
-        ));
     }
-    out
+}
+
+/// One item as a line of a block: id, date, title, and its project where asked. Stored
+/// text is escaped as in every listing, so that a title cannot add lines.
+fn item_line(item: &crate::query::rows::Listed, with_project: bool) -> String {
+    let date: String = item.date.chars().take(10).collect();
+    // The project, then the item's kind and whether it holds in every project.
+    let about: Vec<String> = match item.project.as_deref().unwrap_or("") {
+        p if with_project && !p.is_empty() => Some(format!("project {}", field(p))),
+        _ => None,
+    }
+    .into_iter()
+    .chain(item.kind.as_deref().map(|k| field(k).into_owned()))
+    .chain(item.global.then(|| "global".to_string()))
+    .collect();
+    let project = match about.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", about.join(", ")),
+    };
+    format!(
+        "- [{}] {} {}{project}\n",
+        item.id,
+        field(&date),
+        field(&item.title)
+    )
 }
 
 #[cfg(test)]
@@ -155,39 +131,27 @@ mod tests {
     use super::*;
     use crate::query::rows::Listed;
 
-    fn row(id: i64, date: &str, title: &str, project: Option<&str>) -> RelatedRow {
-        RelatedRow {
-            item: Listed {
-                id,
-                date: date.into(),
-                title: title.into(),
-                project: project.map(str::to_string),
-                source: "agent".into(),
-                kind: None,
-                global: false,
-            },
-            score: None,
-            overlap: 2,
-            weight: None,
-            joint_items: None,
-            joint_weight: None,
-        }
-    }
-
     #[test]
-    fn the_block_names_id_date_title_and_project() {
-        assert_eq!(block(&[]), "");
-        let text = block(&[
-            row(14, "2024-06-02T10:00:00Z", "Remove analytics", Some("shop")),
-            row(3, "2023-01-05T00:00:00Z", "a\nb", None),
-        ]);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(lines[0].contains("recall get ID"));
+    fn an_item_line_names_id_date_title_and_project() {
+        let item = |id, date: &str, title: &str, project: Option<&str>| Listed {
+            id,
+            date: date.into(),
+            title: title.into(),
+            project: project.map(str::to_string),
+            source: "agent".into(),
+            kind: None,
+            global: false,
+        };
+        let shop = item(14, "2024-06-02T10:00:00Z", "Remove analytics", Some("shop"));
         assert_eq!(
-            lines[1],
-            "- [14] 2024-06-02 Remove analytics (project shop)"
+            item_line(&shop, true),
+            "- [14] 2024-06-02 Remove analytics (project shop)\n"
         );
-        assert_eq!(lines[2], "- [3] 2023-01-05 a\\nb");
+        assert_eq!(
+            item_line(&shop, false),
+            "- [14] 2024-06-02 Remove analytics\n"
+        );
+        let raw = item(3, "2023-01-05T00:00:00Z", "a\nb\u{1b}[31m", None);
+        assert_eq!(item_line(&raw, true), "- [3] 2023-01-05 a\\nb\\u{1b}[31m\n");
     }
 }

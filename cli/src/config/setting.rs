@@ -41,6 +41,8 @@ pub enum Range {
     Source,
     /// Kinds of memory, each a short lowercase word (`item::kind_shape`).
     Kinds,
+    /// Names of agents' hook events that capture a session (`config::hook_events`).
+    Events,
 }
 
 /// A setting's command-line flag.
@@ -274,6 +276,7 @@ impl Value for Vec<String> {
             Range::Kinds => self
                 .iter()
                 .try_for_each(|kind| crate::item::kind_shape(name, kind)),
+            Range::Events => super::hook_events::check(name, self),
             _ => self
                 .iter()
                 .try_for_each(|glob| crate::access::check_glob(name, glob)),

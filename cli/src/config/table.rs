@@ -162,6 +162,25 @@ declare! {
         SUMMARIZE_TIMEOUT_MS summarize_timeout_ms: i64 = 60_000, Range::Number(whole(1, 3_600_000));
     }
 
+    [hook] Hook {
+        /// Whether the hook answers every prompt of a session with related items, not
+        /// only its first.
+        HOOK_EVERY_PROMPT every_prompt: bool = false, Range::Bool,
+            flag("every-prompt", "Answer every prompt of a session with related items, not \
+                only its first (default: the config's [hook] every_prompt, else off)");
+        // A start block is read before the first prompt: a handful, at most what a
+        // timeline lists.
+        /// How many of the project's newest items the hook shows at session start.
+        HOOK_START_ITEMS start_items: i64 = 5, Range::Number(whole(0, LIST_MAX_LIMIT));
+        /// Whether a session whose working folder maps to no project still gets the start
+        /// block, with the library's newest items.
+        HOOK_START_WITHOUT_PROJECT start_without_project: bool = false, Range::Bool;
+        /// The hook events that capture the session's transcript (`recall capture`, run
+        /// detached).
+        HOOK_CAPTURE_ON capture_on: Vec<String> = crate::config::hook_events::default_capture(),
+            Range::Events;
+    }
+
     [redact] Redact {
         /// Whether `add`, `import` and the MCP server's `add` replace secrets of
         /// well-known shapes in an item's text by `[redacted]` before it is stored.
@@ -279,6 +298,7 @@ mod tests {
                 (Range::Bool, Json::Bool(_)) => true,
                 (Range::Rule, Json::String(r)) => RelatedRule::NAMES.contains(&r.as_str()),
                 (Range::Source, Json::String(r)) => crate::item::check_source(r).is_ok(),
+                (Range::Events, Json::Array(events)) => events.iter().all(Json::is_string),
                 _ => false,
             };
             assert!(fits, "{}: {default} is not a {:?}", s.key, s.range);

@@ -50,7 +50,7 @@ fn directory_of(path: &Path) -> PathBuf {
 
 /// A writing command needs the file, its `-wal` and `-shm` (where they exist) and the
 /// directory (where they do not) to be writable: name the one that is not.
-pub(super) fn ensure_writable(path: &Path) -> Result<()> {
+pub fn ensure_writable(path: &Path) -> Result<()> {
     // A file without any write bit is write-protected on purpose, even for root.
     let protected = std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly());
     if protected || !writable(path) {

@@ -23,7 +23,7 @@ pub mod unreadable;
 pub mod wipe;
 
 pub use create::create;
-pub use files::sidecar;
+pub use files::{ensure_writable, sidecar};
 pub use open::{
     check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout, Access, Library,
     BUSY_TIMEOUT,

@@ -1,0 +1,93 @@
+//! `UserPromptSubmit`: the items `related` finds for the session's first prompt (the
+//! settings and `sql/related.sql` of `recall related`), nothing for its later prompts,
+//! which cost no search. `--every-prompt` (`[hook] every_prompt`) answers every prompt.
+use serde::Serialize;
+
+use super::payload::Payload;
+use super::state::{Outcome, State};
+use crate::args::{Common, HookArgs, Recency, RelatedArgs};
+use crate::error::Result;
+use crate::query;
+use crate::query::rows::RelatedRow;
+use crate::settings::{self, Globals};
+
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
+    let related_args = RelatedArgs {
+        prompt: String::new(),
+        project: a.project.clone(),
+        recency: Recency::default(),
+        rule: a.rule.clone(),
+        kinds: Default::default(),
+        scope: Default::default(),
+        common: Common {
+            access: a.access.clone(),
+            ..Common::default()
+        },
+    };
+    // Its terms stand for the prompt: the same answer, read in one pass however long
+    // the pasted text.
+    let prompt = recall_core::prompt::prompt_of_terms(&p.prompt);
+    let s = settings::Related::with_prompt(g, &related_args, prompt)?;
+    let lib = super::super::open_for_query(g)?;
+    // Recorded once the settings and the library are known good, so that a prompt that
+    // fails on them is not taken for the session's first.
+    let every = a.every_prompt || g.config.hook.every_prompt;
+    if !(every || first_prompt(&lib.path, p)) {
+        return Ok(String::new());
+    }
+    let rows = query::related(&lib, &s, false)?.results;
+    if g.json {
+        let doc = query::to_json(&HookAnswer {
+            command: "hook",
+            event: "UserPromptSubmit",
+            results: &rows,
+        })?;
+        return Ok(format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ));
+    }
+    Ok(block(&rows))
+}
+
+/// Whether this is the session's first prompt. A prompt whose first-ness cannot be known
+/// (no session id, no state beside the library, the state locked) is answered as a first.
+fn first_prompt(db: &std::path::Path, p: &Payload) -> bool {
+    let Some(session) = &p.session else {
+        return true;
+    };
+    match State::first_prompt(db, session) {
+        Outcome::Changed | Outcome::NoState => true,
+        Outcome::Unchanged => false,
+        Outcome::Locked => {
+            super::note(&format!(
+                "the session state {} is locked by another hook; this prompt is answered as a first one and not recorded",
+                super::state::path_of(db).display()
+            ));
+            true
+        }
+    }
+}
+
+/// What `recall --json hook` prints for a prompt: `related`'s results.
+#[derive(Serialize)]
+struct HookAnswer<'a> {
+    command: &'static str,
+    event: &'static str,
+    results: &'a [RelatedRow],
+}
+
+/// The context block: a heading saying what these are and how to see one, then one line
+/// per item.
+fn block(rows: &[RelatedRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):\n",
+    );
+    for row in rows {
+        out.push_str(&super::item_line(&row.item, true));
+    }
+    out
+}
