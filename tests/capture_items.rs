@@ -410,8 +410,14 @@ fn a_failing_summariser_keeps_the_literal_items() {
         ("hang", "gave no answer within 500 ms"),
         ("crash", "the summariser ended (exit status: 3)"),
         ("wrong-id", "answers request"),
-        ("empty", "gives none of title, summary, questions, atoms and kind"),
-        ("unknown-kind", "the summariser's kind \"musing\" is not a known kind"),
+        (
+            "empty",
+            "gives none of title, summary, questions, atoms and kind",
+        ),
+        (
+            "unknown-kind",
+            "the summariser's kind \"musing\" is not a known kind",
+        ),
     ] {
         let lib = TempLib::init(None);
         let config = lib.path("recall.toml");

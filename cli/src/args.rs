@@ -8,8 +8,7 @@ use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
     DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT, JUDGE_COMMAND, PRUNE_SHARE,
     RECENCY_WEIGHT, REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE,
-    SUMMARIZE_COMMAND,
-    TOKENIZER,
+    SUMMARIZE_COMMAND, TOKENIZER,
 };
 
 #[derive(Debug, Parser)]
@@ -649,9 +648,7 @@ mod tests {
                 | Range::Globs
                 | Range::Source
                 | Range::Kinds
-                | Range::Events => {
-                    TypeId::of::<String>()
-                }
+                | Range::Events => TypeId::of::<String>(),
             };
             for (command, arg) in carriers {
                 assert_eq!(

@@ -158,7 +158,9 @@ pub fn parse(line: &str, id: u64) -> Result<Summary, String> {
         kind: text("a kind", a.kind)?,
     };
     if summary == Summary::default() {
-        return Err(bad("gives none of title, summary, questions, atoms and kind"));
+        return Err(bad(
+            "gives none of title, summary, questions, atoms and kind",
+        ));
     }
     Ok(summary)
 }

@@ -14,9 +14,9 @@ use serde_json::json;
 use super::payload::Payload;
 use super::state::{Outcome, State};
 use crate::args::Cli;
-use crate::capture::store;
 use crate::err;
 use crate::error::Result;
+use crate::library::capture_records as store;
 use crate::library::ensure_writable;
 use crate::settings::Globals;
 
