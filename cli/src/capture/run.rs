@@ -128,11 +128,7 @@ fn capture_file(
     guard: &interrupt::Guard,
     c: &mut Counts,
 ) -> Result<std::result::Result<(), String>> {
-    // The same file named two ways (relative, through a link) is one file read.
-    let name = std::fs::canonicalize(path)
-        .unwrap_or_else(|_| path.to_path_buf())
-        .to_string_lossy()
-        .to_string();
+    let name = store::file_key(path);
     let stamp = stamp(path);
     if let (Some((size, mtime)), false) = (stamp, options.reread) {
         if store::unchanged(conn, &name, size, mtime).context("reading the capture records")? {

@@ -52,6 +52,15 @@ pub fn record(
     .map(drop)
 }
 
+/// The name a file is recorded under: its canonical path, so that the same file named
+/// two ways (relative, through a link) is one file read.
+pub fn file_key(path: &std::path::Path) -> String {
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .to_string()
+}
+
 /// Whether the file was read at this size and time.
 pub fn unchanged(
     conn: &Connection,

@@ -86,8 +86,13 @@ fn decide(
     if ensure_writable(db).is_err() {
         return Ok(Some(Done::ReadOnly));
     }
-    let held = store::unchanged(&lib.conn, transcript, stamp.0, stamp.1)
-        .map_err(|e| crate::error::Error::sqlite("reading the capture records", &e))?;
+    let held = store::unchanged(
+        &lib.conn,
+        &store::file_key(Path::new(transcript)),
+        stamp.0,
+        stamp.1,
+    )
+    .map_err(|e| crate::error::Error::sqlite("reading the capture records", &e))?;
     if held {
         return Ok(Some(Done::Captured));
     }
