@@ -534,3 +534,45 @@ fn with_no_path_the_agents_default_places_are_read() {
     );
     assert_eq!(lib.count("select count(*) from items"), 0);
 }
+
+#[test]
+fn a_progress_bar_on_a_terminal_only() {
+    let files: Vec<PathBuf> = [SHOP, WEB].iter().map(|rel| root().join(rel)).collect();
+    let total: u64 = files
+        .iter()
+        .map(|f| std::fs::metadata(f).unwrap().len())
+        .sum();
+    let lib = TempLib::init(None);
+    let command = format!(
+        "{} --db {} capture {} {}",
+        crate::common::cli::recall_bin().display(),
+        lib.db.display(),
+        files[0].display(),
+        files[1].display()
+    );
+    // `script` gives the command a terminal of its own.
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script (util-linux)");
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let size = format!(
+        "{:.2} KiB/{:.2} KiB",
+        total as f64 / 1024.0,
+        total as f64 / 1024.0
+    );
+    assert!(shown.contains("capturing"), "{shown}");
+    assert!(shown.contains(&size), "{size} not in {shown}");
+    assert!(shown.contains("2 files read"), "{shown}");
+    // Piped: the final line only.
+    let lib = TempLib::init(None);
+    let ran = lib
+        .run(&[
+            "capture",
+            files[0].to_str().unwrap(),
+            files[1].to_str().unwrap(),
+        ])
+        .ok();
+    assert!(!ran.stderr.contains("capturing") && !ran.stdout.contains("capturing"));
+    assert!(ran.stdout.starts_with("2 files read"), "{}", ran.stdout);
+}
