@@ -576,3 +576,41 @@ fn a_progress_bar_on_a_terminal_only() {
     assert!(!ran.stderr.contains("capturing") && !ran.stdout.contains("capturing"));
     assert!(ran.stdout.starts_with("2 files read"), "{}", ran.stdout);
 }
+
+#[test]
+fn marks_a_person_gave_a_captured_item_survive_its_capture_again() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("sessions");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("rollout.jsonl");
+    std::fs::copy(root().join(WEB), &path).unwrap();
+    capture_with(&lib, &[path.to_str().unwrap()], &[]).ok();
+    lib.run(&["promote", "1"]).ok();
+    lib.conn()
+        .execute("update items set kind = 'gotcha' where id = 1", [])
+        .unwrap();
+    // The session grows: its (only) segment's item is replaced.
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(
+        &json!({"timestamp": "2025-11-18T13:07:00.000Z", "type": "response_item",
+                "payload": {"type": "message", "role": "assistant",
+                            "content": [{"type": "output_text", "text": "Also cleared the vite cache."}]}})
+        .to_string(),
+    );
+    text.push('\n');
+    std::fs::write(&path, text).unwrap();
+    let out = capture_with(&lib, &[path.to_str().unwrap()], &[])
+        .ok()
+        .json();
+    assert_eq!(out["replaced"], 1, "{out}");
+    let (summary, kind, global): (String, Option<String>, i64) = lib
+        .conn()
+        .query_row(
+            "select summary, kind, global from items where id = 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(summary, "Also cleared the vite cache.");
+    assert_eq!((kind.as_deref(), global), (Some("gotcha"), 1));
+}
