@@ -170,12 +170,12 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(
             "connection-string",
-            r#"(?i:\b(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|cockroachdb|clickhouse|couchdb|neo4j(?:\+s)?|bolt)://)[^\s/:@"'<>]+:(?P<s>[^\s/@"'<>]+)@|(?i:;\s*(?:password|pwd)\s*=\s*)(?P<s2>[^;"'\s]+)"#,
+            r#"(?i:\b(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|cockroachdb|clickhouse|couchdb|neo4j(?:\+s)?|bolt)://)[^\s/:@"'<>]*:(?P<s>[^\s/@"'<>]+)@|(?i:;\s*(?:password|pwd)\s*=\s*)(?P<s2>[^;"'\s]+)"#,
             any,
         ),
         rule(
             "url-password",
-            r#"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@"'<>]+:(?P<s>[^\s/@"'<>]+)@"#,
+            r#"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@"'<>]*:(?P<s>[^\s/@"'<>]+)@"#,
             any,
         ),
         rule(
@@ -334,6 +334,15 @@ mod tests {
         assert_eq!(
             r("curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZA==' x").0,
             "curl -H 'Authorization: Basic [redacted]' x"
+        );
+        // A password without a user name, as Redis URLs often are.
+        assert_eq!(
+            r("REDIS_URL=redis://:hunter2-Redis@cache:6379/0 make").0,
+            "REDIS_URL=redis://:[redacted]@cache:6379/0 make"
+        );
+        assert_eq!(
+            r("fetch https://:t0ken-xyz@git.example.com/repo").0,
+            "fetch https://:[redacted]@git.example.com/repo"
         );
         assert_eq!(
             r("psql postgres://app:s3cr3t-Pw@db:5432/shop").0,
