@@ -51,12 +51,13 @@ project_filter as (
 pool as (
   select f.rowid as id,
          bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-              case when :project is null then 0.5 else 0.0 end) as bm25
+              case when :project is null then 0.5 else 0.0 end, 0.0) as bm25
   from (select group_concat(word, ' ') as words, count(*) as n from terms) as t
   join items_fts as f
   where t.n >= 2
     and items_fts match (
-          '(' || recall_match(t.words, :tokenizer) || ')'
+          -- Not the neighbours' titles (the context column): an item's own words.
+          '{title summary questions atoms project} : (' || recall_match(t.words, :tokenizer) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
           || (select f from project_filter))
     and (coalesce(:project, :sources) is null
@@ -94,7 +95,7 @@ library as materialized (
 words as materialized (
   select s.word,
          (select count(*) from items_fts as f
-          where items_fts match '"' || s.word || '"'
+          where items_fts match '{title summary questions atoms project} : "' || s.word || '"'
             and (:sources is null
                  or exists (select 1 from items as i
                             where i.id = f.rowid
@@ -125,7 +126,8 @@ together as materialized (
                    and (coalesce(:candidates, 0) = 1
                         or judged.weight >= (select min_weight from rule))
               then (select count(*) from items_fts as f
-                    where items_fts match (select group_concat('"' || s.word || '"', ' AND ')
+                    where items_fts match (select '{title summary questions atoms project} : ('
+                                                  || group_concat('"' || s.word || '"', ' AND ') || ')'
                                            from shared as s where s.id = judged.id)
                       and (:sources is null
                            or exists (select 1 from items as i

@@ -136,6 +136,8 @@ pub struct Context {
     pub weight: f64,
     pub radius: i64,
     pub gap_minutes: f64,
+    /// The bm25 weight of the index's `context` column (the neighbours' titles).
+    pub column_weight: f64,
 }
 
 impl Context {
@@ -170,6 +172,7 @@ impl Ranking {
                 weight: c.search.context_weight,
                 radius: c.search.context_radius,
                 gap_minutes: c.search.context_gap_minutes,
+                column_weight: c.search.context_column_weight,
             },
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,

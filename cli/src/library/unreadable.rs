@@ -88,7 +88,12 @@ pub fn scan(conn: &Connection, first: usize) -> rusqlite::Result<RowScan> {
 
 /// The same, looking only at `only` (every column when empty).
 fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Result<RowScan> {
-    let columns: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.name).collect();
+    let all: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.name).collect();
+    let columns = super::columns::present(conn, "items", &all)?;
+    let read: Vec<&super::columns::Column> = ITEM_COLUMNS
+        .iter()
+        .filter(|c| columns.contains(&c.name))
+        .collect();
     let mut stmt = conn.prepare(&format!(
         "select id, {} from main.items order by id",
         columns.join(", ")
@@ -105,7 +110,7 @@ fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Res
             ValueRef::Integer(n) => n,
             _ => continue,
         };
-        for (i, column) in ITEM_COLUMNS.iter().enumerate() {
+        for (i, column) in read.iter().enumerate() {
             if !only.is_empty() && !only.contains(&column.name) {
                 continue;
             }
