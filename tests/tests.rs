@@ -27,6 +27,7 @@ mod inputs;
 mod judge;
 mod layout;
 mod match_safety;
+mod neighbour_context;
 mod mcp_helpers;
 mod mcp_library;
 mod mcp_protocol;

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value as Json};
 use crate::args::{self, Cli};
 use crate::config::overlay::Overlay;
 use crate::config::table::{
-    CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, EMBED_COMMAND,
+    CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, EMBED_COMMAND,
     HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT,
     RELATED_MIN_WEIGHT,
 };
@@ -145,7 +145,8 @@ impl Context {
         self.weight > 0.0 && self.radius > 0
     }
 
-    /// `--context-weight`, `--context-radius` and `--context-gap`: flags over the config.
+    /// `--context-weight`, `--context-radius`, `--context-gap` and
+    /// `--context-column-weight`: flags over the config.
     fn apply(&mut self, a: &args::ContextArgs) -> Result<()> {
         if let Some(w) = a.context_weight {
             self.weight = CONTEXT_WEIGHT.flag_real(w)?;
@@ -155,6 +156,9 @@ impl Context {
         }
         if let Some(g) = a.context_gap {
             self.gap_minutes = CONTEXT_GAP_MINUTES.flag_real(g)?;
+        }
+        if let Some(w) = a.context_column_weight {
+            self.column_weight = CONTEXT_COLUMN_WEIGHT.flag_real(w)?;
         }
         Ok(())
     }

@@ -90,7 +90,10 @@ declare! {
         /// The bm25 weight of the neighbours' titles each item is indexed with, from {min}
         /// (they do not count) to {max}.
         CONTEXT_COLUMN_WEIGHT context_column_weight: f64 = defaults::CONTEXT_COLUMN_WEIGHT,
-            Range::Number(real(0.0, 10.0)), eval(22);
+            Range::Number(real(0.0, 10.0)),
+            flag("context-column-weight", "The bm25 weight of the neighbours' titles each item \
+                is indexed with, {min} (off) to {max}"),
+            eval(22);
     }
 
     [later] Later {
