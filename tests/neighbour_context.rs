@@ -122,13 +122,19 @@ fn every_write_keeps_every_context_in_step() {
         let case = |what: &str| format!("{what} (recursive triggers {recursive})");
         assert_in_step(&conn, &case("seed"));
         let context = |id: i64| -> String {
-            conn.query_row("select context from items where id = ?1", [id], |r| r.get(0))
-                .expect("context")
+            conn.query_row("select context from items where id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .expect("context")
         };
         // Worked out by hand: 2 sits between 1 and 3.
         assert_eq!(context(2), "alpha question charlie thanks");
         assert_eq!(context(4), "", "five hours from its neighbour");
-        assert_eq!(context(5), "foxtrot note", "its source's, not the other source's");
+        assert_eq!(
+            context(5),
+            "foxtrot note",
+            "its source's, not the other source's"
+        );
 
         // An item arriving between 1 and 2 changes both their contexts.
         insert(&conn, "insert", 8, ("s", Some("chat"), "hotel between", 0));
@@ -137,9 +143,18 @@ fn every_write_keeps_every_context_in_step() {
         assert_in_step(&conn, &case("insert between"));
 
         let writes = [
-            ("title", "update items set title = 'india renamed' where id = 3"),
-            ("time", "update items set occurred_at = '2025-01-01T05:01:00Z' where id = 2"),
-            ("project", "update items set project = null, source = 'notes' where id = 1"),
+            (
+                "title",
+                "update items set title = 'india renamed' where id = 3",
+            ),
+            (
+                "time",
+                "update items set occurred_at = '2025-01-01T05:01:00Z' where id = 2",
+            ),
+            (
+                "project",
+                "update items set project = null, source = 'notes' where id = 1",
+            ),
             ("id", "update items set id = 20 where id = 8"),
             ("delete", "delete from items where id = 3"),
             (
@@ -149,21 +164,36 @@ fn every_write_keeps_every_context_in_step() {
                  on conflict(id) do update set title = excluded.title,
                    occurred_at = excluded.occurred_at",
             ),
-            ("transcript only", "update items set transcript = 'kilo' where id = 4"),
+            (
+                "transcript only",
+                "update items set transcript = 'kilo' where id = 4",
+            ),
         ];
         for (what, sql) in writes {
-            conn.execute_batch(sql).unwrap_or_else(|e| panic!("{what}: {e}"));
+            conn.execute_batch(sql)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
             assert_in_step(&conn, &case(what));
         }
-        insert(&conn, "insert or replace", 6, ("notes", None, "lima replaced", 2));
+        insert(
+            &conn,
+            "insert or replace",
+            6,
+            ("notes", None, "lima replaced", 2),
+        );
         assert_in_step(&conn, &case("insert or replace"));
         insert(&conn, "replace", 5, ("s", Some("chat"), "mike moved in", 4));
         assert_in_step(&conn, &case("replace"));
-        insert(&conn, "insert or ignore", 5, ("s", Some("chat"), "never written", 60));
+        insert(
+            &conn,
+            "insert or ignore",
+            5,
+            ("s", Some("chat"), "never written", 60),
+        );
         assert_in_step(&conn, &case("insert or ignore"));
         // An ignored insert leaves what its before-insert trigger set aside (as it does in
         // items_fts_pending); the next write brings those items in step and clears it.
-        conn.execute_batch("delete from items where id = 7").expect("delete");
+        conn.execute_batch("delete from items where id = 7")
+            .expect("delete");
         assert_in_step(&conn, &case("the write after"));
         assert_eq!(
             conn.query_row("select count(*) from items_context_stale", [], |r| r
@@ -205,7 +235,12 @@ fn random_writes_against_the_rule_computed_in_rust() {
             }
             2 => {
                 let id = pick(&mut rng);
-                insert(&conn, "insert or replace", id, (source, project, &title, minute));
+                insert(
+                    &conn,
+                    "insert or replace",
+                    id,
+                    (source, project, &title, minute),
+                );
             }
             3 => {
                 conn.execute(
@@ -295,7 +330,9 @@ fn search_matches_an_item_by_its_neighbours_titles_related_and_later_do_not() {
     assert_eq!(answer["results"][1]["matched_by"], "terms");
     // Its relevance is FTS5's bm25 of the context column at search's weight.
     let want = lib.relevance("\"nightly\" OR \"export\"");
-    let got = answer["results"][1]["relevance"].as_f64().expect("relevance");
+    let got = answer["results"][1]["relevance"]
+        .as_f64()
+        .expect("relevance");
     let of_two = want.iter().find(|m| m.0 == 2).expect("2 matches").1;
     assert!((got - of_two).abs() < 1e-9, "{got} vs {of_two}");
     // At weight 0 the column neither matches nor counts (recall sql runs search.sql).
@@ -304,7 +341,10 @@ fn search_matches_an_item_by_its_neighbours_titles_related_and_later_do_not() {
             "--json",
             "sql",
             "--file",
-            crate::common::root().join("sql/search.sql").to_str().expect("path"),
+            crate::common::root()
+                .join("sql/search.sql")
+                .to_str()
+                .expect("path"),
             "-p",
             "query=nightly export",
             "-p",
@@ -346,7 +386,10 @@ fn migrate_fills_the_contexts_and_rebuild_follows_the_recorded_radius() {
         crate::common::latest_version()
     );
     assert_in_step(&conn, "after migrate");
-    assert_eq!(ids(&lib.json(&["search", "charlie", "--context-weight", "0"])), vec![3, 2]);
+    assert_eq!(
+        ids(&lib.json(&["search", "charlie", "--context-weight", "0"])),
+        vec![3, 2]
+    );
 
     // Radius 2 and a gap of 10 minutes, recorded; rebuild recomputes every context.
     conn.execute_batch(
@@ -386,7 +429,8 @@ fn check_names_a_context_out_of_step_and_repair_recomputes_it() {
     );
     let out = lib.run(&["repair"]).ok();
     assert!(
-        out.stdout.contains("recomputed the context of 1 item from its neighbours"),
+        out.stdout
+            .contains("recomputed the context of 1 item from its neighbours"),
         "{}",
         out.stdout
     );

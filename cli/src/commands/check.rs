@@ -588,10 +588,7 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
             return Ok(());
         }
     };
-    let differs: Vec<String> = kept
-        .iter()
-        .map(|c| format!("i.{c} is not p.{c}"))
-        .collect();
+    let differs: Vec<String> = kept.iter().map(|c| format!("i.{c} is not p.{c}")).collect();
     let stale = format!(
         "select p.id from items_fts_pending as p left join items as i on i.id = p.id
          where i.id is null or {}",

@@ -1,6 +1,6 @@
 //! The neighbours' titles each item is indexed with (`items.context`, the index's
 //! `context` column). The library's triggers keep them in step on every write
-//! (`sql/migrations/0005_neighbour_context.sql`); what they should hold is the view
+//! (the migration `neighbour_context` of `sql/migrations/`); what they should hold is the view
 //! `items_context_wanted`, read here by `rebuild`, `repair` and `check`.
 use rusqlite::Connection;
 

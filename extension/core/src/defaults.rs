@@ -31,7 +31,7 @@ pub const CONTEXT_RADIUS: i64 = 2;
 pub const CONTEXT_RADIUS_MAX: i64 = 10;
 pub const CONTEXT_GAP_MINUTES: f64 = 30.0;
 /// Search's weight of the index's `context` column, the neighbours' titles each item is
-/// indexed with (`sql/migrations/0005_neighbour_context.sql`), against the title's 2.0 in
+/// indexed with (the migration `neighbour_context`), against the title's 2.0 in
 /// bm25 (0: the column does not count). Chosen by the evaluation in docs/evaluation.md.
 pub const CONTEXT_COLUMN_WEIGHT: f64 = 0.7;
 /// Search's vector channel (`sql/search.sql` with `:nearest`): the weights of the literal
