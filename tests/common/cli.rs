@@ -170,11 +170,16 @@ impl TempLib {
         self.conn().query_row(sql, [], |r| r.get(0)).expect(sql)
     }
 
-    /// Ids whose index entry matches an FTS5 query, sorted.
+    /// Ids whose index entry matches an FTS5 query in the item's own columns (not the
+    /// neighbours' titles of its `context` column), sorted.
     pub fn matching(&self, fts_query: &str) -> Vec<i64> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
+            .prepare(
+                "select rowid from items_fts
+                 where items_fts match '{title summary questions atoms project} : (' || ?1 || ')'
+                 order by rowid",
+            )
             .expect("prepare");
         let ids = stmt
             .query_map([fts_query], |r| r.get(0))
