@@ -358,8 +358,8 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     let context = |weight: f64, gap_minutes: f64| Ranking {
         context: settings::Context {
             weight,
-            radius: ranking.context.radius,
             gap_minutes,
+            ..ranking.context
         },
         ..ranking.clone()
     };

@@ -36,11 +36,13 @@ project_filter as (
 hits as (
   select f.rowid as id,
          -bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-               case when item.project is null then 0.5 else 0.0 end) as relevance
+               case when item.project is null then 0.5 else 0.0 end, 0.0) as relevance
   from item
   join items_fts as f
   where items_fts match (
-          '(' || recall_match(coalesce(nullif(trim(:query), ''), item.title),
+          -- Not the neighbours' titles (the context column): an item's own words.
+          '{title summary questions atoms project} : ('
+          || recall_match(coalesce(nullif(trim(:query), ''), item.title),
                               :tokenizer, 1) || ')'
           -- The project filters inside FTS5 too (see search.sql), then exactly below.
           || coalesce((select f from project_filter), ''))

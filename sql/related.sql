@@ -53,12 +53,13 @@ pool as (
   select id, bm25 from (
     select f.rowid as id,
            bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-                case when :project is null then 0.5 else 0.0 end) as bm25
+                case when :project is null then 0.5 else 0.0 end, 0.0) as bm25
     from (select group_concat(word, ' ') as words, count(*) as n from terms) as t
     join items_fts as f
     where t.n >= 2
       and items_fts match (
-            '(' || recall_match(t.words, :tokenizer) || ')'
+            -- Not the neighbours' titles (the context column): an item's own words.
+            '{title summary questions atoms project} : (' || recall_match(t.words, :tokenizer) || ')'
             -- The project filters inside FTS5 too (see search.sql), then exactly below.
             || (select f from project_filter))
       and (coalesce(:project, :kinds, :sources) is null
@@ -71,13 +72,14 @@ pool as (
     union all
     -- Under a project filter, the global items of other projects match too (see
     -- search.sql).
-    select f.rowid, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0)
+    select f.rowid, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0, 0.0)
     from (select group_concat(word, ' ') as words, count(*) as n from terms) as t
     cross join items as g
     cross join items_fts as f on f.rowid = g.id
     where t.n >= 2 and :project is not null and g.global = 1
       and (g.project is null or g.project <> :project)
-      and items_fts match ('(' || recall_match(t.words, :tokenizer) || ')')
+      and items_fts match (
+            '{title summary questions atoms project} : (' || recall_match(t.words, :tokenizer) || ')')
       and (:kinds is null or g.kind in (select value from json_each(:kinds)))
       and recall_source_allowed(g.source, :sources))
   order by bm25
@@ -109,7 +111,7 @@ library as materialized (
 words as materialized (
   select s.word,
          (select count(*) from items_fts as f
-          where items_fts match '"' || s.word || '"'
+          where items_fts match '{title summary questions atoms project} : "' || s.word || '"'
             and (:sources is null
                  or exists (select 1 from items as i
                             where i.id = f.rowid
@@ -140,7 +142,8 @@ together as materialized (
                    and (coalesce(:candidates, 0) = 1
                         or judged.weight >= (select min_weight from rule))
               then (select count(*) from items_fts as f
-                    where items_fts match (select group_concat('"' || s.word || '"', ' AND ')
+                    where items_fts match (select '{title summary questions atoms project} : ('
+                                                  || group_concat('"' || s.word || '"', ' AND ') || ')'
                                            from shared as s where s.id = judged.id)
                       and (:sources is null
                            or exists (select 1 from items as i

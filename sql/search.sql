@@ -29,6 +29,8 @@
 --                    0 to 1, default 0.3; 0 turns the stage off
 --   :context_radius  how many items before and after it are its neighbours, default 2
 --   :context_gap     minutes: no neighbour further apart in time, default 30
+--   :context_column_weight  the bm25 weight of the neighbours' titles each item is
+--                    indexed with (its context column), default 0.7; 0: they do not count
 --   :nearest         a JSON array of item ids, nearest the query first (sql/nearest.sql
 --                    with the same filters); NULL: no vector channel, literal search
 --   :rrf_k           reciprocal rank fusion's k, default 60
@@ -55,13 +57,18 @@ pool as materialized (
   select id, bm25 from (
     select f.rowid as id,
            -- Scoped to one project, the project column would score the same for every
-           -- hit: it weighs 0 there, and 0.5 otherwise.
+           -- hit: it weighs 0 there, and 0.5 otherwise. The neighbours' titles (context)
+           -- weigh :context_column_weight.
            bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-                case when :project is null then 0.5 else 0.0 end) as bm25
+                case when :project is null then 0.5 else 0.0 end,
+                max(0.0, coalesce(:context_column_weight, 0.7))) as bm25
     from items_fts as f
     where items_fts match (
-            -- No query at all matches nothing ('""'), as an empty one does.
-            '(' || coalesce(:match, recall_match(:query, :tokenizer,
+            -- No query at all matches nothing ('""'), as an empty one does. At weight 0
+            -- the neighbours' titles do not match either.
+            case when coalesce(:context_column_weight, 0.7) > 0 then ''
+                 else '{title summary questions atoms project} : ' end
+            || '(' || coalesce(:match, recall_match(:query, :tokenizer,
                                                  coalesce(:drop_stopwords, 1)), '""') || ')'
             || (select f from project_filter))
       -- Filters that FTS5 cannot apply read the item; without filters, nothing is read.
@@ -79,13 +86,16 @@ pool as materialized (
     -- Under a project filter, the global items of other projects (visible in every
     -- project) match too: each read by its id from their own index, few as they are.
     select f.rowid,
-           bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0)
+           bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0,
+                max(0.0, coalesce(:context_column_weight, 0.7)))
     from items as g
     cross join items_fts as f on f.rowid = g.id
     where :project is not null and g.global = 1
       and (g.project is null or g.project <> :project)
       and items_fts match (
-            '(' || coalesce(:match, recall_match(:query, :tokenizer,
+            case when coalesce(:context_column_weight, 0.7) > 0 then ''
+                 else '{title summary questions atoms project} : ' end
+            || '(' || coalesce(:match, recall_match(:query, :tokenizer,
                                                  coalesce(:drop_stopwords, 1)), '""') || ')')
       and (:source is null or g.source = :source)
       and (:since is null or g.occurred_at >= recall_time(:since))

@@ -704,7 +704,7 @@ fn an_altered_items_table_is_rebuilt_keeping_its_rows() {
           summary text, questions text not null default '', atoms text not null default '',
           occurred_at text not null, transcript text,
           imported_at text not null default (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-          kind text, global integer not null default 0)";
+          kind text, global integer not null default 0, context text not null default '')";
     damage(
         &lib,
         &format!(
@@ -755,7 +755,7 @@ fn a_failing_repair_names_the_row_and_changes_nothing() {
            summary text not null default '', questions text not null default '', atoms text not null default '',
            occurred_at text not null, transcript text,
            imported_at text not null default (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-           kind text, global integer not null default 0);
+           kind text, global integer not null default 0, context text not null default '');
          insert into items select * from old_items; drop table old_items;
          insert into items(id, source, title, occurred_at) values (50, 's', null, '2025-01-01T00:00:00Z');",
     );

@@ -1,5 +1,6 @@
 //! `recall forget`: a forgotten item's text is nowhere in the library file or its log
-//! (raw bytes), nor in the index (fts5vocab), under the default trigram tokenizer and a
+//! (raw bytes), nor in the index (fts5vocab), nor in the context of the item next to it
+//! (the neighbours' titles each item is indexed with), under the default trigram tokenizer and a
 //! unicode61 one; search cannot find it, `check` is clean, every other item is found.
 //! A plain DELETE leaves the text in the file (the byte check can fail). Dry runs,
 //! filters, empty requests, SIGKILL at every step, and a reader that blocks the wipe. A
@@ -18,6 +19,8 @@ use crate::common::shell_ok;
 /// In every field of the secret item; its rarest parts are in no other item.
 const SECRET: &str = "Zanzibarquokkavault7Secret";
 const UNICODE61: &str = "unicode61 remove_diacritics 2";
+/// The title of the item next to the secret one.
+const NEIGHBOUR: &str = "Checked the rotation with the on-call";
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
@@ -64,6 +67,20 @@ fn library_with_secret(tokenizer: Option<&str>) -> (TempLib, i64) {
         ])
         .ok();
     let id: i64 = out.stdout.trim().parse().expect("id");
+    // The next note, five minutes on: the secret's title is in its context (the
+    // neighbours' titles the index holds with it).
+    lib.run(&[
+        "add",
+        "--source",
+        "agent-a",
+        "--project",
+        "project-3",
+        "--title",
+        NEIGHBOUR,
+        "--at",
+        "2024-03-01T10:05:00Z",
+    ])
+    .ok();
     // Corrected later: the first version's row and index entries become free space and
     // stale segments, which only a rewrite of the file removes.
     let corrected = json!({
@@ -92,9 +109,24 @@ fn library_with_secret(tokenizer: Option<&str>) -> (TempLib, i64) {
     (lib, id)
 }
 
-/// The index's terms that only `id` holds (for trigram, its three-character grams),
-/// read through fts5vocab.
+/// The context (the neighbours' titles) of the item titled `title`.
+fn context_of(lib: &TempLib, title: &str) -> String {
+    lib.conn()
+        .query_row("select context from items where title = ?1", [title], |r| {
+            r.get(0)
+        })
+        .expect("the item")
+}
+
+/// The index's terms that only `id` holds, in its own columns or in its neighbour's
+/// context (for trigram, its three-character grams), read through fts5vocab.
 fn terms_only_in(lib: &TempLib, id: i64) -> BTreeSet<String> {
+    let neighbour: i64 = lib
+        .conn()
+        .query_row("select id from items where title = ?1", [NEIGHBOUR], |r| {
+            r.get(0)
+        })
+        .expect("the neighbour");
     let conn = lib.conn();
     conn.execute_batch(
         "create virtual table temp.v using fts5vocab(main, items_fts, instance);
@@ -103,12 +135,13 @@ fn terms_only_in(lib: &TempLib, id: i64) -> BTreeSet<String> {
     .expect("fts5vocab");
     let mut stmt = conn
         .prepare(
-            "select distinct term from temp.v where doc = ?1
-             except select term from temp.v where doc <> ?1",
+            "select distinct term from temp.v where doc = ?1 or (doc = ?2 and col = 'context')
+             except select term from temp.v
+             where doc not in (?1, ?2) or (doc = ?2 and col <> 'context')",
         )
         .expect("prepare");
     let terms = stmt
-        .query_map([id], |r| r.get::<_, String>(0))
+        .query_map([id, neighbour], |r| r.get::<_, String>(0))
         .expect("query")
         .collect::<rusqlite::Result<BTreeSet<String>>>()
         .expect("terms");
@@ -256,6 +289,10 @@ fn forgetting_leaves_no_trace(tokenizer: Option<&str>) {
     let (lib, id) = library_with_secret(tokenizer);
     let items_before = lib.count("select count(*) from items");
     assert!(secret_in_files(&lib), "the secret is in the file before");
+    assert!(
+        context_of(&lib, NEIGHBOUR).contains(SECRET),
+        "the neighbour's context holds the secret before"
+    );
     let terms = terms_only_in(&lib, id);
     assert!(
         terms.len() >= 5,
@@ -282,6 +319,10 @@ fn forgetting_leaves_no_trace(tokenizer: Option<&str>) {
         "the secret's bytes are still in the files"
     );
     assert_eq!(index_traces(&lib, &terms, id), (0, 0), "left in the index");
+    assert!(
+        !context_of(&lib, NEIGHBOUR).contains(SECRET),
+        "the secret's title left its neighbour's context"
+    );
     let raw = raw_index_terms(&lib);
     let left: Vec<&String> = terms.iter().filter(|t| raw.contains(*t)).collect();
     assert!(left.is_empty(), "terms left in the index's pages: {left:?}");
@@ -305,7 +346,7 @@ fn forgetting_leaves_no_trace_under_unicode61_and_the_old_shell_still_reads_it()
     lib.run(&["forget", &id.to_string()]).ok();
     let count = shell_ok(
         &[lib.db.as_os_str()],
-        "select count(*) from items_fts where items_fts match 'migrate';",
+        "select count(*) from items_fts where items_fts match '{title summary questions atoms project} : migrate';",
     );
     assert_eq!(
         count.trim().parse::<i64>().ok(),

@@ -28,6 +28,11 @@ const NOT_TAKEN: &[(&str, &str, &str)] = &[
     ),
     (
         "search",
+        "context_column_weight",
+        "the server's configuration weighs the neighbours' titles in the index",
+    ),
+    (
+        "search",
         "no_judge",
         "the server's configuration chooses the judge",
     ),

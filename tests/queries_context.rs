@@ -1,6 +1,7 @@
 //! Search's context stage (docs/queries.md, "Context"): each rule on a hand-made library
 //! with its answer worked out beside it, then a differential test against a computation
-//! of the rule written here in Rust.
+//! of the rule written here in Rust. The libraries index no neighbours' titles (the
+//! index's context column, tests/neighbour_context.rs), so that the stage is seen alone.
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use serde_json::Value;
@@ -61,7 +62,7 @@ fn conversation() -> TempLib {
             .line(), // 6
     ];
     items.extend(fillers(20));
-    TempLib::with_items(None, &items)
+    TempLib::with_items(None, &items).without_index_context()
 }
 
 #[test]
@@ -159,7 +160,7 @@ fn items_without_a_project_are_neighbours_within_their_source() {
             .at(&at(1))
             .line(), // 4
     ];
-    let lib = TempLib::with_items(None, &items);
+    let lib = TempLib::with_items(None, &items).without_index_context();
     let answer = search(
         &lib,
         "parrot",
@@ -187,7 +188,7 @@ fn a_hit_takes_the_share_of_its_best_neighbour_and_neighbours_join_the_pool() {
         titled("and then nothing").project("z").at(&at(2)).line(), // 3
     ];
     items.extend(fillers(20));
-    let lib = TempLib::with_items(None, &items);
+    let lib = TempLib::with_items(None, &items).without_index_context();
     let rel: std::collections::HashMap<i64, f64> =
         lib.relevance("\"walrus\"").into_iter().collect();
     let answer = search(
@@ -245,7 +246,7 @@ fn filters_and_access_bind_the_neighbours() {
             .at(&at(3))
             .line(), // 4
     ];
-    let lib = TempLib::with_items(None, &items);
+    let lib = TempLib::with_items(None, &items).without_index_context();
     let on = ["--context-weight", "0.3", "--context-radius", "2"];
     assert_eq!(ids(&search(&lib, "lighthouse", &on)), [1, 3, 2]);
     // A forbidden neighbour never shows; positions still count it, so radius 2 reaches 3
@@ -276,7 +277,7 @@ fn recency_reranks_the_combined_relevance() {
             .at("2024-06-01T00:01:00Z")
             .line(),
     ];
-    let lib = TempLib::with_items(None, &items);
+    let lib = TempLib::with_items(None, &items).without_index_context();
     let rel = lib.relevance("\"quokka\"")[0].1;
     let answer = lib.json(&[
         "search",
@@ -522,7 +523,7 @@ fn differential_against_the_rule_computed_in_rust() {
     let mut checked = 0;
     for library in 0..3 {
         let (rows, lines) = random_library(&mut rng, 90);
-        let lib = TempLib::with_items(None, &lines);
+        let lib = TempLib::with_items(None, &lines).without_index_context();
         for _ in 0..12 {
             let word = WORDS[rng.random_range(0..WORDS.len())];
             let weight = [0.0, 0.15, 0.3, 1.0][rng.random_range(0..4)];

@@ -86,7 +86,7 @@ fn date(id: i64) -> &'static str {
 /// `later` as docs/queries.md states it, computed in Rust from FTS5's own relevance: the oracle.
 fn later_oracle(lib: &TempLib, item_id: i64, fts: &str, scope: &[i64], limit: usize) -> Vec<i64> {
     let hits: Vec<(i64, f64)> = lib
-        .relevance(fts)
+        .relevance_own(fts)
         .into_iter()
         .filter(|(id, _)| scope.contains(id) && date(*id) >= date(item_id))
         .take(50)
@@ -140,7 +140,7 @@ fn the_bar_counts_the_item_itself() {
     // "cache", far below the title's three words: it falls under 0.3 x best only
     // because the item itself is counted; without the item it could set the bar.
     let lib = story();
-    let rel = lib.relevance("\"Switch\" OR \"cache\" OR \"redis\"");
+    let rel = lib.relevance_own("\"Switch\" OR \"cache\" OR \"redis\"");
     let r = |id: i64| {
         rel.iter()
             .find(|(i, _)| *i == id)
@@ -334,7 +334,7 @@ fn related_looks_only_at_the_first_eight_results() {
         let lib = related_lib(items);
         let target = redis_items as i64 + 1;
         let rank = lib
-            .relevance("\"redis\" OR \"cache\" OR \"eviction\"")
+            .relevance_own("\"redis\" OR \"cache\" OR \"eviction\"")
             .iter()
             .position(|(id, _)| *id == target)
             .expect("found")

@@ -36,6 +36,7 @@ mod mcp_library;
 mod mcp_protocol;
 mod mcp_schemas;
 mod mcp_signals;
+mod neighbour_context;
 mod properties;
 mod queries_context;
 mod queries_later;

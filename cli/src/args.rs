@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::table::{
-    ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
-    DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT, JUDGE_COMMAND, PRUNE_SHARE,
+    ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS,
+    CONTEXT_WEIGHT, DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT, JUDGE_COMMAND,
+    PRUNE_SHARE,
     RECENCY_WEIGHT, REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE,
     SUMMARIZE_COMMAND, TOKENIZER,
 };
@@ -330,6 +331,9 @@ pub struct ContextArgs {
     #[arg(long = CONTEXT_GAP_MINUTES.long(), value_name = "MINUTES",
         help = CONTEXT_GAP_MINUTES.help())]
     pub context_gap: Option<f64>,
+    #[arg(long = CONTEXT_COLUMN_WEIGHT.long(), value_name = "WEIGHT",
+        help = CONTEXT_COLUMN_WEIGHT.help())]
+    pub context_column_weight: Option<f64>,
 }
 
 #[derive(Debug, Args)]

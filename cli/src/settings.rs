@@ -9,9 +9,9 @@ use serde_json::{json, Map, Value as Json};
 use crate::args::{self, Cli, Scope};
 use crate::config::overlay::Overlay;
 use crate::config::table::{
-    CANDIDATE_POOL, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT, EMBED_COMMAND,
-    HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT, RELATED_MIN_JOINT_WEIGHT,
-    RELATED_MIN_WEIGHT,
+    CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
+    EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
+    RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT,
 };
 use crate::config::{Config, RelatedRule};
 use crate::err;
@@ -160,6 +160,8 @@ pub struct Context {
     pub weight: f64,
     pub radius: i64,
     pub gap_minutes: f64,
+    /// The bm25 weight of the index's `context` column (the neighbours' titles).
+    pub column_weight: f64,
 }
 
 impl Context {
@@ -167,7 +169,8 @@ impl Context {
         self.weight > 0.0 && self.radius > 0
     }
 
-    /// `--context-weight`, `--context-radius` and `--context-gap`: flags over the config.
+    /// `--context-weight`, `--context-radius`, `--context-gap` and
+    /// `--context-column-weight`: flags over the config.
     fn apply(&mut self, a: &args::ContextArgs) -> Result<()> {
         if let Some(w) = a.context_weight {
             self.weight = CONTEXT_WEIGHT.flag_real(w)?;
@@ -177,6 +180,9 @@ impl Context {
         }
         if let Some(g) = a.context_gap {
             self.gap_minutes = CONTEXT_GAP_MINUTES.flag_real(g)?;
+        }
+        if let Some(w) = a.context_column_weight {
+            self.column_weight = CONTEXT_COLUMN_WEIGHT.flag_real(w)?;
         }
         Ok(())
     }
@@ -194,6 +200,7 @@ impl Ranking {
                 weight: c.search.context_weight,
                 radius: c.search.context_radius,
                 gap_minutes: c.search.context_gap_minutes,
+                column_weight: c.search.context_column_weight,
             },
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,

@@ -170,11 +170,16 @@ impl TempLib {
         self.conn().query_row(sql, [], |r| r.get(0)).expect(sql)
     }
 
-    /// Ids whose index entry matches an FTS5 query, sorted.
+    /// Ids whose index entry matches an FTS5 query in the item's own columns (not the
+    /// neighbours' titles of its `context` column), sorted.
     pub fn matching(&self, fts_query: &str) -> Vec<i64> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
+            .prepare(
+                "select rowid from items_fts
+                 where items_fts match '{title summary questions atoms project} : (' || ?1 || ')'
+                 order by rowid",
+            )
             .expect("prepare");
         let ids = stmt
             .query_map([fts_query], |r| r.get(0))
@@ -323,15 +328,20 @@ impl TempLib {
         self.run(&full).ok().json()
     }
 
-    /// Relevance (-bm25 with the library's weights) of every item matching `fts_query`,
+    /// Relevance (-bm25 with search's weights, the neighbours' titles included) of every
+    /// item matching `fts_query`,
     /// straight from FTS5: the independent side of ranking tests.
     pub fn relevance(&self, fts_query: &str) -> Vec<(i64, f64)> {
         let conn = self.conn();
+        let weights = format!(
+            "2.0, 1.0, 1.5, 1.5, 0.5, {}",
+            recall_core::defaults::CONTEXT_COLUMN_WEIGHT
+        );
         let mut stmt = conn
-            .prepare(
-                "select rowid, -bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5) from items_fts
-                 where items_fts match ?1 order by bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5)",
-            )
+            .prepare(&format!(
+                "select rowid, -bm25(items_fts, {weights}) from items_fts
+                 where items_fts match ?1 order by bm25(items_fts, {weights})"
+            ))
             .expect("prepare");
         let rows = stmt
             .query_map([fts_query], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -343,6 +353,39 @@ impl TempLib {
 }
 
 impl TempLib {
+    /// The same library with every item's context empty (index radius 0, recorded, then
+    /// `recall rebuild`): for tests of what the neighbours' titles in the index are not.
+    pub fn without_index_context(self) -> TempLib {
+        self.conn()
+            .execute(
+                "insert or replace into recall_meta(key, value) values ('index_context_radius', '0')",
+                [],
+            )
+            .expect("record radius 0");
+        self.run(&["rebuild"]).ok();
+        self
+    }
+
+    /// Relevance as `relevance`, of an item's own columns only (the neighbours' titles
+    /// neither match nor count), as `later` and `related` read them.
+    pub fn relevance_own(&self, fts_query: &str) -> Vec<(i64, f64)> {
+        let conn = self.conn();
+        let weights = "2.0, 1.0, 1.5, 1.5, 0.5, 0.0";
+        let mut stmt = conn
+            .prepare(&format!(
+                "select rowid, -bm25(items_fts, {weights}) from items_fts
+                 where items_fts match '{{title summary questions atoms project}} : (' || ?1 || ')'
+                 order by bm25(items_fts, {weights})"
+            ))
+            .expect("prepare");
+        let rows = stmt
+            .query_map([fts_query], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("query")
+            .collect::<rusqlite::Result<Vec<(i64, f64)>>>()
+            .expect("rows");
+        rows
+    }
+
     /// Imports into a library still at an older schema version (which `import` refuses
     /// until migrated), straight through SQL, for migration tests.
     pub fn import_at_v1(&self, jsonl: &str) {

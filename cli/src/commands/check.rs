@@ -194,6 +194,7 @@ pub fn run(g: &Globals) -> Result<i32> {
         triggers(&mut r, s);
         objects(&mut r, s);
         pending(&mut r, path, conn, s)?;
+        neighbour_context(&mut r, path, conn, s, mend)?;
     }
     rows(&mut r, path, conn, mend)?;
     vectors(&mut r, conn);
@@ -573,10 +574,21 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
     {
         return Ok(());
     }
-    let differs: Vec<String> = columns::indexed()
-        .iter()
-        .map(|c| format!("i.{c} is not p.{c}"))
-        .collect();
+    let kept = match read(
+        path,
+        columns::present(conn, "items_fts_pending", &columns::indexed()),
+    )? {
+        Ok(kept) => kept,
+        Err(e) => {
+            r.add(
+                "pending",
+                false,
+                format!("cannot read items_fts_pending ({e}): run `recall repair`"),
+            );
+            return Ok(());
+        }
+    };
+    let differs: Vec<String> = kept.iter().map(|c| format!("i.{c} is not p.{c}")).collect();
     let stale = format!(
         "select p.id from items_fts_pending as p left join items as i on i.id = p.id
          where i.id is null or {}",
@@ -605,6 +617,48 @@ fn pending(r: &mut Report, path: &std::path::Path, conn: &Connection, s: &Survey
             "pending",
             false,
             format!("cannot read items_fts_pending ({e}): run `recall repair`"),
+        ),
+    }
+    Ok(())
+}
+
+/// Each item's context (its neighbours' titles, which the index holds) is kept by the
+/// triggers; a write that ran without them leaves one out of step, and search then
+/// finds the item by words its neighbours no longer have.
+fn neighbour_context(
+    r: &mut Report,
+    path: &std::path::Path,
+    conn: &Connection,
+    s: &Survey,
+    mend: &str,
+) -> Result<()> {
+    // Without the items or the views, the tables line says it all; a library a migration
+    // behind has no contexts yet.
+    let parts = ["items", "items_neighbours", "items_context_wanted"];
+    if s.reference.object("items_context_wanted").is_none()
+        || s.damages.iter().any(|d| parts.contains(&d.name()))
+    {
+        return Ok(());
+    }
+    match read(path, crate::library::context::stale(conn))? {
+        Ok(0) => r.add(
+            "context",
+            true,
+            "every item's context holds its neighbours' titles",
+        ),
+        Ok(n) => r.add(
+            "context",
+            false,
+            format!(
+                "{} out of step with {} neighbours, left by a write that ran without its triggers: run `recall repair`",
+                plural(n as usize, "item's context is", "items' contexts are"),
+                if n == 1 { "its" } else { "their" }
+            ),
+        ),
+        Err(e) => r.add(
+            "context",
+            false,
+            format!("cannot compare the items' contexts ({e}): {mend}"),
         ),
     }
     Ok(())

@@ -6,7 +6,8 @@
 //! write commands use): missing or altered tables, indexes and triggers, the FTS5 index
 //! and its shadow tables (always created again, with the library's tokenizer), a
 //! `user_version` lowered by hand (the migrations log tells the real one), a missing
-//! tokenizer record (taken from the index), and rows left in `items_fts_pending`.
+//! tokenizer record (taken from the index), rows left in `items_fts_pending`, and items'
+//! contexts out of step with their neighbours.
 use std::time::Instant;
 
 use rusqlite::TransactionBehavior::Immediate;
@@ -116,7 +117,7 @@ fn restore(
     // Altered triggers and indexes go; they are created again below with the missing ones.
     for d in &survey.damages {
         if let Damage::Altered { kind, name } = d {
-            if kind == "trigger" || kind == "index" {
+            if kind == "trigger" || kind == "index" || kind == "view" {
                 conn.execute_batch(&format!("drop {kind} if exists {}", quoted(name)))
                     .context(&format!("dropping the altered {kind} {name}"))?;
             }
@@ -145,7 +146,7 @@ fn restore(
     // missing now is created, in the migrations' order.
     for d in schema::compare(conn, reference)? {
         if let Damage::Missing { kind, name } = &d {
-            if kind == "trigger" || kind == "index" {
+            if kind == "trigger" || kind == "index" || kind == "view" {
                 let sql = &definition(reference, name)?.sql;
                 conn.execute_batch(sql)
                     .context(&format!("creating {kind} {name}"))?;
@@ -168,6 +169,14 @@ fn restore(
         done.push(format!(
             "cleared {pending} {} left in items_fts_pending",
             if pending == 1 { "row" } else { "rows" }
+        ));
+    }
+    let contexts = crate::library::context::recompute(conn)?;
+    if contexts > 0 {
+        done.push(format!(
+            "recomputed the context of {contexts} {} from {} neighbours",
+            if contexts == 1 { "item" } else { "items" },
+            if contexts == 1 { "its" } else { "their" }
         ));
     }
     conn.execute_batch(&format!(

@@ -86,6 +86,14 @@ declare! {
             Range::Number(real(0.0, 525_600.0)),
             flag("context-gap", "The most minutes between a hit and a neighbour"),
             mcp("context_gap", unranged), eval(8);
+        // The title weighs 2: a neighbour's words count at most five times as much.
+        /// The bm25 weight of the neighbours' titles each item is indexed with, from {min}
+        /// (they do not count) to {max}.
+        CONTEXT_COLUMN_WEIGHT context_column_weight: f64 = defaults::CONTEXT_COLUMN_WEIGHT,
+            Range::Number(real(0.0, 10.0)),
+            flag("context-column-weight", "The bm25 weight of the neighbours' titles each item \
+                is indexed with, {min} (off) to {max}"),
+            eval(22);
     }
 
     [later] Later {

@@ -16,7 +16,7 @@ pub struct Column {
 
 /// Every column of `items` but its id, in the table's order.
 #[rustfmt::skip]
-pub const ITEM_COLUMNS: [Column; 11] = [
+pub const ITEM_COLUMNS: [Column; 12] = [
     Column { name: "source",      nullable: false, time: false, indexed_as: None, flag: false },
     Column { name: "project",     nullable: true,  time: false, indexed_as: Some(4), flag: false },
     Column { name: "title",       nullable: false, time: false, indexed_as: Some(0), flag: false },
@@ -28,6 +28,7 @@ pub const ITEM_COLUMNS: [Column; 11] = [
     Column { name: "imported_at", nullable: false, time: true,  indexed_as: None, flag: false },
     Column { name: "kind",        nullable: true,  time: false, indexed_as: None, flag: false },
     Column { name: "global",      nullable: false, time: false, indexed_as: None, flag: true },
+    Column { name: "context",     nullable: false, time: false, indexed_as: Some(5), flag: false },
 ];
 
 /// The columns the index holds, in its order.
@@ -38,6 +39,23 @@ pub fn indexed() -> Vec<&'static str> {
         .collect();
     columns.sort_by_key(|c| c.indexed_as);
     columns.into_iter().map(|c| c.name).collect()
+}
+
+/// Of `names`, those `table` has: a library a migration behind lacks the columns added
+/// since (`context`, 0005).
+pub fn present<'a>(
+    conn: &rusqlite::Connection,
+    table: &str,
+    names: &[&'a str],
+) -> rusqlite::Result<Vec<&'a str>> {
+    let mut stmt = conn.prepare("select 1 from pragma_table_info(?1) where name = ?2")?;
+    let mut kept = Vec::new();
+    for name in names {
+        if stmt.exists([table, name])? {
+            kept.push(*name);
+        }
+    }
+    Ok(kept)
 }
 
 #[cfg(test)]

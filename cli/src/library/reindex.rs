@@ -3,7 +3,7 @@
 use rusqlite::TransactionBehavior::Immediate;
 use rusqlite::{Connection, Transaction};
 
-use super::{columns, schema};
+use super::{columns, context, schema};
 use crate::error::{Context, Result};
 use crate::{err, fault, interrupt, tokenizer};
 
@@ -54,7 +54,8 @@ impl Iterator for Batches<'_> {
     }
 }
 
-/// The rebuild's transaction: FTS5's `rebuild` of the declared index, or a new index
+/// The rebuild's transaction: every item's context recomputed from its neighbours, then
+/// FTS5's `rebuild` of the declared index, or a new index
 /// with the target tokenizer filled batch by batch (`progress` makes the bar that shows
 /// how far it is). `from` is the tokenizer the library records.
 pub fn rebuild(
@@ -66,6 +67,8 @@ pub fn rebuild(
     progress: impl FnOnce() -> indicatif::ProgressBar,
 ) -> Result<()> {
     let tx = Transaction::new_unchecked(conn, Immediate).context("starting the rebuild")?;
+    // The index is filled from the items next: their contexts first.
+    context::recompute(&tx)?;
     if declared == Some(target) {
         tx.execute_batch("insert into items_fts(items_fts) values ('rebuild')")
             .context("rebuilding the index")?;

@@ -97,16 +97,12 @@ pub fn scan(conn: &Connection, first: usize) -> rusqlite::Result<RowScan> {
 
 /// The same, looking only at `only` (every column when empty).
 fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Result<RowScan> {
-    // A library not migrated yet lacks the newest columns: those it has are read.
-    let present: Vec<String> = conn
-        .prepare("select name from pragma_table_info('items')")?
-        .query_map([], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let known: Vec<&Column> = ITEM_COLUMNS
+    let all: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.name).collect();
+    let columns = super::columns::present(conn, "items", &all)?;
+    let read: Vec<&super::columns::Column> = ITEM_COLUMNS
         .iter()
-        .filter(|c| present.iter().any(|p| p == c.name))
+        .filter(|c| columns.contains(&c.name))
         .collect();
-    let columns: Vec<&str> = known.iter().map(|c| c.name).collect();
     let mut stmt = conn.prepare(&format!(
         "select id, {} from main.items order by id",
         columns.join(", ")
@@ -123,7 +119,7 @@ fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Res
             ValueRef::Integer(n) => n,
             _ => continue,
         };
-        for (i, column) in known.iter().enumerate() {
+        for (i, column) in read.iter().enumerate() {
             if !only.is_empty() && !only.contains(&column.name) {
                 continue;
             }

@@ -103,6 +103,8 @@ impl Search {
                 context_weight: self.context_weight,
                 context_radius: self.context_radius,
                 context_gap: self.context_gap,
+                // The server's configuration weighs the neighbours' titles.
+                context_column_weight: None,
             },
             recency: args::Recency {
                 now: self.now,

@@ -83,6 +83,10 @@ fn plan_search(
         (":context_weight", real(Some(r.context.weight))),
         (":context_radius", int(Some(r.context.radius))),
         (":context_gap", real(Some(r.context.gap_minutes))),
+        (
+            ":context_column_weight",
+            real(Some(r.context.column_weight)),
+        ),
     ]);
     Ok(SearchPlan {
         params,

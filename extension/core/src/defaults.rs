@@ -30,6 +30,10 @@ pub const CONTEXT_WEIGHT: f64 = 0.3;
 pub const CONTEXT_RADIUS: i64 = 2;
 pub const CONTEXT_RADIUS_MAX: i64 = 10;
 pub const CONTEXT_GAP_MINUTES: f64 = 30.0;
+/// Search's weight of the index's `context` column, the neighbours' titles each item is
+/// indexed with (the migration `neighbour_context`), against the title's 2.0 in
+/// bm25 (0: the column does not count). Chosen by the evaluation in docs/evaluation.md.
+pub const CONTEXT_COLUMN_WEIGHT: f64 = 0.7;
 /// Search's vector channel (`sql/search.sql` with `:nearest`): the weights of the literal
 /// list and of the nearest items in reciprocal rank fusion (whose k is
 /// `score::DEFAULT_RRF_K`).
