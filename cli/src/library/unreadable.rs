@@ -99,7 +99,7 @@ pub fn scan(conn: &Connection, first: usize) -> rusqlite::Result<RowScan> {
 fn scan_columns(conn: &Connection, first: usize, only: &[&str]) -> rusqlite::Result<RowScan> {
     let all: Vec<&str> = ITEM_COLUMNS.iter().map(|c| c.name).collect();
     let columns = super::columns::present(conn, "items", &all)?;
-    let read: Vec<&super::columns::Column> = ITEM_COLUMNS
+    let read: Vec<&Column> = ITEM_COLUMNS
         .iter()
         .filter(|c| columns.contains(&c.name))
         .collect();
