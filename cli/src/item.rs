@@ -392,16 +392,19 @@ impl Item {
     /// Writes the item with `sql/import_item.sql` (an upsert when it has an id), for a
     /// caller who may read every source; 0 rows when its id may not be written.
     pub fn insert(&self, stmt: &mut rusqlite::Statement) -> rusqlite::Result<usize> {
-        self.insert_as(stmt, None, None)
+        self.insert_as(stmt, None, None, None)
     }
 
     /// The same for a caller who may read only `sources` (their globs as a JSON array,
-    /// `settings::sources_param`), with the ids used before the write began.
+    /// `settings::sources_param`), with the ids used before the write began. With
+    /// `marks` (its kind, whether it is global) they replace those of an item it
+    /// replaces; without, a replaced item keeps its own (`:marks` NULL).
     pub fn insert_as(
         &self,
         stmt: &mut rusqlite::Statement,
         sources: Option<&str>,
         ids_used: Option<i64>,
+        marks: Option<&Marks>,
     ) -> rusqlite::Result<usize> {
         stmt.execute(rusqlite::named_params! {
             ":sources": sources,
@@ -415,33 +418,9 @@ impl Item {
             ":atoms": self.atoms,
             ":occurred_at": self.occurred_at,
             ":transcript": self.transcript,
-        })
-    }
-
-    /// `insert_as`, with the item's marks: its kind and whether it is global, which
-    /// replace those of an item it replaces.
-    pub fn insert_marked(
-        &self,
-        stmt: &mut rusqlite::Statement,
-        sources: Option<&str>,
-        ids_used: Option<i64>,
-        marks: &Marks,
-    ) -> rusqlite::Result<usize> {
-        stmt.execute(rusqlite::named_params! {
-            ":sources": sources,
-            ":ids_used": ids_used,
-            ":id": self.id,
-            ":source": self.source,
-            ":project": self.project,
-            ":title": self.title,
-            ":summary": self.summary,
-            ":questions": self.questions,
-            ":atoms": self.atoms,
-            ":occurred_at": self.occurred_at,
-            ":transcript": self.transcript,
-            ":marks": 1,
-            ":kind": marks.kind,
-            ":global": marks.global,
+            ":marks": marks.map(|_| 1),
+            ":kind": marks.and_then(|m| m.kind.as_deref()),
+            ":global": marks.map(|m| m.global),
         })
     }
 

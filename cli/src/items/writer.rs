@@ -182,11 +182,8 @@ impl<'conn> ItemWriter<'conn> {
     ) -> rusqlite::Result<Result<i64, String>> {
         let sources = sources_param(&self.access);
         let (sources, ids_used) = (sources.as_deref(), Some(self.ids_used));
-        let written = match marks {
-            Some(marks) => item.insert_marked(&mut self.insert, sources, ids_used, marks)?,
-            // A route that knows nothing of marks keeps those of an item it replaces.
-            None => item.insert_as(&mut self.insert, sources, ids_used)?,
-        };
+        // A route that knows nothing of marks keeps those of an item it replaces.
+        let written = item.insert_as(&mut self.insert, sources, ids_used, marks)?;
         let id = match item.id {
             Some(id) if written == 0 => return Ok(Err(self.refusal(id))),
             // An upsert that updated leaves last_insert_rowid untouched: the id is the given one.
