@@ -55,6 +55,19 @@ fn read_answer(reader: &mut impl BufRead, limit: u64) -> std::io::Result<Option<
         .map_err(|_| std::io::Error::other("an answer line that is not UTF-8"))
 }
 
+/// The longest piece of a helper's answer line quoted in a message: a helper printing a
+/// novel is named, not quoted whole.
+const SHOWN: usize = 80;
+
+/// A helper's answer line as messages quote it: its first characters, `…` when cut.
+pub fn shown(line: &str) -> String {
+    let mut s: String = line.chars().take(SHOWN).collect();
+    if line.chars().count() > SHOWN {
+        s.push('…');
+    }
+    s
+}
+
 /// How long a helper whose input was closed gets to exit before it is killed.
 const GRACE: Duration = Duration::from_millis(500);
 

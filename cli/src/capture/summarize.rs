@@ -54,8 +54,6 @@ pub struct Summarizer {
 
 /// The longest answer line: the indexed fields of an item, and room around them.
 const ANSWER_LINE: u64 = 4 * 1024 * 1024;
-/// The longest piece of a bad answer quoted in a message.
-const SHOWN: usize = 80;
 
 impl Summarizer {
     /// The summariser kept from the last segment, or a new one.
@@ -107,14 +105,12 @@ impl Summarizer {
 /// One answer line, checked: the request's id, and each field given a text (questions
 /// and atoms: a text or a list of texts).
 pub fn parse(line: &str, id: u64) -> Result<Summary, String> {
-    let shown = || {
-        let mut s: String = line.chars().take(SHOWN).collect();
-        if line.chars().count() > SHOWN {
-            s.push('…');
-        }
-        s
+    let bad = |why: &str| {
+        format!(
+            "the summariser's answer {:?} {why}",
+            crate::line_process::shown(line)
+        )
     };
-    let bad = |why: &str| format!("the summariser's answer {:?} {why}", shown());
     let a: Answer = serde_json::from_str(line).map_err(|e| {
         bad(&format!(
             "is not {{\"id\", \"title\", \"summary\", …}} JSON ({e})"

@@ -32,19 +32,9 @@ pub struct Answer {
     pub probability: f64,
 }
 
-/// The longest answer line shown in a message: a judge printing a novel is named, not
-/// quoted whole.
-const SHOWN: usize = 80;
-
 /// An answer line, or why it is not one.
 pub fn parse(line: &str) -> Result<Answer, String> {
-    let shown = || {
-        let mut s: String = line.chars().take(SHOWN).collect();
-        if line.chars().count() > SHOWN {
-            s.push('…');
-        }
-        format!("{s:?}")
-    };
+    let shown = || format!("{:?}", crate::line_process::shown(line));
     let value: Json = serde_json::from_str(line)
         .map_err(|_| format!("the judge printed {}, which is not a JSON object", shown()))?;
     let Json::Object(object) = value else {

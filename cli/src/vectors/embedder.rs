@@ -52,9 +52,6 @@ pub struct Embedder {
     timeout: Duration,
 }
 
-/// The longest answer line quoted in a message.
-const SHOWN: usize = 80;
-
 impl Embedder {
     /// The kept embedder of this command, or a new one.
     pub fn start(command: &str, timeout_ms: i64) -> Result<Embedder, String> {
@@ -106,14 +103,12 @@ impl Embedder {
 /// length, every number finite.
 pub fn parse(line: &str, id: u64, texts: usize) -> Result<Embedded, Failure> {
     use Failure::{Broken, Refused};
-    let shown = || {
-        let mut s: String = line.chars().take(SHOWN).collect();
-        if line.chars().count() > SHOWN {
-            s.push('…');
-        }
-        s
+    let bad = |why: &str| {
+        format!(
+            "the embedder's answer {:?} {why}",
+            line_process::shown(line)
+        )
     };
-    let bad = |why: &str| format!("the embedder's answer {:?} {why}", shown());
     let a: Answer = serde_json::from_str(line).map_err(|e| {
         Broken(bad(&format!(
             "is not {{\"id\", \"model\", \"vectors\"}} JSON ({e})"
