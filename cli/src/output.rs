@@ -231,31 +231,33 @@ fn explain(fields: &Map<String, Json>) {
     }
 }
 
-/// A progress bar over bytes read (`capture`), as `progress` over items.
+/// A progress bar of a long write (`rebuild --tokenizer`, `embed`) on a terminal: "VERB
+/// [bar] done/total items (time left)"; none when stderr is not a terminal or under
+/// `--json`.
+pub fn progress(verb: &str, total: i64, json: bool) -> indicatif::ProgressBar {
+    bar(
+        &format!("{verb} {{bar:40}} {{pos}}/{{len}} items ({{eta}} left)"),
+        total.max(0) as u64,
+        json,
+    )
+}
+
+/// The same over bytes read (`capture`).
 pub fn progress_bytes(verb: &str, total: u64, json: bool) -> indicatif::ProgressBar {
+    bar(
+        &format!("{verb} {{bar:40}} {{bytes}}/{{total_bytes}} ({{eta}} left)"),
+        total,
+        json,
+    )
+}
+
+fn bar(template: &str, total: u64, json: bool) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if json || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(total);
-    let template = format!("{verb} {{bar:40}} {{bytes}}/{{total_bytes}} ({{eta}} left)");
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
-/// A progress bar of a long write (`rebuild --tokenizer`, `embed`) on a terminal: "VERB
-/// [bar] done/total items (time left)"; none when stderr is not a terminal or under
-/// `--json`.
-pub fn progress(verb: &str, total: i64, json: bool) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if json || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total.max(0) as u64);
-    let template = format!("{verb} {{bar:40}} {{pos}}/{{len}} items ({{eta}} left)");
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar
