@@ -86,17 +86,6 @@ pub fn capture(
     Ok(c)
 }
 
-/// The size and modification time of a file, as recorded.
-fn stamp(path: &Path) -> Option<(i64, i64)> {
-    let m = std::fs::metadata(path).ok()?;
-    let mtime = m
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    Some((m.len() as i64, mtime.as_nanos() as i64))
-}
-
 /// What a segment's item is made from: its literal item (redacted) and the summariser
 /// that would rewrite it. The same digest means the same item: the segment is not
 /// written, nor summarised, again.
@@ -129,7 +118,7 @@ fn capture_file(
     c: &mut Counts,
 ) -> Result<std::result::Result<(), String>> {
     let name = store::file_key(path);
-    let stamp = stamp(path);
+    let stamp = std::fs::metadata(path).ok().and_then(|m| store::stamp(&m));
     if let (Some((size, mtime)), false) = (stamp, options.reread) {
         if store::unchanged(conn, &name, size, mtime).context("reading the capture records")? {
             c.files_unchanged += 1;

@@ -61,6 +61,17 @@ pub fn file_key(path: &std::path::Path) -> String {
         .to_string()
 }
 
+/// A file's size and modification time (nanoseconds), as they are recorded; None when
+/// the system gives no modification time.
+pub fn stamp(meta: &std::fs::Metadata) -> Option<(i64, i64)> {
+    let mtime = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some((meta.len() as i64, mtime.as_nanos() as i64))
+}
+
 /// Whether the file was read at this size and time.
 pub fn unchanged(
     conn: &Connection,

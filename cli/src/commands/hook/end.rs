@@ -124,12 +124,7 @@ fn stamp(transcript: &str) -> Result<(i64, i64)> {
             "{transcript} is not a session transcript (JSON Lines)"
         ));
     }
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i64);
-    Ok((meta.len() as i64, mtime))
+    Ok(store::stamp(&meta).unwrap_or((meta.len() as i64, 0)))
 }
 
 /// Whether the file's first character that is not white space opens a JSON object.
