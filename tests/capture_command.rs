@@ -31,28 +31,12 @@ fn items(lib: &TempLib) -> Vec<(i64, String, String, String)> {
 /// changed" comparisons, byte for byte.
 fn everything(lib: &TempLib) -> Vec<String> {
     let conn = lib.conn();
-    let mut out = Vec::new();
-    for table in ["items", "capture_segments"] {
-        let mut stmt = conn
-            .prepare(&format!("select * from {table} order by 1, 2, 3"))
-            .unwrap();
-        let n = stmt.column_count();
-        let rows: Vec<String> = stmt
-            .query_map([], |r| {
-                (0..n)
-                    .map(|i| {
-                        r.get::<_, rusqlite::types::Value>(i)
-                            .map(|v| format!("{v:?}"))
-                    })
-                    .collect::<rusqlite::Result<Vec<_>>>()
-                    .map(|v| v.join("|"))
-            })
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        out.extend(rows);
-    }
-    out
+    ["items", "capture_segments"]
+        .iter()
+        .flat_map(|table| {
+            crate::common::rows_as_text(&conn, &format!("select * from {table} order by 1, 2, 3"))
+        })
+        .collect()
 }
 
 /// A copy of the fixtures in a folder of the test's own.

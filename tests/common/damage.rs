@@ -91,22 +91,7 @@ pub fn state(lib: &TempLib) -> String {
                 .to_lowercase()
                 .starts_with("create virtual");
         if ordinary {
-            let mut stmt = conn
-                .prepare(&format!("select * from \"{name}\" order by 1"))
-                .expect("select");
-            let n = stmt.column_count();
-            let rows: Vec<String> = stmt
-                .query_map([], |r| {
-                    (0..n)
-                        .map(|i| {
-                            r.get::<_, rusqlite::types::Value>(i)
-                                .map(|v| format!("{v:?}"))
-                        })
-                        .collect::<rusqlite::Result<Vec<_>>>()
-                        .map(|v| v.join("|"))
-                })
-                .and_then(|rows| rows.collect())
-                .expect("rows");
+            let rows = super::rows_as_text(&conn, &format!("select * from \"{name}\" order by 1"));
             out.push_str(&rows.join("\n"));
             out.push('\n');
         }

@@ -86,6 +86,24 @@ pub fn all_versions() -> String {
         .join(", ")
 }
 
+/// Every row `sql` returns, each as its values' debug forms joined by `|`: for "nothing
+/// changed" comparisons, byte for byte.
+pub fn rows_as_text(conn: &rusqlite::Connection, sql: &str) -> Vec<String> {
+    let mut stmt = conn.prepare(sql).expect("select");
+    let n = stmt.column_count();
+    stmt.query_map([], |r| {
+        (0..n)
+            .map(|i| {
+                r.get::<_, rusqlite::types::Value>(i)
+                    .map(|v| format!("{v:?}"))
+            })
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map(|v| v.join("|"))
+    })
+    .and_then(|rows| rows.collect())
+    .expect("rows")
+}
+
 pub fn doc_table(page: &str, heading: &str, row_start: &str) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(root().join(page)).unwrap_or_else(|e| panic!("{page}: {e}"));
     let section = text
