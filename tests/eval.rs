@@ -461,3 +461,92 @@ fn every_set_key_is_documented() {
         );
     }
 }
+
+#[test]
+fn cases_are_selected_by_id_prefix_and_tag() {
+    let lib = sample(None);
+    let lines: Vec<Value> = std::fs::read_to_string(cases())
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let has_tag = |c: &Value, t: &str| c["tags"].as_array().unwrap().iter().any(|x| x == t);
+    let full = lib.json(&["eval", &cases()]);
+    assert_eq!(
+        full["cases_in_file"].as_u64().unwrap() as usize,
+        lines.len()
+    );
+
+    // One tag: the run over those cases alone is the full run's line for that tag.
+    let spanish = lib.json(&["eval", &cases(), "--tag", "spanish"]);
+    let want = lines.iter().filter(|c| has_tag(c, "spanish")).count();
+    assert!(want > 0 && want < lines.len());
+    assert_eq!(spanish["cases"].as_u64().unwrap() as usize, want);
+    assert_eq!(spanish["cases_in_file"], full["cases_in_file"]);
+    assert_eq!(spanish["selection"]["tags"], json!(["spanish"]));
+    assert_eq!(
+        spanish["variants"][0]["summary"],
+        tag(&full["variants"][0], "spanish").clone()
+    );
+
+    // Prefixes, repeated or joined by commas, and a tag on top: both must hold.
+    let prefix =
+        |c: &Value, ps: &[&str]| ps.iter().any(|p| c["id"].as_str().unwrap().starts_with(p));
+    let want: Vec<&str> = lines
+        .iter()
+        .filter(|c| prefix(c, &["case-0", "case-11"]))
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    let file = cases();
+    for args in [
+        vec!["--case-id", "case-0", "--case-id", "case-11"],
+        vec!["--case-id", "case-0,case-11"],
+    ] {
+        let mut a = vec!["eval", file.as_str()];
+        a.extend(args);
+        let got = lib.json(&a);
+        let ids: Vec<&str> = got["variants"][0]["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, want);
+    }
+    let both = lib.json(&[
+        "eval",
+        &cases(),
+        "--case-id",
+        "case-0",
+        "--tag",
+        "error-string",
+    ]);
+    let want = lines
+        .iter()
+        .filter(|c| prefix(c, &["case-0"]) && has_tag(c, "error-string"))
+        .count();
+    assert!(want > 0);
+    assert_eq!(both["cases"].as_u64().unwrap() as usize, want);
+
+    // The text report says what it kept.
+    let out = lib.run(&["eval", &cases(), "--tag", "spanish"]).ok();
+    assert!(
+        out.stdout.starts_with(&format!(
+            "{} of the {} cases of {} (--tag spanish)\n",
+            spanish["cases"],
+            lines.len(),
+            cases()
+        )),
+        "{}",
+        out.stdout
+    );
+
+    // A selection of nothing, or an empty value, is one line and exit 2.
+    lib.run(&["eval", &cases(), "--case-id", "conv-26/"])
+        .fails_with("--case-id conv-26/: no case of");
+    lib.run(&["eval", &cases(), "--tag", "nope"])
+        .fails_with("--tag nope: no case of");
+    lib.run(&["eval", &cases(), "--tag", ""])
+        .fails_with("--tag is empty");
+}

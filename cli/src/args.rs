@@ -165,6 +165,14 @@ pub struct EvalArgs {
     /// How many of the worst cases to list.
     #[arg(long, default_value_t = 10)]
     pub worst: usize,
+    /// Only the cases whose id starts with PREFIX (repeatable, or PREFIX,PREFIX: any of
+    /// them), e.g. --case-id conv-26/ for one conversation's questions.
+    #[arg(long = "case-id", value_name = "PREFIX", value_delimiter = ',')]
+    pub case_ids: Vec<String>,
+    /// Only the cases with the tag TAG (repeatable, or TAG,TAG: any of them); with
+    /// --case-id, a case must pass both.
+    #[arg(long = "tag", value_name = "TAG", value_delimiter = ',')]
+    pub tags: Vec<String>,
     #[command(flatten)]
     pub judge: JudgeArgs,
     #[command(flatten)]

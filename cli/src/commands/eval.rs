@@ -10,6 +10,7 @@ use crate::config::overlay::Overlay;
 use crate::error::Result;
 use crate::library::{self, Access};
 use crate::quality::metrics::{self, Outcome, Summary};
+use crate::quality::select::{select, Selection};
 use crate::quality::{self, locomo, Variant};
 use crate::settings::Ranking;
 use crate::{err, input, output, say};
@@ -21,7 +22,13 @@ struct Column {
 }
 
 pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
-    let cases = quality::read_cases(&a.cases)?;
+    let all = quality::read_cases(&a.cases)?;
+    let read = all.len();
+    let selection = Selection {
+        case_ids: a.case_ids.clone(),
+        tags: a.tags.clone(),
+    };
+    let cases = select(all, &selection, &a.cases.display().to_string())?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
     let variants = variants(g, a, &libraries)?;
@@ -71,10 +78,21 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
                 })
             })
             .collect();
-        output::json(&json!({ "command": "eval", "cases": cases.len(), "variants": doc }));
+        output::json(&json!({
+            "command": "eval", "cases": cases.len(), "cases_in_file": read,
+            "selection": selection, "variants": doc,
+        }));
         return Ok(0);
     }
     let kinds = |k: &str| cases.iter().filter(|c| c.kind() == k).count();
+    if !selection.is_all() {
+        say!(
+            "{} of the {read} cases of {} ({})",
+            cases.len(),
+            a.cases.display(),
+            selection.shown()
+        );
+    }
     say!(
         "{} cases: {} search, {} related, {} later",
         cases.len(),

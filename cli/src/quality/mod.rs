@@ -2,6 +2,7 @@
 //! more settings, with Recall@k, MRR, nDCG@10 and must-not violations.
 pub mod locomo;
 pub mod metrics;
+pub mod select;
 
 use std::path::{Path, PathBuf};
 
