@@ -621,8 +621,10 @@ fn weight_zero_answers_as_the_two_stage_search() {
             "--context-gap",
             "525600",
         ]);
-        let fts =
-            fts_match::build_match(query, fts_match::min_chars_for_tokenizer("trigram"), true);
+        let fts = fts_match::to_match(&fts_match::match_terms_with(
+            query,
+            fts_match::MatchRules::for_tokenizer("trigram", true),
+        ));
         let mut want: Vec<(i64, f64, &str)> = lib
             .relevance(&fts)
             .into_iter()

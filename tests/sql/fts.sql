@@ -21,3 +21,8 @@ select 'fts_13', (select count(*) from proj where proj match ('(' || recall_matc
 select 'fts_14', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'api', 'trigram'))) = 1;
 select 'fts_15', (select count(*) from proj where proj match ('(' || recall_match('deploy') || ')' || recall_column_filter('project', 'x', 'trigram'))) = 3;
 select 'fts_16', (select count(*) from tri where tri match recall_match('„consent“ 「sunrise」')) = 2;
+-- A stem finds every inflection in a trigram index: "painted" finds the row with "paint"; the word as written would not.
+insert into tri(body) values ('she painted the fence'), ('two painters');
+select 'fts_17', (select count(*) from tri where tri match recall_match('painting', 'trigram')) = 3;
+select 'fts_18', (select count(*) from tri where tri match recall_match('painting', 3)) = 0;
+select 'fts_19', (select count(*) from tri where tri match recall_match('"painting"', 'trigram')) = 0;

@@ -49,3 +49,14 @@ select 'filter_08', recall_column_filter('project', 'Canción', 'unicode61') = '
 select 'match_36', recall_match('„Datenbank“ ‚Sperre‘ »Fehler« ”Hej” ‹Fehl›', 1) = '"Datenbank" OR "Sperre" OR "Fehler" OR "Hej" OR "Fehl"';
 select 'match_37', recall_match('「東京都」 『設定』 〈ガイド〉 《手册》 （問題） ［配置］ ｛値｝ ＂引用＂ ＇単語＇ 【注意】', 1) = '"東京都" OR "設定" OR "ガイド" OR "手册" OR "問題" OR "配置" OR "値" OR "引用" OR "単語" OR "注意"';
 select 'match_38', recall_match('本当？ 完了！ 東京， 終了。 上記： 以上； 次、', 1) = '"本当" OR "完了" OR "東京" OR "終了" OR "上記" OR "以上" OR "次"';
+-- Under a trigram tokenizer spec, words stand as their stems (docs/functions.md); not under others, nor a bare length.
+select 'match_39', recall_match('When did Melanie paint sunrises?', 'trigram', 1) = '"melani" OR "paint" OR "sunris"';
+select 'match_40', recall_match('Caroline''s painting groups', 'trigram remove_diacritics 1', 1) = '"carolin" OR "paint" OR "group"';
+select 'match_41', recall_match('painting painted "painted walls"', 'trigram', 1) = '"paint" OR "painted walls"';
+select 'match_42', recall_match('where others swimming', 'trigram', 1) = '"swim"';
+select 'match_43', recall_match('where others swimming', 'trigram', 0) = '"wher" OR "other" OR "swim"';
+select 'match_44', recall_match('getUsers parse_errors ENOENT résumés 東京都 kids', 'trigram', 1) = '"getUsers" OR "parse_errors" OR "ENOENT" OR "résumés" OR "東京都" OR "kids"';
+select 'match_45', recall_match('painting groups', 'porter unicode61', 1) = '"painting" OR "groups"';
+select 'match_46', recall_match('painting groups', 3, 1) = '"painting" OR "groups"';
+select 'match_47', recall_match('painting groups') = '"painting" OR "groups"';
+select 'match_48', recall_terms('Caroline''s paintings', 'trigram', 1) = '["carolin","paint"]';

@@ -6,6 +6,7 @@ use super::vector_channel::{self, Channel};
 use crate::error::Result;
 use crate::library::Library;
 use crate::settings::{self, kinds_param, sources_param, Filters};
+use recall_core::fts_match::MatchRules;
 
 /// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
 /// expression and `pruned` what was dropped; with the vector channel on, `:nearest` the
@@ -55,8 +56,8 @@ fn plan_search(
     let mut pruned = Vec::new();
     let mut pruned_match = None;
     if let Some(share) = r.prune_share {
-        let min = recall_core::fts_match::min_chars_for_tokenizer(&lib.tokenizer);
-        let terms = recall_core::fts_match::match_terms(&s.query, min, r.drop_stopwords);
+        let rules = MatchRules::for_tokenizer(&lib.tokenizer, r.drop_stopwords);
+        let terms = recall_core::fts_match::match_terms_with(&s.query, rules);
         let (kept, dropped) = prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
         if !dropped.is_empty() {
             pruned_match = Some(recall_core::fts_match::to_match(&kept));

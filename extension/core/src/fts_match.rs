@@ -122,18 +122,69 @@ fn split(text: &str) -> Vec<Term> {
     terms
 }
 
-/// The terms `recall_match` searches for, unquoted, in order (the steps of docs/functions.md).
-pub fn match_terms(text: &str, min_chars: usize, drop_stopwords: bool) -> Vec<String> {
-    let min_chars = min_chars.max(1);
-    let mut terms: Vec<Term> = split(text)
-        .into_iter()
-        .filter(|t| t.text.chars().count() >= min_chars)
-        .collect();
-    if drop_stopwords {
-        let is_stop = |t: &Term| !t.phrase && is_stopword(&fold(&t.text));
-        if terms.iter().any(|t| !is_stop(t)) {
-            terms.retain(|t| !is_stop(t));
+/// How `recall_match` reads a text: the shortest term kept, whether stop words are
+/// dropped while another term remains, and whether words are folded to their stems (for
+/// a trigram index, whose substring matching lets a stem find every inflection).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchRules {
+    pub min_chars: usize,
+    pub drop_stopwords: bool,
+    pub stems: bool,
+}
+
+impl MatchRules {
+    /// The rules for a library's tokenizer: trigram keeps terms of 3 characters and
+    /// folds words to stems; any other keeps every term and every word as written.
+    pub fn for_tokenizer(spec: &str, drop_stopwords: bool) -> MatchRules {
+        let min_chars = min_chars_for_tokenizer(spec);
+        MatchRules {
+            min_chars,
+            drop_stopwords,
+            stems: min_chars == 3,
         }
+    }
+}
+
+/// Drops the stop words among `terms` while another term remains.
+fn drop_stopwords(terms: &mut Vec<Term>) {
+    let is_stop = |t: &Term| !t.phrase && is_stopword(&fold(&t.text));
+    if terms.iter().any(|t| !is_stop(t)) {
+        terms.retain(|t| !is_stop(t));
+    }
+}
+
+/// The terms `recall_match` searches for, unquoted, in order (the steps of docs/functions.md).
+pub fn match_terms(text: &str, min_chars: usize, drop: bool) -> Vec<String> {
+    match_terms_with(
+        text,
+        MatchRules {
+            min_chars,
+            drop_stopwords: drop,
+            stems: false,
+        },
+    )
+}
+
+/// `match_terms` under `rules`. With stems, each word (not a quoted phrase) stands as its
+/// stem (`stem::substring_stem`), which matches a superset of the word's rows: stop words
+/// are judged on the word as written and again on the stem ("where" is no "wher").
+pub fn match_terms_with(text: &str, rules: MatchRules) -> Vec<String> {
+    let min_chars = rules.min_chars.max(1);
+    let long_enough = |t: &Term| t.text.chars().count() >= min_chars;
+    let mut terms: Vec<Term> = split(text).into_iter().filter(long_enough).collect();
+    if rules.drop_stopwords {
+        drop_stopwords(&mut terms);
+    }
+    if rules.stems {
+        for t in terms.iter_mut().filter(|t| !t.phrase) {
+            if let Some(stem) = crate::stem::substring_stem(&t.text) {
+                t.text = stem;
+            }
+        }
+        if rules.drop_stopwords {
+            drop_stopwords(&mut terms);
+        }
+        terms.retain(long_enough);
     }
     let mut seen = HashSet::new();
     terms
@@ -460,6 +511,45 @@ mod tests {
         );
         assert!(is_plain_column("project") && is_plain_column("_x1"));
         assert!(!is_plain_column("1x") && !is_plain_column("a-b") && !is_plain_column(""));
+    }
+
+    #[test]
+    fn trigram_rules_fold_words_to_stems() {
+        let rules = |drop| MatchRules::for_tokenizer("trigram remove_diacritics 1", drop);
+        assert!(rules(true).stems && rules(true).min_chars == 3);
+        assert!(!MatchRules::for_tokenizer("porter unicode61", true).stems);
+        assert_eq!(
+            match_terms_with("When did Melanie paint sunrises?", rules(true)),
+            ["melani", "paint", "sunris"]
+        );
+        // Stop words go before stemming ("where" is no "wher") and after it ("others"
+        // is "other"); quoted phrases stay as written.
+        assert_eq!(
+            match_terms_with("where others went \"painted walls\"", rules(true)),
+            ["went", "painted walls"]
+        );
+        // Without dropping, stems stand in for every word that has one.
+        assert_eq!(
+            match_terms_with("Where Caroline's groups", rules(false)),
+            ["wher", "carolin", "group"]
+        );
+        // Two words with one stem give one term.
+        assert_eq!(
+            match_terms_with("painting painted getUsers ENOENT", rules(true)),
+            ["paint", "getUsers", "ENOENT"]
+        );
+        // Other tokenizers, and plain lengths, keep words as written.
+        assert_eq!(
+            match_terms_with(
+                "painting groups",
+                MatchRules::for_tokenizer("unicode61", true)
+            ),
+            ["painting", "groups"]
+        );
+        assert_eq!(
+            match_terms("painting groups", 3, true),
+            ["painting", "groups"]
+        );
     }
 
     #[test]

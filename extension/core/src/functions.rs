@@ -276,7 +276,20 @@ fn match_terms_of(args: &Args) -> ArgResult<Option<Vec<String>>> {
     };
     let min = min_chars(args, 1)?;
     let drop = args.flag(2, "drop_stopwords")?.unwrap_or(false);
-    Ok(Some(fts_match::match_terms(&text, min, drop)))
+    // Stems only where a tokenizer spec says the index is trigram: a bare length says
+    // nothing of how the index matches.
+    let stems = match args.get(1) {
+        Some(Value::Text(t)) if t.trim().parse::<i64>().is_err() => {
+            fts_match::MatchRules::for_tokenizer(t, drop).stems
+        }
+        _ => false,
+    };
+    let rules = fts_match::MatchRules {
+        min_chars: min,
+        drop_stopwords: drop,
+        stems,
+    };
+    Ok(Some(fts_match::match_terms_with(&text, rules)))
 }
 
 fn recall_match(args: &Args, _: &Host) -> ArgResult<Output> {

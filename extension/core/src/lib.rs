@@ -8,6 +8,7 @@ pub mod glob;
 pub mod prompt;
 pub mod redact;
 pub mod score;
+pub mod stem;
 pub mod stopwords;
 pub mod time;
 pub mod tokenize;
