@@ -54,6 +54,44 @@ impl Default for RelatedRule {
     }
 }
 
+/// How search fuses the literal list and the vector list (`sql/search.sql`'s `:fusion`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Fusion {
+    /// Each list's score on one scale, the vector list's share of the say growing with
+    /// the lists' agreement (docs/vectors.md).
+    Convex,
+    /// Reciprocal rank fusion: each list's weight over k plus the item's rank in it.
+    Rrf,
+}
+
+impl Fusion {
+    pub const NAMES: [&'static str; 2] = ["convex", "rrf"];
+
+    /// The name `sql/search.sql` takes as `:fusion`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fusion::Convex => "convex",
+            Fusion::Rrf => "rrf",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Fusion> {
+        match name {
+            "convex" => Some(Fusion::Convex),
+            "rrf" => Some(Fusion::Rrf),
+            _ => None,
+        }
+    }
+}
+
+impl Default for Fusion {
+    fn default() -> Self {
+        // The core names the default; a test keeps that name among the known ones.
+        Fusion::from_name(recall_core::defaults::FUSION).unwrap_or(Fusion::Convex)
+    }
+}
+
 impl Config {
     pub fn load(path: Option<&Path>) -> Result<Config> {
         let Some(path) = path else {
@@ -174,6 +212,14 @@ mod tests {
         assert!(parse("[related]\nmin_joint_weight = 1.5\n")
             .unwrap_err()
             .contains("related.min_joint_weight must be from 0 to 1, got 1.5"));
+        for name in Fusion::NAMES {
+            assert_eq!(Fusion::from_name(name).map(Fusion::name), Some(name));
+        }
+        assert_eq!(Config::default().vectors.fusion.name(), recall_core::defaults::FUSION);
+        assert_eq!(
+            parse("[vectors]\nfusion = \"rrf\"\n").unwrap().vectors.fusion,
+            Fusion::Rrf
+        );
         for name in RelatedRule::NAMES {
             assert_eq!(
                 RelatedRule::from_name(name).map(RelatedRule::name),
