@@ -52,4 +52,5 @@ mod shell_parity;
 mod sql_command;
 mod sql_files;
 mod vectors;
+mod vector_fusion;
 mod vectors_items;
