@@ -6,7 +6,8 @@
 -- (:context_weight) of its relevance to its neighbours in time; a neighbour outside the
 -- pool joins it. Vectors (optional): with :nearest, the list of sql/nearest.sql, the
 -- literal list (the pool and its neighbours, by relevance) and the nearest items are
--- fused by reciprocal rank, and an item of either list may be an answer. Stage 2:
+-- fused (:fusion: convex, by their scores, or rrf, by reciprocal rank), and an item of
+-- either list may be an answer. Stage 2:
 -- re-rank by recency with recall_score (with vectors: the literal list, before the
 -- fusion) and return the first :limit rows. Recency only reorders: it never brings in an
 -- item.
@@ -31,10 +32,13 @@
 --   :context_gap     minutes: no neighbour further apart in time, default 30
 --   :context_column_weight  the bm25 weight of the neighbours' titles each item is
 --                    indexed with (its context column), default 0.7; 0: they do not count
---   :nearest         a JSON array of item ids, nearest the query first (sql/nearest.sql
---                    with the same filters); NULL: no vector channel, literal search
---   :rrf_k           reciprocal rank fusion's k, default 60
---   :literal_weight, :vector_weight   the weights of the two lists, default 1 and 0.9
+--   :nearest         a JSON array of the items nearest the query, nearest first, each
+--                    {"id": …, "distance": …} (the rows of sql/nearest.sql with the same
+--                    filters); bare ids are fused by rrf; NULL: literal search
+--   :fusion          'convex' (default) or 'rrf'
+--   :vector_share    convex: the vector list's share of the say, 0 to 1, default 0.2
+--   :rrf_k           rrf: reciprocal rank fusion's k, default 60
+--   :literal_weight, :vector_weight   rrf: the weights of the two lists, default 1 and 0.9
 --
 -- Columns: id, date, title, project, source, kind, global, score, relevance; matched_by ('terms';
 -- 'context' for an item that is there only as a neighbour; 'vector' for one that is

@@ -51,6 +51,6 @@ mod replace_routes;
 mod shell_parity;
 mod sql_command;
 mod sql_files;
-mod vectors;
 mod vector_fusion;
+mod vectors;
 mod vectors_items;

@@ -19,7 +19,11 @@ const QUERY: &str = "zebra";
 fn fake_vector(text: &str) -> Vec<f64> {
     let request = json!({"id": 1, "texts": [text]}).to_string() + "\n";
     let out = pipe(Command::new(SYSTEM_PYTHON).arg(fake_script()), &request);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let answer: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     answer["vectors"][0]
         .as_array()
@@ -32,7 +36,10 @@ fn fake_vector(text: &str) -> Vec<f64> {
 /// A vector at cosine similarity `c` to the query's (a one-hot vector for one word): `c`
 /// on the query's axis, the rest on another.
 fn at_similarity(query: &[f64], c: f64) -> Vec<f64> {
-    let axis = query.iter().position(|x| *x > 0.0).expect("the query's axis");
+    let axis = query
+        .iter()
+        .position(|x| *x > 0.0)
+        .expect("the query's axis");
     let other = (axis + 1) % query.len();
     let mut v = vec![0.0; query.len()];
     v[axis] = c;
@@ -45,8 +52,16 @@ fn at_similarity(query: &[f64], c: f64) -> Vec<f64> {
 /// farthest (-1.0, the vector list's last).
 const ITEMS: [(&str, f64, &str); 6] = [
     ("zebra sighting at the lake", 0.0, "2025-06-01T00:00:00Z"),
-    ("notes on the zebra crossing by the school and its zebra paint", 0.3, "2025-06-02T00:00:00Z"),
-    ("striped horse grazing in the savanna", 1.0, "2025-06-03T00:00:00Z"),
+    (
+        "notes on the zebra crossing by the school and its zebra paint",
+        0.3,
+        "2025-06-02T00:00:00Z",
+    ),
+    (
+        "striped horse grazing in the savanna",
+        1.0,
+        "2025-06-03T00:00:00Z",
+    ),
     ("wild animals of the plains", 0.6, "2025-06-04T00:00:00Z"),
     ("quarterly tax filing", -0.6, "2025-06-05T00:00:00Z"),
     ("printer toner order", -1.0, "2025-06-06T00:00:00Z"),
@@ -55,7 +70,13 @@ const ITEMS: [(&str, f64, &str); 6] = [
 fn library() -> TempLib {
     let lib = TempLib::init(None);
     let query = fake_vector(QUERY);
-    lib.json(&["embed", "--model", "fake-bow", "--dimensions", &query.len().to_string()]);
+    lib.json(&[
+        "embed",
+        "--model",
+        "fake-bow",
+        "--dimensions",
+        &query.len().to_string(),
+    ]);
     let lines: Vec<String> = ITEMS
         .iter()
         .map(|(title, c, date)| {
@@ -70,7 +91,13 @@ fn library() -> TempLib {
 
 fn search(lib: &TempLib, extra: &[&str]) -> Value {
     let mut args = vec![
-        "search", QUERY, "--weight", "0", "--now", NOW, "--embed-cmd",
+        "search",
+        QUERY,
+        "--weight",
+        "0",
+        "--now",
+        NOW,
+        "--embed-cmd",
     ];
     let embed = fake("");
     args.push(&embed);
@@ -95,7 +122,15 @@ fn close(got: &Value, want: f64, what: &str) {
 #[test]
 fn a_near_item_joins_by_its_vector_and_a_far_one_does_not() {
     let lib = library();
-    let literal = lib.json(&["search", QUERY, "--weight", "0", "--now", NOW, "--no-vectors"]);
+    let literal = lib.json(&[
+        "search",
+        QUERY,
+        "--weight",
+        "0",
+        "--now",
+        NOW,
+        "--no-vectors",
+    ]);
     let scores: Vec<f64> = literal["results"]
         .as_array()
         .expect("results")
@@ -162,8 +197,11 @@ fn an_unknown_fusion_is_refused_with_one_line() {
     let cfg = cfg.to_string_lossy().into_owned();
     let embed = fake("");
     let cases = lib.path("cases.jsonl");
-    std::fs::write(&cases, "{\"id\": \"z\", \"query\": \"zebra\", \"expect\": [1]}\n")
-        .expect("cases");
+    std::fs::write(
+        &cases,
+        "{\"id\": \"z\", \"query\": \"zebra\", \"expect\": [1]}\n",
+    )
+    .expect("cases");
     let cases = cases.to_string_lossy().into_owned();
     let runs = [
         lib.run(&["--config", &cfg, "search", QUERY, "--embed-cmd", &embed]),

@@ -215,9 +215,15 @@ mod tests {
         for name in Fusion::NAMES {
             assert_eq!(Fusion::from_name(name).map(Fusion::name), Some(name));
         }
-        assert_eq!(Config::default().vectors.fusion.name(), recall_core::defaults::FUSION);
         assert_eq!(
-            parse("[vectors]\nfusion = \"rrf\"\n").unwrap().vectors.fusion,
+            Config::default().vectors.fusion.name(),
+            recall_core::defaults::FUSION
+        );
+        assert_eq!(
+            parse("[vectors]\nfusion = \"rrf\"\n")
+                .unwrap()
+                .vectors
+                .fusion,
             Fusion::Rrf
         );
         for name in RelatedRule::NAMES {

@@ -465,7 +465,10 @@ fn recall_convex(args: &Args, _: &Host) -> ArgResult<Output> {
     let best = args.real(4, "best")?.unwrap_or(0.0);
     let share = match args.real(5, "share")? {
         Some(s) if !(0.0..=1.0).contains(&s) => {
-            return Err(format!("share must be between 0 and 1, got {}", shown_real(s)))
+            return Err(format!(
+                "share must be between 0 and 1, got {}",
+                shown_real(s)
+            ))
         }
         s => s.unwrap_or(0.0),
     };
