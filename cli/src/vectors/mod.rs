@@ -4,7 +4,10 @@
 //! reciprocal rank (`query::vector_channel`, `sql/search.sql`).
 //! Optional throughout: without vectors or an embedder, search is the literal one.
 pub mod embedder;
+pub mod fusion;
 pub mod store;
+
+pub use fusion::Fusion;
 
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -26,7 +29,7 @@ pub struct Settings {
     pub vector_weight: f64,
     pub rrf_k: f64,
     /// How the two lists are fused, and the vector list's share under convex.
-    pub fusion: crate::config::Fusion,
+    pub fusion: Fusion,
     pub vector_share: f64,
     /// Asked for by `--set vectors=on`: a library without vectors is an error then, not
     /// a literal column under the name "on".
