@@ -541,7 +541,7 @@ fn vector_channel(
         filters: Filters::default(),
         allow: None,
     };
-    let nearest = |v: &str| -> Vec<i64> {
+    let nearest = |v: &str| -> Vec<query::vector_channel::Near> {
         query::vector_channel::nearest(&lib, v, &Vec::new(), ranking.pool).expect("nearest")
     };
     // No embedder here: the query's vector is given, and the search fuses its nearest.

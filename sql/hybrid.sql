@@ -1,5 +1,6 @@
 -- hybrid: the search of `recall search --embed-cmd`, literal and vector channels fused,
--- in the sqlite3 shell: sql/nearest.sql's ids become sql/search.sql's :nearest.
+-- in the sqlite3 shell: sql/nearest.sql's rows (ids and distances) become
+-- sql/search.sql's :nearest.
 --
 -- Needs, in the shell (3.40 reads a library made with
 -- `recall init --tokenizer 'unicode61 remove_diacritics 2'`; newer ones any library):
@@ -22,9 +23,9 @@
 --
 -- Parameters: search.sql's (nearest.sql's filters are the same :project, :source,
 -- :since, :until, :sources) and :query_vector; nearest.sql's :k is set from :pool.
--- Left set afterwards: :k and :nearest, the ids nearest the query (a later
--- `.read sql/search.sql` still fuses them: `.param unset :nearest` for the literal
--- search).
+-- Left set afterwards: :k and :nearest, the items nearest the query, each
+-- {"id", "distance"} (a later `.read sql/search.sql` still fuses them: `.param unset
+-- :nearest` for the literal search).
 .param init
 -- The shell binds every parameter from this table, so plain statements can set them
 -- (`.param set` binds none in its value, and keeps a value that fails as its text).
@@ -37,9 +38,10 @@ drop table if exists temp.recall_nearest;
 -- A dot-command cannot sit inside a statement, so nearest.sql's query is read through sh
 -- behind `create table … as`: the query stays written once, in its file.
 .read '|echo create temp table recall_nearest as; cat sql/nearest.sql'
--- The ids nearest first (json_group_array takes the rows in the order of the subquery).
+-- Nearest first (json_group_array takes the rows in the order of the subquery), each with
+-- its distance, which the convex fusion weighs.
 replace into temp.sqlite_parameters(key, value)
-  select ':nearest', json_group_array(id)
-  from (select id from temp.recall_nearest order by rank);
+  select ':nearest', json_group_array(json_object('id', id, 'distance', distance))
+  from (select id, distance from temp.recall_nearest order by rank);
 drop table temp.recall_nearest;
 .read sql/search.sql

@@ -6,7 +6,8 @@
 -- (:context_weight) of its relevance to its neighbours in time; a neighbour outside the
 -- pool joins it. Vectors (optional): with :nearest, the list of sql/nearest.sql, the
 -- literal list (the pool and its neighbours, by relevance) and the nearest items are
--- fused by reciprocal rank, and an item of either list may be an answer. Stage 2:
+-- fused (:fusion: convex, by their scores, or rrf, by reciprocal rank), and an item of
+-- either list may be an answer. Stage 2:
 -- re-rank by recency with recall_score (with vectors: the literal list, before the
 -- fusion) and return the first :limit rows. Recency only reorders: it never brings in an
 -- item.
@@ -31,10 +32,13 @@
 --   :context_gap     minutes: no neighbour further apart in time, default 30
 --   :context_column_weight  the bm25 weight of the neighbours' titles each item is
 --                    indexed with (its context column), default 0.7; 0: they do not count
---   :nearest         a JSON array of item ids, nearest the query first (sql/nearest.sql
---                    with the same filters); NULL: no vector channel, literal search
---   :rrf_k           reciprocal rank fusion's k, default 60
---   :literal_weight, :vector_weight   the weights of the two lists, default 1 and 0.9
+--   :nearest         a JSON array of the items nearest the query, nearest first, each
+--                    {"id": …, "distance": …} (the rows of sql/nearest.sql with the same
+--                    filters); bare ids are fused by rrf; NULL: literal search
+--   :fusion          'convex' (default) or 'rrf'
+--   :vector_share    convex: the vector list's share of the say, 0 to 1, default 0.2
+--   :rrf_k           rrf: reciprocal rank fusion's k, default 60
+--   :literal_weight, :vector_weight   rrf: the weights of the two lists, default 1 and 0.9
 --
 -- Columns: id, date, title, project, source, kind, global, score, relevance; matched_by ('terms';
 -- 'context' for an item that is there only as a neighbour; 'vector' for one that is
@@ -173,10 +177,30 @@ lent as materialized (
   where k = 1
 ),
 -- The vector channel's list, nearest first (none without :nearest), read from its JSON
--- once (each candidate looks itself up in it).
+-- once (each candidate looks itself up in it). Each entry is {"id", "distance"} (the
+-- rows of sql/nearest.sql), or a bare id: a list of bare ids carries no similarity, and
+-- is fused by reciprocal rank whatever :fusion says.
 nearest as materialized (
-  select cast(value as integer) as id, cast(key as integer) + 1 as rank
+  select cast(case when type = 'object' then json_extract(value, '$.id') else value end
+              as integer) as id,
+         cast(key as integer) + 1 as rank,
+         1.0 - case when type = 'object' then json_extract(value, '$.distance') end
+           as similarity
   from json_each(coalesce(:nearest, '[]'))
+),
+-- The fusion, and the vector list's span of similarities: its nearest item's (best) and
+-- its last one's (least). An item in the lowest quarter of that span is too far to join
+-- by its vector alone: a near item joins, a far one does not.
+fusion as materialized (
+  select f.name, f.best, f.least,
+         max(0.0, min(1.0, coalesce(:vector_share, 0.2))) as share,
+         f.least + 0.25 * (f.best - f.least) as floor
+  from (select case when :nearest is null then null
+                    when coalesce(:fusion, 'convex') = 'rrf'
+                         or exists (select 1 from nearest where similarity is null) then 'rrf'
+                    else 'convex' end as name,
+               (select max(similarity) from nearest) as best,
+               (select min(similarity) from nearest) as least) as f
 ),
 -- Items that join the pool: neighbours, then near items that are neither in the pool
 -- nor neighbours.
@@ -187,7 +211,9 @@ joiners as (
   union all
   select v.id, 'vector', null, 0.0
   from nearest as v
+  cross join fusion as u
   where v.id not in (select id from pool) and v.id not in (select id from lent)
+    and (u.name = 'rrf' or v.similarity >= u.floor)
 ),
 -- The pool with the shares it received, and the items that join it: those the filters
 -- let through, the same filters as stage 1's.
@@ -212,15 +238,14 @@ candidates as (
             and recall_source_allowed(i.source, :sources))
 ),
 -- Stage 2: recency re-ranks the literal list (recall_score). With the vector channel,
--- that order is the literal list's ranks, the nearest items' order the vector list's, and
--- their reciprocal rank fusion is the score. Recency applies to the literal list, not to
--- the fusion: fused scores lie close together, and recency would reorder them wholesale
--- (docs/vectors.md has the figures).
+-- that order is the literal list's, fused with the vector list's. Recency applies to the
+-- literal list, not to the fusion: fused scores lie close together, and recency would
+-- reorder them wholesale (docs/vectors.md has the figures).
 scored as (
   select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
          recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight)
            as literal_score,
-         i.occurred_at, v.rank as vector_rank
+         i.occurred_at, v.rank as vector_rank, v.similarity
   from candidates as c
   cross join items as i on i.id = c.id
   left join nearest as v on v.id = c.id
@@ -230,17 +255,40 @@ ranked as (
          case when :nearest is not null and s.matched_by <> 'vector' then
            row_number() over (partition by s.matched_by = 'vector'
                               order by s.literal_score desc, s.occurred_at desc, s.id desc)
-         end as literal_rank
+         end as literal_rank,
+         max(s.literal_score) over () as best_literal
   from scored as s
 ),
+-- How far the vector list is trusted with the literal items' order: the share of the
+-- first 10 of each list (a page of results) that the two lists have in common.
+agreement as (
+  select count(*) / 10.0 as share
+  from ranked
+  where literal_rank <= 10 and vector_rank <= 10
+),
+-- The fusion. rrf: weight / (k + rank), summed over the two lists. convex (docs/vectors.md):
+-- each list's score on one scale from 0 to 1 (the literal score over the best one, the
+-- similarity between the list's least and best), combined as (1 - w) * literal + w *
+-- near. An item of the literal list has w = vector_share * agreement: the vector list
+-- reorders the literal answer only as far as the two lists agree. An item found only by
+-- its vector has w = vector_share: it ranks by its nearness, below the literal items
+-- that score higher.
 fused as (
   select r.*,
-         case when :nearest is not null then
-           coalesce(recall_rrf(r.literal_rank, coalesce(:rrf_k, 60),
-                               coalesce(:literal_weight, 1)), 0.0)
-           + coalesce(recall_rrf(r.vector_rank, coalesce(:rrf_k, 60),
-                                 coalesce(:vector_weight, 0.9)), 0.0) end as fused
+         case u.name
+           when 'rrf' then
+             coalesce(recall_rrf(r.literal_rank, coalesce(:rrf_k, 60),
+                                 coalesce(:literal_weight, 1)), 0.0)
+             + coalesce(recall_rrf(r.vector_rank, coalesce(:rrf_k, 60),
+                                   coalesce(:vector_weight, 0.9)), 0.0)
+           when 'convex' then
+             recall_convex(case when r.matched_by <> 'vector' then r.literal_score end,
+                           r.best_literal, r.similarity, u.least, u.best,
+                           case when r.matched_by = 'vector' then u.share
+                                else u.share * (select share from agreement) end)
+         end as fused
   from ranked as r
+  cross join fusion as u
 )
 select i.id, i.occurred_at as date, i.title, i.project, i.source, i.kind, i.global,
        coalesce(f.fused, f.literal_score) as score, f.relevance, f.matched_by,

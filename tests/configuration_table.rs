@@ -80,6 +80,11 @@ fn range_cell(s: &Setting) -> String {
             .map(|n| format!("`{n}`"))
             .collect::<Vec<_>>()
             .join(" or "),
+        Range::Fusion => recall_cli::config::Fusion::NAMES
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(" or "),
         Range::Tokenizer => "one of the".to_string(),
         Range::Command(_) => "a command line".to_string(),
         Range::Globs => "a list of globs".to_string(),

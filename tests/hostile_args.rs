@@ -56,7 +56,8 @@ fn valid_arg(name: &str, position: usize) -> &'static str {
         }
         ("recall_decay", 0) => "'2024-12-01'",
         ("recall_score", 4) => "0.5",
-        ("recall_rrf" | "recall_limit" | "recall_idf", _) => "5",
+        ("recall_convex", 5) => "0.5",
+        ("recall_rrf" | "recall_limit" | "recall_idf" | "recall_convex", _) => "5",
         ("recall_match" | "recall_terms", 1) => "3",
         ("recall_match" | "recall_terms", 2) => "1",
         ("recall_prompt_terms", 1) => "10",

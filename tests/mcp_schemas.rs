@@ -47,6 +47,11 @@ const NOT_TAKEN: &[(&str, &str, &str)] = &[
         "the server's configuration chooses the embedder",
     ),
     (
+        "search",
+        "fusion",
+        "the server's configuration chooses the fusion, with the embedder",
+    ),
+    (
         "related",
         "rule",
         "the server's configuration chooses the rule",

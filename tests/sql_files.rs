@@ -113,6 +113,8 @@ fn sql_defaults_agree_with_the_core() {
         format!("coalesce(:rrf_k, {})", recall_core::score::DEFAULT_RRF_K),
         format!("coalesce(:literal_weight, {LITERAL_WEIGHT})"),
         format!("coalesce(:vector_weight, {VECTOR_WEIGHT})"),
+        format!("coalesce(:fusion, '{FUSION}')"),
+        format!("coalesce(:vector_share, {VECTOR_SHARE})"),
     ] {
         assert!(search.contains(&needle), "search.sql lacks {needle}");
     }

@@ -51,5 +51,6 @@ mod replace_routes;
 mod shell_parity;
 mod sql_command;
 mod sql_files;
+mod vector_fusion;
 mod vectors;
 mod vectors_items;

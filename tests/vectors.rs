@@ -569,6 +569,22 @@ const DEFAULT_RRF: Rrf = Rrf {
     k: 60.0,
 };
 
+/// The fusion a checked search runs with, as the configuration sets it.
+#[derive(Clone, Copy)]
+enum Fuse {
+    Rrf(Rrf),
+    /// The convex fusion and its vector share.
+    Convex(f64),
+}
+
+/// `x` between `least` and `best`, from 0 to 1 (all equal: 1), as docs/vectors.md says.
+fn unit(x: f64, least: f64, best: f64) -> f64 {
+    if best <= least {
+        return if x >= best { 1.0 } else { 0.0 };
+    }
+    ((x - least) / (best - least)).clamp(0.0, 1.0)
+}
+
 /// What a checked search had: how many results came from each list alone.
 #[derive(Default, Debug)]
 struct Seen {
@@ -576,17 +592,20 @@ struct Seen {
     vector_only: usize,
     literal_only: usize,
     both: usize,
+    /// Items only the vector list found, left out as too far (convex).
+    too_far: usize,
 }
 
 /// Runs `f` with the channel and without it, and checks the hybrid answer against the
 /// fusion of the literal answer's list (in its order) and the `pool` items
 /// nearest the query's fake vector among those the flags let through (by distance, id):
 /// ids, order (fused desc, date desc, id desc), ranks, fused, score (= fused at weight 0),
-/// matched_by and relevance.
+/// matched_by and relevance. Under convex, an item only the vector list found is there
+/// only if its similarity is in the upper three quarters of the list's span.
 fn check_fusion(
     lib: &TempLib,
     cfg: &str,
-    rrf: Rrf,
+    fuse: Fuse,
     items: &BTreeMap<i64, Item>,
     vectors: &BTreeMap<i64, Vec<f32>>,
     f: &Fusion,
@@ -649,23 +668,58 @@ fn check_fusion(
         .map(|(i, (_, id))| (*id, i + 1))
         .collect();
 
-    let rrf_of =
-        |rank: Option<usize>, weight: f64| rank.map_or(0.0, |r| weight / (rrf.k + r as f64));
-    let mut want: Vec<(f64, i64)> = literal_rank
+    let similarity: BTreeMap<i64, f64> = near
+        .iter()
+        .map(|(d, id)| (*id, 1.0 - f64::from(*d)))
+        .collect();
+    let (best, least) = (
+        near.first().map_or(0.0, |n| 1.0 - f64::from(n.0)),
+        near.last().map_or(0.0, |n| 1.0 - f64::from(n.0)),
+    );
+    let best_literal = literal_list
+        .iter()
+        .map(|r| r["score"].as_f64().expect("score"))
+        .fold(0.0, f64::max);
+    let agreement = literal_rank
+        .iter()
+        .filter(|(id, (r, _))| *r <= 10 && vector_rank.get(id).is_some_and(|v| *v <= 10))
+        .count() as f64
+        / 10.0;
+    let fused_of = |id: i64| -> Option<f64> {
+        let lr = literal_rank.get(&id).map(|(r, _)| *r);
+        let vr = vector_rank.get(&id).copied();
+        match fuse {
+            Fuse::Rrf(rrf) => {
+                let rrf_of = |rank: Option<usize>, weight: f64| {
+                    rank.map_or(0.0, |r| weight / (rrf.k + r as f64))
+                };
+                Some(rrf_of(lr, rrf.literal_weight) + rrf_of(vr, rrf.vector_weight))
+            }
+            Fuse::Convex(share) => {
+                let near = similarity.get(&id).map_or(0.0, |s| unit(*s, least, best));
+                match literal_rank.get(&id) {
+                    Some((_, lit)) => {
+                        let w = share * agreement;
+                        let literal = unit(lit["score"].as_f64().unwrap(), 0.0, best_literal);
+                        Some((1.0 - w) * literal + w * near)
+                    }
+                    // Too far to join by its vector alone.
+                    None if similarity[&id] < least + 0.25 * (best - least) => None,
+                    None => Some(share * near),
+                }
+            }
+        }
+    };
+    let candidates: HashSet<i64> = literal_rank
         .keys()
         .chain(vector_rank.keys())
         .copied()
-        .collect::<HashSet<i64>>()
-        .into_iter()
-        .map(|id| {
-            let lr = literal_rank.get(&id).map(|(r, _)| *r);
-            let vr = vector_rank.get(&id).copied();
-            (
-                rrf_of(lr, rrf.literal_weight) + rrf_of(vr, rrf.vector_weight),
-                id,
-            )
-        })
         .collect();
+    let mut want: Vec<(f64, i64)> = candidates
+        .iter()
+        .filter_map(|id| fused_of(*id).map(|f| (f, *id)))
+        .collect();
+    let too_far = candidates.len() - want.len();
     want.sort_by(|a, b| {
         b.0.total_cmp(&a.0)
             .then(items[&b.1].date.cmp(&items[&a.1].date))
@@ -678,6 +732,7 @@ fn check_fusion(
     assert_eq!(got_ids, want_ids, "{what}: ids and order");
     let mut seen = Seen {
         results: got.len(),
+        too_far,
         ..Seen::default()
     };
     for (row, (fused, id)) in got.iter().zip(&want) {
@@ -725,9 +780,18 @@ fn check_fusion(
     assert_eq!(v["on"], true, "{what}: {v}");
     assert_eq!(v["model"], "fake-bow");
     assert_eq!(v["nearest"], json!(near.len()), "{what}");
-    assert_eq!(v["rrf_k"], json!(rrf.k));
-    assert_eq!(v["literal_weight"], json!(rrf.literal_weight));
-    assert_eq!(v["vector_weight"], json!(rrf.vector_weight));
+    match fuse {
+        Fuse::Rrf(rrf) => {
+            assert_eq!(v["fusion"], "rrf");
+            assert_eq!(v["rrf_k"], json!(rrf.k));
+            assert_eq!(v["literal_weight"], json!(rrf.literal_weight));
+            assert_eq!(v["vector_weight"], json!(rrf.vector_weight));
+        }
+        Fuse::Convex(share) => {
+            assert_eq!(v["fusion"], "convex");
+            assert_eq!(v["vector_share"], json!(share));
+        }
+    }
     seen
 }
 
@@ -738,9 +802,14 @@ fn embedded_sample() -> TempLib {
 }
 
 #[test]
-fn search_fuses_the_literal_and_the_nearest_lists_by_reciprocal_rank() {
+fn search_fuses_the_literal_and_the_nearest_lists_by_each_fusion() {
     let lib = embedded_sample();
-    let cfg = config(&lib, "wide.toml", "[search]\nmax_limit = 1000\n");
+    // rrf by name: today's fusion, result for result.
+    let cfg = config(
+        &lib,
+        "wide.toml",
+        "[search]\nmax_limit = 1000\n[vectors]\nfusion = \"rrf\"\n",
+    );
     let items = items_of(&lib);
     let vectors = vectors_only(&lib);
     let all = |_: &Item| true;
@@ -820,7 +889,7 @@ fn search_fuses_the_literal_and_the_nearest_lists_by_reciprocal_rank() {
     ];
     let mut total = Seen::default();
     for f in &cases {
-        let seen = check_fusion(&lib, &cfg, DEFAULT_RRF, &items, &vectors, f);
+        let seen = check_fusion(&lib, &cfg, Fuse::Rrf(DEFAULT_RRF), &items, &vectors, f);
         eprintln!("{:?} {:?}: {seen:?}", f.query, f.flags);
         total.results += seen.results;
         total.vector_only += seen.vector_only;
@@ -837,7 +906,7 @@ fn search_fuses_the_literal_and_the_nearest_lists_by_reciprocal_rank() {
     let weighted = config(
         &lib,
         "weighted.toml",
-        "[search]\nmax_limit = 1000\n[vectors]\nliteral_weight = 0.5\nvector_weight = 2.0\nrrf_k = 5\n",
+        "[search]\nmax_limit = 1000\n[vectors]\nfusion = \"rrf\"\nliteral_weight = 0.5\nvector_weight = 2.0\nrrf_k = 5\n",
     );
     let rrf = Rrf {
         literal_weight: 0.5,
@@ -845,7 +914,30 @@ fn search_fuses_the_literal_and_the_nearest_lists_by_reciprocal_rank() {
         k: 5.0,
     };
     for f in &cases[..3] {
-        check_fusion(&lib, &weighted, rrf, &items, &vectors, f);
+        check_fusion(&lib, &weighted, Fuse::Rrf(rrf), &items, &vectors, f);
+    }
+
+    // The default, convex, at its default share and at another.
+    let convex = config(&lib, "convex.toml", "[search]\nmax_limit = 1000\n");
+    let mut total = Seen::default();
+    for f in &cases {
+        let seen = check_fusion(&lib, &convex, Fuse::Convex(0.2), &items, &vectors, f);
+        total.vector_only += seen.vector_only;
+        total.too_far += seen.too_far;
+        total.both += seen.both;
+    }
+    // Some near items joined, some far ones did not, and some items were in both lists.
+    assert!(
+        total.vector_only > 0 && total.too_far > 0 && total.both > 0,
+        "{total:?}"
+    );
+    let shared = config(
+        &lib,
+        "shared.toml",
+        "[search]\nmax_limit = 1000\n[vectors]\nvector_share = 0.7\n",
+    );
+    for f in &cases[..3] {
+        check_fusion(&lib, &shared, Fuse::Convex(0.7), &items, &vectors, f);
     }
 }
 

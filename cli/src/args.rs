@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS,
-    CONTEXT_WEIGHT, DROP_STOPWORDS, EMBED_COMMAND, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT,
+    CONTEXT_WEIGHT, DROP_STOPWORDS, EMBED_COMMAND, FUSION, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT,
     JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT, REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT,
     RELATED_MIN_WEIGHT, RELATED_RULE, SUMMARIZE_COMMAND, TOKENIZER,
 };
@@ -204,6 +204,8 @@ pub struct VectorArgs {
     /// Literal search only, even if the library has vectors and an embedder is set.
     #[arg(long, conflicts_with = "embed_cmd")]
     pub no_vectors: bool,
+    #[arg(long = FUSION.long(), value_name = "NAME", help = FUSION.help())]
+    pub fusion: Option<crate::config::Fusion>,
 }
 
 #[derive(Debug, Args)]
@@ -654,6 +656,7 @@ mod tests {
                 Range::Number(_) => TypeId::of::<f64>(),
                 Range::Bool => TypeId::of::<bool>(),
                 Range::Rule => TypeId::of::<RelatedRule>(),
+                Range::Fusion => TypeId::of::<crate::config::Fusion>(),
                 Range::Tokenizer
                 | Range::Command(_)
                 | Range::Globs

@@ -221,6 +221,8 @@ impl Ranking {
                 literal_weight: c.vectors.literal_weight,
                 vector_weight: c.vectors.vector_weight,
                 rrf_k: c.vectors.rrf_k,
+                fusion: c.vectors.fusion,
+                vector_share: c.vectors.vector_share,
                 required: false,
             },
         }
@@ -269,6 +271,9 @@ impl Ranking {
         }
         if vectors.no_vectors {
             self.vectors.on = false;
+        }
+        if let Some(fusion) = vectors.fusion {
+            self.vectors.fusion = fusion;
         }
         Ok(())
     }

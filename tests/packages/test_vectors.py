@@ -232,13 +232,16 @@ class Tests:
 
             params = params_of(self.nearest_sql)
             params.update(filters, query_vector=vector, k=ex["pool"])
-            nearest = [r["id"] for r in conn.execute(self.nearest_sql, params)]
+            nearest = [{"id": r["id"], "distance": r["distance"]}
+                       for r in conn.execute(self.nearest_sql, params)]
             assert len(nearest) == ex["vectors"]["nearest"], (len(nearest), ex["vectors"])
 
             v = ex["vectors"]
+            assert v["fusion"] == "convex", v
             params = params_of(self.search_sql)
             params.update(filters, query=query, tokenizer=UNICODE61, now=NOW, limit=LIMIT,
-                          pool=ex["pool"], nearest=json.dumps(nearest), rrf_k=v["rrf_k"],
+                          pool=ex["pool"], nearest=json.dumps(nearest), fusion=v["fusion"],
+                          vector_share=v["vector_share"], rrf_k=v["rrf_k"],
                           literal_weight=v["literal_weight"], vector_weight=v["vector_weight"])
             rows = [dict(r) for r in conn.execute(self.search_sql, params)]
             assert [r["id"] for r in rows] == [r["id"] for r in cli], (query, flags, rows, cli)
@@ -248,12 +251,23 @@ class Tests:
                 close(got["fused"], want["fused"], (query, got["id"], "fused"))
                 close(got["score"], want["score"], (query, got["id"], "score"))
             self.check_filters(conn, cli, filters)
+            # A list of bare ids (no distances) is fused by reciprocal rank: the CLI's
+            # answer under --fusion rrf.
+            rrf = self.cli_search(db, query, [*flags, "--fusion", "rrf"], command)["results"]
+            params.update(nearest=json.dumps([n["id"] for n in nearest]), fusion=None)
+            bare = [dict(r) for r in conn.execute(self.search_sql, params)]
+            assert [r["id"] for r in bare] == [r["id"] for r in rrf], (query, bare, rrf)
+            for got, want in zip(bare, rrf):
+                close(got["fused"], want["fused"], (query, got["id"], "rrf fused"))
             vector_only += sum(r["matched_by"] == "vector" for r in cli)
             print(f"ok   python sqlite3 {sqlite3.sqlite_version}: nearest.sql + search.sql"
                   f" {query!r} {flags}: {len(rows)} rows as the CLI's (ids, order, fused, score)")
 
             [(shell_rows, shell_nearest)] = self.shell_hybrid(db, query, vector, filters)
-            assert shell_nearest == nearest, (query, shell_nearest, nearest)
+            # The shell writes the distances in JSON with 15 significant digits.
+            assert [n["id"] for n in shell_nearest] == [n["id"] for n in nearest], query
+            for got, want in zip(shell_nearest, nearest):
+                close(got["distance"], want["distance"], (query, got["id"], "shell distance"))
             assert [r["id"] for r in shell_rows] == [r["id"] for r in cli], (query, flags)
             for got, want in zip(shell_rows, cli):
                 close(got["fused"], want["fused"], (query, got["id"], "shell fused"))

@@ -1,9 +1,21 @@
--- recall_rrf, recall_limit, recall_fold, recall_stopwords, recall_version, recall_debug.
+-- recall_rrf, recall_convex, recall_limit, recall_fold, recall_stopwords, recall_version, recall_debug.
 select 'rrf_01', recall_rrf(1) = 1.0 / 61;
 select 'rrf_02', recall_rrf(10, 0, 2) = 0.2;
 select 'rrf_03', recall_rrf(3, 60) = 1.0 / 63;
 select 'rrf_04', recall_rrf(NULL) is null;
 select 'rrf_05', recall_rrf(2, NULL, NULL) = 1.0 / 62;
+-- Convex: literal 6 of 8 (0.75), similarity 0.5 of 0.2..0.6 (0.75), share 0.2: 0.75.
+select 'convex_01', abs(recall_convex(6, 8, 0.5, 0.2, 0.6, 0.2) - 0.75) < 1e-12;
+-- Literal 2 of 8 (0.25), the nearest (1): 0.8 * 0.25 + 0.2 * 1 = 0.4.
+select 'convex_02', abs(recall_convex(2, 8, 0.6, 0.2, 0.6, 0.2) - 0.4) < 1e-12;
+-- Outside the vector list (NULL): the literal part alone, 0.8.
+select 'convex_03', abs(recall_convex(8, 8, NULL, 0.2, 0.6, 0.2) - 0.8) < 1e-12;
+-- Outside the literal list: 0.2 * (0.3 - 0.2) / 0.4 = 0.05.
+select 'convex_04', abs(recall_convex(NULL, 8, 0.3, 0.2, 0.6, 0.2) - 0.05) < 1e-12;
+-- Below the list's least: nothing of it; share 0 and 1 give one part alone.
+select 'convex_05', recall_convex(NULL, 8, 0.1, 0.2, 0.6, 0.2) = 0.0;
+select 'convex_06', recall_convex(6, 8, 0.5, 0.2, 0.6, 0) = 0.75;
+select 'convex_07', abs(recall_convex(6, 8, 0.4, 0.2, 0.6, 1) - 0.5) < 1e-12;
 select 'limit_01', recall_limit(NULL, 10, 50) = 10;
 select 'limit_02', recall_limit(0, 10, 50) = 10;
 select 'limit_03', recall_limit(-5, 10, 50) = 10;

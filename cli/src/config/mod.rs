@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use crate::err;
 use crate::error::Result;
+pub use crate::vectors::Fusion;
 pub use table::{Access, Config, Judge, Later, Related, Search, Storage, Timeline, Vectors};
 
 /// The rule `related` judges its candidates by (`sql/related.sql`).
@@ -174,6 +175,20 @@ mod tests {
         assert!(parse("[related]\nmin_joint_weight = 1.5\n")
             .unwrap_err()
             .contains("related.min_joint_weight must be from 0 to 1, got 1.5"));
+        for name in Fusion::NAMES {
+            assert_eq!(Fusion::from_name(name).map(Fusion::name), Some(name));
+        }
+        assert_eq!(
+            Config::default().vectors.fusion.name(),
+            recall_core::defaults::FUSION
+        );
+        assert_eq!(
+            parse("[vectors]\nfusion = \"rrf\"\n")
+                .unwrap()
+                .vectors
+                .fusion,
+            Fusion::Rrf
+        );
         for name in RelatedRule::NAMES {
             assert_eq!(
                 RelatedRule::from_name(name).map(RelatedRule::name),

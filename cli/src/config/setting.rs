@@ -2,7 +2,7 @@
 //! that makes the configuration's types, defaults, checks and `--set` reading from it.
 use serde_json::Value as Json;
 
-use super::{Config, RelatedRule};
+use super::{Config, Fusion, RelatedRule};
 use crate::bounds::{short, Bound};
 use crate::error::{Error, Result};
 
@@ -31,6 +31,8 @@ pub enum Range {
     Bool,
     /// A rule of `related` by name (`RelatedRule::NAMES`).
     Rule,
+    /// A fusion of search's two lists by name (`Fusion::NAMES`).
+    Fusion,
     /// A known tokenizer (`tokenizer::parse`).
     Tokenizer,
     /// A process's command line; the text names the process ("the judge").
@@ -238,6 +240,25 @@ impl Value for RelatedRule {
             format!(
                 "{name}: unknown rule {text:?}; the rules are {}",
                 RelatedRule::NAMES.join(" and ")
+            )
+        })
+    }
+
+    fn json(&self) -> Json {
+        Json::from(self.name())
+    }
+}
+
+impl Value for Fusion {
+    fn check(&self, _: &Setting, _: &str) -> std::result::Result<(), String> {
+        Ok(())
+    }
+
+    fn parse(name: &str, text: &str) -> std::result::Result<Self, String> {
+        Fusion::from_name(text).ok_or_else(|| {
+            format!(
+                "{name}: unknown fusion {text:?}; the fusions are {}",
+                Fusion::NAMES.join(" and ")
             )
         })
     }

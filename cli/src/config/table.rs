@@ -9,7 +9,7 @@
 //! and `also(rule)`, each when it applies. Sections and fields keep the order of the
 //! configuration's types, which serde's messages list.
 use super::setting::{declare, Range};
-use super::RelatedRule;
+use super::{Fusion, RelatedRule};
 use crate::bounds::{above, real, whole};
 use recall_core::defaults::{self, CONTEXT_RADIUS_MAX, LIST_MAX_LIMIT, POOL_MAX, POOL_MIN};
 use recall_core::score;
@@ -245,6 +245,19 @@ declare! {
             Range::Number(real(0.0, 10.0)), eval(20);
         /// Reciprocal rank fusion's k.
         RRF_K rrf_k: f64 = score::DEFAULT_RRF_K, Range::Number(real(0.0, 10_000.0)), eval(21);
+        /// How search fuses the literal list and the nearest items: convex (scores on one
+        /// scale, the vector list trusted as far as the lists agree) or rrf (reciprocal
+        /// rank fusion).
+        FUSION fusion: Fusion = Fusion::default(), Range::Fusion,
+            flag("fusion", "How the literal list and the nearest items are fused: convex \
+                (scores on one scale, the vector list trusted as far as the two lists agree) \
+                or rrf (reciprocal rank fusion); default: the config's [vectors] fusion, else \
+                {default}"),
+            eval(23);
+        // 1 gives the order of the lists' common items to the vector list alone.
+        /// Under convex, the vector list's share of the say, from {min} to {max}.
+        VECTOR_SHARE vector_share: f64 = defaults::VECTOR_SHARE,
+            Range::Number(real(0.0, 1.0)), eval(24);
     }
 }
 
@@ -305,6 +318,7 @@ mod tests {
                 (Range::Number(b), Json::Number(n)) => b.integer == n.is_i64(),
                 (Range::Bool, Json::Bool(_)) => true,
                 (Range::Rule, Json::String(r)) => RelatedRule::NAMES.contains(&r.as_str()),
+                (Range::Fusion, Json::String(r)) => Fusion::NAMES.contains(&r.as_str()),
                 (Range::Source, Json::String(r)) => crate::item::check_source(r).is_ok(),
                 (Range::Events, Json::Array(events)) => events.iter().all(Json::is_string),
                 _ => false,

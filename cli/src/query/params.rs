@@ -35,7 +35,11 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
 
 /// `search` with the items nearest the query given, as the embedder's vector would find
 /// them (the scale benchmark: a library with vectors and no embedder).
-pub fn search_near(lib: &Library, s: &settings::Search, nearest: Vec<i64>) -> Result<SearchPlan> {
+pub fn search_near(
+    lib: &Library,
+    s: &settings::Search,
+    nearest: Vec<vector_channel::Near>,
+) -> Result<SearchPlan> {
     plan_search(lib, s, |_| {
         Ok(Channel::On {
             model: String::new(),

@@ -24,7 +24,7 @@ pub fn search(lib: &Library, s: &settings::Search, explain: bool) -> Result<Answ
 pub fn search_near(
     lib: &Library,
     s: &settings::Search,
-    nearest: Vec<i64>,
+    nearest: Vec<super::vector_channel::Near>,
 ) -> Result<Answer<SearchRow>> {
     answer(lib, s, false, params::search_near(lib, s, nearest)?)
 }

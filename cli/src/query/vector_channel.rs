@@ -1,6 +1,6 @@
 //! The vector channel of a search: the query's vector from the embedder, the nearest
 //! items from `sql/nearest.sql` (with the search's filters), handed to `sql/search.sql`
-//! as `:nearest` for the fusion. When the channel cannot run (off, no vectors, no
+//! as `:nearest` (ids and distances) for the fusion. When the channel cannot run (off, no vectors, no
 //! embedder, an embedder that failed) the search is the literal one and `--explain` says
 //! why; a library whose vectors are of another model than the embedder's is refused.
 use std::time::Instant;
@@ -14,6 +14,13 @@ use crate::library::Library;
 use crate::vectors::embedder::{self, Embedder, Failure};
 use crate::vectors::{store, Settings, NO_EMBEDDER};
 
+/// An item of the vector list: its id and its cosine distance from the query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Near {
+    pub id: i64,
+    pub distance: f64,
+}
+
 /// What the channel did for one search.
 #[derive(Debug, Clone)]
 pub enum Channel {
@@ -23,8 +30,8 @@ pub enum Channel {
     Failed(String),
     On {
         model: String,
-        /// The ids nearest the query, nearest first.
-        nearest: Vec<i64>,
+        /// The items nearest the query, nearest first.
+        nearest: Vec<Near>,
         embed_ms: u128,
     },
 }
@@ -42,15 +49,20 @@ impl Channel {
     pub fn params(&self, v: &Settings) -> Params {
         match self {
             Channel::Off(_) | Channel::Failed(_) => Vec::new(),
-            Channel::On { nearest, .. } => vec![
-                (
-                    ":nearest",
-                    text(Some(&Json::from(nearest.clone()).to_string())),
-                ),
-                (":rrf_k", real(Some(v.rrf_k))),
-                (":literal_weight", real(Some(v.literal_weight))),
-                (":vector_weight", real(Some(v.vector_weight))),
-            ],
+            Channel::On { nearest, .. } => {
+                let list: Vec<Json> = nearest
+                    .iter()
+                    .map(|n| json!({"id": n.id, "distance": n.distance}))
+                    .collect();
+                vec![
+                    (":nearest", text(Some(&Json::from(list).to_string()))),
+                    (":fusion", text(Some(v.fusion.name()))),
+                    (":vector_share", real(Some(v.vector_share))),
+                    (":rrf_k", real(Some(v.rrf_k))),
+                    (":literal_weight", real(Some(v.literal_weight))),
+                    (":vector_weight", real(Some(v.vector_weight))),
+                ]
+            }
         }
     }
 
@@ -65,7 +77,7 @@ impl Channel {
                 embed_ms,
             } => json!({
                 "on": true, "model": model, "nearest": nearest.len(), "embed_ms": embed_ms,
-                "rrf_k": v.rrf_k, "literal_weight": v.literal_weight,
+                "fusion": v.fusion.name(), "vector_share": v.vector_share, "rrf_k": v.rrf_k, "literal_weight": v.literal_weight,
                 "vector_weight": v.vector_weight,
             }),
         }
@@ -137,11 +149,17 @@ pub fn run(
     })
 }
 
-/// The ids of the `k` items nearest a vector (JSON, as `sql/nearest.sql` takes it) that
-/// pass the search's filters, nearest first.
-pub fn nearest(lib: &Library, vector: &str, filters: &Params, k: i64) -> Result<Vec<i64>> {
+/// The `k` items nearest a vector (JSON, as `sql/nearest.sql` takes it) that pass the
+/// search's filters, nearest first.
+pub fn nearest(lib: &Library, vector: &str, filters: &Params, k: i64) -> Result<Vec<Near>> {
     let mut params = filters.clone();
     params.extend([(":query_vector", text(Some(vector))), (":k", int(Some(k)))]);
-    let ids = sql_file::read(&lib.conn, queries::NEAREST, &params, |c| c.int("id"))?;
-    Ok(ids.into_iter().flatten().collect())
+    let rows = sql_file::read(&lib.conn, queries::NEAREST, &params, |c| {
+        Ok(c.int("id")?.zip(c.real("distance")?))
+    })?;
+    Ok(rows
+        .into_iter()
+        .flatten()
+        .map(|(id, distance)| Near { id, distance })
+        .collect())
 }

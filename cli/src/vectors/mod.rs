@@ -1,10 +1,13 @@
 //! The vector channel (docs/vectors.md): item embeddings kept in sqlite-vec's `vec0`
 //! table (`store`), made by an embedder process (`embedder`), and a search that fuses
-//! the literal list with the items nearest the query by reciprocal rank
-//! (`query::vector_channel`).
+//! the literal list with the items nearest the query, by their scores (convex) or by
+//! reciprocal rank (`query::vector_channel`, `sql/search.sql`).
 //! Optional throughout: without vectors or an embedder, search is the literal one.
 pub mod embedder;
+pub mod fusion;
 pub mod store;
+
+pub use fusion::Fusion;
 
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -25,6 +28,9 @@ pub struct Settings {
     pub literal_weight: f64,
     pub vector_weight: f64,
     pub rrf_k: f64,
+    /// How the two lists are fused, and the vector list's share under convex.
+    pub fusion: Fusion,
+    pub vector_share: f64,
     /// Asked for by `--set vectors=on`: a library without vectors is an error then, not
     /// a literal column under the name "on".
     #[serde(skip)]
@@ -37,6 +43,7 @@ impl Settings {
         json!({
             "command": self.command, "on": self.on, "literal_weight": self.literal_weight,
             "vector_weight": self.vector_weight, "rrf_k": self.rrf_k,
+            "fusion": self.fusion.name(), "vector_share": self.vector_share,
         })
     }
 }

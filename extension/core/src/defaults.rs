@@ -41,3 +41,8 @@ pub const LITERAL_WEIGHT: f64 = 1.0;
 /// Texts per request of `recall embed` (`sql/item_texts.sql`'s batch).
 pub const EMBED_BATCH: i64 = 32;
 pub const VECTOR_WEIGHT: f64 = 0.9;
+/// Search's fusion of the literal and the vector lists (`sql/search.sql`'s `:fusion`):
+/// `convex`, chosen over `rrf` by the evaluation in docs/vectors.md.
+pub const FUSION: &str = "convex";
+/// The convex fusion's share of the say of the vector list (`:vector_share`), 0 to 1.
+pub const VECTOR_SHARE: f64 = 0.2;

@@ -183,6 +183,16 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_rrf,
     },
     FunctionSpec {
+        name: "recall_convex",
+        signature: r#"literal, best_literal, similarity, least, best, share"#,
+        returns: "REAL",
+        description: r#"convex fusion `(1 - share) * literal / best_literal + share * (similarity - least) / (best - least)`, each part clamped to 0..1 and 0 when NULL"#,
+        min_args: 6,
+        max_args: 6,
+        reads_clock: false,
+        run: recall_convex,
+    },
+    FunctionSpec {
         name: "recall_limit",
         signature: r#"requested, default, max"#,
         returns: "INTEGER",
@@ -458,6 +468,31 @@ fn recall_rrf(args: &Args, _: &Host) -> ArgResult<Output> {
         Some(r) => Output::Real(score::rrf(r, k, weight)),
         None => Output::Null,
     })
+}
+
+fn recall_convex(args: &Args, _: &Host) -> ArgResult<Output> {
+    let literal = args.real(0, "literal")?;
+    let best_literal = args.real(1, "best_literal")?.unwrap_or(0.0);
+    let similarity = args.real(2, "similarity")?;
+    let least = args.real(3, "least")?.unwrap_or(0.0);
+    let best = args.real(4, "best")?.unwrap_or(0.0);
+    let share = match args.real(5, "share")? {
+        Some(s) if !(0.0..=1.0).contains(&s) => {
+            return Err(format!(
+                "share must be between 0 and 1, got {}",
+                shown_real(s)
+            ))
+        }
+        s => s.unwrap_or(0.0),
+    };
+    Ok(Output::Real(score::fuse(
+        literal,
+        best_literal,
+        similarity,
+        least,
+        best,
+        share,
+    )))
 }
 
 fn recall_limit(args: &Args, _: &Host) -> ArgResult<Output> {
