@@ -16,7 +16,9 @@
 --   :query           free text; nothing in it acts as an FTS5 operator (unset: no results)
 --   :match           instead of :query, a ready expression of recall_match (the CLI's
 --                    common-term pruning passes the pruned one here)
---   :tokenizer       the library's tokenizer (sets the minimum term length); default trigram
+--   :tokenizer       the library's tokenizer (sets the minimum term length, and under
+--                    trigram the query's words stand as their stems); unset: trigram's
+--                    minimum length without stems (`recall sql` passes the library's)
 --   :drop_stopwords  1 (default) drops stop words while another term remains; 0 keeps all
 --   :sources         JSON array of glob patterns of readable sources; NULL: all sources
 --   :project, :source            exact filters; the project's answer also holds the
