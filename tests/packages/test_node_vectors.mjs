@@ -22,7 +22,8 @@ const fakeEmbedder = path.join(repo, 'tests', 'vectors', 'fake_embed.py');
 // The CLI splits the command as a shell does: the path goes in single quotes.
 const embedCmd = `python3 '${fakeEmbedder.replaceAll("'", `'\\''`)}'`;
 // What channel.rs binds when no configuration sets them (docs/vectors.md).
-const FUSION = { rrf_k: 60, literal_weight: 1, vector_weight: 0.9 };
+// The default fusion and its settings, as --explain reports them.
+const FUSION = { fusion: 'convex', vector_share: 0.2, rrf_k: 60, literal_weight: 1, vector_weight: 0.9 };
 
 function recall(...args) {
   const env = { ...process.env };
@@ -138,7 +139,7 @@ describe('sql/nearest.sql + sql/search.sql in better-sqlite3 give the CLI hybrid
           query_vector: JSON.stringify(vector),
           k: BigInt(ex.pool),
         })
-        .map((r) => r.id);
+        .map((r) => ({ id: r.id, distance: r.distance }));
       assert.equal(nearest.length, ex.vectors.nearest);
 
       const rows = searchStmt.all({
@@ -165,6 +166,26 @@ describe('sql/nearest.sql + sql/search.sql in better-sqlite3 give the CLI hybrid
         close(got.score, want.score, `row ${got.id} score`);
       });
       assert.ok(rows.some((r) => r.vector_rank !== null), 'the vector list gave rows');
+
+      // A list of bare ids (no distances) is fused by reciprocal rank: the CLI's answer
+      // under --fusion rrf.
+      const rrf = JSON.parse(recall(...args, '--fusion', 'rrf')).results;
+      const bare = searchStmt.all({
+        ...unsetParams(searchSql),
+        ...filters,
+        query,
+        tokenizer,
+        now: NOW,
+        limit: BigInt(LIMIT),
+        pool: BigInt(ex.pool),
+        nearest: JSON.stringify(nearest.map((n) => n.id)),
+        ...FUSION,
+      });
+      assert.deepEqual(
+        bare.map((r) => r.id),
+        rrf.map((r) => r.id)
+      );
+      bare.forEach((got, i) => close(got.fused, rrf[i].fused, `row ${got.id} rrf fused`));
 
       // The filters hold for every row, checked on the items themselves.
       const item = db.prepare('select project, source, occurred_at from items where id = ?');
