@@ -57,16 +57,20 @@ fn is_separator(c: char) -> bool {
 
 /// The minimum term length a tokenizer spec implies: 3 for trigram, 1 for any other.
 pub fn min_chars_for_tokenizer(spec: &str) -> usize {
-    let first = spec
-        .split(|c: char| c.is_whitespace())
-        .find(|w| !w.is_empty())
-        .unwrap_or("")
-        .trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'));
-    if first.eq_ignore_ascii_case("trigram") {
+    if is_trigram(spec) {
         3
     } else {
         1
     }
+}
+
+/// Whether `spec` names FTS5's trigram tokenizer (its first word, quoted or not).
+pub fn is_trigram(spec: &str) -> bool {
+    spec.split(|c: char| c.is_whitespace())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'))
+        .eq_ignore_ascii_case("trigram")
 }
 
 /// Whether `spec` names sqlite-recall's own tokenizer (`tokenize = 'recall'`).
@@ -136,11 +140,10 @@ impl MatchRules {
     /// The rules for a library's tokenizer: trigram keeps terms of 3 characters and
     /// folds words to stems; any other keeps every term and every word as written.
     pub fn for_tokenizer(spec: &str, drop_stopwords: bool) -> MatchRules {
-        let min_chars = min_chars_for_tokenizer(spec);
         MatchRules {
-            min_chars,
+            min_chars: min_chars_for_tokenizer(spec),
             drop_stopwords,
-            stems: min_chars == 3,
+            stems: is_trigram(spec),
         }
     }
 }

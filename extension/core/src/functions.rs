@@ -263,13 +263,21 @@ fn json_array<S: serde::Serialize>(items: &[S]) -> Output {
     Output::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".to_string()))
 }
 
+/// Argument `i` when it is a tokenizer spec (text that is no number), not a length.
+fn tokenizer_spec<'a>(args: &'a Args, i: usize) -> Option<&'a str> {
+    match args.get(i) {
+        Some(Value::Text(t)) if t.trim().parse::<i64>().is_err() => Some(t),
+        _ => None,
+    }
+}
+
 /// `min_chars` as a count, or a tokenizer spec (trigram -> 3, anything else -> 1).
 fn min_chars(args: &Args, i: usize) -> ArgResult<usize> {
+    if let Some(spec) = tokenizer_spec(args, i) {
+        return Ok(fts_match::min_chars_for_tokenizer(spec));
+    }
     match args.get(i) {
         None => Ok(fts_match::DEFAULT_MIN_CHARS),
-        Some(Value::Text(t)) if t.trim().parse::<i64>().is_err() => {
-            Ok(fts_match::min_chars_for_tokenizer(t))
-        }
         Some(v) => match args.integer(i, "min_chars")? {
             Some(n) if n >= 0 => Ok(n as usize),
             _ => Err(format!(
@@ -286,18 +294,12 @@ fn match_terms_of(args: &Args) -> ArgResult<Option<Vec<String>>> {
     };
     let min = min_chars(args, 1)?;
     let drop = args.flag(2, "drop_stopwords")?.unwrap_or(false);
-    // Stems only where a tokenizer spec says the index is trigram: a bare length says
-    // nothing of how the index matches.
-    let stems = match args.get(1) {
-        Some(Value::Text(t)) if t.trim().parse::<i64>().is_err() => {
-            fts_match::MatchRules::for_tokenizer(t, drop).stems
-        }
-        _ => false,
-    };
     let rules = fts_match::MatchRules {
         min_chars: min,
         drop_stopwords: drop,
-        stems,
+        // Stems only where a tokenizer spec says the index is trigram: a bare length says
+        // nothing of how the index matches.
+        stems: tokenizer_spec(args, 1).is_some_and(fts_match::is_trigram),
     };
     Ok(Some(fts_match::match_terms_with(&text, rules)))
 }
