@@ -48,15 +48,14 @@ pub fn select(cases: Vec<Case>, s: &Selection, file: &str) -> Result<Vec<Case>> 
     if s.is_all() {
         return Ok(cases);
     }
-    let first_id = cases.first().and_then(|c| c.id.clone()).unwrap_or_default();
-    let mut tags: Vec<&str> = cases
-        .iter()
-        .flat_map(|c| c.tags.iter().map(String::as_str))
-        .collect();
-    tags.sort_unstable();
-    tags.dedup();
-    let kept: Vec<Case> = cases.iter().filter(|c| s.keeps(c)).cloned().collect();
-    if kept.is_empty() {
+    if !cases.iter().any(|c| s.keeps(c)) {
+        let first_id = cases.first().and_then(|c| c.id.clone()).unwrap_or_default();
+        let mut tags: Vec<&str> = cases
+            .iter()
+            .flat_map(|c| c.tags.iter().map(String::as_str))
+            .collect();
+        tags.sort_unstable();
+        tags.dedup();
         let known = if tags.is_empty() {
             "no tags".to_string()
         } else {
@@ -70,7 +69,7 @@ pub fn select(cases: Vec<Case>, s: &Selection, file: &str) -> Result<Vec<Case>> 
             s.shown()
         ));
     }
-    Ok(kept)
+    Ok(cases.into_iter().filter(|c| s.keeps(c)).collect())
 }
 
 #[cfg(test)]
