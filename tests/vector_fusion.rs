@@ -89,20 +89,19 @@ fn library() -> TempLib {
     lib
 }
 
-fn search(lib: &TempLib, extra: &[&str]) -> Value {
-    let mut args = vec![
-        "search",
-        QUERY,
-        "--weight",
-        "0",
-        "--now",
-        NOW,
-        "--embed-cmd",
-    ];
-    let embed = fake("");
-    args.push(&embed);
+/// The query at recency weight 0, with `extra` flags.
+fn search_with(lib: &TempLib, extra: &[&str]) -> Value {
+    let mut args = vec!["search", QUERY, "--weight", "0", "--now", NOW];
     args.extend(extra);
     lib.json(&args)
+}
+
+/// The hybrid search: the query with the fake embedder.
+fn search(lib: &TempLib, extra: &[&str]) -> Value {
+    let embed = fake("");
+    let mut args = vec!["--embed-cmd", embed.as_str()];
+    args.extend(extra);
+    search_with(lib, &args)
 }
 
 fn titles(answer: &Value) -> Vec<String> {
@@ -122,15 +121,7 @@ fn close(got: &Value, want: f64, what: &str) {
 #[test]
 fn a_near_item_joins_by_its_vector_and_a_far_one_does_not() {
     let lib = library();
-    let literal = lib.json(&[
-        "search",
-        QUERY,
-        "--weight",
-        "0",
-        "--now",
-        NOW,
-        "--no-vectors",
-    ]);
+    let literal = search_with(&lib, &["--no-vectors"]);
     let scores: Vec<f64> = literal["results"]
         .as_array()
         .expect("results")

@@ -596,6 +596,16 @@ struct Seen {
     too_far: usize,
 }
 
+impl std::ops::AddAssign for Seen {
+    fn add_assign(&mut self, o: Seen) {
+        self.results += o.results;
+        self.vector_only += o.vector_only;
+        self.literal_only += o.literal_only;
+        self.both += o.both;
+        self.too_far += o.too_far;
+    }
+}
+
 /// Runs `f` with the channel and without it, and checks the hybrid answer against the
 /// fusion of the literal answer's list (in its order) and the `pool` items
 /// nearest the query's fake vector among those the flags let through (by distance, id):
@@ -891,10 +901,7 @@ fn search_fuses_the_literal_and_the_nearest_lists_by_each_fusion() {
     for f in &cases {
         let seen = check_fusion(&lib, &cfg, Fuse::Rrf(DEFAULT_RRF), &items, &vectors, f);
         eprintln!("{:?} {:?}: {seen:?}", f.query, f.flags);
-        total.results += seen.results;
-        total.vector_only += seen.vector_only;
-        total.literal_only += seen.literal_only;
-        total.both += seen.both;
+        total += seen;
     }
     // The cases exercise all three kinds of result, else they could not catch a wrong one.
     assert!(
@@ -921,10 +928,7 @@ fn search_fuses_the_literal_and_the_nearest_lists_by_each_fusion() {
     let convex = config(&lib, "convex.toml", "[search]\nmax_limit = 1000\n");
     let mut total = Seen::default();
     for f in &cases {
-        let seen = check_fusion(&lib, &convex, Fuse::Convex(0.2), &items, &vectors, f);
-        total.vector_only += seen.vector_only;
-        total.too_far += seen.too_far;
-        total.both += seen.both;
+        total += check_fusion(&lib, &convex, Fuse::Convex(0.2), &items, &vectors, f);
     }
     // Some near items joined, some far ones did not, and some items were in both lists.
     assert!(

@@ -142,17 +142,20 @@ describe('sql/nearest.sql + sql/search.sql in better-sqlite3 give the CLI hybrid
         .map((r) => ({ id: r.id, distance: r.distance }));
       assert.equal(nearest.length, ex.vectors.nearest);
 
-      const rows = searchStmt.all({
-        ...unsetParams(searchSql),
-        ...filters,
-        query,
-        tokenizer,
-        now: NOW,
-        limit: BigInt(LIMIT),
-        pool: BigInt(ex.pool),
-        nearest: JSON.stringify(nearest),
-        ...FUSION,
-      });
+      // search.sql with the CLI's settings and a vector list given as JSON.
+      const search = (list) =>
+        searchStmt.all({
+          ...unsetParams(searchSql),
+          ...filters,
+          query,
+          tokenizer,
+          now: NOW,
+          limit: BigInt(LIMIT),
+          pool: BigInt(ex.pool),
+          nearest: JSON.stringify(list),
+          ...FUSION,
+        });
+      const rows = search(nearest);
       assert.deepEqual(
         rows.map((r) => r.id),
         cli.results.map((r) => r.id)
@@ -170,17 +173,7 @@ describe('sql/nearest.sql + sql/search.sql in better-sqlite3 give the CLI hybrid
       // A list of bare ids (no distances) is fused by reciprocal rank: the CLI's answer
       // under --fusion rrf.
       const rrf = JSON.parse(recall(...args, '--fusion', 'rrf')).results;
-      const bare = searchStmt.all({
-        ...unsetParams(searchSql),
-        ...filters,
-        query,
-        tokenizer,
-        now: NOW,
-        limit: BigInt(LIMIT),
-        pool: BigInt(ex.pool),
-        nearest: JSON.stringify(nearest.map((n) => n.id)),
-        ...FUSION,
-      });
+      const bare = search(nearest.map((n) => n.id));
       assert.deepEqual(
         bare.map((r) => r.id),
         rrf.map((r) => r.id)
