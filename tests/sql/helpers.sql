@@ -1,4 +1,4 @@
--- recall_rrf, recall_convex, recall_limit, recall_fold, recall_stopwords, recall_version, recall_debug.
+-- recall_rrf, recall_convex, recall_period, recall_limit, recall_fold, recall_stopwords, recall_version, recall_debug.
 select 'rrf_01', recall_rrf(1) = 1.0 / 61;
 select 'rrf_02', recall_rrf(10, 0, 2) = 0.2;
 select 'rrf_03', recall_rrf(3, 60) = 1.0 / 63;
@@ -16,6 +16,20 @@ select 'convex_04', abs(recall_convex(NULL, 8, 0.3, 0.2, 0.6, 0.2) - 0.05) < 1e-
 select 'convex_05', recall_convex(NULL, 8, 0.1, 0.2, 0.6, 0.2) = 0.0;
 select 'convex_06', recall_convex(6, 8, 0.5, 0.2, 0.6, 0) = 0.75;
 select 'convex_07', abs(recall_convex(6, 8, 0.4, 0.2, 0.6, 1) - 0.5) < 1e-12;
+-- Periods: a month with its year, a day, ISO, several dates, a bare year after "in".
+select 'period_01', json_extract(recall_period('What did John do in August 2023?'), '$.since') = '2023-08-01T00:00:00Z';
+select 'period_02', json_extract(recall_period('What did John do in August 2023?'), '$.until') = '2023-09-01T00:00:00Z';
+select 'period_03', recall_period('on May 7, 2023') = '{"since":"2023-05-07T00:00:00Z","until":"2023-05-08T00:00:00Z"}';
+select 'period_04', recall_period('the 2023-12-31 deploy') = '{"since":"2023-12-31T00:00:00Z","until":"2024-01-01T00:00:00Z"}';
+select 'period_05', recall_period('between August 11 and August 15, 2023') = '{"since":"2023-08-11T00:00:00Z","until":"2023-08-16T00:00:00Z"}';
+select 'period_06', recall_period('during 2022') = '{"since":"2022-01-01T00:00:00Z","until":"2023-01-01T00:00:00Z"}';
+-- No year, a number that is no year, an impossible day, NULL: no period.
+select 'period_07', recall_period('what may we ship in May?') is null;
+select 'period_08', recall_period('error 2022 on port 2023') is null;
+select 'period_09', recall_period('February 30, 2023') is null;
+select 'period_10', recall_period(NULL) is null;
+-- Stored times compare as text: the period bounds an item's occurred_at.
+select 'period_11', '2023-08-31T23:59:59Z' < json_extract(recall_period('in Aug 2023'), '$.until');
 select 'limit_01', recall_limit(NULL, 10, 50) = 10;
 select 'limit_02', recall_limit(0, 10, 50) = 10;
 select 'limit_03', recall_limit(-5, 10, 50) = 10;

@@ -3,7 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::value::{shown_real, time_error, ArgResult, Args, Output, Value};
-use crate::{fold, fts_match, prompt, score, stopwords, time};
+use crate::{fold, fts_match, period, prompt, score, stopwords, time};
 
 /// What the host tells a function about itself.
 #[derive(Debug, Clone, Default)]
@@ -191,6 +191,16 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         max_args: 6,
         reads_clock: false,
         run: recall_convex,
+    },
+    FunctionSpec {
+        name: "recall_period",
+        signature: r#"text"#,
+        returns: "TEXT",
+        description: r#"the period `text` names, from its earliest date with a year to its latest, as `{"since": …, "until": …}` (UTC days, until exclusive); NULL when it names none"#,
+        min_args: 1,
+        max_args: 1,
+        reads_clock: false,
+        run: recall_period,
     },
     FunctionSpec {
         name: "recall_limit",
@@ -495,6 +505,19 @@ fn recall_convex(args: &Args, _: &Host) -> ArgResult<Output> {
         best,
         share,
     )))
+}
+
+fn recall_period(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(
+        match args
+            .text(0, "text")?
+            .as_deref()
+            .and_then(period::from_query)
+        {
+            Some(p) => Output::Text(p.to_json()),
+            None => Output::Null,
+        },
+    )
 }
 
 fn recall_limit(args: &Args, _: &Host) -> ArgResult<Output> {
