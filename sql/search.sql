@@ -7,7 +7,8 @@
 -- pool joins it. Vectors (optional): with :nearest, the list of sql/nearest.sql, the
 -- literal list (the pool and its neighbours, by relevance) and the nearest items are
 -- fused (:fusion: convex, by their scores, or rrf, by reciprocal rank), and an item of
--- either list may be an answer. Stage 2:
+-- either list may be an answer. A period the query names ("in August 2023", "on
+-- 2026-03-02": recall_period) weighs the items dated in it. Stage 2:
 -- re-rank by recency with recall_score (with vectors: the literal list, before the
 -- fusion) and return the first :limit rows. Recency only reorders: it never brings in an
 -- item.
@@ -28,6 +29,8 @@
 --   :pool            stage-1 pool size, default 200, clamped to 10..5000
 --   :limit           default :default_limit (10), at most :max_limit (50)
 --   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
+--   :period_weight   an item dated in the period the query names counts 1 + this times
+--                    its relevance, 0 to 10, default 1; 0: dates in the query are words
 --   :context_weight  the share of its relevance a pool item lends its neighbours,
 --                    0 to 1, default 0.3; 0 turns the stage off
 --   :context_radius  how many items before and after it are its neighbours, default 2
@@ -239,18 +242,31 @@ candidates as (
             and (:kinds is null or i.kind in (select value from json_each(:kinds)))
             and recall_source_allowed(i.source, :sources))
 ),
+-- A period the query names: its items count (1 + weight) times their relevance. The
+-- query's dates are searched as words too; this finds the items dated then, whose words
+-- seldom say when they were written. Read from :query (a :match alone names none).
+period as materialized (
+  select json_extract(p, '$.since') as since, json_extract(p, '$.until') as until,
+         max(0.0, min(10.0, coalesce(:period_weight, 1.0))) as weight
+  from (select recall_period(:query) as p)
+),
 -- Stage 2: recency re-ranks the literal list (recall_score). With the vector channel,
 -- that order is the literal list's, fused with the vector list's. Recency applies to the
 -- literal list, not to the fusion: fused scores lie close together, and recency would
 -- reorder them wholesale (docs/vectors.md has the figures).
 scored as (
-  select c.id, c.own + c.share as relevance, c.matched_by, c.of_id as context_of,
-         recall_score(-(c.own + c.share), i.occurred_at, :now, :half_life, :weight)
-           as literal_score,
-         i.occurred_at, v.rank as vector_rank, v.similarity
-  from candidates as c
-  cross join items as i on i.id = c.id
-  left join nearest as v on v.id = c.id
+  select id, relevance, matched_by, context_of,
+         recall_score(-relevance, occurred_at, :now, :half_life, :weight) as literal_score,
+         occurred_at, vector_rank, similarity
+  from (select c.id, c.matched_by, c.of_id as context_of, i.occurred_at,
+               (c.own + c.share)
+                 * case when i.occurred_at >= d.since and i.occurred_at < d.until
+                        then 1.0 + d.weight else 1.0 end as relevance,
+               v.rank as vector_rank, v.similarity
+        from candidates as c
+        cross join period as d
+        cross join items as i on i.id = c.id
+        left join nearest as v on v.id = c.id)
 ),
 ranked as (
   select s.*,

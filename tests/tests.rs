@@ -40,6 +40,7 @@ mod neighbour_context;
 mod properties;
 mod queries_context;
 mod queries_later;
+mod queries_period;
 mod queries_related;
 mod queries_search;
 mod reading_around;

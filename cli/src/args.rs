@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::table::{
     ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS,
     CONTEXT_WEIGHT, DROP_STOPWORDS, EMBED_COMMAND, FUSION, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT,
-    JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT, REDACT_ENABLED, RELATED_MIN_JOINT_WEIGHT,
-    RELATED_MIN_WEIGHT, RELATED_RULE, SUMMARIZE_COMMAND, TOKENIZER,
+    JUDGE_COMMAND, PERIOD_WEIGHT, PRUNE_SHARE, RECENCY_WEIGHT, REDACT_ENABLED,
+    RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, SUMMARIZE_COMMAND, TOKENIZER,
 };
 
 #[derive(Debug, Parser)]
@@ -358,6 +358,8 @@ pub struct SearchArgs {
     pub literal: bool,
     #[arg(long = PRUNE_SHARE.long(), value_name = "SHARE", help = PRUNE_SHARE.help())]
     pub prune: Option<f64>,
+    #[arg(long = PERIOD_WEIGHT.long(), value_name = "WEIGHT", help = PERIOD_WEIGHT.help())]
+    pub period_weight: Option<f64>,
     #[command(flatten)]
     pub context: ContextArgs,
     #[command(flatten)]

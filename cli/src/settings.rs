@@ -10,7 +10,7 @@ use crate::args::{self, Cli, Scope};
 use crate::config::overlay::Overlay;
 use crate::config::table::{
     CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
-    EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PRUNE_SHARE, RECENCY_WEIGHT,
+    EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PERIOD_WEIGHT, PRUNE_SHARE, RECENCY_WEIGHT,
     RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT,
 };
 use crate::config::{Config, RelatedRule};
@@ -140,6 +140,8 @@ pub struct Ranking {
     pub weight: f64,
     /// Common-term pruning: drop words in more than this share of items (None: off).
     pub prune_share: Option<f64>,
+    /// An item dated in a period the query names counts 1 + this times its relevance.
+    pub period_weight: f64,
     /// Search's context stage: the share lent to neighbours, how many on each side, and
     /// the most minutes between an item and a neighbour.
     pub context: Context,
@@ -196,6 +198,7 @@ impl Ranking {
             half_life: c.search.recency_half_life_days,
             weight: c.search.recency_weight,
             prune_share: c.search.prune_share,
+            period_weight: c.search.period_weight,
             context: Context {
                 weight: c.search.context_weight,
                 radius: c.search.context_radius,
@@ -374,6 +377,9 @@ impl Search {
         if let Some(share) = a.prune {
             ranking.prune_share = Some(PRUNE_SHARE.flag_real(share)?);
         }
+        if let Some(w) = a.period_weight {
+            ranking.period_weight = PERIOD_WEIGHT.flag_real(w)?;
+        }
         ranking.context.apply(&a.context)?;
         let filters = Filters::resolve(g, &a.filters, &a.kinds, &a.scope)?;
         let now = recency(&a.recency, &mut ranking)?;
@@ -395,6 +401,7 @@ impl Search {
             "pool": r.pool, "limit": self.limit, "half_life_days": r.half_life,
             "recency_weight": r.weight, "now": self.now, "filters": self.filters.shown(),
             "allow": self.allow, "prune_share": r.prune_share, "context": r.context,
+            "period_weight": r.period_weight,
         })
     }
 }

@@ -94,6 +94,15 @@ declare! {
             flag("context-column-weight", "The bm25 weight of the neighbours' titles each item \
                 is indexed with, {min} (off) to {max}"),
             eval(22);
+        // At most ten times as relevant: a date in the question reorders, it does not
+        // replace the words.
+        /// How much more an item dated in a period the query names counts ("in August
+        /// 2023", "on 2026-03-02"): its relevance times 1 + this, from {min} (off) to {max}.
+        PERIOD_WEIGHT period_weight: f64 = defaults::PERIOD_WEIGHT,
+            Range::Number(real(0.0, 10.0)),
+            flag("period-weight", "How much more an item dated in a period the query names \
+                counts: its relevance times 1 + WEIGHT, {min} (off) to {max}"),
+            mcp("period_weight"), eval(25);
     }
 
     [later] Later {

@@ -65,6 +65,7 @@ pub struct Search {
     #[serde(default)]
     pub literal: bool,
     pub prune: Option<f64>,
+    pub period_weight: Option<f64>,
     pub context_weight: Option<f64>,
     pub context_radius: Option<i64>,
     pub context_gap: Option<f64>,
@@ -99,6 +100,7 @@ impl Search {
             pool: self.pool,
             literal: self.literal,
             prune: self.prune,
+            period_weight: self.period_weight,
             context: args::ContextArgs {
                 context_weight: self.context_weight,
                 context_radius: self.context_radius,

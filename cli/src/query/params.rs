@@ -85,6 +85,7 @@ fn plan_search(
         (":now", text(s.now.as_deref())),
         (":half_life", real(Some(r.half_life))),
         (":weight", real(Some(r.weight))),
+        (":period_weight", real(Some(r.period_weight))),
         (":context_weight", real(Some(r.context.weight))),
         (":context_radius", int(Some(r.context.radius))),
         (":context_gap", real(Some(r.context.gap_minutes))),

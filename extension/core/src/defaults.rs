@@ -34,6 +34,10 @@ pub const CONTEXT_GAP_MINUTES: f64 = 30.0;
 /// indexed with (the migration `neighbour_context`), against the title's 2.0 in
 /// bm25 (0: the column does not count). Chosen by the evaluation in docs/evaluation.md.
 pub const CONTEXT_COLUMN_WEIGHT: f64 = 0.7;
+/// Search's weight of a period the query names ("in August 2023", `period::from_query`):
+/// an item dated in it counts `1 + PERIOD_WEIGHT` times its relevance (0: dates in the
+/// query are words only). Chosen by the evaluation in docs/evaluation.md.
+pub const PERIOD_WEIGHT: f64 = 1.0;
 /// Search's vector channel (`sql/search.sql` with `:nearest`): the weights of the literal
 /// list and of the nearest items in reciprocal rank fusion (whose k is
 /// `score::DEFAULT_RRF_K`).
