@@ -15,9 +15,13 @@ pub struct Period {
 
 impl Period {
     /// `{"since": "…T00:00:00Z", "until": "…T00:00:00Z"}`, in the stored time form.
-    pub fn to_json(&self) -> String {
+    pub fn to_value(&self) -> serde_json::Value {
         let at = |d: NaiveDate| format!("{}T00:00:00Z", d.format("%Y-%m-%d"));
-        serde_json::json!({"since": at(self.since), "until": at(self.until)}).to_string()
+        serde_json::json!({"since": at(self.since), "until": at(self.until)})
+    }
+
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
     }
 }
 
@@ -101,9 +105,14 @@ impl Named {
     }
 }
 
-/// An ISO date or month: `2023-08-11`, `2023-08`.
+/// An ISO date or month: `2023-08-11`, `2023-08`, a time after the date read as its day
+/// (`2023-08-11T09:30:00Z`).
 fn iso(word: &str) -> Option<Named> {
-    let mut parts = word.split('-');
+    let date = match word.split_once(['T', 't']) {
+        Some((date, _)) if date.len() == 10 => date,
+        _ => word,
+    };
+    let mut parts = date.split('-');
     let y = year(parts.next()?)?;
     let m: u32 = parts.next().filter(|p| p.len() == 2)?.parse().ok()?;
     let d = match parts.next() {
@@ -242,6 +251,11 @@ mod tests {
             span("2023-08-11", "2023-08-12")
         );
         assert_eq!(p("the 2026-02 release"), span("2026-02-01", "2026-03-01"));
+        assert_eq!(
+            p("since 2026-02-03T10:00:00Z"),
+            span("2026-02-03", "2026-02-04")
+        );
+        assert_eq!(p("2026-2-3"), None);
         // December 31 ends at the new year.
         assert_eq!(p("December 31, 2023"), span("2023-12-31", "2024-01-01"));
     }
