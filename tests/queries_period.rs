@@ -36,17 +36,12 @@ fn relevance(lib: &TempLib, query: &str, period_weight: &str) -> Vec<(i64, f64)>
         "--period-weight",
         period_weight,
     ]);
-    answer["results"]
+    let relevance = answer["results"]
         .as_array()
         .expect("results")
         .iter()
-        .map(|r| {
-            (
-                r["id"].as_i64().expect("id"),
-                r["relevance"].as_f64().expect("relevance"),
-            )
-        })
-        .collect()
+        .map(|r| r["relevance"].as_f64().expect("relevance"));
+    ids(&answer).into_iter().zip(relevance).collect()
 }
 
 fn of(rows: &[(i64, f64)], id: i64) -> f64 {
@@ -79,6 +74,15 @@ fn items_dated_in_the_named_period_count_more() {
     let answer = lib.json(&["search", query, "--context-weight", "0"]);
     assert_eq!(ids(&answer)[0], 2);
     assert_eq!(answer["settings"]["period_weight"], 1.0);
+    // --explain shows the period read and its weight; none for a query without a date.
+    let explained = lib.json(&["search", query, "--explain"]);
+    assert_eq!(
+        explained["explain"]["period"],
+        serde_json::json!({"since": "2023-08-01T00:00:00Z", "until": "2023-09-01T00:00:00Z",
+                           "weight": 1.0})
+    );
+    let plain = lib.json(&["search", "budget review", "--explain"]);
+    assert!(plain["explain"]["period"].is_null());
 }
 
 #[test]

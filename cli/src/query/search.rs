@@ -65,11 +65,25 @@ fn explained(
     let mut fields = json!({
         "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
         "pool": s.ranking.pool, "limit": s.limit, "context": context(s, rows),
+        "period": period(s),
     });
     if !matches!(plan.vectors, Channel::Off(None)) {
         fields["vectors"] = plan.vectors.shown(&s.ranking.vectors);
     }
     explain::build(lib, rows.len(), terms, fields)
+}
+
+/// The period the query names as explain shows it (`recall_period`'s rule, which
+/// `sql/search.sql` applies), with its weight; `null` when the query names none.
+fn period(s: &settings::Search) -> Json {
+    match recall_core::period::from_query(&s.query) {
+        Some(p) => {
+            let mut shown = p.to_value();
+            shown["weight"] = json!(s.ranking.period_weight);
+            shown
+        }
+        None => Json::Null,
+    }
 }
 
 /// The context stage as explain shows it: its settings, and the results that are there
