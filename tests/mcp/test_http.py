@@ -67,8 +67,23 @@ class Http:
         for line in self.proc.stderr:
             self.log.append(line.rstrip("\n"))
 
-    def calls(self):
-        return [LOG.match(line).groups() for line in list(self.log) if LOG.match(line)]
+    def lines(self, keep, at_least=0):
+        """The log's lines that `keep` accepts, once there are `at_least` of them and no
+        more arrive for a moment: the server writes each line before it answers, but the
+        thread that reads them may lag behind on a busy machine."""
+        deadline = time.monotonic() + 15
+        seen, still = -1, 0
+        while time.monotonic() < deadline:
+            kept = [line for line in list(self.log) if keep(line)]
+            still = still + 1 if len(kept) == seen else 0
+            seen = len(kept)
+            if seen >= at_least and still >= 3:
+                break
+            time.sleep(0.05)
+        return kept
+
+    def calls(self, at_least=0):
+        return [LOG.match(line).groups() for line in self.lines(LOG.match, at_least)]
 
 
 def token_config(env, name, text, tokens):
@@ -147,7 +162,7 @@ async def test_every_tool_answers_as_the_command(env):
             for tool, arguments in CALLS:
                 await same_as_cli(env, s, tool, arguments)
             assert "--allow-writes" in await refusal(s, "add", {"source": "agent-x", "title": "t", "occurred_at": "2025-01-01"})
-        calls = http.calls()
+        calls = http.calls(at_least=len(CALLS) + 1)
     # One log line per call, naming the token and the tool, without the query's words.
     assert [(t, tool) for t, tool, _, _ in calls] == [("default", tool) for tool, _ in CALLS] + [("default", "add")], calls
     assert [o for _, _, o, _ in calls] == ["ok"] * len(CALLS) + ["error"]
@@ -207,7 +222,7 @@ async def test_tokens_are_required_and_checked(env):
         # A Host that is not loopback's (DNS rebinding): 403.
         status, text = raw_post(http, {**MCP_HEADERS, "Authorization": "Bearer " + DEFAULT, "Host": "attacker.example"}, INITIALIZE)
         assert status == 403 and text.count("\n") == 1 and "--public" in text, (status, text)
-        refusals = [line for line in http.log if " refused " in line]
+        refusals = http.lines(lambda line: " refused " in line, at_least=9)
         assert [re.search(r"refused (\d+)", r).group(1) for r in refusals] == ["401"] * 6 + ["413", "413", "403"], refusals
         assert not any(DEFAULT in line for line in http.log), "a token in the log"
 
@@ -331,7 +346,7 @@ async def test_many_clients_at_once(env):
         wall = time.monotonic() - started
         assert not failures, failures[:3]
         assert len(latencies) == 800
-        logged = http.calls()
+        logged = http.calls(at_least=805)
     latencies.sort()
     p95 = latencies[int(0.95 * len(latencies)) - 1]
     print(f"    8 clients x 100 calls: {800 / wall:.0f} calls/s, p50 {latencies[399] * 1000:.1f} ms, "
@@ -388,6 +403,7 @@ async def test_a_client_gone_mid_call_leaves_no_helper(env):
     the judge (and the child it started) is killed, and the server answers the next."""
     hang = judge_config(env, "hang.toml", "--mode", "hang")
     with http_server(env, config=hang) as http:
+        expected = []
         for how in ["kill", "exit"]:
             client = subprocess.Popen([sys.executable, "-c", CLIENT, http.url, DEFAULT], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             assert client.stdout.readline().strip() == "calling"
@@ -405,7 +421,13 @@ async def test_a_client_gone_mid_call_leaves_no_helper(env):
             else:
                 # The connection closed by the client itself: its process ends.
                 client.send_signal(signal.SIGINT)
+            signalled = time.monotonic()
             client.wait(timeout=30)
+            # On a busy machine the SDK, told to stop, may first wait for the answer: the
+            # judge's timeout (5 s) ends the call, literal search answers, and only then
+            # does the client leave. The server has to count what happened.
+            waited = time.monotonic() - signalled >= 4.5
+            expected.append(("search", "ok" if how == "exit" and waited else "cancelled"))
             deadline = time.monotonic() + 30
             while any(alive(p) for p in helpers) and time.monotonic() < deadline:
                 await anyio.sleep(0.05)
@@ -414,8 +436,8 @@ async def test_a_client_gone_mid_call_leaves_no_helper(env):
             async with session(http, DEFAULT) as s:
                 got = await same_as_cli(env, s, "get", {"id": 14})
                 assert got["item"]["id"] == 14
-        outcomes = [(tool, o) for _, tool, o, _ in http.calls()]
-        assert outcomes.count(("search", "cancelled")) == 2, outcomes
+        outcomes = [(tool, o) for _, tool, o, _ in http.calls(at_least=4) if tool == "search"]
+        assert outcomes == expected, (outcomes, expected)
 
 
 async def test_log_arguments_only_when_asked(env):
@@ -424,7 +446,7 @@ async def test_log_arguments_only_when_asked(env):
         async with session(http, DEFAULT) as s:
             await answer(s, "search", query)
             await refusal(s, "get", {"id": 99999})
-        calls = http.calls()
+        calls = http.calls(at_least=2)
     assert calls[0][2] == "ok" and json.loads(calls[0][3].split(" arguments=", 1)[1]) == query, calls
     assert calls[1][2] == "error" and "no item 99999" in calls[1][3], calls
 
