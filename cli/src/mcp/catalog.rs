@@ -26,7 +26,9 @@ pub const WRITE: [&str; 2] = ["add", "forget"];
 /// The search tool's description; with a judge or an embedder, what its answer adds.
 fn search_description(judge: bool, vectors: bool) -> String {
     let mut text = "Search the library for items (past sessions, decisions, errors) matching \
-                    free text. Full-text ranking by the words, then re-ranked by recency. \
+                    free text. Full-text ranking by the words, then re-ranked by recency; a \
+                    date with its year in the query (in March 2026, on 2026-03-02) weighs \
+                    the items written then. \
                     Returns {command, results: [{id, date, title, project, source, kind, \
                     global, score, relevance}], settings} (and explain). Read in three \
                     steps: this compact index first, then timeline with around for what \
