@@ -30,6 +30,12 @@ select 'period_09', recall_period('February 30, 2023') is null;
 select 'period_10', recall_period(NULL) is null;
 -- Stored times compare as text: the period bounds an item's occurred_at.
 select 'period_11', '2023-08-31T23:59:59Z' < json_extract(recall_period('in Aug 2023'), '$.until');
+select 'period_12', not ('2023-09-01T00:00:00Z' < json_extract(recall_period('in Aug 2023'), '$.until'));
+-- "of" before the year, a day range, a range across the new year, a number after "after".
+select 'period_13', recall_period('in August of 2023') = recall_period('in August 2023');
+select 'period_14', recall_period('August 11-15, 2023') = '{"since":"2023-08-11T00:00:00Z","until":"2023-08-16T00:00:00Z"}';
+select 'period_15', recall_period('December 20 to January 5, 2024') = '{"since":"2023-12-20T00:00:00Z","until":"2024-01-06T00:00:00Z"}';
+select 'period_16', recall_period('the timeout after 2000 ms') is null;
 select 'limit_01', recall_limit(NULL, 10, 50) = 10;
 select 'limit_02', recall_limit(0, 10, 50) = 10;
 select 'limit_03', recall_limit(-5, 10, 50) = 10;

@@ -41,18 +41,33 @@ const MONTHS: [&str; 12] = [
 ];
 
 /// Words after which a bare year is a time ("in 2022", "summer 2021"), not a number.
+/// Words of bounds ("since", "after") are not among them: they come before numbers as
+/// often ("after 2000 ms"), and bounds are what `--since` and `--until` are for.
 const BEFORE_YEAR: &[&str] = &[
-    "in", "during", "of", "since", "until", "before", "after", "from", "through", "early", "late",
-    "mid", "spring", "summer", "autumn", "fall", "winter", "year",
+    "in", "during", "early", "late", "mid", "spring", "summer", "autumn", "fall", "winter", "year",
+];
+
+/// The short forms of the months besides their names.
+const SHORT: [(&str, u32); 12] = [
+    ("jan", 1),
+    ("feb", 2),
+    ("mar", 3),
+    ("apr", 4),
+    ("jun", 6),
+    ("jul", 7),
+    ("aug", 8),
+    ("sep", 9),
+    ("sept", 9),
+    ("oct", 10),
+    ("nov", 11),
+    ("dec", 12),
 ];
 
 fn month(word: &str) -> Option<u32> {
     let w = word.to_lowercase();
     let w = w.trim_end_matches('.');
-    MONTHS
-        .iter()
-        .position(|m| *m == w || (w.len() >= 3 && w != "may" && m.starts_with(w) && w.len() <= 4))
-        .map(|i| i as u32 + 1)
+    let named = MONTHS.iter().position(|m| *m == w).map(|i| i as u32 + 1);
+    named.or_else(|| SHORT.iter().find(|(s, _)| *s == w).map(|(_, m)| *m))
 }
 
 fn year(word: &str) -> Option<i32> {
@@ -130,75 +145,125 @@ fn iso(word: &str) -> Option<Named> {
     })
 }
 
+/// A day range in one word: `11-15`, `7th-9th`.
+fn days(word: &str) -> Option<(u32, u32)> {
+    let (a, b) = word.split_once(['-', '\u{2013}'])?;
+    Some((day(a)?, day(b)?))
+}
+
+/// A range of years in one word: `2022-2023`.
+fn years(word: &str) -> Option<(i32, i32)> {
+    let (a, b) = word.split_once(['-', '\u{2013}'])?;
+    let (a, b) = (year(a)?, year(b)?);
+    (a <= b).then_some((a, b))
+}
+
+/// The words of `text`, without the punctuation around them and a possessive's `'s`.
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | '(' | ')' | '[' | ']' | '?' | '!' | ';')
+    })
+    .map(|w| {
+        let w = w.trim_matches(|c: char| {
+            matches!(
+                c,
+                '.' | '"'
+                    | '\''
+                    | ':'
+                    | '\u{2018}'
+                    | '\u{2019}'
+                    | '\u{201c}'
+                    | '\u{201d}'
+                    | '\u{ab}'
+                    | '\u{bb}'
+            )
+        });
+        w.strip_suffix("'s")
+            .or_else(|| w.strip_suffix("\u{2019}s"))
+            .unwrap_or(w)
+    })
+    .filter(|w| !w.is_empty())
+    .collect()
+}
+
+fn date(year: Option<i32>, month: Option<u32>, day: Option<u32>) -> Named {
+    Named { year, month, day }
+}
+
 /// The dates in `text`, in order. A month with a day but no year ("between August 11 and
-/// August 15, 2023") takes the year of the next date that has one.
+/// August 15, 2023") takes the year of the next date that has one, or the year before
+/// when it would otherwise come after that date ("December 20 to January 5, 2024").
 fn named(text: &str) -> Vec<Named> {
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '?' | '!' | ';'))
-        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | '"' | '\'' | ':')))
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = words(text);
+    let at = |k: usize| words.get(k).copied().unwrap_or("");
+    // The year at word k, written `2023` or `of 2023`: the year and the words it takes.
+    let year_at = |k: usize| match (year(at(k)), at(k).eq_ignore_ascii_case("of")) {
+        (Some(y), _) => (Some(y), 1),
+        (None, true) => year(at(k + 1)).map_or((None, 0), |y| (Some(y), 2)),
+        (None, false) => (None, 0),
+    };
     let mut found = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let w = words[i];
-        let at = |k: usize| words.get(i + k).copied().unwrap_or("");
-        if let Some(n) = iso(w) {
+        if let Some((a, b)) = years(w) {
+            found.extend([date(Some(a), None, None), date(Some(b), None, None)]);
+            i += 1;
+        } else if let Some(n) = iso(w) {
             found.push(n);
             i += 1;
         } else if let Some(m) = month(w) {
-            // Month [day] [year]
-            let (d, skip) = match day(at(1)) {
-                Some(d) => (Some(d), 2),
-                None => (None, 1),
+            // Month [day or days] [[of] year]
+            let (first, last, took) = match (day(at(i + 1)), days(at(i + 1))) {
+                (Some(d), _) => (Some(d), None, 1),
+                (None, Some((a, b))) => (Some(a), Some(b), 1),
+                (None, None) => (None, None, 0),
             };
-            let y = year(at(skip));
-            if y.is_some() || d.is_some() {
-                found.push(Named {
-                    year: y,
-                    month: Some(m),
-                    day: d,
-                });
+            let (y, took_year) = year_at(i + 1 + took);
+            if y.is_some() || first.is_some() {
+                found.push(date(y, Some(m), first));
+                if let Some(b) = last {
+                    found.push(date(y, Some(m), Some(b)));
+                }
             }
-            i += skip + usize::from(y.is_some());
+            i += 1 + took + took_year;
         } else if let Some(d) = day(w) {
-            // day [of] Month [year]
-            let k = if at(1).eq_ignore_ascii_case("of") {
+            // day [of] Month [[of] year]
+            let k = if at(i + 1).eq_ignore_ascii_case("of") {
                 2
             } else {
                 1
             };
-            match month(at(k)) {
+            match month(at(i + k)) {
                 Some(m) => {
-                    let y = year(at(k + 1));
-                    found.push(Named {
-                        year: y,
-                        month: Some(m),
-                        day: Some(d),
-                    });
-                    i += k + 1 + usize::from(y.is_some());
+                    let (y, took_year) = year_at(i + k + 1);
+                    found.push(date(y, Some(m), Some(d)));
+                    i += k + 1 + took_year;
                 }
                 None => i += 1,
             }
         } else if let Some(y) =
             year(w).filter(|_| i > 0 && BEFORE_YEAR.contains(&words[i - 1].to_lowercase().as_str()))
         {
-            found.push(Named {
-                year: Some(y),
-                month: None,
-                day: None,
-            });
+            found.push(date(Some(y), None, None));
             i += 1;
         } else {
             i += 1;
         }
     }
-    // A date without its year borrows the next one's.
-    let mut next_year = None;
+    // A date without its year borrows the next one's, a year less if it would come
+    // after that next date.
+    let mut next: Option<Named> = None;
     for n in found.iter_mut().rev() {
-        match n.year {
-            Some(y) => next_year = Some(y),
-            None => n.year = next_year,
+        if n.year.is_none() {
+            n.year = next.and_then(|x| {
+                let y = x.year?;
+                let later = (n.month, n.day.unwrap_or(1)) > (x.month, x.day.unwrap_or(1));
+                Some(if later && x.month.is_some() { y - 1 } else { y })
+            });
+        }
+        if n.year.is_some() {
+            next = Some(*n);
         }
     }
     found
@@ -298,6 +363,45 @@ mod tests {
         assert_eq!(p("2023-13-01"), None);
         assert_eq!(p("2023-02-30"), None);
         assert_eq!(p("on 32 May 2023"), span("2023-05-01", "2023-06-01"));
+    }
+
+    #[test]
+    fn of_before_the_year_ranges_and_new_year() {
+        assert_eq!(p("in August of 2023"), span("2023-08-01", "2023-09-01"));
+        assert_eq!(p("on May 5th of 2023"), span("2023-05-05", "2023-05-06"));
+        assert_eq!(p("August 11-15, 2023"), span("2023-08-11", "2023-08-16"));
+        assert_eq!(p("during 2022-2023"), span("2022-01-01", "2024-01-01"));
+        assert_eq!(p("2023-2022"), None);
+        // The borrowed year is the one before when the range crosses a new year.
+        assert_eq!(
+            p("from December 20 to January 5, 2024"),
+            span("2023-12-20", "2024-01-06")
+        );
+    }
+
+    #[test]
+    fn numbers_that_are_no_years() {
+        assert_eq!(
+            p("timeout after 2000 ms in August 2023"),
+            span("2023-08-01", "2023-09-01")
+        );
+        assert_eq!(p("3 of 2023 tests failed"), None);
+        assert_eq!(p("since 2022"), None);
+        // Only the names and their short forms are months.
+        assert_eq!(p("marc 2023"), None);
+        assert_eq!(p("augu 2023"), None);
+        assert_eq!(p("April 31, 2023"), None);
+    }
+
+    #[test]
+    fn quotes_brackets_and_possessives_around_a_date() {
+        assert_eq!(
+            p("\u{2018}August 2023\u{2019}"),
+            span("2023-08-01", "2023-09-01")
+        );
+        assert_eq!(p("«August 2023»"), span("2023-08-01", "2023-09-01"));
+        assert_eq!(p("[2023-08-11]"), span("2023-08-11", "2023-08-12"));
+        assert_eq!(p("August's 2023 release"), span("2023-08-01", "2023-09-01"));
     }
 
     #[test]
