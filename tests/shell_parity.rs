@@ -44,8 +44,6 @@ fn search_later_timeline_related_agree() {
         ("¿Qué pasarela de pago usa la tienda?", None),
         ("ECONNREFUSED 5432", None),
         ("Bump serde", Some("shop")),
-        // A period named: the items of March 2025 weigh more, in both hosts.
-        ("database errors in October 2024", None),
     ] {
         let mut args = vec!["search", query, "--now", NOW, "--limit", "8"];
         if let Some(p) = project {
@@ -137,6 +135,36 @@ fn search_later_timeline_related_agree() {
         let cli = ids(&lib.json(&args));
         assert!(!cli.is_empty(), "{prompt}");
         assert_eq!(shell_ids(&lib, "related", &params), cli, "related {prompt}");
+    }
+}
+
+#[test]
+fn a_period_in_the_query_weighs_alike_in_both_hosts() {
+    let lib = sample();
+    let query = "deploy failed in March 2025";
+    let cli = |weight: &str| {
+        ids(&lib.json(&[
+            "search",
+            query,
+            "--now",
+            NOW,
+            "--limit",
+            "8",
+            "--period-weight",
+            weight,
+        ]))
+    };
+    let (off, on) = (cli("0"), cli("1"));
+    assert_ne!(off, on, "the period reorders this answer");
+    for (weight, want) in [("0", off), ("1", on)] {
+        let params = vec![
+            (":query", quoted(query)),
+            (":tokenizer", quoted(TOKENIZER)),
+            (":now", quoted(NOW)),
+            (":limit", "8".to_string()),
+            (":period_weight", weight.to_string()),
+        ];
+        assert_eq!(shell_ids(&lib, "search", &params), want, "weight {weight}");
     }
 }
 
