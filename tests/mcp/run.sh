@@ -8,15 +8,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 recall=${1:-"${CARGO_TARGET_DIR:-$root/target}/debug/recall"}
 [ -x "$recall" ] || { echo "$recall is missing: run cargo build first" >&2; exit 1; }
 python=/usr/bin/python3
-# Debian's Python makes virtual environments only with python3-venv (ensurepip).
-if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing python3-venv"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq python3-venv >/dev/null
-fi
+. "$root/tests/hosts/python_venv.sh"
+ensure_python_venv
 work=$(mktemp -d "${TMPDIR:-/tmp}/recall-mcp.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 "$python" -m venv "$work/venv"
