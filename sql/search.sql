@@ -247,7 +247,7 @@ candidates as (
 -- seldom say when they were written. Read from :query (a :match alone names none).
 period as materialized (
   select json_extract(p, '$.since') as since, json_extract(p, '$.until') as until,
-         max(0.0, min(10.0, coalesce(:period_weight, 1.0))) as weight
+         max(0.0, min(10.0, coalesce(:period_weight, 1))) as weight
   from (select recall_period(:query) as p)
 ),
 -- Stage 2: recency re-ranks the literal list (recall_score). With the vector channel,

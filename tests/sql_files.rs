@@ -115,6 +115,8 @@ fn sql_defaults_agree_with_the_core() {
         format!("coalesce(:vector_weight, {VECTOR_WEIGHT})"),
         format!("coalesce(:fusion, '{FUSION}')"),
         format!("coalesce(:vector_share, {VECTOR_SHARE})"),
+        format!("coalesce(:context_column_weight, {CONTEXT_COLUMN_WEIGHT})"),
+        format!("coalesce(:period_weight, {PERIOD_WEIGHT})"),
     ] {
         assert!(search.contains(&needle), "search.sql lacks {needle}");
     }
@@ -159,6 +161,8 @@ fn sql_defaults_agree_with_the_core() {
     assert_eq!(config.search.context_weight, CONTEXT_WEIGHT);
     assert_eq!(config.search.context_radius, CONTEXT_RADIUS);
     assert_eq!(config.search.context_gap_minutes, CONTEXT_GAP_MINUTES);
+    assert_eq!(config.search.context_column_weight, CONTEXT_COLUMN_WEIGHT);
+    assert_eq!(config.search.period_weight, PERIOD_WEIGHT);
     assert_eq!(config.search.max_limit, SEARCH_MAX_LIMIT);
     assert_eq!(config.later.default_limit, LATER_LIMIT);
     assert_eq!(config.timeline.default_limit, TIMELINE_LIMIT);
