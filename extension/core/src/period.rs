@@ -105,7 +105,9 @@ struct Named {
 }
 
 impl Named {
-    fn span(&self, year: i32) -> Option<(NaiveDate, NaiveDate)> {
+    /// The days the date covers; none without a year.
+    fn span(&self) -> Option<(NaiveDate, NaiveDate)> {
+        let year = self.year?;
         match (self.month, self.day) {
             (Some(m), Some(d)) => {
                 let since = NaiveDate::from_ymd_opt(year, m, d)?;
@@ -123,11 +125,11 @@ impl Named {
 /// An ISO date or month: `2023-08-11`, `2023-08`, a time after the date read as its day
 /// (`2023-08-11T09:30:00Z`).
 fn iso(word: &str) -> Option<Named> {
-    let date = match word.split_once(['T', 't']) {
-        Some((date, _)) if date.len() == 10 => date,
+    let written = match word.split_once(['T', 't']) {
+        Some((day, _)) if day.len() == 10 => day,
         _ => word,
     };
-    let mut parts = date.split('-');
+    let mut parts = written.split('-');
     let y = year(parts.next()?)?;
     let m: u32 = parts.next().filter(|p| p.len() == 2)?.parse().ok()?;
     let d = match parts.next() {
@@ -138,11 +140,7 @@ fn iso(word: &str) -> Option<Named> {
     if parts.next().is_some() || !(1..=12).contains(&m) {
         return None;
     }
-    Some(Named {
-        year: Some(y),
-        month: Some(m),
-        day: d,
-    })
+    Some(date(Some(y), Some(m), d))
 }
 
 /// A day range in one word: `11-15`, `7th-9th`.
@@ -271,7 +269,7 @@ fn named(text: &str) -> Vec<Named> {
 
 /// The period `text` names, if it names dates with their years.
 pub fn from_query(text: &str) -> Option<Period> {
-    let spans: Vec<_> = named(text).iter().filter_map(|n| n.span(n.year?)).collect();
+    let spans: Vec<_> = named(text).iter().filter_map(Named::span).collect();
     let since = spans.iter().map(|s| s.0).min()?;
     let until = spans.iter().map(|s| s.1).max()?;
     Some(Period { since, until })
