@@ -15,6 +15,7 @@ use serde_json::json;
 
 use crate::common::cli::{generated_items, kill_at_pause, signal_at_pause, TempLib};
 use crate::common::shell_ok;
+use crate::common::vectors::{embedded_ids, fake};
 
 /// In every field of the secret item; its rarest parts are in no other item.
 const SECRET: &str = "Zanzibarquokkavault7Secret";
@@ -351,6 +352,56 @@ fn forgetting_leaves_no_trace_under_unicode61_and_the_old_shell_still_reads_it()
     assert_eq!(
         count.trim().parse::<i64>().ok(),
         Some(lib.count("select count(*) from items where title like '%migrate%'"))
+    );
+}
+
+/// With vectors, the neighbour's vector was made with the secret's title and the table
+/// of the vectors' contexts holds it: forget removes both, the bytes are gone, and the
+/// next `recall embed` makes the neighbour's vector again without it.
+#[test]
+fn forgetting_leaves_no_trace_in_the_neighbours_vectors() {
+    let (lib, id) = library_with_secret(None);
+    let embed = fake("");
+    lib.run(&["embed", "--embed-cmd", &embed]).ok();
+    let neighbour: i64 = lib
+        .conn()
+        .query_row("select id from items where title = ?1", [NEIGHBOUR], |r| {
+            r.get(0)
+        })
+        .expect("the neighbour");
+    let recorded = |lib: &TempLib| {
+        lib.count(&format!(
+            "select count(*) from item_vector_contexts where id = {neighbour}"
+        ))
+    };
+    assert_eq!(recorded(&lib), 1);
+    assert!(
+        lib.count(&format!(
+            "select count(*) from item_vector_contexts where instr(context, '{SECRET}') > 0"
+        )) > 0,
+        "the neighbour's vector was made with the secret's title"
+    );
+    lib.checkpoint();
+    let report = lib.run(&["--json", "forget", &id.to_string()]).ok().json();
+    assert_eq!(report["wiped"], true, "{report}");
+    assert!(
+        !secret_in_files(&lib),
+        "the secret's bytes are still in the files"
+    );
+    assert!(
+        !embedded_ids(&lib).contains(&neighbour),
+        "its vector is gone"
+    );
+    assert_eq!(recorded(&lib), 0);
+    assert_check_clean(&lib);
+    let again = lib.json(&["embed", "--embed-cmd", &embed]);
+    assert_eq!(again["embedded"], 1, "the neighbour alone: {again}");
+    assert!(embedded_ids(&lib).contains(&neighbour));
+    assert_eq!(
+        lib.count(&format!(
+            "select count(*) from item_vector_contexts where id = {neighbour} and context = (select context from items where id = {neighbour})"
+        )),
+        1
     );
 }
 

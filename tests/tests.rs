@@ -54,4 +54,5 @@ mod sql_command;
 mod sql_files;
 mod vector_fusion;
 mod vectors;
+mod vectors_context;
 mod vectors_items;

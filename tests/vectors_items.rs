@@ -137,7 +137,9 @@ fn an_item_the_embedder_refuses_costs_only_that_item() {
                 .to_string()
         })
         .collect();
-    lines[6] = json!({"source": "s", "title": "a poison pill", "occurred_at": 6}).to_string();
+    // A day after the others: no neighbour of theirs, so that no other text holds its
+    // title (a vector holds the neighbours' titles).
+    lines[6] = json!({"source": "s", "title": "a poison pill", "occurred_at": 86_400}).to_string();
     lib.import(&lines.join("\n")).ok();
     let config = batch_config(&lib, 4);
     let log = lib.path("requests.log");

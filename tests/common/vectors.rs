@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::cli::TempLib;
-use super::{root, SYSTEM_PYTHON};
+use super::{pipe, root, SYSTEM_PYTHON};
 
 pub fn fake_script() -> PathBuf {
     root().join("tests/vectors/fake_embed.py")
@@ -95,4 +95,25 @@ pub fn spawn_embed(lib: &TempLib, cfg: &str, cmd: &str, pause: Option<&str>) -> 
         command.env("RECALL_TEST_PAUSE_AT", pause);
     }
     command.spawn().expect("spawn recall embed")
+}
+
+/// The vectors the fake embedder gives these texts, asked directly (not through recall).
+pub fn fake_vectors(texts: &[String], options: &[&str]) -> Vec<Vec<f32>> {
+    let request = json!({"id": 1, "texts": texts}).to_string() + "\n";
+    let out = pipe(
+        Command::new(SYSTEM_PYTHON).arg(fake_script()).args(options),
+        &request,
+    );
+    assert!(
+        out.status.success(),
+        "fake embedder: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("the fake answers JSON");
+    answer["vectors"]
+        .as_array()
+        .expect("vectors")
+        .iter()
+        .map(floats)
+        .collect()
 }

@@ -1,7 +1,8 @@
 //! `recall embed`: gives items vectors for search's vector channel (docs/vectors.md).
 //! Batch by batch, each stored in a transaction of its own: interrupted or killed, the
 //! library keeps the batches done and is consistent, and the next run goes on from there
-//! (an item with a vector as new as its text is not embedded again).
+//! (an item with a vector as new as its text and its neighbours' titles is not embedded
+//! again).
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -81,26 +82,37 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
                 (":after", int(Some(after))),
                 (":batch", int(Some(g.config.vectors.batch))),
             ],
-            |c| Ok((c.int("id")?, c.text("imported_at")?, c.text("text")?)),
+            |c| {
+                Ok((
+                    c.int("id")?,
+                    c.text("imported_at")?,
+                    c.text("context")?,
+                    c.text("text")?,
+                ))
+            },
         )?;
         let Some(last) = rows.last().and_then(|r| r.0) else {
             break;
         };
         after = last;
-        // An item whose vector is as new as its text is not embedded again.
-        let batch: Vec<(i64, &str, String)> = rows
+        // An item whose vector is as new as its text and its context is not embedded again.
+        let batch: Vec<Pending> = rows
             .iter()
-            .filter_map(|(id, imported, text)| {
+            .filter_map(|(id, imported, context, text)| {
                 let (id, imported) = ((*id)?, imported.as_deref()?);
-                let text = text.clone().unwrap_or_default();
-                (current.get(&id).map(String::as_str) != Some(imported))
-                    .then_some((id, imported, text))
+                let context = context.as_deref().unwrap_or_default();
+                stale(current.get(&id), imported, context).then(|| Pending {
+                    id,
+                    imported,
+                    context,
+                    text: text.clone().unwrap_or_default(),
+                })
             })
             .collect();
         if batch.is_empty() {
             continue;
         }
-        let texts: Vec<String> = batch.iter().map(|b| b.2.clone()).collect();
+        let texts: Vec<String> = batch.iter().map(|b| b.text.clone()).collect();
         let (model, vectors) = match embed_batch(&mut embedder, &texts) {
             Ok(got) => got,
             Err(why) => {
@@ -111,17 +123,17 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             }
         };
         let mut stored = Vec::new();
-        for ((id, imported, _), vector) in batch.iter().zip(vectors) {
+        for (item, vector) in batch.iter().zip(vectors) {
             match vector {
-                Ok(v) => stored.push((*id, *imported, v)),
-                Err(why) => refused.push((*id, why)),
+                Ok(v) => stored.push((item, v)),
+                Err(why) => refused.push((item.id, why)),
             }
         }
         // Every text of the batch refused: nothing to store, nor a model to check.
         let Some(model) = model.filter(|_| !stored.is_empty()) else {
             continue;
         };
-        let dims = stored.first().map_or(0, |s| s.2.len());
+        let dims = stored.first().map_or(0, |s| s.1.len());
         let tx = lib
             .conn
             .transaction_with_behavior(Immediate)
@@ -129,6 +141,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
         let store = match &known {
             Some(s) => {
                 s.check(&model, dims, "the embedder")?;
+                store::ensure_contexts(&tx)?;
                 s.clone()
             }
             None => store::create(&tx, &model, dims)?,
@@ -190,26 +203,64 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     Ok(code)
 }
 
-/// Stores a batch's vectors, each for its item as it was read: an item deleted or
-/// replaced meanwhile (by a `forget` or an `import` running beside this command) gets
-/// none, and is embedded by the next run if it is still there. Returns how many.
-fn store_batch(tx: &rusqlite::Transaction, stored: &[(i64, &str, Vec<f32>)]) -> Result<i64> {
+/// An item to embed, as it was read: its text is its own and its neighbours' titles
+/// (`sql/item_texts.sql`).
+struct Pending<'a> {
+    id: i64,
+    imported: &'a str,
+    context: &'a str,
+    text: String,
+}
+
+/// What a vector was made from: the item's imported_at then, and its context (None for
+/// a vector without that record, which is not compared).
+struct Made {
+    imported: String,
+    context: Option<String>,
+}
+
+/// Whether an item needs a vector: it has none, or one older than its text, or one made
+/// before its neighbours changed.
+fn stale(made: Option<&Made>, imported: &str, context: &str) -> bool {
+    made.is_none_or(|m| {
+        m.imported != imported || m.context.as_deref().is_some_and(|c| c != context)
+    })
+}
+
+/// Stores a batch's vectors, each for its item as it was read: an item deleted, replaced
+/// or given other neighbours meanwhile (by a `forget` or an `import` running beside this
+/// command) gets none, and is embedded by the next run if it is still there. Returns how
+/// many.
+fn store_batch(tx: &rusqlite::Transaction, stored: &[(&Pending, Vec<f32>)]) -> Result<i64> {
     let doing = "storing vectors";
-    let mut delete = tx
-        .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))
-        .context(doing)?;
     let mut insert = tx
         .prepare_cached(&format!(
             "insert into {TABLE}(rowid, embedding, item_imported_at)
-             select id, ?2, imported_at from items where id = ?1 and imported_at = ?3"
+             select id, ?2, imported_at from items
+             where id = ?1 and imported_at = ?3 and context = ?4"
+        ))
+        .context(doing)?;
+    let mut record = tx
+        .prepare_cached(&format!(
+            "insert into {}(id, context) values (?1, ?2)",
+            store::CONTEXTS
         ))
         .context(doing)?;
     let mut written = 0;
-    for (id, imported, vector) in stored {
-        delete.execute([id]).context(doing)?;
-        written += insert
-            .execute((id, embedder::to_json(vector), imported))
-            .context(doing)? as i64;
+    for (item, vector) in stored {
+        store::remove(tx, &[item.id]).context(doing)?;
+        let made = insert
+            .execute((
+                item.id,
+                embedder::to_json(vector),
+                item.imported,
+                item.context,
+            ))
+            .context(doing)?;
+        if made == 1 {
+            record.execute((item.id, item.context)).context(doing)?;
+        }
+        written += made as i64;
     }
     Ok(written)
 }
@@ -271,45 +322,76 @@ fn embed_batch(e: &mut Embedder, texts: &[String]) -> std::result::Result<BatchV
 /// Vectors of items deleted outside recall (a host without sqlite-vec cannot reach the
 /// table): removed, so that none takes a place among the nearest.
 fn remove_orphans(conn: &rusqlite::Connection) -> Result<usize> {
+    let doing = "removing the vectors of deleted items";
+    if store::contexts_exist(conn).context(doing)? {
+        conn.execute(
+            &format!(
+                "delete from {} where id not in (select id from items)",
+                store::CONTEXTS
+            ),
+            [],
+        )
+        .context(doing)?;
+    }
     conn.execute(
         &format!("delete from {TABLE} where rowid not in (select id from items)"),
         [],
     )
-    .context("removing the vectors of deleted items")
+    .context(doing)
 }
 
-/// How many items have no vector as new as their text (the progress bar's total).
-fn pending(conn: &rusqlite::Connection, current: &HashMap<i64, String>) -> Result<i64> {
+/// How many items have no vector as new as their text and context (the progress bar's
+/// total).
+fn pending(conn: &rusqlite::Connection, current: &HashMap<i64, Made>) -> Result<i64> {
     let doing = "counting the items to embed";
     let mut stmt = conn
-        .prepare("select id, imported_at from items")
+        .prepare("select id, imported_at, context from items")
         .context(doing)?;
     let mut rows = stmt.query([]).context(doing)?;
     let mut pending = 0;
     while let Some(row) = rows.next().context(doing)? {
         let id: i64 = row.get(0).context(doing)?;
         let imported: Option<String> = row.get(1).context(doing)?;
-        if current.get(&id) != imported.as_ref() {
+        let context: Option<String> = row.get(2).context(doing)?;
+        if stale(
+            current.get(&id),
+            imported.as_deref().unwrap_or_default(),
+            context.as_deref().unwrap_or_default(),
+        ) {
             pending += 1;
         }
     }
     Ok(pending)
 }
 
-/// Each item with a vector, and the item's imported_at when the vector was made.
-fn vectors_made(conn: &rusqlite::Connection) -> Result<HashMap<i64, String>> {
+/// Each item with a vector: the item's imported_at when the vector was made, and the
+/// context it was made with when that is recorded.
+fn vectors_made(conn: &rusqlite::Connection) -> Result<HashMap<i64, Made>> {
     let doing = "reading which items have vectors";
+    let contexts = if store::contexts_exist(conn).context(doing)? {
+        format!(
+            "(select c.context from {} as c where c.id = v.rowid)",
+            store::CONTEXTS
+        )
+    } else {
+        "null".to_string()
+    };
     let mut stmt = conn
-        .prepare(&format!("select rowid, item_imported_at from {TABLE}"))
+        .prepare(&format!(
+            "select v.rowid, v.item_imported_at, {contexts} from {TABLE} as v"
+        ))
         .context(doing)?;
     let made = stmt
         .query_map([], |r| {
             Ok((
                 r.get(0)?,
-                r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                Made {
+                    imported: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                    context: r.get(2)?,
+                },
             ))
         })
-        .and_then(|rows| rows.collect::<rusqlite::Result<HashMap<i64, String>>>())
+        .and_then(|rows| rows.collect::<rusqlite::Result<HashMap<i64, Made>>>())
         .context(doing)?;
     Ok(made)
 }

@@ -10,7 +10,7 @@ use crate::item::{known_kinds, unknown_kind, Item, Marks};
 use crate::query::sql_file::queries;
 use crate::settings::sources_param;
 use crate::vectors::embedder::to_json;
-use crate::vectors::store::{Store, TABLE};
+use crate::vectors::store::{self, Store, TABLE};
 
 pub struct ItemWriter<'conn> {
     conn: &'conn Connection,
@@ -195,10 +195,9 @@ impl<'conn> ItemWriter<'conn> {
             // embed` makes the item's own (an imported_at in whole seconds may not have
             // changed). A new item's id was never used since ids were kept (migration
             // 0003), but one given earlier may still hold the vector of an item another
-            // program deleted: it goes too.
-            self.conn
-                .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?
-                .execute([id])?;
+            // program deleted: it goes too. A vector given with the item has no record
+            // of a context, so that `recall embed` never replaces it.
+            store::remove(self.conn, &[id])?;
         }
         if let (Some(v), Some(_)) = (&item.embedding, &self.vectors) {
             self.conn

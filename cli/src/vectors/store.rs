@@ -1,7 +1,8 @@
 //! Where vectors live: sqlite-vec's `vec0` table `item_vectors`, one row per item (its
-//! rowid the item's id), and the model and dimensions in `recall_meta`. The table is
-//! made on demand (`recall embed`), never by a migration: a library without vectors is
-//! exactly what it was, and hosts without sqlite-vec read it as before.
+//! rowid the item's id), the context each was made with in `item_vector_contexts`, and
+//! the model and dimensions in `recall_meta`. The tables are made on demand (`recall
+//! embed`), never by a migration: a library without vectors is exactly what it was, and
+//! hosts without sqlite-vec read it as before.
 use std::ffi::{c_char, c_int};
 
 use rusqlite::{ffi, Connection, OptionalExtension};
@@ -10,6 +11,13 @@ use crate::err;
 use crate::error::{Context, Result};
 
 pub const TABLE: &str = "item_vectors";
+
+/// The neighbours' titles (`items.context`) each vector of `recall embed` was made with,
+/// in a plain table beside the vectors: an item whose neighbours changed since is
+/// embedded again, and `forget` removes every vector made with a forgotten item's
+/// title. A vector without a row here (given with its item, or made before vectors held
+/// the context) is not compared.
+pub const CONTEXTS: &str = "item_vector_contexts";
 
 pub use crate::item::MAX_DIMENSIONS;
 
@@ -45,13 +53,31 @@ pub fn register(conn: &Connection) -> Result<()> {
 
 /// Whether the library has a vector table (its record not read).
 pub fn exists(conn: &Connection) -> Result<bool> {
+    table_exists(conn, TABLE).context("looking for the vector table")
+}
+
+/// Whether the library has the table of the vectors' contexts (libraries embedded before
+/// it existed have vectors without it, until `recall embed` makes it).
+pub fn contexts_exist(conn: &Connection) -> rusqlite::Result<bool> {
+    table_exists(conn, CONTEXTS)
+}
+
+fn table_exists(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
     conn.query_row(
         "select count(*) from sqlite_master where type = 'table' and name = ?1",
-        [TABLE],
+        [name],
         |r| r.get::<_, i64>(0),
     )
     .map(|n| n > 0)
-    .context("looking for the vector table")
+}
+
+/// Makes the table of the vectors' contexts when the library lacks it (in the caller's
+/// transaction).
+pub fn ensure_contexts(conn: &Connection) -> Result<()> {
+    conn.execute_batch(&format!(
+        "create table if not exists {CONTEXTS} (id integer primary key, context text not null)"
+    ))
+    .context("making the table of the vectors' contexts")
 }
 
 /// The library's vector record, or None when it has no vector table.
@@ -89,6 +115,7 @@ pub fn create(conn: &Connection, model: &str, dimensions: usize) -> Result<Store
            +item_imported_at text)"
     ))
     .context(doing)?;
+    ensure_contexts(conn)?;
     // Replacing a record the table had lost (dropped by hand, not by `--drop`).
     conn.execute(
         "insert or replace into recall_meta(key, value) values ('vector_model', ?1), ('vector_dimensions', ?2)",
@@ -106,6 +133,7 @@ pub fn drop(conn: &Connection) -> Result<()> {
     let doing = "removing the vector table";
     conn.execute_batch(&format!(
         "drop table if exists {TABLE};
+         drop table if exists {CONTEXTS};
          delete from recall_meta where key in ('vector_model', 'vector_dimensions');"
     ))
     .context(doing)
@@ -125,17 +153,44 @@ impl Store {
     }
 }
 
-/// Deletes the vectors of these items (forget), when the library has vectors.
+/// Deletes the vectors of these items (forget), and those made with one of their
+/// titles among the neighbours' (the items whose context the forget changed), when the
+/// library has vectors. The neighbours are embedded again by the next `recall embed`.
 pub fn forget(conn: &Connection, ids: &[i64]) -> Result<()> {
+    let doing = "removing forgotten items' vectors";
     if ids.is_empty() || !exists(conn)? {
         return Ok(());
     }
-    let mut stmt = conn
-        .prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))
-        .context("removing forgotten items' vectors")?;
+    let mut gone = ids.to_vec();
+    if contexts_exist(conn).context(doing)? {
+        // Run after the items' rows are deleted: the triggers have brought every
+        // neighbour's context in step by then.
+        let mut stmt = conn
+            .prepare(&format!(
+                "select c.id from {CONTEXTS} as c join items as i on i.id = c.id
+                 where c.context <> i.context"
+            ))
+            .context(doing)?;
+        let changed = stmt
+            .query_map([], |r| r.get::<_, i64>(0))
+            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<i64>>>())
+            .context(doing)?;
+        gone.extend(changed);
+    }
+    remove(conn, &gone).context(doing)
+}
+
+/// Deletes these items' vectors and the record of their contexts.
+pub fn remove(conn: &Connection, ids: &[i64]) -> rusqlite::Result<()> {
+    let mut vectors = conn.prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?;
     for id in ids {
-        stmt.execute([id])
-            .context("removing forgotten items' vectors")?;
+        vectors.execute([id])?;
+    }
+    if contexts_exist(conn)? {
+        let mut contexts = conn.prepare_cached(&format!("delete from {CONTEXTS} where id = ?1"))?;
+        for id in ids {
+            contexts.execute([id])?;
+        }
     }
     Ok(())
 }
