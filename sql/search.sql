@@ -41,7 +41,7 @@
 --                    {"id": …, "distance": …} (the rows of sql/nearest.sql with the same
 --                    filters); bare ids are fused by rrf; NULL: literal search
 --   :fusion          'convex' (default) or 'rrf'
---   :vector_share    convex: the vector list's share of the say, 0 to 1, default 0.2
+--   :vector_share    convex: the vector list's share of the say, 0 to 1, default 0.4
 --   :rrf_k           rrf: reciprocal rank fusion's k, default 60
 --   :literal_weight, :vector_weight   rrf: the weights of the two lists, default 1 and 0.9
 --
@@ -198,7 +198,7 @@ nearest as materialized (
 -- by its vector alone: a near item joins, a far one does not.
 fusion as materialized (
   select f.name, f.best, f.least,
-         max(0.0, min(1.0, coalesce(:vector_share, 0.2))) as share,
+         max(0.0, min(1.0, coalesce(:vector_share, 0.4))) as share,
          f.least + 0.25 * (f.best - f.least) as floor
   from (select case when :nearest is null then null
                     when coalesce(:fusion, 'convex') = 'rrf'

@@ -139,13 +139,13 @@ fn a_near_item_joins_by_its_vector_and_a_far_one_does_not() {
     // The vector list spans similarities -1 (least) to 1 (best): an item's place in it is
     // (s + 1) / 2, and the floor for joining alone is -1 + 0.25 * 2 = -0.5. The two lists
     // share both literal items among their first ten: agreement 2/10, so the literal
-    // items' vector share is 0.2 * 0.2 = 0.04; an item of the vector list alone has 0.2.
+    // items' vector share is 0.4 * 0.2 = 0.08; an item of the vector list alone has 0.4.
     // Similarity 0 is at 0.5 of the span, 0.3 at 0.65.
     let mut want = [
-        (first.0, 0.96 * 1.0 + 0.04 * 0.5, "terms"),
-        (second.0, 0.96 * share_of_best + 0.04 * 0.65, "terms"),
-        (ITEMS[2].0, 0.2 * 1.0, "vector"),
-        (ITEMS[3].0, 0.2 * 0.8, "vector"),
+        (first.0, 0.92 * 1.0 + 0.08 * 0.5, "terms"),
+        (second.0, 0.92 * share_of_best + 0.08 * 0.65, "terms"),
+        (ITEMS[2].0, 0.4 * 1.0, "vector"),
+        (ITEMS[3].0, 0.4 * 0.8, "vector"),
     ];
     want.sort_by(|a, b| b.1.total_cmp(&a.1));
     assert_eq!(

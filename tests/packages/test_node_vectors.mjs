@@ -23,7 +23,7 @@ const fakeEmbedder = path.join(repo, 'tests', 'vectors', 'fake_embed.py');
 const embedCmd = `python3 '${fakeEmbedder.replaceAll("'", `'\\''`)}'`;
 // What channel.rs binds when no configuration sets them (docs/vectors.md).
 // The default fusion and its settings, as --explain reports them.
-const FUSION = { fusion: 'convex', vector_share: 0.2, rrf_k: 60, literal_weight: 1, vector_weight: 0.9 };
+const FUSION = { fusion: 'convex', vector_share: 0.4, rrf_k: 60, literal_weight: 1, vector_weight: 0.9 };
 
 function recall(...args) {
   const env = { ...process.env };

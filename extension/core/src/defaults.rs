@@ -49,4 +49,4 @@ pub const VECTOR_WEIGHT: f64 = 0.9;
 /// `convex`, chosen over `rrf` by the evaluation in docs/vectors.md.
 pub const FUSION: &str = "convex";
 /// The convex fusion's share of the say of the vector list (`:vector_share`), 0 to 1.
-pub const VECTOR_SHARE: f64 = 0.2;
+pub const VECTOR_SHARE: f64 = 0.4;
