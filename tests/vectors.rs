@@ -43,8 +43,9 @@ fn sample_items() -> Vec<Value> {
 }
 
 /// The words of an item that its vector is made of: title, summary, questions and atoms
-/// (not the project, not the transcript). The fake counts words, so their order and the
-/// separators do not matter.
+/// (not the project, not the transcript), and its neighbours' titles, of which the sample
+/// items have none (none is within 30 minutes of another of its project or source). The
+/// fake counts words, so their order and the separators do not matter.
 fn words_of(item: &Value) -> String {
     let mut parts = vec![item["title"].as_str().expect("title").to_string()];
     for field in ["summary", "questions", "atoms"] {
@@ -183,7 +184,8 @@ fn embed_makes_the_table_records_the_model_and_embeds_only_what_changed() {
         300
     );
 
-    // Each item's vector is the fake's for its title, summary, questions and atoms.
+    // Each item's vector is the fake's for its title, summary, questions and atoms (no
+    // sample item has neighbours).
     let items = sample_items();
     let texts: Vec<String> = items.iter().map(words_of).collect();
     let want = fake_vectors(&texts, &[]);

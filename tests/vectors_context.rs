@@ -1,7 +1,9 @@
 //! An item's vector holds its neighbours' titles (its context, `sql/item_texts.sql`):
-//! `recall embed` makes it again when they change, `forget` removes every vector made
-//! with a forgotten item's title, a vector given with its item is never replaced, and
-//! vectors made before they held the context are made again by `--all`.
+//! `recall embed` makes it again when they change, `forget` removes every vector and
+//! record made with a forgotten item's title (also of items deleted outside recall, and
+//! with the vector table dropped by hand), a vector given with its item stays when its
+//! neighbours change, and vectors made before they held the context are made again by
+//! `--all`.
 use std::collections::BTreeMap;
 
 use serde_json::json;
@@ -36,6 +38,20 @@ fn ids(lib: &TempLib) -> BTreeMap<String, i64> {
         .collect::<rusqlite::Result<BTreeMap<String, i64>>>()
         .expect("rows");
     rows
+}
+
+/// What `recall check` says of the vectors.
+fn vectors_line(lib: &TempLib) -> String {
+    let report = lib.run(&["--json", "check"]).json();
+    let line = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "vectors")
+        .cloned()
+        .expect("a vectors line");
+    assert_eq!(line["ok"], true, "{line}");
+    line["detail"].as_str().expect("detail").to_string()
 }
 
 /// The contexts recorded for the vectors, by item id.
@@ -91,6 +107,12 @@ fn a_vector_holds_the_neighbours_titles_and_follows_them() {
     // B arrives between A and C: their contexts change, so the next run makes B, A and
     // C, in one request, and no other.
     lib.import(&item(B, "web", "2025-03-01T10:10:00Z")).ok();
+    let check = vectors_line(&lib);
+    assert!(
+        check.contains("4 of 5 items have vectors")
+            && check.contains("2 vectors made before their items' neighbours changed"),
+        "{check}"
+    );
     let second = lib.json(&["embed", "--embed-cmd", &cmd]);
     assert_eq!(second["embedded"], 3, "{second}");
     assert_eq!(requests(&log)[1..], [3]);
@@ -104,6 +126,7 @@ fn a_vector_holds_the_neighbours_titles_and_follows_them() {
     // Nothing changed: a run sends no item (only the probe of the model).
     let third = lib.json(&["embed", "--embed-cmd", &cmd]);
     assert_eq!(third["embedded"], 0, "{third}");
+    assert!(!vectors_line(&lib).contains("neighbours changed"));
 
     // Forgetting B removes at once the vectors made with its title (A's and C's), and
     // their records; the next run makes them again without it.
@@ -126,7 +149,7 @@ fn a_vector_holds_the_neighbours_titles_and_follows_them() {
 }
 
 #[test]
-fn a_vector_given_with_its_item_is_never_replaced() {
+fn a_vector_given_with_its_item_stays_when_its_neighbours_change() {
     let lib = TempLib::init(None);
     lib.import(&item(A, "web", "2025-03-01T10:00:00Z")).ok();
     let cmd = fake_logging(&lib.path("requests.log"), "");
@@ -180,4 +203,60 @@ fn vectors_made_before_they_held_the_context_are_made_again_by_all() {
     assert_eq!(v[&id[A]], vector_of(&[A, B]));
     assert_eq!(v[&id[C]], vector_of(&[C, B]));
     assert_eq!(recorded(&lib).len(), 3);
+}
+
+/// The record of an item another program deleted may hold a neighbour's title: forget
+/// removes it with the vector. So it does when the vector table was dropped by hand and
+/// only the records remain; a new vector table starts with none.
+#[test]
+fn forget_removes_records_the_vectors_left_behind() {
+    let lib = TempLib::init(None);
+    lib.import(
+        &[
+            item(A, "web", "2025-03-01T10:00:00Z"),
+            item(B, "web", "2025-03-01T10:10:00Z"),
+            item(C, "web", "2025-03-01T10:20:00Z"),
+            item(E, "web", "2025-06-01T10:00:00Z"),
+        ]
+        .join("\n"),
+    )
+    .ok();
+    let cmd = fake_logging(&lib.path("requests.log"), "");
+    lib.json(&["embed", "--embed-cmd", &cmd]);
+    let id = ids(&lib);
+    // C deleted outside recall: its vector and record (holding B's title) stay.
+    lib.conn()
+        .execute("delete from items where id = ?1", [id[C]])
+        .expect("delete");
+    assert!(recorded(&lib)[&id[C]].contains(B));
+    lib.run(&["forget", &id[B].to_string()]).ok();
+    assert!(
+        recorded(&lib).values().all(|c| !c.contains(B)),
+        "{:?}",
+        recorded(&lib)
+    );
+    assert_eq!(
+        vectors_only(&lib).keys().copied().collect::<Vec<_>>(),
+        vec![id[E]],
+        "A's and C's vectors held B's title"
+    );
+
+    // The vector table dropped by hand: the records stay until forget or the next table.
+    lib.import(&item(D, "web", "2025-06-01T10:05:00Z")).ok();
+    lib.json(&["embed", "--embed-cmd", &cmd]);
+    let id = ids(&lib);
+    assert_eq!(recorded(&lib)[&id[E]], D, "E's vector holds D's title");
+    lib.run(&["sql", "--write", "drop table item_vectors"]).ok();
+    lib.run(&["forget", &id[D].to_string()]).ok();
+    assert!(
+        recorded(&lib).values().all(|c| !c.contains(D)),
+        "{:?}",
+        recorded(&lib)
+    );
+    lib.json(&["embed", "--embed-cmd", &cmd]);
+    assert_eq!(
+        recorded(&lib),
+        [(id[A], String::new()), (id[E], String::new())].into(),
+        "the new table's records are its vectors'"
+    );
 }

@@ -535,10 +535,24 @@ fn vectors(r: &mut Report, conn: &Connection) {
             conn,
             &format!("select count(*) from {table} where rowid not in (select id from items)"),
         )?;
-        Ok((items, with, orphans))
+        // Vectors made before their item's neighbours changed (an item arriving next to
+        // it, a neighbour retitled or deleted outside `forget`).
+        let behind: i64 = if crate::vectors::store::contexts_exist(conn)? {
+            one(
+                conn,
+                &format!(
+                    "select count(*) from {} as c join items as i on i.id = c.id
+                     where c.context <> i.context and c.id in (select rowid from {table})",
+                    crate::vectors::store::CONTEXTS
+                ),
+            )?
+        } else {
+            0
+        };
+        Ok((items, with, orphans, behind))
     });
     match counts {
-        Ok((items, with, orphans)) => {
+        Ok((items, with, orphans, behind)) => {
             let mut detail = format!(
                 "{with} of {items} items have vectors of model {:?} ({} dimensions)",
                 store.model, store.dimensions
@@ -549,6 +563,11 @@ fn vectors(r: &mut Report, conn: &Connection) {
             if orphans > 0 {
                 detail.push_str(&format!(
                     "; {orphans} vectors of deleted items, which `recall embed` removes"
+                ));
+            }
+            if behind > 0 {
+                detail.push_str(&format!(
+                    "; {behind} vectors made before their items' neighbours changed, which `recall embed` makes again"
                 ));
             }
             detail.push_str("; other hosts need sqlite-vec loaded to search with them");

@@ -246,9 +246,14 @@ fn store_batch(tx: &rusqlite::Transaction, stored: &[(&Pending, Vec<f32>)]) -> R
             store::CONTEXTS
         ))
         .context(doing)?;
+    // The caller made both tables in this transaction.
+    let tables = store::Tables {
+        vectors: true,
+        contexts: true,
+    };
     let mut written = 0;
     for (item, vector) in stored {
-        store::remove(tx, &[item.id]).context(doing)?;
+        store::remove(tx, &[item.id], tables).context(doing)?;
         let made = insert
             .execute((
                 item.id,

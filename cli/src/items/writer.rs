@@ -18,6 +18,8 @@ pub struct ItemWriter<'conn> {
     find_duplicate: Statement<'conn>,
     /// The library's vectors, which a ready `embedding` joins.
     vectors: Option<Store>,
+    /// Whether the library records the vectors' contexts (read at the first write).
+    contexts: Option<bool>,
     /// The sources the caller may read (None: every source): an id may replace only
     /// an item of one of them.
     access: Option<Vec<String>>,
@@ -61,6 +63,7 @@ impl<'conn> ItemWriter<'conn> {
             insert: conn.prepare(queries::IMPORT_ITEM.sql)?,
             find_duplicate: conn.prepare(queries::FIND_DUPLICATE.sql)?,
             vectors: None,
+            contexts: None,
             access: None,
             ids_used: ids_used(conn)?,
             redact: true,
@@ -196,8 +199,16 @@ impl<'conn> ItemWriter<'conn> {
             // changed). A new item's id was never used since ids were kept (migration
             // 0003), but one given earlier may still hold the vector of an item another
             // program deleted: it goes too. A vector given with the item has no record
-            // of a context, so that `recall embed` never replaces it.
-            store::remove(self.conn, &[id])?;
+            // of a context, so that `recall embed` replaces it only under `--all`.
+            let contexts = match self.contexts {
+                Some(c) => c,
+                None => *self.contexts.insert(store::contexts_exist(self.conn)?),
+            };
+            let tables = store::Tables {
+                vectors: true,
+                contexts,
+            };
+            store::remove(self.conn, &[id], tables)?;
         }
         if let (Some(v), Some(_)) = (&item.embedding, &self.vectors) {
             self.conn

@@ -115,7 +115,10 @@ pub fn create(conn: &Connection, model: &str, dimensions: usize) -> Result<Store
            +item_imported_at text)"
     ))
     .context(doing)?;
+    // Records left by a vector table dropped by hand are of no vector now.
     ensure_contexts(conn)?;
+    conn.execute(&format!("delete from {CONTEXTS}"), [])
+        .context(doing)?;
     // Replacing a record the table had lost (dropped by hand, not by `--drop`).
     conn.execute(
         "insert or replace into recall_meta(key, value) values ('vector_model', ?1), ('vector_dimensions', ?2)",
@@ -153,22 +156,26 @@ impl Store {
     }
 }
 
-/// Deletes the vectors of these items (forget), and those made with one of their
-/// titles among the neighbours' (the items whose context the forget changed), when the
-/// library has vectors. The neighbours are embedded again by the next `recall embed`.
+/// Deletes the vectors of these items (forget), and every vector whose recorded context
+/// is no longer its item's, with its record: among them each made with a forgotten title
+/// among the neighbours' (the items whose context the forget changed), and the records
+/// of items deleted outside recall, which may hold a neighbour's title too. Erring on the
+/// safe side, a vector made before an import moved its item's neighbours goes as well;
+/// the next `recall embed` makes them all again. Run after the items' rows are deleted,
+/// when the triggers have brought every context in step.
 pub fn forget(conn: &Connection, ids: &[i64]) -> Result<()> {
     let doing = "removing forgotten items' vectors";
-    if ids.is_empty() || !exists(conn)? {
+    if ids.is_empty() {
         return Ok(());
     }
+    let vectors = exists(conn)?;
+    let contexts = contexts_exist(conn).context(doing)?;
     let mut gone = ids.to_vec();
-    if contexts_exist(conn).context(doing)? {
-        // Run after the items' rows are deleted: the triggers have brought every
-        // neighbour's context in step by then.
+    if contexts {
         let mut stmt = conn
             .prepare(&format!(
-                "select c.id from {CONTEXTS} as c join items as i on i.id = c.id
-                 where c.context <> i.context"
+                "select c.id from {CONTEXTS} as c left join items as i on i.id = c.id
+                 where i.id is null or c.context <> i.context"
             ))
             .context(doing)?;
         let changed = stmt
@@ -177,16 +184,26 @@ pub fn forget(conn: &Connection, ids: &[i64]) -> Result<()> {
             .context(doing)?;
         gone.extend(changed);
     }
-    remove(conn, &gone).context(doing)
+    remove(conn, &gone, Tables { vectors, contexts }).context(doing)
 }
 
-/// Deletes these items' vectors and the record of their contexts.
-pub fn remove(conn: &Connection, ids: &[i64]) -> rusqlite::Result<()> {
-    let mut vectors = conn.prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?;
-    for id in ids {
-        vectors.execute([id])?;
+/// Which of the two tables a library has (`exists`, `contexts_exist`).
+#[derive(Debug, Clone, Copy)]
+pub struct Tables {
+    pub vectors: bool,
+    pub contexts: bool,
+}
+
+/// Deletes these items' vectors and the records of their contexts, from the tables the
+/// library has.
+pub fn remove(conn: &Connection, ids: &[i64], tables: Tables) -> rusqlite::Result<()> {
+    if tables.vectors {
+        let mut vectors = conn.prepare_cached(&format!("delete from {TABLE} where rowid = ?1"))?;
+        for id in ids {
+            vectors.execute([id])?;
+        }
     }
-    if contexts_exist(conn)? {
+    if tables.contexts {
         let mut contexts = conn.prepare_cached(&format!("delete from {CONTEXTS} where id = ?1"))?;
         for id in ids {
             contexts.execute([id])?;
