@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use crate::common::cli::TempLib;
-use crate::common::vectors::{fake_logging, fake_vectors, requests, vectors_only};
+use crate::common::vectors::{fake_logging, fake_vectors, requests, vectors_line, vectors_only};
 
 const A: &str = "Deploy window agreed with the operations team";
 const B: &str = "Canary hosts picked for the first wave";
@@ -38,20 +38,6 @@ fn ids(lib: &TempLib) -> BTreeMap<String, i64> {
         .collect::<rusqlite::Result<BTreeMap<String, i64>>>()
         .expect("rows");
     rows
-}
-
-/// What `recall check` says of the vectors.
-fn vectors_line(lib: &TempLib) -> String {
-    let report = lib.run(&["--json", "check"]).json();
-    let line = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .find(|c| c["name"] == "vectors")
-        .cloned()
-        .expect("a vectors line");
-    assert_eq!(line["ok"], true, "{line}");
-    line["detail"].as_str().expect("detail").to_string()
 }
 
 /// The contexts recorded for the vectors, by item id.

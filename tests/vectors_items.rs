@@ -6,7 +6,8 @@ use serde_json::json;
 
 use crate::common::cli::TempLib;
 use crate::common::vectors::{
-    batch_config, embedded_ids, fake, fake_logging, requests, spawn_embed, vectors_only,
+    batch_config, embedded_ids, fake, fake_logging, requests, spawn_embed, vectors_line,
+    vectors_only,
 };
 
 fn item(title: &str, embedding: serde_json::Value) -> String {
@@ -97,16 +98,7 @@ fn forget_removes_vectors_and_check_counts_them() {
     lib.conn()
         .execute("delete from items where id = 4", [])
         .expect("delete");
-    let report = lib.run(&["--json", "check"]).json();
-    let line = report["checks"]
-        .as_array()
-        .expect("checks")
-        .iter()
-        .find(|c| c["name"] == "vectors")
-        .cloned()
-        .expect("a vectors line");
-    assert_eq!(line["ok"], true, "{line}");
-    let detail = line["detail"].as_str().unwrap_or_default();
+    let detail = vectors_line(&lib);
     assert!(
         detail.starts_with("1 of 2 items have vectors of model \"m2\" (2 dimensions)")
             && detail.contains("1 vectors of deleted items"),

@@ -117,3 +117,17 @@ pub fn fake_vectors(texts: &[String], options: &[&str]) -> Vec<Vec<f32>> {
         .map(floats)
         .collect()
 }
+
+/// What `recall check` says of the vectors.
+pub fn vectors_line(lib: &TempLib) -> String {
+    let report = lib.run(&["--json", "check"]).json();
+    let line = report["checks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .find(|c| c["name"] == "vectors")
+        .cloned()
+        .expect("a vectors line");
+    assert_eq!(line["ok"], true, "{line}");
+    line["detail"].as_str().expect("detail").to_string()
+}
