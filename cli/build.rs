@@ -4,7 +4,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sql");
+    // Read when the script runs, not when it was compiled: checkouts that share a target
+    // directory share one compiled script, and each must embed its own SQL.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("..").join("sql");
     let mut code = String::from("/// `(version, name, sql)` of every migration, in order.\n");
     code.push_str("pub const MIGRATIONS: &[(u32, &str, &str)] = &[\n");
     let mut migrations: Vec<_> = std::fs::read_dir(root.join("migrations"))
