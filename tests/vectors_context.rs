@@ -27,31 +27,30 @@ fn vector_of(words: &[&str]) -> Vec<f32> {
     fake_vectors(&[words.join(" ")], &[]).remove(0)
 }
 
-fn ids(lib: &TempLib) -> BTreeMap<String, i64> {
+/// The two columns of `sql`'s rows, as a map from the first to the second.
+fn pairs<K, V>(lib: &TempLib, sql: &str) -> BTreeMap<K, V>
+where
+    K: rusqlite::types::FromSql + Ord,
+    V: rusqlite::types::FromSql,
+{
     let conn = lib.conn();
-    let mut stmt = conn
-        .prepare("select title, id from items")
-        .expect("prepare");
+    let mut stmt = conn.prepare(sql).expect("prepare");
     let rows = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .expect("query")
-        .collect::<rusqlite::Result<BTreeMap<String, i64>>>()
+        .collect::<rusqlite::Result<BTreeMap<K, V>>>()
         .expect("rows");
     rows
 }
 
+/// Each item's id by its title.
+fn ids(lib: &TempLib) -> BTreeMap<String, i64> {
+    pairs(lib, "select title, id from items")
+}
+
 /// The contexts recorded for the vectors, by item id.
 fn recorded(lib: &TempLib) -> BTreeMap<i64, String> {
-    let conn = lib.conn();
-    let mut stmt = conn
-        .prepare("select id, context from item_vector_contexts")
-        .expect("prepare");
-    let rows = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .expect("query")
-        .collect::<rusqlite::Result<BTreeMap<i64, String>>>()
-        .expect("rows");
-    rows
+    pairs(lib, "select id, context from item_vector_contexts")
 }
 
 #[test]
