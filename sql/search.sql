@@ -28,7 +28,8 @@
 --   :since, :until   time bounds: since inclusive, until exclusive; bare dates are UTC
 --   :pool            stage-1 pool size, default 200, clamped to 10..5000
 --   :limit           default :default_limit (10), at most :max_limit (50)
---   :now, :half_life, :weight     recency: default the current time, 90 days, 0.3
+--   :now, :half_life, :weight     recency: default the current time, 90 days, 0.1 (lower
+--                    than recall_score's own 0.3: recency breaks near ties, docs/queries.md)
 --   :period_weight   an item dated in the period the query names counts 1 + this times
 --                    its relevance, 0 to 10, default 1; 0: dates in the query are words
 --   :context_weight  the share of its relevance a pool item lends its neighbours,
@@ -256,7 +257,8 @@ period as materialized (
 -- reorder them wholesale (docs/vectors.md has the figures).
 scored as (
   select id, relevance, matched_by, context_of,
-         recall_score(-relevance, occurred_at, :now, :half_life, :weight) as literal_score,
+         recall_score(-relevance, occurred_at, :now, :half_life, coalesce(:weight, 0.1))
+           as literal_score,
          occurred_at, vector_rank, similarity
   from (select c.id, c.matched_by, c.of_id as context_of, i.occurred_at,
                (c.own + c.share)

@@ -633,7 +633,8 @@ fn weight_zero_answers_as_the_two_stage_search() {
                 let date = dates[&id].as_str();
                 let at = time::unix_seconds(&time::parse_datetime(date).expect("date"));
                 let decay = score::decay(time::age_days(at, now), 90.0);
-                (id, score::score(-rel, Some(decay), 0.3), date)
+                // search's default recency weight
+                (id, score::score(-rel, Some(decay), 0.1), date)
             })
             .collect();
         want.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.cmp(a.2)).then(b.0.cmp(&a.0)));

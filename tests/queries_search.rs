@@ -190,7 +190,13 @@ fn weight_zero_is_pure_bm25_and_scores_follow_the_formula() {
             "weight {weight}"
         );
     }
-    // The reported score is relevance * (0.7 + 0.3 * 0.5^(90 / 90)) for item 2.
+    assert_eq!(
+        ids(&lib.json(&["search", "epsilon", "--now", NOW])),
+        expected_order(&lib, "\"epsilon\"", &dates, 0.1),
+        "the default weight"
+    );
+    // At search's default weight, 0.1 (recall_score's own is 0.3), the reported score is
+    // relevance * (0.9 + 0.1 * 0.5^(90 / 90)) for item 2.
     let answer = lib.json(&["search", "epsilon", "--now", NOW]);
     let two = answer["results"]
         .as_array()
@@ -198,7 +204,7 @@ fn weight_zero_is_pure_bm25_and_scores_follow_the_formula() {
         .iter()
         .find(|r| r["id"] == 2)
         .unwrap();
-    let expected = two["relevance"].as_f64().unwrap() * (0.7 + 0.3 * 0.5);
+    let expected = two["relevance"].as_f64().unwrap() * (0.9 + 0.1 * 0.5);
     assert!((two["score"].as_f64().unwrap() - expected).abs() < 1e-12);
 }
 

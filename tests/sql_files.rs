@@ -117,6 +117,7 @@ fn sql_defaults_agree_with_the_core() {
         format!("coalesce(:vector_share, {VECTOR_SHARE})"),
         format!("coalesce(:context_column_weight, {CONTEXT_COLUMN_WEIGHT})"),
         format!("coalesce(:period_weight, {PERIOD_WEIGHT})"),
+        format!("coalesce(:weight, {RECENCY_WEIGHT})"),
     ] {
         assert!(search.contains(&needle), "search.sql lacks {needle}");
     }
@@ -148,6 +149,7 @@ fn sql_defaults_agree_with_the_core() {
         format!("coalesce(:rule, '{RELATED_RULE}')"),
         format!("coalesce(:min_weight, {RELATED_MIN_WEIGHT})"),
         format!("coalesce(:min_joint_weight, {RELATED_MIN_JOINT_WEIGHT})"),
+        format!("coalesce(:weight, {RECENCY_WEIGHT})"),
     ] {
         assert!(
             sql("related.sql").contains(&needle),
@@ -170,8 +172,5 @@ fn sql_defaults_agree_with_the_core() {
         config.search.recency_half_life_days,
         recall_core::score::DEFAULT_HALF_LIFE_DAYS
     );
-    assert_eq!(
-        config.search.recency_weight,
-        recall_core::score::DEFAULT_RECENCY_WEIGHT
-    );
+    assert_eq!(config.search.recency_weight, RECENCY_WEIGHT);
 }

@@ -43,7 +43,7 @@ declare! {
             flag("half-life", "Recency half-life in days (default {default})"),
             mcp("half_life"), eval(2);
         /// Recency weight, from {min} (relevance only) to {max}.
-        RECENCY_WEIGHT recency_weight: f64 = score::DEFAULT_RECENCY_WEIGHT,
+        RECENCY_WEIGHT recency_weight: f64 = defaults::RECENCY_WEIGHT,
             Range::Number(real(0.0, 1.0)),
             flag("weight", "Recency weight, {min} (pure relevance) to {max} (default {default})"),
             mcp("weight"), eval(1);

@@ -4,6 +4,13 @@
 //! defaults are beside their functions: `score::DEFAULT_HALF_LIFE_DAYS`,
 //! `score::DEFAULT_RECENCY_WEIGHT`, `score::DEFAULT_RRF_K`.
 
+/// The recency weight of search's and related's re-ranking (`recall_score`'s weight). It
+/// is lower than `recall_score`'s own default (`score::DEFAULT_RECENCY_WEIGHT`, for a call
+/// that names none): recency breaks near ties between items of the same subject without
+/// sinking the better answer of an older session, and `later` answers "what came after
+/// this". Chosen by the evaluation in docs/evaluation.md.
+pub const RECENCY_WEIGHT: f64 = 0.1;
+
 /// Search's stage-1 pool, and the range it is clamped to.
 pub const POOL: i64 = 200;
 pub const POOL_MIN: i64 = 10;
