@@ -118,31 +118,58 @@ fn expected_order(lib: &TempLib, fts: &str, dates: &[(i64, &str)], weight: f64) 
 }
 
 #[test]
-fn an_older_item_wins_only_past_one_over_point_seven() {
-    // Item 1 is ten years old (decay ~0: factor 0.7), item 2 brand new (factor 1.0). The
-    // default weight puts the old item first exactly when relevance(1) / relevance(2)
-    // exceeds 1 / 0.7 = 1.4286. Matching both query words roughly doubles relevance
-    // (ratio ~2.3: old wins); the same text gives ratio 1 (new wins). Twenty fillers
-    // keep the IDF of the query words above FTS5's floor.
-    for (old_title, old_wins) in [("delta sigma", true), ("delta", false)] {
+fn an_older_item_wins_only_past_its_recency_factor() {
+    // Item 1 is ten years old (decay ~0), item 2 brand new (decay 1): at weight w the old
+    // item keeps 1 - w of its relevance, so it comes first exactly when relevance(1) /
+    // relevance(2) exceeds 1 / (1 - w): 1.111 at search's default 0.1, 1.429 at 0.3.
+    // Matching both query words doubles relevance (the old item wins at both weights),
+    // the same text gives ratio 1 (the new one wins at both), and a new item three words
+    // longer (bm25 weighs a word less in a longer item) gives about 1.3, between the
+    // bars. Twenty fillers keep the IDF of the query words above FTS5's floor.
+    let mut between = 0;
+    let mut ratios = Vec::new();
+    for (old_title, new_summary) in [
+        ("delta sigma", ""),
+        ("delta", ""),
+        ("delta", "kappa lambda omicron"),
+    ] {
         let mut items = vec![
             titled(old_title).at("2015-06-01T00:00:00Z").line(),
-            titled("delta").at(NOW).line(),
+            titled("delta").summary(new_summary).at(NOW).line(),
         ];
         items.extend(fillers(20));
         let lib = TempLib::with_items(None, &items);
         let rel = lib.relevance("\"delta\" OR \"sigma\"");
         let r = |id: i64| rel.iter().find(|(i, _)| *i == id).unwrap().1;
         let ratio = r(1) / r(2);
-        assert_eq!(ratio > 1.0 / 0.7, old_wins, "fixture ratio {ratio}");
-        let got = ids(&lib.json(&["search", "delta sigma", "--now", NOW]));
+        ratios.push(ratio);
+        if ratio > 1.0 / 0.9 && ratio <= 1.0 / 0.7 {
+            between += 1;
+        }
         let dates = [(1, "2015-06-01T00:00:00Z"), (2, NOW)];
-        assert_eq!(
-            got,
-            expected_order(&lib, "\"delta\" OR \"sigma\"", &dates, 0.3)
-        );
-        assert_eq!(got[0], if old_wins { 1 } else { 2 }, "ratio {ratio}");
+        for (weight, flag) in [(0.1, None), (0.3, Some("0.3"))] {
+            let mut args = vec!["search", "delta sigma", "--now", NOW];
+            if let Some(w) = flag {
+                args.extend(["--weight", w]);
+            }
+            let got = ids(&lib.json(&args));
+            assert_eq!(
+                got,
+                expected_order(&lib, "\"delta\" OR \"sigma\"", &dates, weight),
+                "{old_title}, weight {weight}"
+            );
+            let old_wins = ratio > 1.0 / (1.0 - weight);
+            assert_eq!(
+                got[0],
+                if old_wins { 1 } else { 2 },
+                "{old_title}: ratio {ratio}, weight {weight}"
+            );
+        }
     }
+    assert_eq!(
+        between, 1,
+        "one fixture must tell the default weight from 0.3: ratios {ratios:?}"
+    );
 }
 
 #[test]
