@@ -86,7 +86,9 @@ pool as (
   limit 200
 ),
 first8 as (
-  select pool.id, recall_score(pool.bm25, i.occurred_at, :now, :half_life, coalesce(:weight, 0.1)) as score
+  select pool.id,
+         recall_score(pool.bm25, i.occurred_at, :now, :half_life, coalesce(:weight, 0.1))
+           as score
   from pool
   join items as i on i.id = pool.id
   order by score desc, i.occurred_at desc, i.id desc

@@ -55,19 +55,17 @@ fn recorded(lib: &TempLib) -> BTreeMap<i64, String> {
 
 #[test]
 fn a_vector_holds_the_neighbours_titles_and_follows_them() {
-    let lib = TempLib::init(None);
     // A and C are ten minutes apart in one project; D is between them in another
     // project, E months later: neither is a neighbour of anything.
-    lib.import(
+    let lib = TempLib::with_items(
+        None,
         &[
             item(A, "web", "2025-03-01T10:00:00Z"),
             item(C, "web", "2025-03-01T10:20:00Z"),
             item(D, "home", "2025-03-01T10:10:00Z"),
             item(E, "web", "2025-06-01T10:00:00Z"),
-        ]
-        .join("\n"),
-    )
-    .ok();
+        ],
+    );
     let log = lib.path("requests.log");
     let cmd = fake_logging(&log, "");
     let first = lib.json(&["embed", "--embed-cmd", &cmd]);
@@ -135,8 +133,7 @@ fn a_vector_holds_the_neighbours_titles_and_follows_them() {
 
 #[test]
 fn a_vector_given_with_its_item_stays_when_its_neighbours_change() {
-    let lib = TempLib::init(None);
-    lib.import(&item(A, "web", "2025-03-01T10:00:00Z")).ok();
+    let lib = TempLib::with_items(None, &[item(A, "web", "2025-03-01T10:00:00Z")]);
     let cmd = fake_logging(&lib.path("requests.log"), "");
     lib.json(&["embed", "--embed-cmd", &cmd]);
     // C comes with its own vector (the fake's dimensions), ten minutes after A: A's
@@ -161,15 +158,13 @@ fn a_vector_given_with_its_item_stays_when_its_neighbours_change() {
 
 #[test]
 fn vectors_made_before_they_held_the_context_are_made_again_by_all() {
-    let lib = TempLib::init(None);
-    lib.import(
+    let lib = TempLib::with_items(
+        None,
         &[
             item(A, "web", "2025-03-01T10:00:00Z"),
             item(C, "web", "2025-03-01T10:20:00Z"),
-        ]
-        .join("\n"),
-    )
-    .ok();
+        ],
+    );
     let cmd = fake_logging(&lib.path("requests.log"), "");
     lib.json(&["embed", "--embed-cmd", &cmd]);
     // A library embedded before vectors held the context has no record of it.
@@ -195,17 +190,15 @@ fn vectors_made_before_they_held_the_context_are_made_again_by_all() {
 /// only the records remain; a new vector table starts with none.
 #[test]
 fn forget_removes_records_the_vectors_left_behind() {
-    let lib = TempLib::init(None);
-    lib.import(
+    let lib = TempLib::with_items(
+        None,
         &[
             item(A, "web", "2025-03-01T10:00:00Z"),
             item(B, "web", "2025-03-01T10:10:00Z"),
             item(C, "web", "2025-03-01T10:20:00Z"),
             item(E, "web", "2025-06-01T10:00:00Z"),
-        ]
-        .join("\n"),
-    )
-    .ok();
+        ],
+    );
     let cmd = fake_logging(&lib.path("requests.log"), "");
     lib.json(&["embed", "--embed-cmd", &cmd]);
     let id = ids(&lib);
