@@ -8,7 +8,8 @@ TEST_FEATURES := --features recall-cli/test-hooks
 build:
 	$(CARGO) build --workspace
 
-# The sqlite3 shell, /usr/bin/python3, rustfmt and clippy, installed when missing.
+# The sqlite3 shell, /usr/bin/python3, make, a C compiler, rustfmt and clippy, installed
+# when missing (`make test` adds Node and npm: tests/hosts/install.sh).
 hosts:
 	./tests/hosts/install.sh
 
@@ -16,6 +17,7 @@ demo: hosts build
 	./examples/demo.sh "$(TARGET_DIR)/debug"
 
 test: hosts
+	./tests/hosts/install.sh --node
 	$(CARGO) build --workspace $(TEST_FEATURES)
 	$(CARGO) test --workspace $(TEST_FEATURES)
 	$(MAKE) test-mcp

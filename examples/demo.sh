@@ -13,7 +13,16 @@ export RECALL_DB="$work/sample.db"
 now=2025-11-29T00:00:00Z
 
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
-run() { step "recall $*"; "$recall" "$@"; }
+# Each command is shown as it can be pasted: a word with a space or a shell character
+# in single quotes.
+quote() {
+  local a out=""
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then out+="$a "; else out+="'${a//\'/\'\\\'\'}' "; fi
+  done
+  printf '%s' "${out% }"
+}
+run() { step "recall $(quote "$@")"; "$recall" "$@"; }
 
 run init
 run capture "$root/examples/sessions"

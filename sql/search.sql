@@ -135,42 +135,82 @@ lenders as materialized (
 ),
 -- A lender's neighbours: the :context_radius items before it and after it, in the order
 -- (occurred_at, id), in its project, or among the items of its source without a
--- project. Positions count every item there; the filters apply to them below. Each of
--- the four reads a stretch of the (project, occurred_at) or (source, occurred_at) index.
+-- project. Positions count the readable items only (:sources): an item the caller may
+-- not read is no one's neighbour, as if it were not there; the other filters apply to
+-- the neighbours below. Each side reads two stretches of the (project, occurred_at) or
+-- (source, occurred_at) index: the items at the lender's time with the next ids (the
+-- index holds the id last, so that this seeks), then the later (or earlier) times; a
+-- single range over both would read every item sharing the lender's time.
 near as (
   select l.id as of_id, l.relevance, n.id
   from lenders as l
   cross join items as n on n.id in (
-    select y.id from items as y
-    where y.project = l.project and y.occurred_at between l.occurred_at and l.hi
-      and (y.occurred_at > l.occurred_at or y.id > l.id)
-    order by y.occurred_at, y.id limit (select radius from context))
+    select id from (
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where y.project = l.project and y.occurred_at = l.occurred_at and y.id > l.id
+          and (:sources is null or recall_source_allowed(y.source, :sources))
+        order by y.id limit (select radius from context))
+      union all
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where y.project = l.project and y.occurred_at > l.occurred_at
+          and y.occurred_at <= l.hi
+          and (:sources is null or recall_source_allowed(y.source, :sources))
+        order by y.occurred_at, y.id limit (select radius from context))
+      order by occurred_at, id limit (select radius from context)))
   union all
   select l.id, l.relevance, n.id
   from lenders as l
   cross join items as n on n.id in (
-    select y.id from items as y
-    where y.project = l.project and y.occurred_at between l.lo and l.occurred_at
-      and (y.occurred_at < l.occurred_at or y.id < l.id)
-    order by y.occurred_at desc, y.id desc limit (select radius from context))
+    select id from (
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where y.project = l.project and y.occurred_at = l.occurred_at and y.id < l.id
+          and (:sources is null or recall_source_allowed(y.source, :sources))
+        order by y.id desc limit (select radius from context))
+      union all
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where y.project = l.project and y.occurred_at < l.occurred_at
+          and y.occurred_at >= l.lo
+          and (:sources is null or recall_source_allowed(y.source, :sources))
+        order by y.occurred_at desc, y.id desc limit (select radius from context))
+      order by occurred_at desc, id desc limit (select radius from context)))
   union all
   select l.id, l.relevance, n.id
   from lenders as l
   cross join items as n on n.id in (
-    select y.id from items as y
-    where l.project is null and y.source = l.source and y.project is null
-      and y.occurred_at between l.occurred_at and l.hi
-      and (y.occurred_at > l.occurred_at or y.id > l.id)
-    order by y.occurred_at, y.id limit (select radius from context))
+    select id from (
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where l.project is null and y.source = l.source and y.project is null
+          and y.occurred_at = l.occurred_at and y.id > l.id
+        order by y.id limit (select radius from context))
+      union all
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where l.project is null and y.source = l.source and y.project is null
+          and y.occurred_at > l.occurred_at and y.occurred_at <= l.hi
+        order by y.occurred_at, y.id limit (select radius from context))
+      order by occurred_at, id limit (select radius from context)))
   union all
   select l.id, l.relevance, n.id
   from lenders as l
   cross join items as n on n.id in (
-    select y.id from items as y
-    where l.project is null and y.source = l.source and y.project is null
-      and y.occurred_at between l.lo and l.occurred_at
-      and (y.occurred_at < l.occurred_at or y.id < l.id)
-    order by y.occurred_at desc, y.id desc limit (select radius from context))
+    select id from (
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where l.project is null and y.source = l.source and y.project is null
+          and y.occurred_at = l.occurred_at and y.id < l.id
+        order by y.id desc limit (select radius from context))
+      union all
+      select id, occurred_at from (
+        select y.id, y.occurred_at from items as y
+        where l.project is null and y.source = l.source and y.project is null
+          and y.occurred_at < l.occurred_at and y.occurred_at >= l.lo
+        order by y.occurred_at desc, y.id desc limit (select radius from context))
+      order by occurred_at desc, id desc limit (select radius from context)))
 ),
 -- What each neighbour receives: the share of its most relevant lender.
 lent as materialized (

@@ -138,7 +138,7 @@ fn the_mcp_add_tool_replaces_only_items_the_server_may_read() {
             &mut mcp,
             "add",
             item(Some(1), "human-notes", "replaced"),
-            "source \"human-notes\" is not one this server may use",
+            "source \"human-notes\" is not one the access globs (agent-*) allow",
         );
         let forget = mcp.tool("forget", json!({"ids": [1]})).unwrap();
         assert_eq!(forget["unmatched"], json!([1]), "{forget}");
@@ -198,11 +198,13 @@ fn recall_add_with_an_id_is_bound_by_allow_and_the_configuration() {
         args.push("add");
         args.extend(&flags);
         args.push("-");
-        refused_unchanged(
-            &lib,
-            || lib.run_stdin(&args, &evil.to_string()),
-            &format!("{}: an id replaces an item", no_readable_item(1)),
-        );
+        // Globs that forbid the item's own source refuse it for that, before its id.
+        let refusal = if extra.contains(&"agent-a") {
+            "source \"agent-evil\" is not one the access globs (agent-a, agent-b) allow".into()
+        } else {
+            format!("{}: an id replaces an item", no_readable_item(1))
+        };
+        refused_unchanged(&lib, || lib.run_stdin(&args, &evil.to_string()), &refusal);
     }
     assert_eq!(rows(&lib), before);
     // The flags widen or narrow the configuration, as for every command.

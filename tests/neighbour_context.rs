@@ -49,17 +49,14 @@ fn rows(conn: &rusqlite::Connection) -> Vec<Row> {
 }
 
 /// The rule, computed from the rows: the `radius` items before and after each one in
-/// the order (time, id), in its project or among its source's items without one, at
+/// the order (time, id), among its source's items in its project (or without one), at
 /// most `gap` minutes away; their titles in the order of their ids.
 fn wanted(rows: &[Row], radius: usize, gap: i64) -> Vec<(i64, String)> {
     rows.iter()
         .map(|me| {
             let mut scope: Vec<&Row> = rows
                 .iter()
-                .filter(|r| match &me.project {
-                    Some(p) => r.project.as_ref() == Some(p),
-                    None => r.project.is_none() && r.source == me.source,
-                })
+                .filter(|r| r.source == me.source && r.project == me.project)
                 .collect();
             scope.sort_by_key(|r| (r.minute, r.id));
             let pos = scope.iter().position(|r| r.id == me.id).expect("in scope");

@@ -249,11 +249,13 @@ fn filters_and_access_bind_the_neighbours() {
     let lib = TempLib::with_items(None, &items).without_index_context();
     let on = ["--context-weight", "0.3", "--context-radius", "2"];
     assert_eq!(ids(&search(&lib, "lighthouse", &on)), [1, 3, 2]);
-    // A forbidden neighbour never shows; positions still count it, so radius 2 reaches 3
-    // and not 4.
+    // A forbidden item is no one's neighbour: positions count the readable items only,
+    // so radius 2 reaches 3 and 4, as if 2 were not there (equal shares: the newer first).
     let mut allowed = on.to_vec();
     allowed.extend(["--allow", "ops"]);
-    assert_eq!(ids(&search(&lib, "lighthouse", &allowed)), [1, 3]);
+    assert_eq!(ids(&search(&lib, "lighthouse", &allowed)), [1, 4, 3]);
+    // A filter is not access: the filtered-out item keeps its place, so radius 2 reaches
+    // 3 and not 4.
     let mut sourced = on.to_vec();
     sourced.extend(["--source", "ops"]);
     assert_eq!(ids(&search(&lib, "lighthouse", &sourced)), [1, 3]);
@@ -468,8 +470,10 @@ fn oracle(
     if weight > 0.0 && radius > 0 {
         for &(hit, rel) in &pool {
             let h = row(hit);
+            // Positions count the readable items only.
             let mut scope: Vec<&Row> = rows
                 .iter()
+                .filter(|r| allowed(r))
                 .filter(|r| match h.project {
                     Some(p) => r.project == Some(p),
                     None => r.project.is_none() && r.source == h.source,

@@ -3,6 +3,8 @@
 mod common;
 
 mod access;
+mod access_context;
+mod access_writes;
 mod add;
 mod capture_command;
 mod capture_inputs;

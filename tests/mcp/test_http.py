@@ -289,7 +289,7 @@ async def test_per_token_writes(env):
     with http_server(env, "--allow-writes", db=db, config=config, token=None) as http:
         async with session(http, CI) as ci, session(http, ME) as me, session(http, READER) as reader:
             message = await refusal(ci, "add", human)
-            assert "is not one this server may use" in message and "agent-*" in message, message
+            assert "is not one the access globs" in message and "agent-*" in message, message
             message = await refusal(reader, "add", agent)
             assert "token \"reader\" may only read" in message and "[tokens.reader]" in message, message
             assert item_count(db) == before

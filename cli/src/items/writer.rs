@@ -100,8 +100,10 @@ impl<'conn> ItemWriter<'conn> {
         &self.redacted
     }
 
-    /// Binds the writes to the caller's access globs (`Globals::allow`): an item with an
-    /// id is written only when that id names an item of a source they allow.
+    /// Binds the writes to the caller's access globs (`Globals::allow`): an item is
+    /// written only to a source they allow, and an item with an id only when that id
+    /// names an item of such a source. The rule of every route that writes through here
+    /// (`add`, `import`, the MCP `add` tool).
     pub fn with_access(mut self, allow: &Option<Vec<String>>) -> Self {
         self.access = allow.clone();
         self
@@ -134,7 +136,8 @@ impl<'conn> ItemWriter<'conn> {
     /// summary, questions, atoms and time), if any. An item with an id replaces that
     /// item instead and has no duplicate.
     pub fn duplicate_of(&mut self, item: &Item) -> rusqlite::Result<Option<i64>> {
-        if item.id.is_some() {
+        // Nothing is looked up in a source the caller may not read: the write refuses it.
+        if item.id.is_some() || self.source_refusal(item).is_some() {
             return Ok(None);
         }
         self.find_duplicate
@@ -183,6 +186,9 @@ impl<'conn> ItemWriter<'conn> {
         item: &Item,
         marks: Option<&Marks>,
     ) -> rusqlite::Result<Result<i64, String>> {
+        if let Some(refusal) = self.source_refusal(item) {
+            return Ok(Err(refusal));
+        }
         let sources = sources_param(&self.access);
         let (sources, ids_used) = (sources.as_deref(), Some(self.ids_used));
         // A route that knows nothing of marks keeps those of an item it replaces.
@@ -219,6 +225,19 @@ impl<'conn> ItemWriter<'conn> {
                 .execute((id, to_json(v)))?;
         }
         Ok(Ok(id))
+    }
+
+    /// Why an item may not be written to its source, if it may not: the access globs
+    /// allow the caller other sources only.
+    fn source_refusal(&self, item: &Item) -> Option<String> {
+        let globs = self.access.as_ref()?;
+        (!crate::access::allowed(&self.access, &item.source)).then(|| {
+            format!(
+                "source {:?} is not one the access globs ({}) allow: write to a source they allow",
+                item.source,
+                globs.join(", ")
+            )
+        })
     }
 
     /// Why an item with `id` was not written. Under access globs, an item of a source

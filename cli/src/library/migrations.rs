@@ -8,6 +8,9 @@ use crate::{fault, interrupt, tokenizer};
 
 include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
 
+/// The migration after which an item's neighbours are of its own source.
+const NEIGHBOURS_OF_ONE_SOURCE: u32 = 7;
+
 pub fn latest_version() -> u32 {
     MIGRATIONS.last().map(|m| m.0).unwrap_or(0)
 }
@@ -71,6 +74,12 @@ pub fn migrate(conn: &mut Connection, tokenizer: &str, version: &mut u32) -> Res
             .context(&doing)?;
         tx.execute_batch(&migration_sql(sql, tokenizer))
             .context(&doing)?;
+        if *next == NEIGHBOURS_OF_ONE_SOURCE {
+            // The contexts changed: vectors made with the old ones (vec0 is out of the
+            // migration's reach in a host without sqlite-vec) go, and `recall embed`
+            // makes them again.
+            crate::vectors::store::drop_stale(&tx)?;
+        }
         log_migration(&tx, *next, name)?;
         tx.execute_batch(&format!("pragma user_version = {next}"))
             .context(&doing)?;

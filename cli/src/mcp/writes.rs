@@ -4,7 +4,6 @@
 //! source as a missing one.
 use serde_json::Value as Json;
 
-use crate::access::allowed;
 use crate::err;
 use crate::error::Result;
 use crate::item::{Item, Marks};
@@ -25,17 +24,11 @@ pub fn add(
     redact: bool,
 ) -> Result<Json> {
     let valid = Item::from_json(item).map_err(|reason| err!("{reason}; nothing was added"))?;
-    if !allowed(allow, &valid.source) {
-        return Err(err!(
-            "source {:?} is not one this server may use (its access globs: {}); nothing was added",
-            valid.source,
-            allow.as_deref().unwrap_or_default().join(", ")
-        ));
-    }
     // A long-running server's own write, not only its start, finishes a wipe left pending.
     crate::library::wipe::finish_pending(&lib.conn, &lib.path);
-    // An id is the writer's to judge against the same globs: it must name an item they
-    // let the server read, or none ever used.
+    // The source and an id are the writer's to judge against the server's globs, as for
+    // every route: the source must be one they allow, an id must name an item they let
+    // the server read, or none ever used.
     let marks = Marks::from_json(item);
     Ok(add_item(lib, valid, &marks, kinds, allow, false, redact, None)?.to_json())
 }

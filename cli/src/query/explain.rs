@@ -1,4 +1,4 @@
-//! `--explain`: the terms and filters that ran, how many items the library holds, and
+//! `--explain`: the terms and filters that ran, how many items the caller may read, and
 //! why an answer is empty. One builder serves every query command; each adds its own
 //! fields (pool, scope, project …).
 use serde_json::{json, Map, Value as Json};
@@ -26,6 +26,7 @@ pub enum Terms<'a> {
 /// `no_terms`, `no_rows` or `filtered`).
 pub fn build(
     lib: &Library,
+    allow: &Option<Vec<String>>,
     results: usize,
     terms: Terms,
     fields: Json,
@@ -41,7 +42,7 @@ pub fn build(
     let facts = sql_file::read(
         &lib.conn,
         queries::EXPLAIN,
-        &super::params::explain(lib, text.map(|t| t.0), text.is_some_and(|t| t.1)),
+        &super::params::explain(lib, allow, text.map(|t| t.0), text.is_some_and(|t| t.1)),
         |c| Ok((c.text("terms")?, c.int("items")?)),
     )?;
     let (listed, items) = facts.into_iter().next().unwrap_or_default();

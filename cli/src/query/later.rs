@@ -38,7 +38,13 @@ pub fn later(lib: &Library, s: &settings::Later, explain: bool) -> Result<Answer
             pruned: &[],
         };
         let fields = json!({ "scope": scope, "since": item.occurred_at, "limit": s.limit });
-        answer.explain = Some(explain::build(lib, answer.results.len(), terms, fields)?);
+        answer.explain = Some(explain::build(
+            lib,
+            &s.allow,
+            answer.results.len(),
+            terms,
+            fields,
+        )?);
     }
     Ok(answer)
 }

@@ -59,7 +59,9 @@ fn plan_search(
     let r = &s.ranking;
     let mut pruned = Vec::new();
     let mut pruned_match = None;
-    if let Some(share) = r.prune_share {
+    // Under an access restriction pruning is off: its counts are the whole library's, and
+    // what it drops would tell how common a word is among items the caller may not read.
+    if let (Some(share), None) = (r.prune_share, &s.allow) {
         let rules = MatchRules::for_tokenizer(&lib.tokenizer, r.drop_stopwords);
         let terms = recall_core::fts_match::match_terms_with(&s.query, rules);
         let (kept, dropped) = prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
@@ -170,8 +172,14 @@ pub fn get(ids: &[i64], allow: &Option<Vec<String>>, transcript: bool) -> Params
 }
 
 /// The parameters of `sql/explain.sql`.
-pub fn explain(lib: &Library, query: Option<&str>, drop_stopwords: bool) -> Params {
+pub fn explain(
+    lib: &Library,
+    allow: &Option<Vec<String>>,
+    query: Option<&str>,
+    drop_stopwords: bool,
+) -> Params {
     vec![
+        (":sources", text(sources_param(allow).as_deref())),
         (":query", text(query)),
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":drop_stopwords", int(Some(i64::from(drop_stopwords)))),

@@ -46,7 +46,13 @@ pub fn related(lib: &Library, s: &settings::Related, explain: bool) -> Result<An
         let fields = json!({
             "project": s.project, "allow": s.allow, "candidates": candidates,
         });
-        answer.explain = Some(explain::build(lib, answer.results.len(), terms, fields)?);
+        answer.explain = Some(explain::build(
+            lib,
+            &s.allow,
+            answer.results.len(),
+            terms,
+            fields,
+        )?);
     }
     Ok(answer)
 }

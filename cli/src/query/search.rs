@@ -70,7 +70,7 @@ fn explained(
     if !matches!(plan.vectors, Channel::Off(None)) {
         fields["vectors"] = plan.vectors.shown(&s.ranking.vectors);
     }
-    explain::build(lib, rows.len(), terms, fields)
+    explain::build(lib, &s.allow, rows.len(), terms, fields)
 }
 
 /// The period the query names as explain shows it (`recall_period`'s rule, which

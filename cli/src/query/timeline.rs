@@ -24,6 +24,7 @@ pub fn timeline(lib: &Library, s: &settings::Timeline, explain: bool) -> Result<
         let fields = json!({ "filters": s.filters.shown(), "allow": s.allow, "limit": s.limit });
         answer.explain = Some(explain::build(
             lib,
+            &s.allow,
             answer.results.len(),
             Terms::None,
             fields,
@@ -74,6 +75,7 @@ pub fn around(
         });
         answer.explain = Some(explain::build(
             lib,
+            &s.allow,
             answer.results.len(),
             Terms::None,
             fields,

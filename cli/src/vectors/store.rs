@@ -157,20 +157,29 @@ impl Store {
 }
 
 /// Deletes the vectors of these items (forget), and every vector whose recorded context
-/// is no longer its item's, with its record: among them each made with a forgotten title
-/// among the neighbours' (the items whose context the forget changed), and the records
-/// of items deleted outside recall, which may hold a neighbour's title too. Erring on the
-/// safe side, a vector made before an import moved its item's neighbours goes as well;
-/// the next `recall embed` makes them all again. Run after the items' rows are deleted,
-/// when the triggers have brought every context in step.
+/// is no longer its item's ([`drop_stale`]): among them each made with a forgotten title
+/// among the neighbours' (the items whose context the forget changed). Run after the
+/// items' rows are deleted, when the triggers have brought every context in step.
 pub fn forget(conn: &Connection, ids: &[i64]) -> Result<()> {
-    let doing = "removing forgotten items' vectors";
     if ids.is_empty() {
         return Ok(());
     }
+    drop_with_stale(conn, ids.to_vec())
+}
+
+/// Deletes every vector whose recorded context is no longer its item's, with its
+/// record, and the records of items deleted outside recall, which may hold a
+/// neighbour's title too: a vector holds no title its item's context does not. Erring on
+/// the safe side, a vector made before an import moved its item's neighbours goes as
+/// well; the next `recall embed` makes them all again.
+pub fn drop_stale(conn: &Connection) -> Result<()> {
+    drop_with_stale(conn, Vec::new())
+}
+
+fn drop_with_stale(conn: &Connection, mut gone: Vec<i64>) -> Result<()> {
+    let doing = "removing vectors made with other neighbours' titles";
     let vectors = exists(conn)?;
     let contexts = contexts_exist(conn).context(doing)?;
-    let mut gone = ids.to_vec();
     if contexts {
         let mut stmt = conn
             .prepare(&format!(
