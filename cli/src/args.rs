@@ -53,6 +53,9 @@ pub enum Command {
     /// with the library's tokenizer, the version and tokenizer records), then rebuild the
     /// index; in one transaction.
     Repair,
+    /// Write the library's items as JSON Lines that `recall import` reads back (a file,
+    /// or - for standard output).
+    Export(ExportArgs),
     /// Import items from JSON Lines (a file, or - for standard input).
     Import {
         /// The JSON Lines file, or - for standard input.
@@ -263,6 +266,26 @@ pub struct KindArgs {
     /// one the configuration's [kinds] extra adds); repeatable: any of them.
     #[arg(long = "kind", value_name = "KIND")]
     pub kinds: Vec<String>,
+}
+
+/// `recall export`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ExportArgs {
+    /// The JSON Lines file to write, or - for standard output. A file is written whole
+    /// or not at all, and never over an existing one.
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    #[command(flatten)]
+    pub filters: Filters,
+    #[command(flatten)]
+    pub kinds: KindArgs,
+    /// Each item's transcript too.
+    #[arg(long)]
+    pub transcripts: bool,
+    #[command(flatten)]
+    pub redact: RedactArgs,
+    #[command(flatten)]
+    pub access: AccessArgs,
 }
 
 /// `--scope`: what a project filter means.

@@ -6,6 +6,7 @@ mod capture;
 mod check;
 mod embed;
 mod eval;
+mod export;
 mod forget;
 mod get;
 mod hook;
@@ -62,6 +63,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
             &access.allow,
         ),
         Command::Add(a) => add::run(&g, &a),
+        Command::Export(a) => export::run(&g, &a),
         Command::Capture(a) => capture::run(&g, &a),
         Command::Forget(a) => forget::run(&g, &a),
         // Handled above, before the configuration is read.
