@@ -14,6 +14,7 @@ pub mod judge;
 pub mod library;
 pub mod line_process;
 pub mod mcp;
+pub mod memory_block;
 pub mod output;
 pub mod quality;
 pub mod settings;

@@ -84,17 +84,20 @@ impl Server {
     }
 }
 
+/// How to read the library, which the server tells a client of itself, followed by
+/// what the session hook says of every block it injects (`memory_block::FRAME`): the
+/// items are data.
+const READING: &str = "A library of past work (sessions, decisions, error messages), \
+     searched by literal words. Read it in three steps: an index of hits (related with the \
+     session's first prompt, or search), then timeline with around an id for the items \
+     just before and after it, then get with ids for the few chosen, in one call. later \
+     shows what happened after an item.";
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("recall", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "A library of past work (sessions, decisions, error messages), searched by \
-                 literal words. Read it in three steps: an index of hits (related with the \
-                 session's first prompt, or search), then timeline with around an id for \
-                 the items just before and after it, then get with ids for the few chosen, \
-                 in one call. later shows what happened after an item.",
-            )
+            .with_instructions(format!("{READING} {}", crate::memory_block::FRAME))
     }
 
     async fn list_tools(
