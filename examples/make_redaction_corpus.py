@@ -256,8 +256,11 @@ SELF_EVIDENT = [k for k in MAKERS if k not in CONTEXTS]
 def secret_lines(per_kind):
     out = []
     for kind, make in MAKERS.items():
-        for i in range(per_kind):
-            contexts = CONTEXTS.get(kind, ANYWHERE)
+        contexts = CONTEXTS.get(kind, ANYWHERE)
+        # At least per_kind secrets, and each position at least twice, as often as any.
+        n = max(per_kind, 2 * len(contexts))
+        n = -(-n // len(contexts)) * len(contexts)
+        for i in range(n):
             template = contexts[i % len(contexts)]
             if isinstance(template, tuple):
                 template, maker = template

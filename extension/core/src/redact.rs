@@ -365,7 +365,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         // to the end of the header.
         rule(
             "cookie-header",
-            r#"(?i:\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?|--cookie[ \t]+["']?)(?P<s>[^\s=;"'\\]+=(?:[^\r\n"'\\]*[^\s"'\\;])?)"#,
+            r#"(?i:\b(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["']?|--cookie[ \t]+["']?)(?P<s>[^\s=;"'`\\]+=(?:[^\r\n"'`\\]*[^\s"'`\\;])?)"#,
             any,
         ),
         rule(
@@ -384,7 +384,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(
             "command-line-password",
             &format!(
-                r#"\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*["']?[^\s:"'$]*:(?P<s>[^\s"']+)|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?:"(?P<s2>[^"\n]+)"|'(?P<s3>[^'\n]+)'|(?P<s4>[^\s"']+))|\b(?:sshpass\b[^\n|;&]*?[ \t]-p[ \t]*|(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry|oras)[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)){}"#,
+                r#"\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*["']?[^\s:"'`$]*:(?P<s>[^\s"'`]+)|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?:"(?P<s2>[^"\n]+)"|'(?P<s3>[^'\n]+)'|(?P<s4>[^\s"'`]+))|\b(?:sshpass\b[^\n|;&]*?[ \t]-p[ \t]*|(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry|oras)[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)){}"#,
                 arg("5")
             ),
             not_reference,
@@ -685,6 +685,20 @@ mod tests {
             "Cookie consent: shown once",
         ] {
             assert_eq!(r(text).0, text, "{text}");
+        }
+        // In Markdown, a code span's backtick ends the value.
+        for (text, want) in [
+            (
+                "run `curl -u user:pass` (or `--user`)",
+                "run `curl -u user:[redacted]` (or `--user`)",
+            ),
+            (
+                "`mysql -pPASS` asks nothing",
+                "`mysql -p[redacted]` asks nothing",
+            ),
+            ("`Cookie: a=b` and more", "`Cookie: [redacted]` and more"),
+        ] {
+            assert_eq!(r(text).0, want, "{text}");
         }
         // A token followed by a full stop is still one.
         let key = format!("sk-{}", "a1B2c3D4".repeat(5));
