@@ -198,8 +198,15 @@ fn is_reference(v: &str) -> bool {
     v.starts_with("@Microsoft.KeyVault(") && v.ends_with(')')
 }
 
-fn not_reference(f: &Found) -> bool {
-    !is_reference(f.value.trim())
+/// A password on a command line, unless it is a reference or a port mapping that came
+/// after the name of a program (`docker run mysql:8 -p3306:3306`).
+fn command_password(f: &Found) -> bool {
+    let v = f.value.trim();
+    let ports = v
+        .split(':')
+        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        && v.contains(':');
+    !is_reference(v) && !ports
 }
 
 /// Whatever a secret of the rule may be made of, up to the first of these characters.
@@ -229,7 +236,7 @@ fn prefixed(kind: &'static str, shape: &str) -> Rule {
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     let key_block = r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----";
-    let assign_key = r"[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|secret[_\-]?key|key[_\-]?base|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?|[_\-]pwd|[_\-]pass)";
+    let assign_key = r"[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|secret[_\-]?key|key[_\-]base|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?|[_\-]pwd|[_\-]pass)";
     // `"name": "value"`, `name='value'`, `name=value`: the quote or space after a name.
     let sep = r#"\\?["']?[ \t]*(?::=|=>|[:=])[ \t]*"#;
     // The value of a flag or of an assignment: quoted (the quotes stay) or bare.
@@ -387,7 +394,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
                 r#"\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*["']?[^\s:"'`$]*:(?P<s>[^\s"'`]+)|\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?[ \t]-p(?:"(?P<s2>[^"\n]+)"|'(?P<s3>[^'\n]+)'|(?P<s4>[^\s"'`]+))|\b(?:sshpass\b[^\n|;&]*?[ \t]-p[ \t]*|(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry|oras)[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password)(?:[ \t]+|=)){}"#,
                 arg("5")
             ),
-            not_reference,
+            command_password,
         ),
         rule(
             "assignment",
@@ -683,6 +690,8 @@ mod tests {
             "mysql -p\"$MYSQL_PWD\" shop",
             "echo \"$T\" | docker login ghcr.io -u ci --password-stdin",
             "Cookie consent: shown once",
+            "docker run -d mysql:8 -p3306:3306",
+            "keybase: alice",
         ] {
             assert_eq!(r(text).0, text, "{text}");
         }
