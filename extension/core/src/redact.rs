@@ -115,8 +115,8 @@ struct Found<'a> {
     after: &'a str,
 }
 
-/// One shape: the secret is the group named `s` (or `s2` … `s6` in other alternatives);
-/// the rest of the match is context that stays.
+/// One shape: the secret is the group named `s` (or another of [`VALUE_GROUPS`], one per
+/// alternative); the rest of the match is context that stays.
 struct Rule {
     kind: &'static str,
     re: Regex,
