@@ -40,6 +40,32 @@ def human_password():
     return f"{rng.choice(words)}{rng.randint(1990, 2030)}{rng.choice('!#%*')}"
 
 
+BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+DJANGO = string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)"
+
+
+def b64(data):
+    return base64.b64encode(data).decode()
+
+
+def django_key(first=None):
+    """A key as Django's startproject makes it: 50 characters of its alphabet, any of
+    which may come first, `$`, `%`, `@` and `*` included."""
+    return (first or rng.choice(DJANGO)) + pick(DJANGO, 49)
+
+
+def putty_key(escaped=False):
+    version = rng.choice([2, 3])
+    algo = rng.choice(["ssh-rsa", "ssh-ed25519"])
+    public = [pick(B64, 64) for _ in range(rng.randint(2, 6))]
+    private = [pick(B64, 64) for _ in range(rng.randint(1, 14))]
+    lines = [f"PuTTY-User-Key-File-{version}: {algo}", "Encryption: none",
+             f"Comment: {rng.choice(['rsa-key-20240311', 'deploy@ci', 'imported-openssh-key'])}",
+             f"Public-Lines: {len(public)}", *public]
+    lines += [f"Private-Lines: {len(private)}", *private, f"Private-MAC: {pick(HEX, 64 if version == 3 else 40)}"]
+    return ("\\n" if escaped else "\n").join(lines)
+
+
 # Secret makers, one per kind; each returns the secret as it appears in the line.
 def private_key(escaped):
     label = rng.choice(["RSA ", "EC ", "OPENSSH ", "", "ENCRYPTED ", "DSA "])
@@ -94,6 +120,46 @@ MAKERS = {
     "connection-string": password,
     "url-password": password,
     "assignment": lambda: rng.choice([password(), human_password(), pick(HEX, 32)]),
+    "putty-private-key": putty_key,
+    "age-secret-key": lambda: f"AGE-SECRET-KEY-1{pick(BECH32, 58)}",
+    "sentry-token": lambda: rng.choice([
+        f"sntrys_{b64(json.dumps({'iat': rng.randint(1.6e9, 1.8e9), 'url': 'https://sentry.io', 'region_url': 'https://us.sentry.io', 'org': rng.choice(['acme', 'shop', 'infra'])}).encode()).rstrip('=')}_{pick(B64, 43)}",
+        f"sntryu_{pick(HEX, 64)}",
+    ]),
+    "openrouter-key": lambda: f"sk-or-v1-{pick(HEX, 64)}",
+    "google-oauth-secret": lambda: f"GOCSPX-{pick(B64URL, 28)}",
+    "google-oauth-token": lambda: f"ya29.{rng.choice(['a0', 'c.'])}{pick(B64URL, rng.randint(100, 200))}".replace("c.", "c"),
+    "azure-storage-key": lambda: b64(rng.randbytes(rng.choice([32, 64]))),
+    "azure-sas-token": lambda: b64(rng.randbytes(32)).replace("+", "%2B").replace("/", "%2F").replace("=", "%3D"),
+    "sendgrid-key": lambda: f"SG.{pick(B64URL, 22)}.{pick(B64URL, 43)}",
+    "mailgun-key": lambda: f"key-{pick(HEX, 32)}",
+    "twilio-key": lambda: f"SK{pick(HEX, 32)}",
+    "digitalocean-token": lambda: f"{rng.choice(['dop', 'doo', 'dor'])}_v1_{pick(HEX, 64)}",
+    "shopify-token": lambda: f"{rng.choice(['shpat', 'shpca', 'shppa', 'shpss'])}_{pick(HEX, 32)}",
+    "vault-token": lambda: f"hvs.{rng.choice([pick(B64URL, 24), 'CAESI' + pick(B64URL, 86)])}",
+    "databricks-token": lambda: f"dapi{pick(HEX, 32)}{rng.choice(['', '-2', '-3'])}",
+    "atlassian-token": lambda: f"ATATT3xFfGF0{pick(B64URL, 170)}={pick(HEX.upper(), 8)}",
+    "linear-key": lambda: f"lin_api_{pick(ALNUM, 40)}",
+    "docker-hub-token": lambda: f"dckr_pat_{pick(B64URL, 27)}",
+    "grafana-token": lambda: rng.choice([
+        f"glsa_{pick(ALNUM, 32)}_{pick(HEX, 8)}",
+        f"glc_{b64(json.dumps({'o': str(rng.randint(1, 10**6)), 'n': 'stack-token', 'k': pick(ALNUM, 24), 'm': {'r': 'prod-us-east-0'}}).encode())}",
+    ]),
+    "new-relic-key": lambda: f"NRAK-{pick(UPPER_DIGITS, 27)}",
+    "tailscale-key": lambda: f"tskey-{rng.choice(['auth', 'api', 'client'])}-k{pick(ALNUM, 10)}CNTRL-{pick(ALNUM, 33)}",
+    "supabase-token": lambda: f"sbp_{pick(HEX, 40)}",
+    "postman-key": lambda: f"PMAK-{pick(HEX, 24)}-{pick(HEX, 34)}",
+    "pulumi-token": lambda: f"pul-{pick(HEX, 40)}",
+    "groq-key": lambda: f"gsk_{pick(ALNUM, 52)}",
+    "telegram-bot-token": lambda: f"{rng.randint(10**8, 10**10 - 1)}:AA{pick(B64URL, 33)}",
+    "discord-bot-token": lambda: f"{b64(str(rng.randint(10**17, 10**19 - 1)).encode()).rstrip('=')}.{pick(B64URL, 6)}.{pick(B64URL, rng.choice([27, 38]))}",
+    "cookie-header": lambda: rng.choice([
+        f"sessionid={pick(string.ascii_lowercase + string.digits, 32)}; csrftoken={pick(ALNUM, 32)}",
+        f"_gh_sess={pick(B64, 120)}; logged_in=yes",
+        f"connect.sid=s%3A{pick(B64URL, 32)}.{pick(B64, 43)}",
+        f"JSESSIONID={pick(HEX.upper(), 32)}",
+    ]),
+    "command-line-password": password,
 }
 
 # Lines around a token that stands alone: {s} is the secret.
@@ -137,7 +203,51 @@ CONTEXTS = {
                    '"client_secret": "{s}",', 'api_key = "{s}"', "mysql -u root --password={s} shop",
                    'token = "{s}"', "redis-cli --pass x --password {s}",
                    "//registry.npmjs.org/:_authToken={s}", "export VAULT_TOKEN={s}",
-                   '    "apiKey": "{s}"', "passphrase={s}"],
+                   '    "apiKey": "{s}"', "passphrase={s}",
+                   # A value may start with any character, a sigil included: only a
+                   # whole reference ($NAME, ${NAME}, %NAME%) is one.
+                   ("DJANGO_SECRET_KEY='{s}'", lambda: django_key(rng.choice("$%@*"))),
+                   ('password = "{s}"', lambda: "$" + password()),
+                   ("DB_PASSWORD='{s}'", lambda: "@" + password()),
+                   ('SECRET_KEY = "{s}"', django_key),
+                   ('"password": "{s}",', lambda: rng.choice("%*") + password()),
+                   # Names of keys that are secrets without saying password or token.
+                   ("SECRET_KEY_BASE={s}", lambda: pick(HEX, 128)),
+                   ("export JWT_SIGNING_KEY={s}", lambda: pick(ALNUM, 48)),
+                   ('ENCRYPTION_KEY="{s}"', lambda: b64(rng.randbytes(32))),
+                   ("export MYSQL_PWD={s}", password),
+                   ("DB_PASS={s}", password),
+                   ("RAILS_MASTER_KEY={s}", lambda: pick(HEX, 32))],
+    "putty-private-key": ["$ cat ~/.ssh/deploy.ppk\n{s}\n$ chmod 600 ~/.ssh/deploy.ppk",
+                          ('{{"file": "deploy.ppk", "content": "{s}"}}', lambda: putty_key(escaped=True)),
+                          "deploy.ppk:\n{s}"],
+    "azure-storage-key": ["DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey={s};EndpointSuffix=core.windows.net",
+                          '  "AzureWebJobsStorage": "DefaultEndpointsProtocol=https;AccountName=fnacme;AccountKey={s}",',
+                          "az storage blob upload --account-name acmeprod --account-key {s} -c backups -f db.bak",
+                          "Endpoint=sb://acme-bus.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey={s}",
+                          "export AZURE_STORAGE_KEY={s}"],
+    "azure-sas-token": ["https://acmeprod.blob.core.windows.net/backups/db.bak?sv=2022-11-02&ss=b&srt=o&sp=r&se=2025-04-01T00:00:00Z&st=2025-03-01T00:00:00Z&spr=https&sig={s}",
+                        'azcopy copy ./dist "https://acmeweb.blob.core.windows.net/site?sv=2023-01-03&sp=rcwl&se=2025-06-30T12:00:00Z&sr=c&sig={s}" --recursive',
+                        'curl -X PUT -T report.csv "https://acme.blob.core.windows.net/in/report.csv?sp=racwd&st=2025-02-01T09:00:00Z&se=2025-02-02T09:00:00Z&spr=https&sv=2022-11-02&sr=b&sig={s}"',
+                        '"sasUrl": "https://acme.queue.core.windows.net/jobs?sv=2021-08-06&ss=q&srt=sco&sp=rwdlacup&se=2025-12-31T23:59:59Z&sig={s}"'],
+    "cookie-header": ['curl -H "Cookie: {s}" https://app.acme.dev/admin/',
+                      "> Cookie: {s}",
+                      "Set-Cookie: {s}",
+                      'headers = {{"Cookie": "{s}"}}',
+                      "curl --cookie '{s}' https://intranet.acme.lan/app"],
+    "command-line-password": ["curl -u admin:{s} https://api.acme.dev/v1/users",
+                              "curl -fsS --user 'ci-bot:{s}' https://nexus.acme.lan/service/rest/v1/status",
+                              'curl -u "jenkins:{s}" -X POST https://ci.acme.dev/job/deploy/build',
+                              "mysql -h db.internal -u app -p{s} shop -e 'select 1'",
+                              "mysqldump -uroot -p'{s}' --all-databases > all.sql",
+                              "sshpass -p '{s}' ssh -o StrictHostKeyChecking=no deploy@10.0.4.12 'systemctl restart api'",
+                              "sshpass -p {s} rsync -az ./dist/ web@10.0.4.13:/srv/www/",
+                              "docker login -u ci -p {s} registry.acme.io",
+                              "podman login quay.io --username bot --password {s}",
+                              'docker login -p "{s}" -u deploy ghcr.io'],
+    "telegram-bot-token": ANYWHERE + ['curl -s "https://api.telegram.org/bot{s}/sendMessage" -d chat_id=-1001234567 -d text=deployed'],
+    "discord-bot-token": ANYWHERE + ['requests.get(url, headers={{"Authorization": "Bot {s}"}})'],
+    "vault-token": ANYWHERE + ["vault login {s}", "export VAULT_TOKEN={s}"],
 }
 # Kinds that a name in front of them would also catch are set in neutral lines too.
 SELF_EVIDENT = [k for k in MAKERS if k not in CONTEXTS]
@@ -146,10 +256,17 @@ SELF_EVIDENT = [k for k in MAKERS if k not in CONTEXTS]
 def secret_lines(per_kind):
     out = []
     for kind, make in MAKERS.items():
-        for i in range(per_kind):
-            s = make()
-            contexts = CONTEXTS.get(kind, ANYWHERE)
+        contexts = CONTEXTS.get(kind, ANYWHERE)
+        # At least per_kind secrets, and each position at least twice, as often as any.
+        n = max(per_kind, 2 * len(contexts))
+        n = -(-n // len(contexts)) * len(contexts)
+        for i in range(n):
             template = contexts[i % len(contexts)]
+            if isinstance(template, tuple):
+                template, maker = template
+                s = maker()
+            else:
+                s = make()
             before, after = template.split("{s}")
             before = before.replace("{{", "{").replace("}}", "}")
             after = after.replace("{{", "{").replace("}}", "}")
@@ -218,7 +335,59 @@ LOOKALIKES = {
                lambda: f"AWS arn:aws:iam::{pick(string.digits, 12)}:role/deploy-{pick(string.ascii_lowercase, 5)}",
                lambda: f'"UserId": "AIDA{pick(UPPER_DIGITS, 17)}"',
                lambda: f"x-request-id: {pick(ALNUM, 26)}"],
+    # A cursor over a listing is named token and is base64, and opens nothing.
+    "page-token": [lambda: f'next_page_token = "{page_token()}"',
+                   lambda: f'{{"files": [], "nextPageToken": "{page_token()}"}}',
+                   lambda: f'"NextToken": "{b64(json.dumps({"nextToken": None, "boto_truncate_amount": rng.randint(1, 99)}).encode())}"',
+                   lambda: f'curl "https://www.googleapis.com/drive/v3/files?pageToken={page_token()}&pageSize=100"',
+                   lambda: f"continuation_token: {page_token()}",
+                   lambda: f"page_token='{page_token()}'"],
+    # File names made of a token-like stem: weights, caches, build outputs.
+    "file-name": [lambda: f"loading weights from ./models/sk-{pick(ALNUM, 40)}.bin",
+                  lambda: f"~/.cache/lm/sk-{pick(ALNUM, 32)}-q4_0.gguf",
+                  lambda: f"saved hf_{pick(ALNUM, 34)}.safetensors (1.2 GB)",
+                  lambda: f"cp build/key-{pick(HEX, 32)}.json /tmp/",
+                  lambda: f"wrote dist/dapi{pick(HEX, 32)}.whl"],
+    # AWS's documentation's keys.
+    "documented-example": [lambda: "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+                           lambda: "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                           lambda: "export AWS_ACCESS_KEY_ID=AKIAI44QH8DHBEXAMPLE",
+                           lambda: "AWS_SECRET_ACCESS_KEY=je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+                           lambda: '"AccessKeyId": "ASIAIOSFODNN7EXAMPLE",'],
+    # Whole references, which name where the secret is.
+    "reference": [lambda: 'password = "$DB_PASSWORD"', lambda: 'DB_PASSWORD="${DB_PASSWORD:-}"',
+                  lambda: 'TOKEN="$(vault kv get -field=token secret/ci)"', lambda: "set DB_PASSWORD=%DB_PASSWORD%",
+                  lambda: 'token: "${{ secrets.DEPLOY_TOKEN }}"', lambda: 'password = "%(db_password)s" % config',
+                  lambda: 'password: "{{ vault_db_password }}"', lambda: 'api_key = "{api_key}"',
+                  lambda: "client_secret: '<client secret from the console>'", lambda: 'PGPASSWORD="$PGPASSWORD" psql -h db shop',
+                  lambda: 'curl -u "$CI_USER:$CI_TOKEN" https://nexus.acme.lan/', lambda: "mysql -u root -p\"$MYSQL_ROOT_PASSWORD\" -e 'show databases'",
+                  lambda: 'sshpass -p "$SSHPASS" ssh deploy@10.0.4.12', lambda: 'docker login -u "$CI_REGISTRY_USER" -p "$CI_REGISTRY_PASSWORD" $CI_REGISTRY',
+                  lambda: "secret: '@Microsoft.KeyVault(SecretUri=https://acme.vault.azure.net/secrets/db/)'"],
+    # Command lines whose -u and -p are no password.
+    "command-line": [lambda: "docker run -u 1000:1000 -v $PWD:/src ghcr.io/acme/build",
+                     lambda: "mysql -h 127.0.0.1 -P 3306 -u root -p shop",
+                     lambda: "curl -u admin: https://localhost:8080/api",
+                     lambda: "sshpass -f ~/.ssh/pw.txt ssh deploy@10.0.4.12",
+                     lambda: 'echo "$TOKEN" | docker login ghcr.io -u ci --password-stdin',
+                     lambda: "mysqldump --single-transaction -p shop > shop.sql",
+                     lambda: "scp -P 2222 -p build.tar.gz deploy@10.0.4.12:/srv",
+                     lambda: f"pg_dump -h db -p 5432 -U app shop > shop-{rng.randint(1, 31)}.sql",
+                     lambda: "curl -sS -X POST https://api.acme.dev/v1/runs -d '{\"dry_run\": true}'"],
+    # Words and names with a token's prefix but not its shape.
+    "near-prefix": [lambda: "pip install scikit-learn sk-video", lambda: "a key-value store with TTLs",
+                    lambda: 'SG.set_option("display.width", 120)', lambda: "git checkout -b dapi-migration",
+                    lambda: f"lin_api_version = {rng.randint(1, 9)}", lambda: "hvs.mean(axis=0)",
+                    lambda: "sk-ant-api03 keys are rotated monthly", lambda: "glc_scale = 0.5",
+                    lambda: "Cookie consent banner: shown on first visit", lambda: 'cookie: {"sameSite": "lax"}',
+                    lambda: 'res.cookie("session", value, { httpOnly: true })',
+                    lambda: f"uptime {rng.randint(10, 23)}:{rng.randint(10, 59)}:{rng.randint(10, 59)}, {rng.randint(1000000000, 1999999999)}:{rng.randint(1000000000, 1999999999)}",
+                    lambda: "com.example.billing.InvoiceServiceConfiguration.loadDefaults()"],
 }
+
+
+def page_token():
+    # Protobuf bytes, as Google's APIs encode their page tokens.
+    return b64url(b"\n \n" + rng.randbytes(rng.randint(24, 60)))
 
 
 def lookalike_lines(per_category):
