@@ -62,6 +62,11 @@ pub trait Listing {
     fn prefix(&self) -> &'static str {
         ""
     }
+
+    /// A line under it, indented: with `--explain`, why a search hit matched.
+    fn detail(&self) -> Option<String> {
+        None
+    }
 }
 
 impl Listing for AroundRow {
@@ -144,11 +149,16 @@ impl Listing for SearchRow {
         };
         format!("{judged}{how}")
     }
+
+    fn detail(&self) -> Option<String> {
+        self.matched.as_ref().map(|m| m.line())
+    }
 }
 
 /// Prints a query's answer: the JSON object (`query::to_json`), or for people one line
-/// per result (`Listing`), grouped under `# matched by …` where rows say so, then the
-/// explain fields.
+/// per result (`Listing`), grouped under `# matched by …` where rows say so, each with
+/// its detail line under it (`--explain`: why a search hit matched), then the explain
+/// fields.
 pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Result<()> {
     use crate::text::field;
     if json_mode {
@@ -176,6 +186,9 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
             field(&marks(item.kind.as_deref(), item.global)),
             row.note()
         );
+        if let Some(detail) = row.detail() {
+            crate::say!("    {}", field(&detail));
+        }
     }
     if answer.results.is_empty() {
         crate::say!("(no results)");

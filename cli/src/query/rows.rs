@@ -70,6 +70,9 @@ pub struct SearchRow {
     /// Whether the judge rated it, once a judge has run.
     #[serde(flatten)]
     pub judge: Option<Rating>,
+    /// With `--explain`: the terms it holds, in which fields, and how they stand there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<super::explain::Matched>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -127,6 +130,7 @@ impl SearchRow {
                 false => None,
             },
             judge: None,
+            matched: None,
         })
     }
 

@@ -45,7 +45,33 @@ fn answer(
         answer.explain = Some(explained(lib, s, &plan, &answer.results)?);
     }
     answer.fell_back = plan.vectors.failure().map(str::to_string);
-    judge_stage::stage(lib, s, &plan.params, answer)
+    let mut answer = judge_stage::stage(lib, s, &plan.params, answer)?;
+    if explain {
+        matched(lib, s, &mut answer)?;
+    }
+    Ok(answer)
+}
+
+/// Each result's `matched` (`--explain`), once the judge (if any) has chosen them: the
+/// terms of `explain.terms`, the MATCH's after pruning.
+fn matched(lib: &Library, s: &settings::Search, answer: &mut Answer<SearchRow>) -> Result<()> {
+    let terms: Vec<String> = answer
+        .explain
+        .as_ref()
+        .and_then(|e| e.get("terms"))
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect();
+    let ids: Vec<i64> = answer.results.iter().map(|r| r.item.id).collect();
+    let column_weight = s.ranking.context.column_weight;
+    let mut found = explain::matches(lib, &ids, &terms, column_weight, &s.allow)?;
+    for row in &mut answer.results {
+        row.matched = found.remove(&row.item.id);
+    }
+    Ok(())
 }
 
 /// What `--explain` shows of the literal search: what pruning dropped, the filters, the
