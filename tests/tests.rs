@@ -18,6 +18,7 @@ mod crashes;
 mod docs_links;
 mod eval;
 mod eval_conversation;
+mod explain_matches;
 mod fold_agreement;
 mod forget;
 mod function_list;

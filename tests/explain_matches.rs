@@ -1,0 +1,420 @@
+//! `search --explain`: why each hit matched. Each result names the terms it holds, the
+//! fields that hold them, and whether each stands there as a word, at the start of a
+//! longer word or only inside another word (a trigram index matches substrings: `lock`
+//! finds `clock`). The expectations are worked out here from the items' stored fields,
+//! by a plain split into words, not by the code under test.
+
+use crate::common::cli::{ids, titled, TempLib};
+use crate::common::root;
+use serde_json::{json, Value};
+
+const FIELDS: [&str; 6] = [
+    "title",
+    "summary",
+    "questions",
+    "atoms",
+    "project",
+    "context",
+];
+
+/// How an ASCII `term` stands in an ASCII `text`, by words split on every character
+/// that is not a letter or a digit: the best of `word`, `start`, `inside`; None when the
+/// text does not hold it.
+fn oracle(text: &str, term: &str) -> Option<&'static str> {
+    let text = text.to_lowercase();
+    let term = term.to_lowercase();
+    if !text.contains(&term) {
+        return None;
+    }
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    Some(if words.contains(&term.as_str()) {
+        "word"
+    } else if words.iter().any(|w| w.starts_with(&term)) {
+        "start"
+    } else {
+        "inside"
+    })
+}
+
+/// A result's `matched` as (term, field, as) triples, in order.
+fn triples(result: &Value) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for t in result["matched"]["terms"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no matched.terms in {result}"))
+    {
+        for f in t["fields"].as_array().expect("fields") {
+            out.push((
+                t["term"].as_str().unwrap().to_string(),
+                f["field"].as_str().unwrap().to_string(),
+                f["as"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    out
+}
+
+fn result<'a>(answer: &'a Value, id: i64) -> &'a Value {
+    answer["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no result {id} in {answer}"))
+}
+
+fn field_of<'a>(result: &'a Value, term: &str, field: &str) -> &'a Value {
+    result["matched"]["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["term"] == term)
+        .and_then(|t| {
+            t["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["field"] == field)
+        })
+        .unwrap_or_else(|| panic!("{term} not in {field} of {result}"))
+}
+
+#[test]
+fn the_sample_says_which_hits_hold_lock_only_inside_clock() {
+    let lib = TempLib::init(None);
+    let sample = root().join("examples/sample.jsonl");
+    lib.run(&["import", sample.to_str().unwrap()]).ok();
+    let answer = lib.json(&["search", "database is locked", "--explain"]);
+    let terms = answer["explain"]["terms"].clone();
+    assert_eq!(terms, json!(["databas", "lock"]));
+    let conn = lib.conn();
+    let mut inside_only = Vec::new();
+    for r in answer["results"].as_array().unwrap() {
+        let id = r["id"].as_i64().unwrap();
+        // Every term of explain.terms, in order, fields or none.
+        let listed: Vec<&Value> = r["matched"]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| &t["term"])
+            .collect();
+        assert_eq!(json!(listed), terms, "terms of {id}");
+        let mut expected = Vec::new();
+        for term in ["databas", "lock"] {
+            for field in FIELDS {
+                let text: Option<String> = conn
+                    .query_row(
+                        &format!("select {field} from items where id = ?1"),
+                        [id],
+                        |row| row.get(0),
+                    )
+                    .unwrap();
+                if let Some(standing) = oracle(text.as_deref().unwrap_or(""), term) {
+                    expected.push((term.to_string(), field.to_string(), standing.to_string()));
+                }
+            }
+        }
+        assert_eq!(triples(r), expected, "item {id}");
+        let only_inside = !expected.is_empty() && expected.iter().all(|(_, _, s)| s == "inside");
+        assert_eq!(r["matched"]["inside_only"], only_inside, "item {id}");
+        if only_inside {
+            inside_only.push(id);
+        }
+    }
+    // The report: after the two right answers come items that hold `lock` only inside
+    // `clock` (and `blocks`), and say so.
+    let all = ids(&answer);
+    assert!(all.contains(&130) && all.contains(&31), "{all:?}");
+    for id in [130, 31] {
+        assert!(!inside_only.contains(&id));
+        assert_eq!(
+            field_of(result(&answer, id), "lock", "summary")["as"],
+            "start"
+        );
+    }
+    let clock: Vec<i64> = inside_only
+        .iter()
+        .copied()
+        .filter(|&id| field_of(result(&answer, id), "lock", "summary")["words"] == "clock")
+        .collect();
+    assert!(clock.len() >= 6, "{inside_only:?}");
+    assert_eq!(
+        field_of(result(&answer, 130), "databas", "title")["words"],
+        "database"
+    );
+
+    // Text: one line under each hit.
+    let text = lib
+        .run(&["search", "database is locked", "--explain"])
+        .ok()
+        .stdout;
+    let lines: Vec<&str> = text.lines().collect();
+    for id in &clock {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("[{id}] ")))
+            .unwrap_or_else(|| panic!("no line for {id} in {text}"));
+        assert_eq!(
+            lines[at + 1],
+            "    matched only inside other words: lock in summary (inside \"clock\")",
+            "{text}"
+        );
+    }
+    let at = lines.iter().position(|l| l.starts_with("[130] ")).unwrap();
+    assert_eq!(
+        lines[at + 1],
+        "    matched: databas in title, summary, atoms; lock in title, summary, atoms"
+    );
+    // Without --explain, nothing of it.
+    let plain = lib.json(&["search", "database is locked"]);
+    assert!(plain["results"][0].get("matched").is_none());
+    assert!(!lib
+        .run(&["search", "database is locked"])
+        .ok()
+        .stdout
+        .contains("matched"));
+}
+
+#[test]
+fn accents_fold_as_the_tokenizer_folds_them() {
+    // Items of one instant are each other's neighbours: their contexts are cleared, so
+    // that each term is in its own item's fields only.
+    let items = [
+        titled("Un Café au lait").summary("").line(),
+        titled("decafé tastes flat").line(),
+        titled("Cafe\u{301} noir").line(),
+        titled("plain tea").line(),
+    ];
+    // Trigram with remove_diacritics 1, the default: `cafe` finds all three, and stands
+    // as a word in the first and the third (a decomposed accent belongs to its letter).
+    let lib = TempLib::with_items(None, &items).without_index_context();
+    let a = lib.json(&["search", "cafe", "--context-weight", "0", "--explain"]);
+    let mut got: Vec<(i64, Value, Value)> = a["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let f = field_of(r, "cafe", "title");
+            (
+                r["id"].as_i64().unwrap(),
+                f["as"].clone(),
+                f["words"].clone(),
+            )
+        })
+        .collect();
+    got.sort_by_key(|g| g.0);
+    assert_eq!(
+        got,
+        [
+            (1, json!("word"), json!("Café")),
+            (2, json!("inside"), json!("decafé")),
+            (3, json!("word"), json!("Cafe\u{301}")),
+        ]
+    );
+    assert_eq!(result(&a, 2)["matched"]["inside_only"], true);
+    assert_eq!(result(&a, 1)["matched"]["inside_only"], false);
+    // The accented query word, kept as written, finds the plain spelling too.
+    let b = lib.json(&["search", "CAFÉ", "--context-weight", "0", "--explain"]);
+    assert_eq!(b["explain"]["terms"], json!(["CAFÉ"]));
+    assert_eq!(field_of(result(&b, 1), "CAFÉ", "title")["as"], "word");
+
+    // Trigram without remove_diacritics: `cafe` is not in `Café`, `café` is.
+    let strict = TempLib::with_items(Some("trigram"), &items).without_index_context();
+    let c = strict.json(&["search", "cafe", "--context-weight", "0", "--explain"]);
+    assert_eq!(ids(&c), vec![3]);
+    let d = strict.json(&["search", "café", "--context-weight", "0", "--explain"]);
+    let mut found = ids(&d);
+    found.sort();
+    assert_eq!(found, vec![1, 2]);
+    assert_eq!(field_of(result(&d, 2), "café", "title")["as"], "inside");
+}
+
+#[test]
+fn a_term_in_the_neighbours_titles_only_is_named_in_context() {
+    let items = [
+        titled("deploy failed on friday")
+            .project("ops")
+            .at("2025-01-01T10:00:00Z")
+            .line(),
+        titled("rollback of the release")
+            .project("ops")
+            .at("2025-01-01T10:05:00Z")
+            .line(),
+    ];
+    let lib = TempLib::with_items(None, &items);
+    let a = lib.json(&["search", "rollback", "--context-weight", "0", "--explain"]);
+    let mut found = ids(&a);
+    found.sort();
+    assert_eq!(found, vec![1, 2]);
+    assert_eq!(
+        triples(result(&a, 1)),
+        [("rollback".into(), "context".into(), "word".into())]
+    );
+    assert_eq!(
+        triples(result(&a, 2)),
+        [("rollback".into(), "title".into(), "word".into())]
+    );
+    let text = lib
+        .run(&["search", "rollback", "--context-weight", "0", "--explain"])
+        .ok()
+        .stdout;
+    assert!(
+        text.contains("\n    matched: rollback in context\n"),
+        "{text}"
+    );
+    // At context column weight 0 the neighbours' titles neither match nor are named.
+    let b = lib.json(&[
+        "search",
+        "rollback",
+        "--context-weight",
+        "0",
+        "--context-column-weight",
+        "0",
+        "--explain",
+    ]);
+    assert_eq!(ids(&b), vec![2]);
+    assert_eq!(
+        triples(result(&b, 2)),
+        [("rollback".into(), "title".into(), "word".into())]
+    );
+    // A result there only through the context stage holds no term, and says so.
+    let c = lib.json(&[
+        "search",
+        "deploy",
+        "--context-column-weight",
+        "0",
+        "--explain",
+    ]);
+    let joined = result(&c, 2);
+    assert_eq!(joined["matched_by"], "context");
+    assert!(triples(joined).is_empty());
+    assert_eq!(joined["matched"]["inside_only"], false);
+    let text = lib
+        .run(&[
+            "search",
+            "deploy",
+            "--context-column-weight",
+            "0",
+            "--explain",
+        ])
+        .ok()
+        .stdout;
+    assert!(
+        text.contains("next to [1]\n    matched: no term\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn word_tokenizers_match_tokens_only() {
+    let items = [
+        titled("the clock ticks").line(),
+        titled("the lock is stuck").line(),
+        titled("Locking the table").line(),
+        titled("Un Café au lait").line(),
+    ];
+    // unicode61: whole tokens, case and accents folded; `clock` does not hold `lock`.
+    let lib = TempLib::with_items(Some("unicode61 remove_diacritics 2"), &items).without_index_context();
+    let a = lib.json(&["search", "lock", "--context-weight", "0", "--explain"]);
+    assert_eq!(ids(&a), vec![2]);
+    assert_eq!(
+        triples(result(&a, 2)),
+        [("lock".into(), "title".into(), "word".into())]
+    );
+    let b = lib.json(&["search", "CAFE", "--context-weight", "0", "--explain"]);
+    assert_eq!(field_of(result(&b, 4), "CAFE", "title")["words"], "Café");
+    // porter: `locks` meets `Locking` through the stem; the text does not hold the term
+    // as written, and a token is a word.
+    let porter = TempLib::with_items(Some("porter unicode61 remove_diacritics 2"), &items).without_index_context();
+    let c = porter.json(&["search", "locks", "--context-weight", "0", "--explain"]);
+    let mut found = ids(&c);
+    found.sort();
+    assert_eq!(found, vec![2, 3]);
+    let f = field_of(result(&c, 3), "locks", "title");
+    assert_eq!((&f["as"], &f["words"]), (&json!("word"), &Value::Null));
+}
+
+#[test]
+fn the_recall_tokenizer_finds_identifier_parts_inside_the_identifier() {
+    let items = [
+        titled("getUserName fails on empty input").line(),
+        titled("the user logs in").line(),
+    ];
+    let lib = TempLib::with_items(Some("recall"), &items).without_index_context();
+    let a = lib.json(&["search", "user", "--context-weight", "0", "--explain"]);
+    let mut found = ids(&a);
+    found.sort();
+    assert_eq!(found, vec![1, 2]);
+    let f = field_of(result(&a, 1), "user", "title");
+    assert_eq!(
+        (&f["as"], &f["words"]),
+        (&json!("inside"), &json!("getUserName"))
+    );
+    assert_eq!(field_of(result(&a, 2), "user", "title")["as"], "word");
+}
+
+#[test]
+fn a_pruned_term_is_not_named_though_the_hit_holds_it() {
+    // 18 of 20 items say `common`: pruning drops it from the MATCH, so the two hits
+    // matched `zircon` alone.
+    let items: Vec<String> = (0..20)
+        .map(|i| {
+            let mut title = String::new();
+            if i < 18 {
+                title.push_str("common ");
+            }
+            if i < 2 {
+                title.push_str("zircon ");
+            }
+            titled(&format!("{title}note {i}")).line()
+        })
+        .collect();
+    let lib = TempLib::with_items(None, &items).without_index_context();
+    let a = lib.json(&[
+        "search",
+        "common zircon",
+        "--context-weight",
+        "0",
+        "--prune",
+        "0.5",
+        "--explain",
+    ]);
+    assert_eq!(a["explain"]["terms"], json!(["zircon"]));
+    for id in [1, 2] {
+        assert_eq!(
+            triples(result(&a, id)),
+            [("zircon".into(), "title".into(), "word".into())]
+        );
+    }
+}
+
+#[test]
+fn a_quoted_phrase_is_one_term() {
+    // A quoted phrase is one term; it stands as a word where the text holds it whole.
+    let items = [
+        titled("Fix \"database is locked\" errors").line(),
+        titled("the database is lockedown").line(),
+    ];
+    let lib = TempLib::with_items(None, &items).without_index_context();
+    let a = lib.json(&[
+        "search",
+        "\"database is locked\"",
+        "--context-weight",
+        "0",
+        "--explain",
+    ]);
+    assert_eq!(a["explain"]["terms"], json!(["database is locked"]));
+    let f1 = field_of(result(&a, 1), "database is locked", "title");
+    assert_eq!(
+        (&f1["as"], &f1["words"]),
+        (&json!("word"), &json!("database is locked"))
+    );
+    let f2 = field_of(result(&a, 2), "database is locked", "title");
+    assert_eq!(
+        (&f2["as"], &f2["words"]),
+        (&json!("start"), &json!("database is lockedown"))
+    );
+}
