@@ -57,7 +57,7 @@ fn triples(result: &Value) -> Vec<(String, String, String)> {
     out
 }
 
-fn result<'a>(answer: &'a Value, id: i64) -> &'a Value {
+fn result(answer: &Value, id: i64) -> &Value {
     answer["results"]
         .as_array()
         .unwrap()
@@ -317,7 +317,8 @@ fn word_tokenizers_match_tokens_only() {
         titled("Un Café au lait").line(),
     ];
     // unicode61: whole tokens, case and accents folded; `clock` does not hold `lock`.
-    let lib = TempLib::with_items(Some("unicode61 remove_diacritics 2"), &items).without_index_context();
+    let lib =
+        TempLib::with_items(Some("unicode61 remove_diacritics 2"), &items).without_index_context();
     let a = lib.json(&["search", "lock", "--context-weight", "0", "--explain"]);
     assert_eq!(ids(&a), vec![2]);
     assert_eq!(
@@ -328,7 +329,8 @@ fn word_tokenizers_match_tokens_only() {
     assert_eq!(field_of(result(&b, 4), "CAFE", "title")["words"], "Café");
     // porter: `locks` meets `Locking` through the stem; the text does not hold the term
     // as written, and a token is a word.
-    let porter = TempLib::with_items(Some("porter unicode61 remove_diacritics 2"), &items).without_index_context();
+    let porter = TempLib::with_items(Some("porter unicode61 remove_diacritics 2"), &items)
+        .without_index_context();
     let c = porter.json(&["search", "locks", "--context-weight", "0", "--explain"]);
     let mut found = ids(&c);
     found.sort();
