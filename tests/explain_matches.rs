@@ -420,3 +420,66 @@ fn a_quoted_phrase_is_one_term() {
         (&json!("start"), &json!("database is lockedown"))
     );
 }
+
+#[test]
+fn the_mcp_search_tool_gives_the_same_matched_with_explain() {
+    let lib = TempLib::init(None);
+    let sample = root().join("examples/sample.jsonl");
+    lib.run(&["import", sample.to_str().unwrap()]).ok();
+    let cli = lib.json(&["search", "database is locked", "--explain"]);
+    let mut server = crate::common::mcp::Server::start(&lib, &[]);
+    let tool = server
+        .tool(
+            "search",
+            json!({"query": "database is locked", "explain": true}),
+        )
+        .expect("search answers");
+    let plain = server
+        .tool("search", json!({"query": "database is locked"}))
+        .expect("search answers");
+    server.close_stdin();
+    let matched = |a: &Value| -> Vec<(Value, Value)> {
+        a["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["id"].clone(), r["matched"].clone()))
+            .collect()
+    };
+    assert_eq!(matched(&tool), matched(&cli));
+    assert!(matched(&tool).iter().any(|(_, m)| m["inside_only"] == true));
+    assert!(plain["results"][0].get("matched").is_none(), "{plain}");
+}
+
+#[test]
+fn later_names_the_subject_terms_in_the_items_own_fields() {
+    // The second item's context holds the first's title; later matches own fields only.
+    let items = [
+        titled("deploy failed on friday")
+            .project("ops")
+            .at("2025-01-01T10:00:00Z")
+            .line(),
+        titled("redeploy retried")
+            .project("ops")
+            .at("2025-01-01T10:10:00Z")
+            .line(),
+    ];
+    let lib = TempLib::with_items(None, &items);
+    let a = lib.json(&["later", "1", "--explain"]);
+    assert_eq!(ids(&a), vec![2]);
+    let terms = a["explain"]["terms"].clone();
+    // The stems of the subject's words (docs/queries.md).
+    assert_eq!(terms, json!(["deplo", "fail", "frida"]));
+    assert_eq!(
+        triples(result(&a, 2)),
+        [("deplo".into(), "title".into(), "inside".into())]
+    );
+    assert_eq!(result(&a, 2)["matched"]["inside_only"], true);
+    let text = lib.run(&["later", "1", "--explain"]).ok().stdout;
+    assert!(
+        text.contains(
+            "\n    matched only inside other words: deplo in title (inside \"redeploy\")\n"
+        ),
+        "{text}"
+    );
+}

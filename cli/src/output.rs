@@ -113,6 +113,10 @@ impl Listing for LaterRow {
     fn group(&self) -> Option<&'static str> {
         Some(self.matched_by.name())
     }
+
+    fn detail(&self) -> Option<String> {
+        self.matched.as_ref().map(|m| m.line())
+    }
 }
 
 impl Listing for SearchRow {

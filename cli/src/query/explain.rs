@@ -74,6 +74,17 @@ pub fn build(
     Ok(doc)
 }
 
+/// The terms an explain object lists (`build`'s `terms`: those of the MATCH).
+pub fn terms(doc: &Map<String, Json>) -> Vec<String> {
+    doc.get("terms")
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect()
+}
+
 /// Why an answer is empty: nothing searchable, nothing stored, or excluded.
 fn reason(results: usize, terms: Option<&Json>, items: i64) -> Json {
     if results > 0 {

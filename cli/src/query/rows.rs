@@ -146,6 +146,9 @@ pub struct LaterRow {
     pub item: Listed,
     pub relevance: Option<f64>,
     pub matched_by: LaterMatch,
+    /// With `--explain`: the subject's terms it holds, in which fields, and how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<super::explain::Matched>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -174,6 +177,7 @@ impl LaterRow {
                 Some("project_timeline") => LaterMatch::ProjectTimeline,
                 _ => LaterMatch::Subject,
             },
+            matched: None,
         })
     }
 }

@@ -55,16 +55,11 @@ fn answer(
 /// Each result's `matched` (`--explain`), once the judge (if any) has chosen them: the
 /// terms of `explain.terms`, the MATCH's after pruning.
 fn matched(lib: &Library, s: &settings::Search, answer: &mut Answer<SearchRow>) -> Result<()> {
-    let terms: Vec<String> = answer
+    let terms = answer
         .explain
         .as_ref()
-        .and_then(|e| e.get("terms"))
-        .and_then(Json::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|t| t.as_str().map(str::to_string))
-        .collect();
+        .map(explain::terms)
+        .unwrap_or_default();
     let ids: Vec<i64> = answer.results.iter().map(|r| r.item.id).collect();
     let column_weight = s.ranking.context.column_weight;
     let mut found = explain::matches(lib, &ids, &terms, column_weight, &s.allow)?;
