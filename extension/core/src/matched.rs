@@ -113,7 +113,11 @@ pub fn place(text: &str, term: &str, remove_diacritics: bool) -> Option<Occurren
     let first = needle.chars().next();
     let last = needle.chars().next_back();
     let mut best: Option<(Standing, usize, usize)> = None;
-    for (at, _) in folded.match_indices(needle.as_str()) {
+    // Every place, overlapping ones too (`aba` twice in `ababa`).
+    let mut from = 0;
+    while let Some(found) = folded[from..].find(needle.as_str()) {
+        let at = from + found;
+        from = at + folded[at..].chars().next().map_or(1, char::len_utf8);
         let start = origin[at];
         let end = origin[at + needle.len() - 1] + 1;
         let mut after = end;
@@ -182,6 +186,9 @@ mod tests {
         );
         assert_eq!(at("clock locked", "lock"), w(Standing::Start, "locked"));
         assert_eq!(at("clock padlock", "lock"), w(Standing::Inside, "clock"));
+        // Places may overlap: the whole `a-a` of `xa-a-a` overlaps the first place.
+        assert_eq!(at("xa-a-a", "a-a"), w(Standing::Word, "a-a"));
+        assert_eq!(at("xlololo", "lolo"), w(Standing::Inside, "xlololo"));
     }
 
     #[test]
@@ -223,6 +230,28 @@ mod tests {
     #[test]
     fn cjk_characters_are_words_of_their_own() {
         assert_eq!(at("東京都に住む", "東京"), w(Standing::Word, "東京"));
+    }
+
+    proptest::proptest! {
+        /// A place exists exactly where the folded text holds the folded term, and its
+        /// words hold the term; a `word` place is one of the text's words when the term
+        /// is a single word.
+        #[test]
+        fn a_place_is_where_the_folded_text_holds_the_term(
+            text in "[aAbé\u{301} .-]{0,12}",
+            term in "[abé][aAbé\u{301}]{0,3}",
+        ) {
+            let found = place(&text, &term, true);
+            let folded = crate::fold::fold(&text);
+            let needle = crate::fold::fold(&term);
+            proptest::prop_assert_eq!(found.is_some(), folded.contains(&needle));
+            if let Some(o) = found {
+                proptest::prop_assert!(crate::fold::fold(&o.words).contains(&needle));
+                if o.standing == Standing::Word {
+                    proptest::prop_assert!(crate::fold::folded_words(&text).any(|w| w == needle));
+                }
+            }
+        }
     }
 
     #[test]
