@@ -8,6 +8,9 @@ use crate::common::cli::{ids, titled, TempLib};
 use crate::common::root;
 use serde_json::{json, Value};
 
+/// The time the sample's searches rank at, so that two answers can be compared.
+const NOW: &str = "2026-01-01T00:00:00Z";
+
 const FIELDS: [&str; 6] = [
     "title",
     "summary",
@@ -39,12 +42,22 @@ fn oracle(text: &str, term: &str) -> Option<&'static str> {
     })
 }
 
-/// A result's `matched` as (term, field, as) triples, in order.
+/// The entry of `explain.matched` for item `id`.
+fn hit(answer: &Value, id: i64) -> &Value {
+    answer["explain"]["matched"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no explain.matched in {answer}"))
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("no matched entry for {id} in {answer}"))
+}
+
+/// An entry of `explain.matched` as (term, field, as) triples, in order.
 fn triples(result: &Value) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
-    for t in result["matched"]["terms"]
+    for t in result["terms"]
         .as_array()
-        .unwrap_or_else(|| panic!("no matched.terms in {result}"))
+        .unwrap_or_else(|| panic!("no terms in {result}"))
     {
         for f in t["fields"].as_array().expect("fields") {
             out.push((
@@ -67,7 +80,7 @@ fn result(answer: &Value, id: i64) -> &Value {
 }
 
 fn field_of<'a>(result: &'a Value, term: &str, field: &str) -> &'a Value {
-    result["matched"]["terms"]
+    result["terms"]
         .as_array()
         .unwrap()
         .iter()
@@ -87,7 +100,7 @@ fn the_sample_says_which_hits_hold_lock_only_inside_clock() {
     let lib = TempLib::init(None);
     let sample = root().join("examples/sample.jsonl");
     lib.run(&["import", sample.to_str().unwrap()]).ok();
-    let answer = lib.json(&["search", "database is locked", "--explain"]);
+    let answer = lib.json(&["search", "database is locked", "--now", NOW, "--explain"]);
     let terms = answer["explain"]["terms"].clone();
     assert_eq!(terms, json!(["databas", "lock"]));
     let conn = lib.conn();
@@ -95,7 +108,8 @@ fn the_sample_says_which_hits_hold_lock_only_inside_clock() {
     for r in answer["results"].as_array().unwrap() {
         let id = r["id"].as_i64().unwrap();
         // Every term of explain.terms, in order, fields or none.
-        let listed: Vec<&Value> = r["matched"]["terms"]
+        let entry = hit(&answer, id);
+        let listed: Vec<&Value> = entry["terms"]
             .as_array()
             .unwrap()
             .iter()
@@ -117,9 +131,9 @@ fn the_sample_says_which_hits_hold_lock_only_inside_clock() {
                 }
             }
         }
-        assert_eq!(triples(r), expected, "item {id}");
+        assert_eq!(triples(entry), expected, "item {id}");
         let only_inside = !expected.is_empty() && expected.iter().all(|(_, _, s)| s == "inside");
-        assert_eq!(r["matched"]["inside_only"], only_inside, "item {id}");
+        assert_eq!(entry["inside_only"], only_inside, "item {id}");
         if only_inside {
             inside_only.push(id);
         }
@@ -130,28 +144,27 @@ fn the_sample_says_which_hits_hold_lock_only_inside_clock() {
     assert!(all.contains(&130) && all.contains(&31), "{all:?}");
     for id in [130, 31] {
         assert!(!inside_only.contains(&id));
-        assert_eq!(
-            field_of(result(&answer, id), "lock", "summary")["as"],
-            "start"
-        );
+        assert_eq!(field_of(hit(&answer, id), "lock", "summary")["as"], "start");
     }
     let clock: Vec<i64> = inside_only
         .iter()
         .copied()
-        .filter(|&id| field_of(result(&answer, id), "lock", "summary")["words"] == "clock")
+        .filter(|&id| field_of(hit(&answer, id), "lock", "summary")["words"] == "clock")
         .collect();
     assert!(clock.len() >= 6, "{inside_only:?}");
     assert_eq!(
-        field_of(result(&answer, 130), "databas", "title")["words"],
+        field_of(hit(&answer, 130), "databas", "title")["words"],
         "database"
     );
 
     // Text: one line under each hit.
     let text = lib
-        .run(&["search", "database is locked", "--explain"])
+        .run(&["search", "database is locked", "--now", NOW, "--explain"])
         .ok()
         .stdout;
     let lines: Vec<&str> = text.lines().collect();
+    // Under the hits, not again among the explain fields at the end.
+    assert!(!lines.iter().any(|l| l.starts_with("matched")), "{text}");
     for id in &clock {
         let at = lines
             .iter()
@@ -168,9 +181,17 @@ fn the_sample_says_which_hits_hold_lock_only_inside_clock() {
         lines[at + 1],
         "    matched: databas in title, summary, atoms; lock in title, summary, atoms"
     );
-    // Without --explain, nothing of it.
-    let plain = lib.json(&["search", "database is locked"]);
-    assert!(plain["results"][0].get("matched").is_none());
+    // One entry per result, in order; the results are those of a search without
+    // --explain, which prints nothing of it.
+    let order: Vec<i64> = answer["explain"]["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(order, all);
+    let plain = lib.json(&["search", "database is locked", "--now", NOW]);
+    assert_eq!(plain["results"], answer["results"]);
     assert!(!lib
         .run(&["search", "database is locked"])
         .ok()
@@ -197,12 +218,9 @@ fn accents_fold_as_the_tokenizer_folds_them() {
         .unwrap()
         .iter()
         .map(|r| {
-            let f = field_of(r, "cafe", "title");
-            (
-                r["id"].as_i64().unwrap(),
-                f["as"].clone(),
-                f["words"].clone(),
-            )
+            let id = r["id"].as_i64().unwrap();
+            let f = field_of(hit(&a, id), "cafe", "title");
+            (id, f["as"].clone(), f["words"].clone())
         })
         .collect();
     got.sort_by_key(|g| g.0);
@@ -214,12 +232,12 @@ fn accents_fold_as_the_tokenizer_folds_them() {
             (3, json!("word"), json!("Cafe\u{301}")),
         ]
     );
-    assert_eq!(result(&a, 2)["matched"]["inside_only"], true);
-    assert_eq!(result(&a, 1)["matched"]["inside_only"], false);
+    assert_eq!(hit(&a, 2)["inside_only"], true);
+    assert_eq!(hit(&a, 1)["inside_only"], false);
     // The accented query word, kept as written, finds the plain spelling too.
     let b = lib.json(&["search", "CAFÉ", "--context-weight", "0", "--explain"]);
     assert_eq!(b["explain"]["terms"], json!(["CAFÉ"]));
-    assert_eq!(field_of(result(&b, 1), "CAFÉ", "title")["as"], "word");
+    assert_eq!(field_of(hit(&b, 1), "CAFÉ", "title")["as"], "word");
 
     // Trigram without remove_diacritics: `cafe` is not in `Café`, `café` is.
     let strict = TempLib::with_items(Some("trigram"), &items).without_index_context();
@@ -229,7 +247,7 @@ fn accents_fold_as_the_tokenizer_folds_them() {
     let mut found = ids(&d);
     found.sort();
     assert_eq!(found, vec![1, 2]);
-    assert_eq!(field_of(result(&d, 2), "café", "title")["as"], "inside");
+    assert_eq!(field_of(hit(&d, 2), "café", "title")["as"], "inside");
 }
 
 #[test]
@@ -250,11 +268,11 @@ fn a_term_in_the_neighbours_titles_only_is_named_in_context() {
     found.sort();
     assert_eq!(found, vec![1, 2]);
     assert_eq!(
-        triples(result(&a, 1)),
+        triples(hit(&a, 1)),
         [("rollback".into(), "context".into(), "word".into())]
     );
     assert_eq!(
-        triples(result(&a, 2)),
+        triples(hit(&a, 2)),
         [("rollback".into(), "title".into(), "word".into())]
     );
     let text = lib
@@ -277,7 +295,7 @@ fn a_term_in_the_neighbours_titles_only_is_named_in_context() {
     ]);
     assert_eq!(ids(&b), vec![2]);
     assert_eq!(
-        triples(result(&b, 2)),
+        triples(hit(&b, 2)),
         [("rollback".into(), "title".into(), "word".into())]
     );
     // A result there only through the context stage holds no term, and says so.
@@ -288,10 +306,9 @@ fn a_term_in_the_neighbours_titles_only_is_named_in_context() {
         "0",
         "--explain",
     ]);
-    let joined = result(&c, 2);
-    assert_eq!(joined["matched_by"], "context");
-    assert!(triples(joined).is_empty());
-    assert_eq!(joined["matched"]["inside_only"], false);
+    assert_eq!(result(&c, 2)["matched_by"], "context");
+    assert!(triples(hit(&c, 2)).is_empty());
+    assert_eq!(hit(&c, 2)["inside_only"], false);
     let text = lib
         .run(&[
             "search",
@@ -322,11 +339,11 @@ fn word_tokenizers_match_tokens_only() {
     let a = lib.json(&["search", "lock", "--context-weight", "0", "--explain"]);
     assert_eq!(ids(&a), vec![2]);
     assert_eq!(
-        triples(result(&a, 2)),
+        triples(hit(&a, 2)),
         [("lock".into(), "title".into(), "word".into())]
     );
     let b = lib.json(&["search", "CAFE", "--context-weight", "0", "--explain"]);
-    assert_eq!(field_of(result(&b, 4), "CAFE", "title")["words"], "Café");
+    assert_eq!(field_of(hit(&b, 4), "CAFE", "title")["words"], "Café");
     // porter: `locks` meets `Locking` through the stem; the text does not hold the term
     // as written, and a token is a word.
     let porter = TempLib::with_items(Some("porter unicode61 remove_diacritics 2"), &items)
@@ -335,7 +352,7 @@ fn word_tokenizers_match_tokens_only() {
     let mut found = ids(&c);
     found.sort();
     assert_eq!(found, vec![2, 3]);
-    let f = field_of(result(&c, 3), "locks", "title");
+    let f = field_of(hit(&c, 3), "locks", "title");
     assert_eq!((&f["as"], &f["words"]), (&json!("word"), &Value::Null));
 }
 
@@ -350,12 +367,12 @@ fn the_recall_tokenizer_finds_identifier_parts_inside_the_identifier() {
     let mut found = ids(&a);
     found.sort();
     assert_eq!(found, vec![1, 2]);
-    let f = field_of(result(&a, 1), "user", "title");
+    let f = field_of(hit(&a, 1), "user", "title");
     assert_eq!(
         (&f["as"], &f["words"]),
         (&json!("inside"), &json!("getUserName"))
     );
-    assert_eq!(field_of(result(&a, 2), "user", "title")["as"], "word");
+    assert_eq!(field_of(hit(&a, 2), "user", "title")["as"], "word");
 }
 
 #[test]
@@ -387,7 +404,7 @@ fn a_pruned_term_is_not_named_though_the_hit_holds_it() {
     assert_eq!(a["explain"]["terms"], json!(["zircon"]));
     for id in [1, 2] {
         assert_eq!(
-            triples(result(&a, id)),
+            triples(hit(&a, id)),
             [("zircon".into(), "title".into(), "word".into())]
         );
     }
@@ -409,12 +426,12 @@ fn a_quoted_phrase_is_one_term() {
         "--explain",
     ]);
     assert_eq!(a["explain"]["terms"], json!(["database is locked"]));
-    let f1 = field_of(result(&a, 1), "database is locked", "title");
+    let f1 = field_of(hit(&a, 1), "database is locked", "title");
     assert_eq!(
         (&f1["as"], &f1["words"]),
         (&json!("word"), &json!("database is locked"))
     );
-    let f2 = field_of(result(&a, 2), "database is locked", "title");
+    let f2 = field_of(hit(&a, 2), "database is locked", "title");
     assert_eq!(
         (&f2["as"], &f2["words"]),
         (&json!("start"), &json!("database is lockedown"))
@@ -426,29 +443,27 @@ fn the_mcp_search_tool_gives_the_same_matched_with_explain() {
     let lib = TempLib::init(None);
     let sample = root().join("examples/sample.jsonl");
     lib.run(&["import", sample.to_str().unwrap()]).ok();
-    let cli = lib.json(&["search", "database is locked", "--explain"]);
+    let cli = lib.json(&["search", "database is locked", "--now", NOW, "--explain"]);
     let mut server = crate::common::mcp::Server::start(&lib, &[]);
     let tool = server
         .tool(
             "search",
-            json!({"query": "database is locked", "explain": true}),
+            json!({"query": "database is locked", "now": NOW, "explain": true}),
         )
         .expect("search answers");
     let plain = server
-        .tool("search", json!({"query": "database is locked"}))
+        .tool("search", json!({"query": "database is locked", "now": NOW}))
         .expect("search answers");
     server.close_stdin();
-    let matched = |a: &Value| -> Vec<(Value, Value)> {
-        a["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| (r["id"].clone(), r["matched"].clone()))
-            .collect()
-    };
-    assert_eq!(matched(&tool), matched(&cli));
-    assert!(matched(&tool).iter().any(|(_, m)| m["inside_only"] == true));
-    assert!(plain["results"][0].get("matched").is_none(), "{plain}");
+    let matched = &tool["explain"]["matched"];
+    assert_eq!(matched, &cli["explain"]["matched"]);
+    assert!(matched
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["inside_only"] == true));
+    assert_eq!(plain["results"], tool["results"]);
+    assert!(plain.get("explain").is_none(), "{plain}");
 }
 
 #[test]
@@ -471,10 +486,10 @@ fn later_names_the_subject_terms_in_the_items_own_fields() {
     // The stems of the subject's words (docs/queries.md).
     assert_eq!(terms, json!(["deplo", "fail", "frida"]));
     assert_eq!(
-        triples(result(&a, 2)),
+        triples(hit(&a, 2)),
         [("deplo".into(), "title".into(), "inside".into())]
     );
-    assert_eq!(result(&a, 2)["matched"]["inside_only"], true);
+    assert_eq!(hit(&a, 2)["inside_only"], true);
     let text = lib.run(&["later", "1", "--explain"]).ok().stdout;
     assert!(
         text.contains(

@@ -211,6 +211,10 @@ fn explain(fields: &Map<String, Json>) {
     use crate::text::field;
     crate::say!("--");
     for (k, v) in fields {
+        // Printed under each result instead (`Listing::detail`).
+        if k == "matched" {
+            continue;
+        }
         if let Json::Array(list) = v {
             if !list.is_empty() && list.iter().all(|c| c.get("why").is_some()) {
                 crate::say!("{k}:");

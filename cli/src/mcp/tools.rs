@@ -82,7 +82,7 @@ pub struct Search {
     #[schemars(extend("enum" = ["project", "all", null]))]
     pub scope: Option<String>,
     /// Also return `explain`: the terms and filters that ran, and why an answer is empty;
-    /// and each result's `matched`: the terms it holds, in which fields, and whether only
+    /// with `matched`, for each result the terms it holds, in which fields, and whether only
     /// inside other words.
     #[serde(default)]
     pub explain: bool,
@@ -139,7 +139,7 @@ pub struct Later {
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
     /// Also return `explain`: the terms and scope that ran, and why an answer is empty;
-    /// and each result's `matched`: the subject's terms it holds, in which fields.
+    /// with `matched`, for each result the subject's terms it holds, in which fields.
     #[serde(default)]
     pub explain: bool,
 }

@@ -162,6 +162,32 @@ impl Matched {
     }
 }
 
+/// Gives each row its `Matched` (`matches` of the rows' items and the terms `doc`
+/// lists), and `doc` the list of them as `matched`: `{"id", "terms", "inside_only"}`
+/// for each result, in order.
+pub fn attach<R>(
+    lib: &Library,
+    rows: &mut [R],
+    doc: &mut Map<String, Json>,
+    context_column_weight: f64,
+    allow: &Option<Vec<String>>,
+    slot: impl Fn(&mut R) -> (i64, &mut Option<Matched>),
+) -> Result<()> {
+    let terms = terms(doc);
+    let ids: Vec<i64> = rows.iter_mut().map(|r| slot(r).0).collect();
+    let mut found = matches(lib, &ids, &terms, context_column_weight, allow)?;
+    let mut listed = Vec::with_capacity(rows.len());
+    for row in rows.iter_mut() {
+        let (id, matched) = slot(row);
+        *matched = found.remove(&id);
+        if let Some(m) = matched {
+            listed.push(json!({"id": id, "terms": m.terms, "inside_only": m.inside_only}));
+        }
+    }
+    doc.insert("matched".into(), Json::Array(listed));
+    Ok(())
+}
+
 /// Why each of the items `ids` matched `terms` (as the search's MATCH held them), read
 /// with `sql/explain_matches.sql`: FTS5 says which fields hold each term, and
 /// `recall_core::matched::place` how it stands there, folded as the library's tokenizer

@@ -38,13 +38,11 @@ pub fn later(lib: &Library, s: &settings::Later, explain: bool) -> Result<Answer
             pruned: &[],
         };
         let fields = json!({ "scope": scope, "since": item.occurred_at, "limit": s.limit });
-        let doc = explain::build(lib, answer.results.len(), terms, fields)?;
+        let mut doc = explain::build(lib, answer.results.len(), terms, fields)?;
         // later.sql matches an item's own fields: the neighbours' titles weigh 0.
-        let ids: Vec<i64> = answer.results.iter().map(|r| r.item.id).collect();
-        let mut found = explain::matches(lib, &ids, &explain::terms(&doc), 0.0, &s.allow)?;
-        for row in &mut answer.results {
-            row.matched = found.remove(&row.item.id);
-        }
+        explain::attach(lib, &mut answer.results, &mut doc, 0.0, &s.allow, |r| {
+            (r.item.id, &mut r.matched)
+        })?;
         answer.explain = Some(doc);
     }
     Ok(answer)

@@ -70,8 +70,9 @@ pub struct SearchRow {
     /// Whether the judge rated it, once a judge has run.
     #[serde(flatten)]
     pub judge: Option<Rating>,
-    /// With `--explain`: the terms it holds, in which fields, and how they stand there.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// With `--explain`: the terms it holds, in which fields, and how they stand there
+    /// (JSON: in `explain.matched`, so that the results are the same without it).
+    #[serde(skip)]
     pub matched: Option<super::explain::Matched>,
 }
 
@@ -146,8 +147,9 @@ pub struct LaterRow {
     pub item: Listed,
     pub relevance: Option<f64>,
     pub matched_by: LaterMatch,
-    /// With `--explain`: the subject's terms it holds, in which fields, and how.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// With `--explain`: the subject's terms it holds, in which fields, and how (JSON: in
+    /// `explain.matched`).
+    #[serde(skip)]
     pub matched: Option<super::explain::Matched>,
 }
 

@@ -55,18 +55,18 @@ fn answer(
 /// Each result's `matched` (`--explain`), once the judge (if any) has chosen them: the
 /// terms of `explain.terms`, the MATCH's after pruning.
 fn matched(lib: &Library, s: &settings::Search, answer: &mut Answer<SearchRow>) -> Result<()> {
-    let terms = answer
-        .explain
-        .as_ref()
-        .map(explain::terms)
-        .unwrap_or_default();
-    let ids: Vec<i64> = answer.results.iter().map(|r| r.item.id).collect();
+    let Some(doc) = answer.explain.as_mut() else {
+        return Ok(());
+    };
     let column_weight = s.ranking.context.column_weight;
-    let mut found = explain::matches(lib, &ids, &terms, column_weight, &s.allow)?;
-    for row in &mut answer.results {
-        row.matched = found.remove(&row.item.id);
-    }
-    Ok(())
+    explain::attach(
+        lib,
+        &mut answer.results,
+        doc,
+        column_weight,
+        &s.allow,
+        |r| (r.item.id, &mut r.matched),
+    )
 }
 
 /// What `--explain` shows of the literal search: what pruning dropped, the filters, the
