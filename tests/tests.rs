@@ -20,6 +20,7 @@ mod crashes;
 mod docs_links;
 mod eval;
 mod eval_conversation;
+mod explain_matches;
 mod export;
 mod fold_agreement;
 mod forget;

@@ -62,6 +62,11 @@ pub trait Listing {
     fn prefix(&self) -> &'static str {
         ""
     }
+
+    /// A line under it, indented: with `--explain`, why a search hit matched.
+    fn detail(&self) -> Option<String> {
+        None
+    }
 }
 
 impl Listing for AroundRow {
@@ -108,6 +113,10 @@ impl Listing for LaterRow {
     fn group(&self) -> Option<&'static str> {
         Some(self.matched_by.name())
     }
+
+    fn detail(&self) -> Option<String> {
+        self.matched.as_ref().map(|m| m.line())
+    }
 }
 
 impl Listing for SearchRow {
@@ -144,11 +153,16 @@ impl Listing for SearchRow {
         };
         format!("{judged}{how}")
     }
+
+    fn detail(&self) -> Option<String> {
+        self.matched.as_ref().map(|m| m.line())
+    }
 }
 
 /// Prints a query's answer: the JSON object (`query::to_json`), or for people one line
-/// per result (`Listing`), grouped under `# matched by …` where rows say so, then the
-/// explain fields.
+/// per result (`Listing`), grouped under `# matched by …` where rows say so, each with
+/// its detail line under it (`--explain`: why a search hit matched), then the explain
+/// fields.
 pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Result<()> {
     use crate::text::field;
     if json_mode {
@@ -176,6 +190,9 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
             field(&marks(item.kind.as_deref(), item.global)),
             row.note()
         );
+        if let Some(detail) = row.detail() {
+            crate::say!("    {}", field(&detail));
+        }
     }
     if answer.results.is_empty() {
         crate::say!("(no results)");
@@ -194,6 +211,10 @@ fn explain(fields: &Map<String, Json>) {
     use crate::text::field;
     crate::say!("--");
     for (k, v) in fields {
+        // Printed under each result instead (`Listing::detail`).
+        if k == "matched" {
+            continue;
+        }
         if let Json::Array(list) = v {
             if !list.is_empty() && list.iter().all(|c| c.get("why").is_some()) {
                 crate::say!("{k}:");

@@ -81,7 +81,9 @@ pub struct Search {
     /// ones; all: every project.
     #[schemars(extend("enum" = ["project", "all", null]))]
     pub scope: Option<String>,
-    /// Also return `explain`: the terms and filters that ran, and why an answer is empty.
+    /// Also return `explain`: the terms and filters that ran, and why an answer is empty;
+    /// with `matched`, for each result the terms it holds, in which fields, and whether only
+    /// inside other words.
     #[serde(default)]
     pub explain: bool,
 }
@@ -136,7 +138,8 @@ pub struct Later {
     pub kind: Vec<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
-    /// Also return `explain`: the terms and scope that ran, and why an answer is empty.
+    /// Also return `explain`: the terms and scope that ran, and why an answer is empty;
+    /// with `matched`, for each result the subject's terms it holds, in which fields.
     #[serde(default)]
     pub explain: bool,
 }

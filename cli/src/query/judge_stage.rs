@@ -244,6 +244,7 @@ fn unmatched_row(listed: &Listed) -> SearchRow {
         found: None,
         fusion: None,
         judge: None,
+        matched: None,
     }
 }
 

@@ -38,13 +38,12 @@ pub fn later(lib: &Library, s: &settings::Later, explain: bool) -> Result<Answer
             pruned: &[],
         };
         let fields = json!({ "scope": scope, "since": item.occurred_at, "limit": s.limit });
-        answer.explain = Some(explain::build(
-            lib,
-            &s.allow,
-            answer.results.len(),
-            terms,
-            fields,
-        )?);
+        let mut doc = explain::build(lib, &s.allow, answer.results.len(), terms, fields)?;
+        // later.sql matches an item's own fields: the neighbours' titles weigh 0.
+        explain::attach(lib, &mut answer.results, &mut doc, 0.0, &s.allow, |r| {
+            (r.item.id, &mut r.matched)
+        })?;
+        answer.explain = Some(doc);
     }
     Ok(answer)
 }

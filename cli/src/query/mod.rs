@@ -3,7 +3,7 @@
 //! (`answer`, `rows`), which becomes JSON once, at the edge. The commands, the MCP
 //! server, the prompt hook, `recall eval` and the benchmarks all read through here.
 pub mod answer;
-mod explain;
+pub mod explain;
 mod get;
 mod judge_stage;
 mod later;

@@ -171,6 +171,21 @@ pub fn get(ids: &[i64], allow: &Option<Vec<String>>, transcript: bool) -> Params
     ]
 }
 
+/// The parameters of `sql/explain_matches.sql`: which of `terms` the items `ids` hold.
+pub fn explain_matches(
+    ids: &[i64],
+    terms: &[String],
+    context_column_weight: f64,
+    allow: &Option<Vec<String>>,
+) -> Params {
+    vec![
+        (":ids", text(Some(&serde_json::json!(ids).to_string()))),
+        (":terms", text(Some(&serde_json::json!(terms).to_string()))),
+        (":context_column_weight", real(Some(context_column_weight))),
+        (":sources", text(sources_param(allow).as_deref())),
+    ]
+}
+
 /// The parameters of `sql/explain.sql`.
 pub fn explain(
     lib: &Library,

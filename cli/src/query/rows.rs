@@ -70,6 +70,10 @@ pub struct SearchRow {
     /// Whether the judge rated it, once a judge has run.
     #[serde(flatten)]
     pub judge: Option<Rating>,
+    /// With `--explain`: the terms it holds, in which fields, and how they stand there
+    /// (JSON: in `explain.matched`, so that the results are the same without it).
+    #[serde(skip)]
+    pub matched: Option<super::explain::Matched>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -127,6 +131,7 @@ impl SearchRow {
                 false => None,
             },
             judge: None,
+            matched: None,
         })
     }
 
@@ -142,6 +147,10 @@ pub struct LaterRow {
     pub item: Listed,
     pub relevance: Option<f64>,
     pub matched_by: LaterMatch,
+    /// With `--explain`: the subject's terms it holds, in which fields, and how (JSON: in
+    /// `explain.matched`).
+    #[serde(skip)]
+    pub matched: Option<super::explain::Matched>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -170,6 +179,7 @@ impl LaterRow {
                 Some("project_timeline") => LaterMatch::ProjectTimeline,
                 _ => LaterMatch::Subject,
             },
+            matched: None,
         })
     }
 }

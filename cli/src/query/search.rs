@@ -45,7 +45,28 @@ fn answer(
         answer.explain = Some(explained(lib, s, &plan, &answer.results)?);
     }
     answer.fell_back = plan.vectors.failure().map(str::to_string);
-    judge_stage::stage(lib, s, &plan.params, answer)
+    let mut answer = judge_stage::stage(lib, s, &plan.params, answer)?;
+    if explain {
+        matched(lib, s, &mut answer)?;
+    }
+    Ok(answer)
+}
+
+/// Each result's `matched` (`--explain`), once the judge (if any) has chosen them: the
+/// terms of `explain.terms`, the MATCH's after pruning.
+fn matched(lib: &Library, s: &settings::Search, answer: &mut Answer<SearchRow>) -> Result<()> {
+    let Some(doc) = answer.explain.as_mut() else {
+        return Ok(());
+    };
+    let column_weight = s.ranking.context.column_weight;
+    explain::attach(
+        lib,
+        &mut answer.results,
+        doc,
+        column_weight,
+        &s.allow,
+        |r| (r.item.id, &mut r.matched),
+    )
 }
 
 /// What `--explain` shows of the literal search: what pruning dropped, the filters, the

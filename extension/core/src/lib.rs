@@ -5,6 +5,7 @@ pub mod fold;
 pub mod fts_match;
 pub mod functions;
 pub mod glob;
+pub mod matched;
 pub mod period;
 pub mod prompt;
 pub mod redact;

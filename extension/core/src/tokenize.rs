@@ -161,7 +161,7 @@ fn class(c: char) -> Class {
 
 /// Script extensions, not scripts, so that the marks the CJK scripts share with each
 /// other (the prolonged sound mark `ー`, the iteration mark `々`) count as theirs.
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     let scripts = c.script_extension();
     [
         Script::Han,
