@@ -9,6 +9,7 @@ mod capture_command;
 mod capture_inputs;
 mod capture_items;
 mod capture_kill;
+mod capture_projects;
 mod capture_read;
 mod check_repair;
 mod cli_library;
