@@ -43,10 +43,9 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, Option<String>)> {
 #[test]
 fn windows_folders_and_worktrees_wherever_capture_runs() {
     let tmp = tempfile::tempdir().unwrap();
-    // One place to run from inside a git checkout, one outside any.
-    let inside = tmp.path().join("checkout").join("sub");
-    std::fs::create_dir_all(&inside).unwrap();
-    std::fs::create_dir_all(tmp.path().join("checkout").join(".git")).unwrap();
+    // One place to run from at the top of a git checkout, one outside any.
+    let inside = tmp.path().join("checkout");
+    std::fs::create_dir_all(inside.join(".git")).unwrap();
     let outside = tmp.path().join("plain");
     std::fs::create_dir_all(&outside).unwrap();
     let sessions = fixture("projects");
