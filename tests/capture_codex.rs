@@ -17,6 +17,7 @@ use crate::common::cli::TempLib;
 const INSTRUCTED: &str = "codex/rollouts/2026/02/10/rollout-2026-02-10T09-00-00-019c4a00-0000-7000-8000-000000000011.jsonl";
 const HEADER_INSTRUCTIONS: &str =
     "codex/rollouts/rollout-2025-05-02T08-00-00-0196a000-0000-7000-8000-000000000012.jsonl";
+const INSTRUCTIONS_IN_A_PART: &str = "codex/rollouts/2026/02/12/rollout-2026-02-12T11-00-00-019c5000-0000-7000-8000-000000000017.jsonl";
 const PROMPT_FILE: &str = "codex/rollouts/2026/01/05/rollout-2026-01-05T14-00-00-019b8f00-0000-7000-8000-000000000013.jsonl";
 const PARENT: &str = "codex/rollouts/2026/03/20/rollout-2026-03-20T10-00-00-019d2000-0000-7000-8000-0000000000a1.jsonl";
 const CHILD: &str = "codex/rollouts/2026/03/20/rollout-2026-03-20T10-00-04-019d2001-0000-7000-8000-0000000000c1.jsonl";
@@ -95,12 +96,33 @@ fn what_codex_puts_in_the_persons_turn_is_no_prompt() {
 }
 
 #[test]
+fn instructions_repeated_in_a_part_of_the_persons_message_are_no_prompt() {
+    let s = read(INSTRUCTIONS_IN_A_PART);
+    // The first part repeats the AGENTS.md text Codex gave earlier; the second is the
+    // request.
+    assert_eq!(
+        prompts(&s),
+        vec!["Let carts be updated: add change_cart/1 and update_cart/2 to lib/shop/cart.ex"]
+    );
+    let items = items(&s);
+    assert_eq!(items.len(), 1);
+    assert_eq!(
+        items[0].title,
+        "Let carts be updated: add change_cart/1 and update_cart/2 to lib/shop/cart.ex"
+    );
+    assert!(!items[0].questions.contains("Phoenix"));
+}
+
+#[test]
 fn instructions_repeated_from_the_header_are_no_prompt() {
     let s = read(HEADER_INSTRUCTIONS);
     assert_eq!(prompts(&s), vec!["Add a discount code field to checkout"]);
+    // The header names no folder; the environment Codex gave does.
+    assert_eq!(s.cwd.as_deref(), Some("/home/dev/phoenix-shop"));
     let items = items(&s);
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].title, "Add a discount code field to checkout");
+    assert_eq!(items[0].project.as_deref(), Some("phoenix-shop"));
     assert!(items[0]
         .transcript
         .as_deref()
@@ -257,6 +279,7 @@ fn capture_of_the_rollouts_end_to_end() {
         got,
         vec![
             "Add a discount code field to checkout",
+            "Let carts be updated: add change_cart/1 and update_cart/2 to lib/shop/cart.ex",
             "Let shoppers save carts for later",
             "Migrate the orders table to UUID keys",
             "Now backfill the old rows",

@@ -132,17 +132,29 @@ fn hash(text: &str) -> u64 {
     h.finish()
 }
 
-/// The text of a message item: its text parts joined, or its text.
-fn message_text(p: &Value) -> String {
+/// The text parts of a message item, or its text.
+fn message_parts(p: &Value) -> Vec<String> {
     match p.get("content") {
         Some(Value::Array(parts)) => parts
             .iter()
             .filter_map(|c| c.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Some(Value::String(t)) => t.clone(),
-        _ => String::new(),
+            .map(str::to_string)
+            .collect(),
+        Some(Value::String(t)) => vec![t.clone()],
+        _ => Vec::new(),
     }
+}
+
+/// The text of a message item: its text parts joined.
+fn message_text(p: &Value) -> String {
+    message_parts(p).join("\n")
+}
+
+/// The text between `open` and `close` in `text`, trimmed.
+fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = text.find(open)? + open.len();
+    let end = text[start..].find(close).map_or(text.len(), |e| start + e);
+    Some(text[start..end].trim())
 }
 
 /// The parent a sub-agent's `session_meta` names, and whether it is one of Codex's own
@@ -263,6 +275,24 @@ impl Reader {
             })
     }
 
+    /// What injected text tells of the session: the instructions it holds (a later
+    /// turn that repeats them is not a prompt), the working folder of the environment
+    /// (rollouts before the envelope name it only there).
+    fn learn(&mut self, text: &str) {
+        let body = between(text, "<INSTRUCTIONS>", "</INSTRUCTIONS>")
+            .or_else(|| between(text, "<user_instructions>", "</user_instructions>"));
+        if let Some(body) = body.filter(|b| b.chars().count() >= 20) {
+            if !self.instructions.iter().any(|i| i == body) {
+                self.instructions.push(body.to_string());
+            }
+        }
+        if self.session.cwd.is_none() && text.trim_start().starts_with("<environment_context>") {
+            self.session.cwd = between(text, "<cwd>", "</cwd>")
+                .filter(|c| !c.is_empty())
+                .map(str::to_string);
+        }
+    }
+
     /// The events of the person's turn: the request a wrapper holds as a prompt, and
     /// the wrapper shown as a note.
     fn person(&self, text: &str) -> Vec<Event> {
@@ -312,8 +342,21 @@ impl Reader {
                 match role {
                     "user" => {
                         self.said.insert(h);
-                        for e in self.person(&parts) {
-                            self.push(at, e);
+                        // Codex may put its instructions in a part of the person's own
+                        // message: each part is read for what it is.
+                        let mut request = Vec::new();
+                        for part in message_parts(p) {
+                            if self.injected(&part) {
+                                self.learn(&part);
+                                self.push(at, Event::Note(part));
+                            } else {
+                                request.push(part);
+                            }
+                        }
+                        if !request.is_empty() {
+                            for e in self.person(&request.join("\n")) {
+                                self.push(at, e);
+                            }
                         }
                     }
                     "assistant" => {
