@@ -146,10 +146,9 @@ fn a_sub_agents_work_belongs_to_its_parent() {
     let parent = read(PARENT);
     let child = read(CHILD);
     assert_eq!(parent.id, "019d2000-0000-7000-8000-0000000000a1");
-    assert_eq!(
-        child.id,
-        "019d2000-0000-7000-8000-0000000000a1/019d2001-0000-7000-8000-0000000000c1"
-    );
+    // Its own id, as capture named it before it knew sub-agents: capturing again
+    // replaces what it made then.
+    assert_eq!(child.id, "019d2001-0000-7000-8000-0000000000c1");
     assert_eq!(child.cwd.as_deref(), Some("/home/dev/catalog"));
     // The parent's records copied into the child's rollout are left out: its prompt
     // is the parent's only, once.
@@ -178,6 +177,9 @@ fn a_sub_agents_work_belongs_to_its_parent() {
     );
     assert!(!transcript.contains("spawn_agent"), "{transcript}");
     assert!(transcript.contains("(sub-agent) person: Profile the CSV parser"));
+    assert!(transcript.starts_with(
+        "(sub-agent) note: sub-agent (Pearl, worker) of session 019d2000-0000-7000-8000-0000000000a1\n"
+    ));
     assert_eq!(item.occurred_at, "2026-03-20T10:00:38Z");
     let parent_items = items(&parent);
     assert_eq!(parent_items.len(), 1);

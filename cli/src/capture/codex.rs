@@ -7,10 +7,12 @@
 //!
 //! A sub-agent's rollout opens with its own `session_meta` and, when it was given its
 //! parent's conversation, the parent's `session_meta` and the parent's records copied
-//! after it: the copy is left out (the parent's own rollout holds it), the sub-agent's
-//! records are marked as a sub-agent's, and its session is named `<parent id>/<own id>`,
-//! so that its work belongs to its parent. The agent's own helpers (memory consolidation,
-//! compaction, the guardian's reviews) make no records at all.
+//! after it: the copy is left out (the parent's own rollout holds it), and the
+//! sub-agent's own records are marked as a sub-agent's, opened by a note naming its
+//! parent session, so that its work reads as the parent's. Its session keeps its own id,
+//! under which capture made its items before it knew sub-agents, so that capturing
+//! again replaces them. The agent's own helpers (memory consolidation, compaction, the
+//! guardian's reviews) make no records at all.
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 
@@ -196,11 +198,24 @@ impl Reader {
             let (parent, subagent, helper) = parentage(p);
             self.subagent = subagent;
             self.helper = helper;
-            self.session.id = match parent {
-                Some(parent) if !id.is_empty() && subagent => format!("{parent}/{id}"),
-                _ => id.clone(),
-            };
+            self.session.id = id.clone();
             self.own_id = Some(id);
+            if subagent {
+                let who = [text(p, "agent_nickname"), text(p, "agent_role")]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let of = parent
+                    .map(|p| format!(" of session {p}"))
+                    .unwrap_or_default();
+                let who = if who.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({who})")
+                };
+                self.push(at, Event::Note(format!("sub-agent{who}{of}")));
+            }
             self.session.cwd = text(p, "cwd");
             for instructions in [
                 p.get("instructions"),
