@@ -21,6 +21,7 @@ const INSTRUCTIONS_IN_A_PART: &str = "codex/rollouts/2026/02/12/rollout-2026-02-
 const PROMPT_FILE: &str = "codex/rollouts/2026/01/05/rollout-2026-01-05T14-00-00-019b8f00-0000-7000-8000-000000000013.jsonl";
 const PARENT: &str = "codex/rollouts/2026/03/20/rollout-2026-03-20T10-00-00-019d2000-0000-7000-8000-0000000000a1.jsonl";
 const CHILD: &str = "codex/rollouts/2026/03/20/rollout-2026-03-20T10-00-04-019d2001-0000-7000-8000-0000000000c1.jsonl";
+const CHILD_WITHOUT_CONTEXT: &str = "codex/rollouts/2026/03/20/rollout-2026-03-20T10-00-05-019d2002-0000-7000-8000-0000000000c2.jsonl";
 const MEMORY_HELPER: &str = "codex/rollouts/2026/03/21/rollout-2026-03-21T08-00-00-019d3000-0000-7000-8000-0000000000d1.jsonl";
 const GUARDIAN: &str = "codex/rollouts/2026/03/21/rollout-2026-03-21T08-05-00-019d3000-0000-7000-8000-0000000000d2.jsonl";
 const COMPACTED: &str = "codex/rollouts/2026/01/20/rollout-2026-01-20T16-00-00-019bdc00-0000-7000-8000-000000000014.jsonl";
@@ -187,6 +188,23 @@ fn a_sub_agents_work_belongs_to_its_parent() {
 }
 
 #[test]
+fn a_sub_agent_without_opening_context_begins_after_its_spawn() {
+    let child = read(CHILD_WITHOUT_CONTEXT);
+    assert_eq!(child.id, "019d2002-0000-7000-8000-0000000000c2");
+    assert_eq!(
+        prompts(&child),
+        vec!["List the callers of Import.CSV.run/1"]
+    );
+    let items = items(&child);
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].title, "List the callers of Import.CSV.run/1");
+    assert_eq!(items[0].atoms, "rg -n 'Import.CSV.run' lib");
+    let transcript = items[0].transcript.as_deref().unwrap();
+    assert!(!transcript.contains("spawn_agent"), "{transcript}");
+    assert!(!transcript.contains("Speed up"), "{transcript}");
+}
+
+#[test]
 fn codex_helpers_make_no_items() {
     for rel in [MEMORY_HELPER, GUARDIAN] {
         let s = read(rel);
@@ -283,6 +301,7 @@ fn capture_of_the_rollouts_end_to_end() {
             "Add a discount code field to checkout",
             "Let carts be updated: add change_cart/1 and update_cart/2 to lib/shop/cart.ex",
             "Let shoppers save carts for later",
+            "List the callers of Import.CSV.run/1",
             "Migrate the orders table to UUID keys",
             "Now backfill the old rows",
             "Profile the CSV parser in lib/import/csv.ex and report the slowest function",

@@ -69,6 +69,8 @@ struct Reader {
     /// record of the conversation itself (not its opening context) was met in them.
     inherited: bool,
     inherited_talk: bool,
+    /// The last record of the copy was the parent's call that spawns a sub-agent.
+    spawn_call: bool,
     /// The instructions the session was given (`instructions` of its header or
     /// `session_meta`, `base_instructions`): a person's turn that repeats them is not a
     /// prompt.
@@ -328,15 +330,26 @@ impl Reader {
         let kind = p.get("type").and_then(Value::as_str);
         let role = p.get("role").and_then(Value::as_str).unwrap_or("");
         if self.inherited {
-            // The sub-agent's own records begin where its own opening context does:
-            // the instructions it was given after the parent's conversation.
+            // The sub-agent's own records begin where its own opening context does (the
+            // instructions it was given after the parent's conversation), or, when it
+            // was given none, after the parent's call that spawned it, which has no
+            // output in the copy.
             let opening = kind == Some("message")
                 && (role == "developer" || (role == "user" && self.injected(&message_text(p))));
-            if !(opening && self.inherited_talk) {
+            let output = kind.is_some_and(|k| k.ends_with("_output"));
+            let after_spawn = self.spawn_call && !output && kind != Some("reasoning");
+            let begins = after_spawn || (opening && self.inherited_talk);
+            if !begins {
                 self.inherited_talk |= !opening && kind != Some("reasoning");
+                if kind.is_some_and(|k| k.ends_with("call")) {
+                    self.spawn_call = text(p, "name").is_some_and(|n| n.contains("spawn_agent"));
+                } else if output {
+                    self.spawn_call = false;
+                }
                 return;
             }
             self.inherited = false;
+            self.spawn_call = false;
         }
         if kind == Some("reasoning") || kind.is_some_and(|k| KNOWN_OTHER.contains(&k)) {
             return;
