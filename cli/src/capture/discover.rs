@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::lines::{not_regular, unreadable};
 
-/// The default places: Claude Code's projects and Codex's sessions.
+/// The default places: Claude Code's projects, Codex's sessions and the sessions Codex
+/// archived (`archived_sessions`, where `codex` moves a session put away).
 pub fn default_roots() -> Vec<PathBuf> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let claude = std::env::var_os("CLAUDE_CONFIG_DIR")
@@ -18,7 +19,8 @@ pub fn default_roots() -> Vec<PathBuf> {
         .or_else(|| home.as_ref().map(|h| h.join(".codex")));
     let mut roots = Vec::new();
     roots.extend(claude.map(|c| c.join("projects")));
-    roots.extend(codex.map(|c| c.join("sessions")));
+    roots.extend(codex.iter().map(|c| c.join("sessions")));
+    roots.extend(codex.map(|c| c.join("archived_sessions")));
     roots.into_iter().filter(|r| r.exists()).collect()
 }
 

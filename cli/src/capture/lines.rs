@@ -1,6 +1,8 @@
-//! A session file's lines as JSON values, read tolerantly: a line too long, not JSON or
-//! not UTF-8 is counted and left out, never fatal, and a last line cut short (a session
-//! still being written) is left out.
+//! A session file's lines as JSON values, read tolerantly: a line too long or not JSON
+//! is counted and left out, never fatal, and a last line cut short (a session still
+//! being written) is left out. Bytes that are not UTF-8 and escapes of lone UTF-16
+//! surrogates (what a writer leaves when it cuts a string inside an emoji) are replaced
+//! by U+FFFD, counted, and the record kept.
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -117,7 +119,17 @@ pub fn read_from(input: impl Read, max_line: usize) -> std::io::Result<Lines> {
         if text.is_empty() {
             continue;
         }
-        match serde_json::from_str::<Value>(text) {
+        let parsed = match serde_json::from_str::<Value>(text) {
+            Err(_) if complete => match mend_surrogates(text) {
+                // Only a line that does not parse is searched for lone surrogates.
+                Some(mended) => serde_json::from_str::<Value>(&mended).inspect(|_| {
+                    skip("lone surrogate escapes (replaced)");
+                }),
+                None => serde_json::from_str::<Value>(text),
+            },
+            parsed => parsed,
+        };
+        match parsed {
             Ok(v @ Value::Object(_)) => out.values.push((n, v)),
             Ok(_) => skip("line not an object"),
             Err(_) if !complete => skip("last line cut short"),
@@ -125,6 +137,52 @@ pub fn read_from(input: impl Read, max_line: usize) -> std::io::Result<Lines> {
         }
     }
     Ok(out)
+}
+
+/// The text with each `\u` escape of a lone UTF-16 surrogate written as `\ufffd`: a
+/// high surrogate not followed by the escape of a low one, a low surrogate not after a
+/// high one (so a reversed pair is two lone ones). None when it has none. JSON holds
+/// escapes only inside strings, keys included, so the escapes are read wherever they are.
+fn mend_surrogates(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let unit = |at: usize| -> Option<u32> {
+        if b.get(at) != Some(&b'\\') || b.get(at + 1) != Some(&b'u') {
+            return None;
+        }
+        let hex = std::str::from_utf8(b.get(at + 2..at + 6)?).ok()?;
+        u32::from_str_radix(hex, 16).ok()
+    };
+    let high = |u: u32| (0xD800..=0xDBFF).contains(&u);
+    let low = |u: u32| (0xDC00..=0xDFFF).contains(&u);
+    let mut out = Vec::with_capacity(b.len());
+    let mut mended = false;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(u) if high(u) && unit(i + 6).is_some_and(low) => {
+                out.extend_from_slice(&b[i..i + 12]);
+                i += 12;
+            }
+            Some(u) if high(u) || low(u) => {
+                out.extend_from_slice(b"\\ufffd");
+                mended = true;
+                i += 6;
+            }
+            // Any other escape, `\\` included, is two bytes kept as they are (a `\u`
+            // escape's hex digits are then copied as plain bytes).
+            _ => {
+                out.extend_from_slice(&b[i..(i + 2).min(b.len())]);
+                i += 2;
+            }
+        }
+    }
+    // Only ASCII escapes were changed: the text is still UTF-8.
+    mended.then(|| String::from_utf8(out).ok()).flatten()
 }
 
 /// The next line without its newline, whether it ended with one, and whether it was
@@ -178,5 +236,49 @@ mod tests {
         .map(|(k, v)| (k.to_string(), *v))
         .collect();
         assert_eq!(lines.skipped, expected);
+    }
+
+    #[test]
+    fn lone_surrogates_are_replaced_and_the_record_kept() {
+        // Each line fails to parse as it is; each is kept with U+FFFD for the lone half.
+        let cases: &[(&str, &str, &str)] = &[
+            // A high surrogate cut at the end of a string.
+            (r#"{"t":"ok \ud83d"}"#, "t", "ok \u{fffd}"),
+            // A high surrogate followed by text, not by a low one.
+            (r#"{"t":"a\ud83db"}"#, "t", "a\u{fffd}b"),
+            // A lone low surrogate.
+            (r#"{"t":"\ude00 x"}"#, "t", "\u{fffd} x"),
+            // A reversed pair: two lone halves.
+            (r#"{"t":"\ude00\ud83d"}"#, "t", "\u{fffd}\u{fffd}"),
+            // A high one followed by another escape that is not a low one.
+            (r#"{"t":"\ud83d\n"}"#, "t", "\u{fffd}\n"),
+            // Inside a key, upper-case hex.
+            (r#"{"k\uD83D":"v"}"#, "k\u{fffd}", "v"),
+            // A whole pair beside a lone half keeps its character.
+            (r#"{"t":"\ud83d\ude00\ud83d"}"#, "t", "\u{1f600}\u{fffd}"),
+        ];
+        for (line, key, want) in cases {
+            assert!(serde_json::from_str::<Value>(line).is_err(), "{line}");
+            let input = format!("{line}\n");
+            let lines = read_from(input.as_bytes(), 1024).unwrap();
+            assert_eq!(lines.values.len(), 1, "{line}");
+            assert_eq!(lines.values[0].1[*key], *want, "{line}");
+            assert_eq!(
+                lines.skipped.get("lone surrogate escapes (replaced)"),
+                Some(&1),
+                "{line}"
+            );
+        }
+        // An escaped backslash before "u" is no escape: left alone, nothing counted.
+        let plain = "{\"t\":\"\\\\ud83d\"}\n";
+        let lines = read_from(plain.as_bytes(), 1024).unwrap();
+        assert_eq!(lines.values[0].1["t"], "\\ud83d");
+        assert!(lines.skipped.is_empty());
+        assert_eq!(mend_surrogates(r#"{"t":"\\ud83d \ud83d\ude00"}"#), None);
+        // A line broken otherwise stays not JSON.
+        let broken = "{\"t\":\"\\ud83d\" x}\n";
+        let lines = read_from(broken.as_bytes(), 1024).unwrap();
+        assert!(lines.values.is_empty());
+        assert_eq!(lines.skipped.get("line not JSON"), Some(&1));
     }
 }

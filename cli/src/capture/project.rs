@@ -1,22 +1,201 @@
-//! A session's project, from its working folder: the longest configured folder prefix
-//! (`[projects]` in the configuration, checked by `crate::config::projects`), else the name of the git top-level folder holding it, else
-//! the folder's own name.
+//! A session's project, from its working folder, the same wherever capture runs: the
+//! longest configured folder prefix (`[projects]` in the configuration, checked by
+//! `crate::config::projects`); else the repository holding the folder, a git worktree
+//! belonging to the repository it was made from; else the folder's own name.
+//!
+//! A working folder is read as the agent wrote it, a Linux or macOS path (`/home/me/shop`)
+//! or a Windows one (`C:\Users\me\shop`, `\\server\share\shop`), whatever system capture
+//! runs on. Only an absolute folder of this system's own kind is looked up on disk (its
+//! `.git`); a relative one is never resolved against the folder capture runs in.
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+/// The project of the working folder `cwd`; none when it names no folder.
 pub fn project_of(cwd: &str, prefixes: &BTreeMap<String, String>) -> Option<String> {
-    let path = Path::new(cwd);
-    let mapped = prefixes
-        .iter()
-        .filter(|(prefix, _)| path.starts_with(prefix.as_str()))
-        .max_by_key(|(prefix, _)| Path::new(prefix.as_str()).components().count());
-    if let Some((_, name)) = mapped {
-        return Some(name.clone());
+    let folder = Folder::parse(cwd);
+    if let Some(name) = mapped(&folder, prefixes) {
+        return Some(name);
     }
-    let top = path.ancestors().find(|dir| dir.join(".git").exists());
-    top.unwrap_or(path)
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
+    match repository(&folder) {
+        Some(Repository::Checkout(top)) => {
+            let top_folder = Folder::parse(&top.to_string_lossy());
+            mapped(&top_folder, prefixes).or_else(|| top_folder.name())
+        }
+        Some(Repository::Named(name)) => Some(name),
+        None => folder.name(),
+    }
+}
+
+/// Whether `text` is an absolute folder of either kind: `/…`, `C:\…` or `C:/…`, `\\server\share…`.
+pub fn is_absolute_folder(text: &str) -> bool {
+    Folder::parse(text).absolute
+}
+
+#[derive(Debug, PartialEq)]
+struct Folder {
+    windows: bool,
+    absolute: bool,
+    /// The drive (`c:`) or the server and share of a Windows folder, lower-cased.
+    root: String,
+    parts: Vec<String>,
+}
+
+impl Folder {
+    fn parse(text: &str) -> Folder {
+        let text = text.trim();
+        // `\\?\C:\…` is a Windows folder written for long paths.
+        let text = text
+            .strip_prefix(r"\\?\UNC\")
+            .map(|rest| format!(r"\\{rest}"))
+            .unwrap_or_else(|| text.strip_prefix(r"\\?\").unwrap_or(text).to_string());
+        let b = text.as_bytes();
+        let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+        let unc = text.starts_with(r"\\") || (text.starts_with("//") && text.contains('\\'));
+        let windows = drive || unc || (!text.starts_with('/') && text.contains('\\'));
+        let split = |s: &str| -> Vec<String> {
+            s.split(|c| c == '/' || (windows && c == '\\'))
+                .filter(|p| !p.is_empty() && *p != ".")
+                .map(str::to_string)
+                .collect()
+        };
+        if drive {
+            let rest = &text[2..];
+            return Folder {
+                windows: true,
+                absolute: rest.starts_with(['\\', '/']),
+                root: text[..2].to_ascii_lowercase(),
+                parts: split(rest),
+            };
+        }
+        if unc {
+            let mut parts = split(&text);
+            let share: Vec<String> = parts.drain(..parts.len().min(2)).collect();
+            return Folder {
+                windows: true,
+                absolute: share.len() == 2,
+                root: share.join("\\").to_lowercase(),
+                parts,
+            };
+        }
+        Folder {
+            windows,
+            absolute: text.starts_with('/'),
+            root: String::new(),
+            parts: split(&text),
+        }
+    }
+
+    /// Whether `self` is `other` or a folder inside it; Windows folders compare without
+    /// regard to case, as Windows does.
+    fn within(&self, other: &Folder) -> bool {
+        let same = |a: &str, b: &str| {
+            if self.windows {
+                a.to_lowercase() == b.to_lowercase()
+            } else {
+                a == b
+            }
+        };
+        self.windows == other.windows
+            && self.absolute == other.absolute
+            && self.root == other.root
+            && other.parts.len() <= self.parts.len()
+            && other.parts.iter().zip(&self.parts).all(|(a, b)| same(a, b))
+    }
+
+    /// The folder's own name; a bare repository's without its `.git`.
+    fn name(&self) -> Option<String> {
+        let last = self.parts.iter().rev().find(|p| *p != "..")?;
+        let name = match last.strip_suffix(".git") {
+            Some(stem) if !stem.is_empty() => stem,
+            _ => last.as_str(),
+        };
+        Some(name.to_string())
+    }
+
+    /// A folder of this system's kind, absolute: one that can be looked up here.
+    fn native(&self) -> bool {
+        self.absolute && self.windows == cfg!(windows)
+    }
+}
+
+/// The name of the longest configured folder holding `folder`.
+fn mapped(folder: &Folder, prefixes: &BTreeMap<String, String>) -> Option<String> {
+    prefixes
+        .iter()
+        .map(|(prefix, name)| (Folder::parse(prefix), name))
+        .filter(|(prefix, _)| folder.within(prefix))
+        .max_by_key(|(prefix, _)| prefix.parts.len())
+        .map(|(_, name)| name.clone())
+}
+
+enum Repository {
+    /// The top folder of the repository's main checkout, found on disk.
+    Checkout(PathBuf),
+    /// The repository's name, read from where the agent keeps its worktrees.
+    Named(String),
+}
+
+fn repository(folder: &Folder) -> Option<Repository> {
+    if folder.native() {
+        // The folder as written, not re-joined: this system's own kind of path.
+        let parts = folder.parts.join(std::path::MAIN_SEPARATOR_STR);
+        let path = if folder.windows {
+            PathBuf::from(format!("{}\\{parts}", folder.root))
+        } else {
+            PathBuf::from(format!("/{parts}"))
+        };
+        for dir in path.ancestors() {
+            let dotgit = dir.join(".git");
+            match std::fs::metadata(&dotgit) {
+                Ok(m) if m.is_dir() => return Some(Repository::Checkout(dir.to_path_buf())),
+                Ok(m) if m.is_file() => {
+                    return Some(Repository::Checkout(
+                        main_checkout(dir, &dotgit).unwrap_or_else(|| dir.to_path_buf()),
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    worktree_owner(&folder.parts).map(Repository::Named)
+}
+
+/// The main checkout of a git worktree: its `.git` file reads `gitdir: <repository's git
+/// folder>/worktrees/<name>`, whose `commondir` names the repository's git folder. A
+/// `.git` file without `commondir` (a submodule) is a checkout of its own: None.
+fn main_checkout(dir: &Path, dotgit: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(dotgit).ok()?;
+    let gitdir = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
+    let gitdir = dir.join(gitdir);
+    let common = std::fs::read_to_string(gitdir.join("commondir")).ok()?;
+    let common = gitdir.join(common.trim());
+    let common = std::fs::canonicalize(&common).unwrap_or(common);
+    if common.file_name().is_some_and(|n| n == ".git") {
+        common.parent().map(Path::to_path_buf)
+    } else {
+        // A bare repository: the git folder is the repository.
+        Some(common)
+    }
+}
+
+/// The repository of a worktree kept where the agents and the usual tools keep them,
+/// read from the folder's path alone (the folder need not exist here):
+/// `.claude-worktrees/<repo>/<name>` (Claude Code's app), `<repo>/.claude/worktrees/<name>`
+/// (Claude Code's `--worktree`), `.codex/worktrees/<id>/<repo>` (the Codex app), and
+/// `<repo>-worktrees/<name>`.
+fn worktree_owner(parts: &[String]) -> Option<String> {
+    let at = |i: usize| parts.get(i).map(String::as_str);
+    (0..parts.len()).rev().find_map(|i| match at(i)? {
+        ".claude-worktrees" => at(i + 1).map(str::to_string),
+        "worktrees" if i >= 2 && at(i - 1) == Some(".claude") && at(i + 1).is_some() => {
+            at(i - 2).map(str::to_string)
+        }
+        "worktrees" if i >= 1 && at(i - 1) == Some(".codex") => at(i + 2).map(str::to_string),
+        name => name
+            .strip_suffix("-worktrees")
+            .filter(|repo| !repo.is_empty() && at(i + 1).is_some())
+            .map(str::to_string),
+    })
 }
 
 #[cfg(test)]
@@ -58,5 +237,63 @@ mod tests {
             Some("outer".into())
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn folders_of_both_kinds() {
+        let f = Folder::parse(r"C:\Users\Mischa\Documents\M-Claude\");
+        assert!(f.windows && f.absolute);
+        assert_eq!(f.root, "c:");
+        assert_eq!(f.parts, vec!["Users", "Mischa", "Documents", "M-Claude"]);
+        let f = Folder::parse("c:/work/viewer");
+        assert!(f.windows && f.absolute);
+        assert_eq!(f.parts, vec!["work", "viewer"]);
+        let f = Folder::parse(r"\\nas\team\shop\api");
+        assert!(f.windows && f.absolute);
+        assert_eq!(f.root, r"nas\team");
+        assert_eq!(f.parts, vec!["shop", "api"]);
+        let f = Folder::parse(r"\\?\C:\very\long");
+        assert_eq!((f.root.as_str(), f.parts.len()), ("c:", 2));
+        let f = Folder::parse("/home/dev/shop/");
+        assert!(!f.windows && f.absolute);
+        assert_eq!(f.parts, vec!["home", "dev", "shop"]);
+        // A drive without a separator is relative to that drive's current folder.
+        assert!(!Folder::parse("C:shop").absolute);
+        assert!(!Folder::parse("./shop").absolute);
+        for yes in ["/x", r"C:\x", "d:/x", r"\\server\share"] {
+            assert!(is_absolute_folder(yes), "{yes}");
+        }
+        for no in ["x", r"x\y", "C:x", r"\\server", ""] {
+            assert!(!is_absolute_folder(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn worktrees_by_where_they_are_kept() {
+        let parts = |s: &str| Folder::parse(s).parts;
+        for (folder, repo) in [
+            (
+                r"C:\Users\Mischa\.claude-worktrees\M-Claude\unruffled-mcclintock",
+                Some("M-Claude"),
+            ),
+            (
+                "/Users/a/.claude-worktrees/shop/brave-turing/src",
+                Some("shop"),
+            ),
+            ("/home/a/src/shop/.claude/worktrees/fix-tax", Some("shop")),
+            ("/home/a/.codex/worktrees/3f1a/billing", Some("billing")),
+            ("/home/a/.codex/worktrees/3f1a/billing/api", Some("billing")),
+            (
+                "/home/a/code/spotter-worktrees/spotter-dov",
+                Some("spotter"),
+            ),
+            // The folder of worktrees itself, and one named so by chance, are not.
+            ("/home/a/code/spotter-worktrees", None),
+            ("/home/a/code/-worktrees/x", None),
+            ("/home/a/.claude/worktrees", None),
+            ("/home/a/shop", None),
+        ] {
+            assert_eq!(worktree_owner(&parts(folder)).as_deref(), repo, "{folder}");
+        }
     }
 }

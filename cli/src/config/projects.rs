@@ -1,12 +1,14 @@
 //! `[projects]`: which project a working folder belongs to, when its name is not the
 //! right one (a checkout called `src`, several folders of one project). Each key is an
-//! absolute folder; each value the project of every folder inside it.
+//! absolute folder, of this system or another (`C:\Users\me\shop` for sessions read
+//! from Windows); each value the project of every folder inside it.
 use std::collections::BTreeMap;
-use std::path::Path;
+
+use crate::capture::project::is_absolute_folder;
 
 pub fn check(projects: &BTreeMap<String, String>) -> std::result::Result<(), String> {
     for (folder, name) in projects {
-        if !Path::new(folder).is_absolute() {
+        if !is_absolute_folder(folder) {
             return Err(format!(
                 "projects: {folder:?} is not an absolute folder; write the whole path, \
                  e.g. \"/home/me/src/{folder}\" = {name:?}"
