@@ -49,8 +49,9 @@ pub const MAX_READ_BODY: usize = 6 * MAX_QUERY + (1 << 20);
 /// `add` takes).
 pub const MAX_WRITE_BODY: usize = MAX_LINE;
 /// The bytes of bodies longer than `MAX_READ_BODY` read or being served at once: one of
-/// the largest, or several smaller. Each costs about three times its size while it is
-/// decoded; read-only bodies are bounded by their count and `MAX_READ_BODY`.
+/// the largest, or several smaller. Each costs about twice its size while it is decoded
+/// (docs/team.md has the figures); read-only bodies are bounded by their count and
+/// `MAX_READ_BODY`.
 pub const LARGE_IN_FLIGHT: usize = MAX_LINE;
 
 /// The time bounds, as the server uses them.
@@ -253,7 +254,7 @@ pub async fn read_body(
         }
         collected.reserve(n);
     }
-    let started = Instant::now();
+    let mut started = Instant::now();
     loop {
         // The later of the grace and what the rate allows for what came, no later than
         // the gap from now.
@@ -275,13 +276,15 @@ pub async fn read_body(
         }
         if after > MAX_READ_BODY && reserved.is_none() {
             // Sent without a length: the whole allowance, so that no two bodies each
-            // hold part of the budget waiting for the rest.
+            // hold part of the budget waiting for the rest. The wait is not the body's.
+            let waited = Instant::now();
             reserved = Some(
                 budget
                     .reserve(limit, timeouts.budget_wait)
                     .await
                     .ok_or(Unread::Busy)?,
             );
+            started += waited.elapsed();
         }
         collected.extend_from_slice(&data);
     }
