@@ -147,6 +147,11 @@ impl Http {
 
 /// A TCP connection to 127.0.0.1:port whose own address is `from`.
 fn connect_from(from: Ipv4Addr, port: u16) -> TcpStream {
+    connect_with(from, port, None)
+}
+
+/// The same, with a receive buffer of `buffer` bytes when given.
+fn connect_with(from: Ipv4Addr, port: u16, buffer: Option<i32>) -> TcpStream {
     let sockaddr = |ip: Ipv4Addr, port: u16| libc::sockaddr_in {
         sin_family: libc::AF_INET as libc::sa_family_t,
         sin_port: port.to_be(),
@@ -161,6 +166,16 @@ fn connect_from(from: Ipv4Addr, port: u16) -> TcpStream {
         let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
         assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
         let stream = TcpStream::from_raw_fd(fd);
+        if let Some(size) = buffer {
+            let set = libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                &size as *const i32 as *const libc::c_void,
+                std::mem::size_of::<i32>() as libc::socklen_t,
+            );
+            assert_eq!(set, 0, "SO_RCVBUF: {}", std::io::Error::last_os_error());
+        }
         let local = sockaddr(from, 0);
         let bound = libc::bind(fd, &local as *const _ as *const libc::sockaddr, len);
         assert_eq!(bound, 0, "bind {from}: {}", std::io::Error::last_os_error());
@@ -436,6 +451,61 @@ fn a_slow_body_is_cut() {
     let cut = http.logged("refused 408", 2);
     assert_eq!(cut.len(), 2, "{cut:?}");
     initialized(http.post(&[("Authorization", &auth)], INITIALIZE.as_bytes()));
+}
+
+#[test]
+fn an_answer_left_unread_is_cut() {
+    let lib = sample_library();
+    let http = start(&lib, None, &["--allow-writes"], Some(1000), None);
+    let auth = format!("Bearer {TOKEN}");
+    let headers = [("Authorization", auth.as_str())];
+    // An item whose answer is tens of MiB: 3 MiB of control characters, each six bytes
+    // written as JSON.
+    let add = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add",
+        "arguments": {"source": "agent-http", "title": "Unread", "occurred_at": "2025-01-02",
+        "transcript": "\u{1}".repeat(3 << 20)}}});
+    let (status, _, body) = http.post(&headers, add.to_string().as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).expect("JSON");
+    let id = answer["result"]["structuredContent"]["id"]
+        .as_i64()
+        .expect("id");
+    // Asked for by a client that does not read (a receive buffer of 4 KiB): closed, and
+    // logged; what the client then reads ends before the answer's length.
+    let mut s = connect_with(Ipv4Addr::new(127, 0, 0, 1), http.port, Some(4096));
+    let get = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get",
+        "arguments": {"id": id, "transcript": true}}});
+    s.write_all(&request(http.port, &headers, get.to_string().as_bytes()))
+        .expect("send");
+    let closed = http.logged("closed the connection of 127.0.0.1:", 1);
+    assert!(
+        closed.len() == 1 && closed[0].ends_with("the client left its answer unread for 1000 ms"),
+        "{closed:?}"
+    );
+    let mut got = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&got[..got.len().min(4096)]).into_owned();
+    let (head, _) = text.split_once("\r\n\r\n").expect("a head was sent");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{head}"));
+    assert!(length > 18 << 20, "{length}");
+    assert!(
+        got.len() < head.len() + 4 + length,
+        "the whole answer came: {} bytes",
+        got.len()
+    );
+    assert!(http.logged("", 0).iter().all(|l| !l.contains("panicked")));
+    initialized(http.post(&headers, INITIALIZE.as_bytes()));
 }
 
 /// A ping of `size` bytes.

@@ -169,12 +169,23 @@ pub async fn run(
                 async move { Ok::<_, Infallible>(gate.handle(request, peer).await) }
             });
             // A connection that fails ends alone; one whose header does not come in time
-            // (a half-sent one, an idle one between requests) is closed.
-            let _ = hyper::server::conn::http1::Builder::new()
+            // (a half-sent one, an idle one between requests), or whose client leaves
+            // its answer unread, is closed.
+            let stream = limits::Stalling::new(stream, timeouts.body_gap);
+            let served = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(timeouts.header)
                 .serve_connection(TokioIo::new(stream), serve)
                 .await;
+            if let Err(e) = served {
+                if limits::left_unread(&e) {
+                    let reason = format!(
+                        "the client left its answer unread for {} ms",
+                        timeouts.body_gap.as_millis()
+                    );
+                    calls::closed(&peer, &reason);
+                }
+            }
         });
     }
 }

@@ -1,16 +1,22 @@
 //! What `recall mcp --http` lets one connection hold: how many connections there are (in
-//! all and per peer), how long a request's header and body may take, and how many bytes a
-//! request body may have and be buffered at once. Each bound is a constant, with its
+//! all and per peer), how long a request's header and body may take (and a client may
+//! leave its answer unread), and how many bytes a request body may have and be buffered
+//! at once. Each bound is a constant, with its
 //! reason: they keep the server answering its clients while others misbehave, and none of
 //! them is one a well-behaved client comes near.
 use std::collections::HashMap;
+use std::future::Future;
+use std::io;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
@@ -32,7 +38,8 @@ pub const PEER_SHARE: usize = 4;
 /// A request's header (and an idle connection's next one) must arrive within this: a
 /// client's header is one write, and a pooled connection idle longer is reopened.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-/// The longest pause between two pieces of a body.
+/// The longest pause between two pieces of a body, and the longest a client may leave an
+/// answer unread once the connection's buffers are full.
 pub const BODY_GAP: Duration = Duration::from_secs(10);
 /// A body must arrive at `MIN_RATE` bytes a second on average after this grace: a slow
 /// link sends 211 MiB in minutes, a trickle of a byte now and then is cut.
@@ -211,6 +218,122 @@ impl Budget {
             .ok()?
             .ok()
             .map(Reserved)
+    }
+}
+
+/// A connection whose writes fail once one has waited `wait` for the client to read.
+pub struct Stalling<T> {
+    inner: T,
+    wait: Duration,
+    since: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> Stalling<T> {
+    pub fn new(inner: T, wait: Duration) -> Stalling<T> {
+        Stalling {
+            inner,
+            wait,
+            since: None,
+        }
+    }
+
+    /// After a write that could not go on: pending until the wait is over, then an error.
+    fn stalled<R>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<R>> {
+        let wait = self.wait;
+        let timer = self
+            .since
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(wait)));
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => {
+                Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, LeftUnread)))
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn moved<R>(
+        &mut self,
+        result: Poll<io::Result<R>>,
+        cx: &mut Context<'_>,
+    ) -> Poll<io::Result<R>> {
+        match result {
+            Poll::Ready(r) => {
+                self.since = None;
+                Poll::Ready(r)
+            }
+            Poll::Pending => self.stalled(cx),
+        }
+    }
+}
+
+/// The error of a write that waited too long.
+#[derive(Debug)]
+pub struct LeftUnread;
+
+impl std::fmt::Display for LeftUnread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the client did not read its answer")
+    }
+}
+
+impl std::error::Error for LeftUnread {}
+
+/// Whether a connection ended because its client left the answer unread.
+pub fn left_unread(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.downcast_ref::<io::Error>()
+            .and_then(|io| io.get_ref())
+            .is_some_and(|inner| inner.is::<LeftUnread>())
+        {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Stalling<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Stalling<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let result = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.moved(result, cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let result = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.moved(result, cx)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let result = Pin::new(&mut self.inner).poll_flush(cx);
+        self.moved(result, cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let result = Pin::new(&mut self.inner).poll_shutdown(cx);
+        self.moved(result, cx)
     }
 }
 
