@@ -38,6 +38,7 @@ mod kinds_global;
 mod layout;
 mod match_safety;
 mod mcp_helpers;
+mod mcp_http;
 mod mcp_library;
 mod mcp_protocol;
 mod mcp_schemas;

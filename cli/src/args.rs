@@ -512,6 +512,10 @@ pub struct HttpArgs {
     /// the log never holds what a client searched for).
     #[arg(long, requires = "addr")]
     pub log_arguments: bool,
+    /// A web page's origin (SCHEME://HOST[:PORT]) whose requests are answered, repeatable;
+    /// a request with another `Origin` header is refused (docs/team.md).
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "addr")]
+    pub allow_origins: Vec<String>,
 }
 
 #[derive(Debug, Args)]

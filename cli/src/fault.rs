@@ -5,6 +5,8 @@
 //! `<point>:<count>:<seconds>` sleeps that long and goes on, so that a signal can come
 //! while the command is there.
 //! `RECALL_TEST_INIT_VERSION=N` makes `init` build schema version N, for `migrate` tests.
+//! `RECALL_TEST_HTTP_TIMEOUT_MS=N` makes each time bound of `recall mcp --http` N
+//! milliseconds (`mcp/http/limits.rs`), for the tests of its timeouts.
 
 #[cfg(feature = "test-hooks")]
 fn setting() -> Option<&'static (String, i64, Option<u64>)> {

@@ -175,7 +175,8 @@ async def test_every_tool_answers_as_the_command(env):
 
 async def test_tokens_are_required_and_checked(env):
     """No token, a wrong one, another scheme: 401 with one line, for the SDK's client
-    and any other; an oversized request 413; a foreign Host 403; each refusal logged."""
+    and any other; a request longer than a reading token may send 413; a foreign Host
+    403; each refusal logged."""
     with http_server(env) as http:
         cases = [
             ({}, "no bearer token"),
@@ -199,31 +200,38 @@ async def test_tokens_are_required_and_checked(env):
         # The right token, in any case of the scheme's name.
         status, text = raw_post(http, {**MCP_HEADERS, "Authorization": "bearer " + DEFAULT}, INITIALIZE)
         assert status == 200 and json.loads(text)["result"]["serverInfo"]["name"] == "recall", text
-        # A body declared longer than a stdio line may be: refused before it is read.
+        # A body declared longer than a token that only reads may send (the default token
+        # of a server without --allow-writes): refused before it is read.
         with socket.create_connection(("127.0.0.1", http.port), timeout=30) as sock:
             sock.sendall(
                 b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + DEFAULT.encode()
                 + b"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                + b"Content-Length: 221609985\r\n\r\n{"
+                + b"Content-Length: 1441793\r\n\r\n{"
             )
             reply = sock.recv(65536).decode()
         head, _, body = reply.partition("\r\n\r\n")
         assert head.startswith("HTTP/1.1 413"), reply
-        assert body.count("\n") == 1 and "longer than the 221609984 bytes (211 MiB)" in body, body
+        assert body.count("\n") == 1 and "longer than the 1441792 bytes a call of a token that only reads" in body, body
         # One sent in chunks, past the limit, without a length: the same.
         def chunks():
             yield b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'
             block = b"x" * (1 << 20)
-            for _ in range(212):
+            for _ in range(2):
                 yield block
             yield b'"}}'
         response = httpx2.post(http.url, headers={**MCP_HEADERS, "Authorization": "Bearer " + DEFAULT}, content=chunks(), timeout=120)
-        assert response.status_code == 413 and "longer than the 221609984 bytes (211 MiB)" in response.text, (response.status_code, response.text[:200])
+        assert response.status_code == 413 and "longer than the 1441792 bytes" in response.text, (response.status_code, response.text[:200])
         # A Host that is not loopback's (DNS rebinding): 403.
         status, text = raw_post(http, {**MCP_HEADERS, "Authorization": "Bearer " + DEFAULT, "Host": "attacker.example"}, INITIALIZE)
         assert status == 403 and text.count("\n") == 1 and "--public" in text, (status, text)
         refusals = http.lines(lambda line: " refused " in line, at_least=9)
         assert [re.search(r"refused (\d+)", r).group(1) for r in refusals] == ["401"] * 6 + ["413", "413", "403"], refusals
+        # A browser page of another origin: 403; a body that is not JSON: the JSON-RPC
+        # parse error, with HTTP 400, as the SDK's own servers answer it.
+        status, text = raw_post(http, {**MCP_HEADERS, "Authorization": "Bearer " + DEFAULT, "Origin": "http://attacker.example"}, INITIALIZE)
+        assert status == 403 and text.count("\n") == 1 and "--allow-origin" in text, (status, text)
+        status, text = raw_post(http, {**MCP_HEADERS, "Authorization": "Bearer " + DEFAULT}, b'{"jsonrpc": "2.0", "id": 3, "method": ')
+        assert status == 400 and json.loads(text)["error"]["code"] == -32700 and json.loads(text)["id"] == 3, (status, text)
         assert not any(DEFAULT in line for line in http.log), "a token in the log"
 
 

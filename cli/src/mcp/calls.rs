@@ -33,6 +33,14 @@ pub fn refused(status: u16, peer: &std::net::SocketAddr, reason: &str) {
     );
 }
 
+/// The line of a connection the server closed mid-answer.
+pub fn closed(peer: &std::net::SocketAddr, reason: &str) {
+    eprintln!(
+        "recall mcp: {} closed the connection of {peer}: {reason}",
+        now()
+    );
+}
+
 fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

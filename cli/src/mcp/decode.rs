@@ -17,8 +17,8 @@ use crate::vectors::store::MAX_DIMENSIONS;
 pub const MAX_LINE: usize =
     6 * (MAX_TRANSCRIPT + 3 * MAX_INDEXED + 4 * MAX_TITLE) + 32 * MAX_DIMENSIONS + (1 << 20);
 
-const PARSE_ERROR: i64 = -32700;
-const INVALID_REQUEST: i64 = -32600;
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
 const INVALID_PARAMS: i64 = -32602;
 
 pub enum Decoded {
@@ -253,7 +253,7 @@ fn shown(value: Option<&Json>) -> String {
     }
 }
 
-fn answer(id: Json, code: i64, message: String) -> String {
+pub fn answer(id: Json, code: i64, message: String) -> String {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}).to_string()
 }
 

@@ -3,25 +3,38 @@
 //! request first shows a bearer token (`grants`); its grant rides with the request into
 //! each call. Stateless: each POST is answered on its own (JSON), so many clients share
 //! one server, and a client that goes away mid-call cancels that call (its helpers are
-//! killed, as on stdio). Bodies are held to the stdio server's line limit.
+//! killed, as on stdio).
+//!
+//! Before rmcp sees a request, the server checks what it can without it: the connection's
+//! place under the caps (`limits`), the headers (`headers`: one `Host`, a loopback one
+//! unless `--public`, an allowed `Origin`), the token, then the body, read within time and
+//! size bounds (a read-only token's small, a writer's as long as a stdio line), and
+//! decoded as the stdio server decodes a line: a body that is not a JSON-RPC message is
+//! answered with the stdio server's JSON-RPC error (-32700 for text that is not JSON),
+//! with HTTP 400.
 use std::convert::Infallible;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use http::{header, Request, Response, StatusCode};
+use http::{header, HeaderValue, Request, Response, StatusCode};
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
+mod headers;
+mod limits;
+
 use super::calls;
-use super::decode::MAX_LINE;
+use super::decode::{self, Decoded, MAX_LINE};
 use super::grants::{Grant, Tokens};
 use super::server::Server;
 use crate::err;
 use crate::error::Result;
+use headers::{Origin, Policy};
+use limits::{Budget, Slots, Timeouts, Unread, MAX_READ_BODY, MAX_WRITE_BODY};
 
 /// Where the endpoint is.
 pub const PATH: &str = "/mcp";
@@ -58,6 +71,22 @@ pub fn address(given: &str, public: bool) -> Result<SocketAddr> {
     Ok(addr)
 }
 
+/// The origins of `--allow-origin`, each `SCHEME://HOST[:PORT]`.
+pub fn origins(given: &[String]) -> Result<Vec<Origin>> {
+    given
+        .iter()
+        .map(|text| {
+            Origin::parse(text).ok_or_else(|| {
+                err!(
+                    "--allow-origin {text}: not an origin; give it as a browser sends it, \
+                     http:// or https://, the host and its port if not the scheme's \
+                     (https://app.example.com, http://localhost:6274), without a path"
+                )
+            })
+        })
+        .collect()
+}
+
 /// The grant a request's token gave, carried into the call by rmcp with the request's
 /// HTTP parts.
 pub fn grant_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Grant>> {
@@ -68,27 +97,44 @@ pub fn grant_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Grant>> {
 }
 
 /// Serves until the process is stopped.
-pub async fn run(server: Server, tokens: Tokens, addr: SocketAddr, public: bool) -> Result<()> {
+pub async fn run(
+    server: Server,
+    tokens: Tokens,
+    addr: SocketAddr,
+    public: bool,
+    origins: Vec<Origin>,
+) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| err!("cannot listen on {addr}: {e}"))?;
     let bound = listener
         .local_addr()
         .map_err(|e| err!("cannot listen on {addr}: {e}"))?;
-    let mut config = StreamableHttpServerConfig::default()
+    // The Host and Origin are checked here (`headers`), before the body is read.
+    let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
-        .with_max_request_body_bytes(MAX_LINE);
-    if public {
-        // Behind a reverse proxy the Host is the proxy's name; the token guards instead.
-        config = config.disable_allowed_hosts();
-    }
+        .with_max_request_body_bytes(MAX_LINE)
+        .disable_allowed_hosts()
+        .disable_allowed_origins();
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(NeverSessionManager::default()),
         config,
     );
-    let gate = Arc::new(Gate { tokens, service });
+    let timeouts = Timeouts::get();
+    let gate = Arc::new(Gate {
+        tokens,
+        service,
+        policy: Policy {
+            public,
+            port: bound.port(),
+            origins,
+        },
+        budget: Budget::new(),
+        timeouts,
+    });
+    let slots = Slots::new();
     eprintln!("recall mcp: serving on http://{bound}{PATH}");
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -99,17 +145,47 @@ pub async fn run(server: Server, tokens: Tokens, addr: SocketAddr, public: bool)
                 continue;
             }
         };
+        let slot = match slots.take(peer.ip()) {
+            Ok(slot) => slot,
+            Err(reason) => {
+                calls::refused(503, &peer, &reason);
+                // Best effort, without waiting: the connection is closed either way.
+                let _ = stream.try_write(
+                    head(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        &format!("recall: {reason}"),
+                    )
+                    .as_bytes(),
+                );
+                continue;
+            }
+        };
         let _ = stream.set_nodelay(true);
         let gate = gate.clone();
         tokio::spawn(async move {
+            let _slot = slot;
             let serve = hyper::service::service_fn(move |request| {
                 let gate = gate.clone();
                 async move { Ok::<_, Infallible>(gate.handle(request, peer).await) }
             });
-            // A connection that fails ends alone.
-            let _ = hyper::server::conn::http1::Builder::new()
+            // A connection that fails ends alone; one whose header does not come in time
+            // (a half-sent one, an idle one between requests), or whose client leaves
+            // its answer unread, is closed.
+            let stream = limits::Stalling::new(stream, timeouts.body_gap);
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(timeouts.header)
                 .serve_connection(TokioIo::new(stream), serve)
                 .await;
+            if let Err(e) = served {
+                if limits::left_unread(&e) {
+                    let reason = format!(
+                        "the client left its answer unread for {} ms",
+                        timeouts.body_gap.as_millis()
+                    );
+                    calls::closed(&peer, &reason);
+                }
+            }
         });
     }
 }
@@ -117,15 +193,26 @@ pub async fn run(server: Server, tokens: Tokens, addr: SocketAddr, public: bool)
 struct Gate {
     tokens: Tokens,
     service: StreamableHttpService<Server, NeverSessionManager>,
+    policy: Policy,
+    budget: Budget,
+    timeouts: Timeouts,
 }
 
 impl Gate {
-    async fn handle(&self, mut request: Request<Incoming>, peer: SocketAddr) -> Response<Body> {
+    async fn handle(&self, request: Request<Incoming>, peer: SocketAddr) -> Response<Body> {
         if request.uri().path() != PATH {
             return plain(
                 StatusCode::NOT_FOUND,
                 &format!("recall: no such path: the MCP endpoint is {PATH}"),
             );
+        }
+        if let Err(reason) = headers::shape(request.headers()) {
+            calls::refused(400, &peer, &reason);
+            return closing(plain(StatusCode::BAD_REQUEST, &format!("recall: {reason}")));
+        }
+        if let Err(reason) = self.policy.check(request.headers()) {
+            calls::refused(403, &peer, &reason);
+            return plain(StatusCode::FORBIDDEN, &format!("recall: {reason}"));
         }
         let authorization = request
             .headers()
@@ -138,59 +225,145 @@ impl Gate {
                 let mut response = plain(StatusCode::UNAUTHORIZED, &format!("recall: {reason}"));
                 response.headers_mut().insert(
                     header::WWW_AUTHENTICATE,
-                    header::HeaderValue::from_static("Bearer realm=\"recall\""),
+                    HeaderValue::from_static("Bearer realm=\"recall\""),
                 );
                 return response;
             }
         };
-        let declared = request
-            .headers()
+        let (mut parts, body) = request.into_parts();
+        if parts.method != http::Method::POST {
+            // rmcp's answer (405), without the body.
+            parts.extensions.insert(grant);
+            let request = Request::from_parts(parts, Full::new(Bytes::new()));
+            return self.service.handle(request).await;
+        }
+        let declared = parts
+            .headers
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > MAX_LINE as u64) {
-            return too_large(&peer, &grant.name);
-        }
-        let name = grant.name.clone();
-        request.extensions_mut().insert(grant);
-        let response = self.service.handle(request).await;
-        match response.status() {
-            // A body longer than it said, or sent in chunks.
-            StatusCode::PAYLOAD_TOO_LARGE => too_large(&peer, &name),
-            StatusCode::FORBIDDEN => {
-                let (parts, body) = response.into_parts();
-                let text = body
-                    .collect()
-                    .await
-                    .map(|b| String::from_utf8_lossy(&b.to_bytes()).into_owned())
-                    .unwrap_or_default();
-                let reason = format!(
-                    "{}: this server answers requests for loopback names only; serve with \
-                     --public behind a reverse proxy",
-                    text.lines().next().unwrap_or("forbidden")
-                );
-                calls::refused(403, &peer, &reason);
-                let mut refused = plain(StatusCode::FORBIDDEN, &format!("recall: {reason}"));
-                *refused.headers_mut() = parts.headers;
-                refused.headers_mut().insert(
-                    header::CONTENT_TYPE,
-                    header::HeaderValue::from_static("text/plain; charset=utf-8"),
-                );
-                refused
+        let limit = if grant.writes {
+            MAX_WRITE_BODY
+        } else {
+            MAX_READ_BODY
+        };
+        let read = limits::read_body(body, declared, limit, &self.budget, &self.timeouts).await;
+        let (bytes, _reserved) = match read {
+            Ok(read) => read,
+            Err(unread) => return self.unread(unread, &peer, &grant),
+        };
+        if json(&parts.headers) {
+            match decode::line(&bytes) {
+                Decoded::Message(_) => {}
+                Decoded::Answer(error) => return json_error(error),
+                Decoded::Nothing if bytes.iter().all(u8::is_ascii_whitespace) => {
+                    return json_error(decode::answer(
+                        serde_json::Value::Null,
+                        decode::PARSE_ERROR,
+                        "parse error: the body is empty: send one JSON-RPC message".into(),
+                    ))
+                }
+                Decoded::Nothing => {
+                    return json_error(decode::answer(
+                        serde_json::Value::Null,
+                        decode::INVALID_REQUEST,
+                        "invalid request: the body is not a JSON-RPC request, notification \
+                         or response"
+                            .into(),
+                    ))
+                }
             }
-            _ => response,
         }
+        parts.extensions.insert(grant);
+        // Answered (rmcp builds the JSON whole) before the body's budget is given back.
+        self.service
+            .handle(Request::from_parts(parts, Full::new(bytes)))
+            .await
+    }
+
+    fn unread(&self, unread: Unread, peer: &SocketAddr, grant: &Grant) -> Response<Body> {
+        let token = &grant.name;
+        let (status, reason) = match unread {
+            Unread::TooLarge if grant.writes => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the request is longer than the {MAX_WRITE_BODY} bytes ({} MiB) one \
+                     message may hold, as on stdio: send a smaller one",
+                    MAX_WRITE_BODY >> 20
+                ),
+            ),
+            Unread::TooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the request is longer than the {MAX_READ_BODY} bytes a call of a token \
+                     that only reads may send (a query is at most {} KiB): only a token that \
+                     writes sends more, up to {} MiB for add",
+                    super::arguments::MAX_QUERY >> 10,
+                    MAX_WRITE_BODY >> 20
+                ),
+            ),
+            Unread::Slow => (
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request's body came too slowly (a pause of more than {} ms, or less \
+                     than {} KiB a second after the first {} ms): send it whole",
+                    self.timeouts.body_gap.as_millis(),
+                    limits::MIN_RATE >> 10,
+                    self.timeouts.body_grace.as_millis()
+                ),
+            ),
+            Unread::Busy => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "other long requests are being read and served ({} MiB at once at most): \
+                     send it again in a moment",
+                    limits::LARGE_IN_FLIGHT >> 20
+                ),
+            ),
+            Unread::Failed(e) => (
+                StatusCode::BAD_REQUEST,
+                format!("the request's body could not be read: {e}"),
+            ),
+        };
+        calls::refused(status.as_u16(), peer, &format!("token={token}: {reason}"));
+        let mut response = closing(plain(status, &format!("recall: {reason}")));
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 
-fn too_large(peer: &SocketAddr, token: &str) -> Response<Body> {
-    let reason = format!(
-        "the request is longer than the {MAX_LINE} bytes ({} MiB) one message may hold, as \
-         on stdio: send a smaller one",
-        MAX_LINE >> 20
+/// Whether the body is declared JSON, as rmcp requires (else rmcp answers 415).
+fn json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
+}
+
+/// A JSON-RPC error for a body rmcp would not read: 400, as the transport says.
+fn json_error(error: String) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(error)).boxed());
+    *response.status_mut() = StatusCode::BAD_REQUEST;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
     );
-    calls::refused(413, peer, &format!("token={token}: {reason}"));
-    plain(StatusCode::PAYLOAD_TOO_LARGE, &format!("recall: {reason}"))
+    response
+}
+
+/// The response, after which the connection closes: its body (if any) is not read.
+fn closing(mut response: Response<Body>) -> Response<Body> {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
@@ -198,9 +371,20 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
     *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,
-        header::HeaderValue::from_static("text/plain; charset=utf-8"),
+        HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
+}
+
+/// A whole response written on a connection hyper does not serve.
+fn head(status: StatusCode, text: &str) -> String {
+    format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n{text}\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
+        text.len() + 1
+    )
 }
 
 #[cfg(test)]

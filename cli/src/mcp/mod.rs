@@ -30,6 +30,7 @@ pub fn serve(mut g: Globals, a: &McpArgs) -> Result<i32> {
         Some(given) => Some((
             http::address(given, a.http.public)?,
             grants::Tokens::resolve(&g.config, &a.http, &a.access, a.allow_writes)?,
+            http::origins(&a.http.allow_origins)?,
         )),
         None => None,
     };
@@ -49,7 +50,9 @@ pub fn serve(mut g: Globals, a: &McpArgs) -> Result<i32> {
     // One judge process serves every call.
     crate::line_process::keep_alive();
     let served = match http {
-        Some((addr, tokens)) => runtime.block_on(http::run(server, tokens, addr, a.http.public)),
+        Some((addr, tokens, origins)) => {
+            runtime.block_on(http::run(server, tokens, addr, a.http.public, origins))
+        }
         None => runtime.block_on(server.run()),
     };
     // The calls still running lose their helpers and end; the runtime waits for them
