@@ -4,6 +4,7 @@ mod common;
 
 mod access;
 mod add;
+mod capture_claude_shapes;
 mod capture_command;
 mod capture_inputs;
 mod capture_items;
