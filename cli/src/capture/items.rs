@@ -42,9 +42,8 @@ impl Rules {
 
 /// Why a segment becomes no item, if it does not: its session is a call the agent made
 /// of itself (a warm-up, a compaction, a prompt suggestion), the person asked nothing in
-/// it (only commands, wrappers, go-ons), or nothing was done: no tool called, and either
-/// the request failed unanswered (an API error alone) or only small talk was asked ("hi",
-/// "What model are you?").
+/// it (only commands, wrappers, go-ons), it asked only small talk ("hi", "What model are
+/// you?"), or its request failed unanswered with no tool called (an API error alone).
 pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
     if session.helper.is_some() {
         return Some("helper call of the agent");
@@ -67,6 +66,11 @@ pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
     if requests.is_empty() && !recap && session.task.is_none() {
         return Some("segment without a request");
     }
+    // Only a greeting or a question to the agent about itself: whatever the agent did
+    // of its own accord, the person asked for no work.
+    if !requests.is_empty() && requests.iter().all(|t| noise::small_talk(t)) {
+        return Some("segment without work");
+    }
     if tools {
         return None;
     }
@@ -88,8 +92,7 @@ pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
                 ..
             })
         );
-    let small_talk = !requests.is_empty() && requests.iter().all(|t| noise::small_talk(t));
-    (failed || small_talk).then_some("segment without work")
+    failed.then_some("segment without work")
 }
 
 /// The recap written after `segment` (where the next segment opens), if any.
@@ -140,10 +143,11 @@ pub fn item_of(
     });
     let recap_line = || {
         segment.iter().find_map(|r| match &r.event {
+            // Its first line of content, not a heading ("1. Primary Request and Intent:").
             Event::Recap(t) => t
                 .lines()
-                .map(|l| l.trim().trim_start_matches(['#', '*', ' ']).trim())
-                .find(|l| l.chars().count() > 12)
+                .map(|l| l.trim().trim_start_matches(['#', '*', '-', ' ']).trim())
+                .find(|l| l.chars().count() > 12 && !l.ends_with(':'))
                 .map(str::to_string),
             _ => None,
         })
@@ -155,7 +159,11 @@ pub fn item_of(
         .or_else(|| session.custom_title.clone())
         .or_else(|| session.ai_title.clone())
         .or(summary_record)
-        .or_else(|| prompts.first().map(|p| noise::title_line(p)))
+        .or_else(|| {
+            // The first request that is more than small talk ("hello", then the task).
+            let p = prompts.iter().find(|p| !noise::small_talk(p));
+            p.or(prompts.first()).map(|p| noise::title_line(p))
+        })
         .or_else(recap_line)
         .unwrap_or_else(|| format!("{} session {}", agent.name(), session.id));
     let first_line = title_text.trim().lines().next().unwrap_or("").trim();
@@ -262,7 +270,13 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
                 command, files: f, ..
             } => {
                 pending.push_back(command.is_some());
-                commands.extend(command.iter().map(|c| cut(c.trim(), ATOM_CHARS)));
+                // One atom a line: a command of several lines (a heredoc, a commit
+                // message) is joined into one.
+                commands.extend(command.iter().map(|c| {
+                    let one: Vec<&str> =
+                        c.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                    cut(&one.join(" "), ATOM_CHARS)
+                }));
                 files.extend(f.iter().map(|f| cut(f, ATOM_CHARS)));
             }
             _ => {}

@@ -18,6 +18,7 @@ pub const NOT_WRITTEN: &[&str] = &[
     "<bash-stderr>",
     "<system-reminder>",
     "<user-prompt-submit-hook>",
+    "<user-memory-input>",
     "<ide_opened_file>",
     "<ide_selection>",
     "<ide_diagnostics>",
@@ -139,7 +140,12 @@ pub fn is_request(text: &str) -> bool {
 /// The title a prompt gives: its first line, or, when that line only announces what
 /// follows ("Fix these tests:"), that line and the next, joined.
 pub fn title_line(text: &str) -> String {
-    let mut lines = text.trim().lines().map(str::trim).filter(|l| !l.is_empty());
+    // A line the person continued with a backslash ends at its text.
+    let mut lines = text
+        .trim()
+        .lines()
+        .map(|l| l.trim().trim_end_matches('\\').trim_end())
+        .filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("").to_string();
     if first.ends_with(':') {
         if let Some(next) = lines.next() {
@@ -213,6 +219,10 @@ mod tests {
         );
         assert_eq!(title_line("Fix the build\nmore"), "Fix the build");
         assert_eq!(title_line("Note:"), "Note:");
+        assert_eq!(
+            title_line("close, but I get this:\\\nTypeError: x is undefined"),
+            "close, but I get this: TypeError: x is undefined"
+        );
         assert_eq!(
             without_private("key <private>hunter2</private> and <private>rest"),
             "key  and "
