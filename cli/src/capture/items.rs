@@ -449,6 +449,66 @@ mod tests {
         }
     }
 
+    fn rec(event: Event) -> Record {
+        Record {
+            at: None,
+            event,
+            sidechain: false,
+        }
+    }
+
+    fn call(name: &str, command: Option<&str>) -> Record {
+        rec(Event::ToolCall {
+            name: name.into(),
+            input: String::new(),
+            command: command.map(str::to_string),
+            files: Vec::new(),
+        })
+    }
+
+    fn output(text: &str, error: bool) -> Record {
+        rec(Event::ToolResult {
+            text: text.into(),
+            error,
+        })
+    }
+
+    #[test]
+    fn error_atoms_only_from_commands_and_errors() {
+        // Two calls before their results (as both agents write parallel calls): each
+        // result is read as its own call's.
+        let segment = vec![
+            call("Read", None),
+            call("shell", Some("git diff && cargo build")),
+            output("12\t// the error path\n13→ fn fail() {}", false),
+            output(
+                "diff --git a/src/errors.rs b/src/errors.rs\n+use crate::errors::Error;\n- [ ] handle the error\nerror[E0432]: unresolved import `crate::errors`",
+                false,
+            ),
+            call("Grep", None),
+            output("src/errors.rs:3: pub enum Error {}", false),
+            call("Read", None),
+            output("File does not exist.\nerror: no such file", true),
+        ];
+        assert_eq!(
+            atoms(&segment),
+            vec![
+                "error[E0432]: unresolved import `crate::errors`",
+                "File does not exist.",
+                "git diff && cargo build",
+            ]
+        );
+        // A command of several lines is one atom.
+        let heredoc = vec![call(
+            "Bash",
+            Some("git commit -m \"$(cat <<'EOF'\nFix it\nEOF\n)\""),
+        )];
+        assert_eq!(
+            atoms(&heredoc),
+            vec!["git commit -m \"$(cat <<'EOF' Fix it EOF )\""]
+        );
+    }
+
     #[test]
     fn cuts_are_bounded() {
         assert_eq!(cut("abcdef", 4), "abc…");

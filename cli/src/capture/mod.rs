@@ -227,6 +227,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn private_spans_leave_every_text_of_either_agent() {
+        let secret = "<private>s3cr3t</private>";
+        let mut s = Session {
+            agent: Some(Agent::Codex),
+            ai_title: Some(format!("title {secret}")),
+            ..Session::default()
+        };
+        for event in [
+            Event::Prompt(format!("deploy {secret} now")),
+            Event::Answer(format!("done {secret}")),
+            Event::ToolCall {
+                name: "shell".into(),
+                input: format!("{{\"cmd\":\"echo {secret}\"}}"),
+                command: Some(format!("echo {secret}")),
+                files: Vec::new(),
+            },
+            Event::ToolResult {
+                text: format!("{secret} and <private>unclosed"),
+                error: false,
+            },
+        ] {
+            s.records.push(Record {
+                at: None,
+                event,
+                sidechain: false,
+            });
+        }
+        private_out(&mut s);
+        let shown = format!("{:?} {:?}", s.records, s.ai_title);
+        assert!(
+            !shown.contains("s3cr3t") && !shown.contains("unclosed"),
+            "{shown}"
+        );
+        assert!(shown.contains("deploy  now"), "{shown}");
+    }
+
+    #[test]
     fn wrappers_and_interruptions_are_not_prompts() {
         for note in [
             "<command-name>/clear</command-name>",
@@ -237,6 +274,10 @@ mod tests {
         ] {
             assert!(matches!(person_text(note), Event::Note(_)), "{note}");
         }
+        assert!(matches!(
+            person_text("<ide_opened_file>The user opened a.rs</ide_opened_file>"),
+            Event::Note(_)
+        ));
         assert_eq!(
             person_text("fix the <b> tag"),
             Event::Prompt("fix the <b> tag".into())
