@@ -35,7 +35,7 @@ pub fn read(lines: &Lines) -> Session {
     };
     // One API message is written as several records sharing `message.id`, some
     // repeating a block an earlier one had: each block is read once.
-    let mut message: (String, Vec<Value>) = (String::new(), Vec::new());
+    let mut message: (&str, Vec<&Value>) = ("", Vec::new());
     for (_, v) in &lines.values {
         if let Some(branch) = v.get("gitBranch").and_then(Value::as_str) {
             if !branch.is_empty() && branch != "HEAD" {
@@ -83,8 +83,8 @@ pub fn read(lines: &Lines) -> Session {
                 let id = msg.and_then(|m| m.get("id")).and_then(Value::as_str);
                 match id {
                     Some(id) if id == message.0 => {}
-                    Some(id) => message = (id.to_string(), Vec::new()),
-                    None => message = (String::new(), Vec::new()),
+                    Some(id) => message = (id, Vec::new()),
+                    None => message = ("", Vec::new()),
                 }
                 let mut events = Vec::new();
                 let mut unknown = Vec::new();
@@ -93,10 +93,10 @@ pub fn read(lines: &Lines) -> Session {
                     Some(Value::Array(blocks)) => {
                         for b in blocks {
                             if id.is_some() {
-                                if message.1.contains(b) {
+                                if message.1.contains(&b) {
                                     continue;
                                 }
-                                message.1.push(b.clone());
+                                message.1.push(b);
                             }
                             match block(role, b) {
                                 Ok(Some(e)) => events.push(e),
@@ -220,7 +220,10 @@ pub fn sub_agent(path: &Path, s: &mut Session) {
 fn task_description(parent: &Path, prompt: &str) -> Option<String> {
     let text = std::fs::read_to_string(parent).ok()?;
     text.lines()
-        .filter(|l| l.contains("\"description\"") && l.contains("tool_use"))
+        // Only the lines that can hold such a call are parsed.
+        .filter(|l| {
+            l.contains("\"description\"") && l.contains("\"prompt\"") && l.contains("tool_use")
+        })
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find_map(|v| {
             let blocks = v.get("message")?.get("content")?.as_array()?.clone();
