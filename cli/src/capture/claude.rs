@@ -38,7 +38,7 @@ pub fn read(lines: &Lines) -> Session {
     let mut message: (&str, Vec<&Value>) = ("", Vec::new());
     for (_, v) in &lines.values {
         if let Some(branch) = v.get("gitBranch").and_then(Value::as_str) {
-            if !branch.is_empty() && branch != "HEAD" {
+            if !branch.is_empty() && branch != "HEAD" && s.branch.as_deref() != Some(branch) {
                 s.branch = Some(branch.to_string());
             }
         }
