@@ -6,6 +6,7 @@ mod access;
 mod access_context;
 mod access_writes;
 mod add;
+mod capture_claude_shapes;
 mod capture_codex;
 mod capture_command;
 mod capture_inputs;

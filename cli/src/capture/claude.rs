@@ -1,14 +1,30 @@
 //! Claude Code transcripts (`~/.claude/projects/<folder>/<session id>.jsonl`): one JSON
 //! record a line, `type` one of `user`, `assistant`, `summary`, `system` and records
 //! of the program's own (progress, snapshots); a message's `content` is text or a list
-//! of blocks (`text`, `tool_use`, `tool_result`, `thinking`, `image`).
+//! of blocks (`text`, `tool_use`, `tool_result`, `thinking`, `image`). Version 2.1 adds
+//! `custom-title` (the person's `/rename`), `ai-title` (the program's title of the
+//! session), `agent-name`, `last-prompt`, `permission-mode`, `attachment`, `pr-link`.
+use std::path::Path;
+
 use serde_json::Value;
 
 use super::lines::Lines;
-use super::{person_text, time_of, Agent, Event, Record, Session};
+use super::{noise, person_text, time_of, Agent, Event, Record, Session};
 
 /// Records of the program's own, read and left out without being counted as unknown.
-const KNOWN_OTHER: &[&str] = &["progress", "file-history-snapshot", "queue-operation"];
+const KNOWN_OTHER: &[&str] = &[
+    "progress",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "permission-mode",
+    "pr-link",
+    "agent-name",
+    "last-prompt",
+    "mode",
+];
+/// The model name Claude Code gives the turns it writes itself (API errors, time-outs).
+const SYNTHETIC: &str = "<synthetic>";
 /// The first words of the prompt with which a compacted conversation goes on.
 const CONTINUED: &str = "This session is being continued from a previous conversation";
 
@@ -17,7 +33,15 @@ pub fn read(lines: &Lines) -> Session {
         agent: Some(Agent::Claude),
         ..Session::default()
     };
+    // One API message is written as several records sharing `message.id`, some
+    // repeating a block an earlier one had: each block is read once.
+    let mut message: (&str, Vec<&Value>) = ("", Vec::new());
     for (_, v) in &lines.values {
+        if let Some(branch) = v.get("gitBranch").and_then(Value::as_str) {
+            if !branch.is_empty() && branch != "HEAD" && s.branch.as_deref() != Some(branch) {
+                s.branch = Some(branch.to_string());
+            }
+        }
         if s.id.is_empty() {
             if let Some(id) = v.get("sessionId").and_then(Value::as_str) {
                 s.id = id.to_string();
@@ -45,16 +69,35 @@ pub fn read(lines: &Lines) -> Session {
                     push(Event::Compaction);
                 }
             }
+            Some("custom-title") => {
+                s.custom_title = title_field(v, "customTitle").or(s.custom_title.take())
+            }
+            Some("ai-title") => s.ai_title = title_field(v, "aiTitle").or(s.ai_title.take()),
             Some(role @ ("user" | "assistant")) => {
                 let meta = v.get("isMeta").and_then(Value::as_bool) == Some(true);
                 let compact = v.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
-                let content = v.get("message").and_then(|m| m.get("content"));
+                let msg = v.get("message");
+                let content = msg.and_then(|m| m.get("content"));
+                let synthetic =
+                    msg.and_then(|m| m.get("model")).and_then(Value::as_str) == Some(SYNTHETIC);
+                let id = msg.and_then(|m| m.get("id")).and_then(Value::as_str);
+                match id {
+                    Some(id) if id == message.0 => {}
+                    Some(id) => message = (id, Vec::new()),
+                    None => message = ("", Vec::new()),
+                }
                 let mut events = Vec::new();
                 let mut unknown = Vec::new();
                 match content {
                     Some(Value::String(text)) => events.push(text_event(role, text)),
                     Some(Value::Array(blocks)) => {
                         for b in blocks {
+                            if id.is_some() {
+                                if message.1.contains(&b) {
+                                    continue;
+                                }
+                                message.1.push(b);
+                            }
                             match block(role, b) {
                                 Ok(Some(e)) => events.push(e),
                                 Ok(None) => {}
@@ -77,13 +120,21 @@ pub fn read(lines: &Lines) -> Session {
                     })
                 };
                 if compact || starts_continued {
-                    // The recap that opens a compacted conversation: a boundary, not a prompt.
+                    // The recap that opens a compacted conversation: a boundary, not a
+                    // prompt, and the summary of the segment it recaps.
                     push(Event::Compaction);
+                    let text = events.into_iter().find_map(|e| match e {
+                        Event::Prompt(t) | Event::Note(t) => Some(t),
+                        _ => None,
+                    });
+                    push(Event::Recap(recap_text(&text.unwrap_or_default())));
                     continue;
                 }
                 for e in events {
                     push(match e {
                         Event::Prompt(t) if meta => Event::Note(t),
+                        // An API error or a time-out the program wrote as the agent's turn.
+                        Event::Answer(t) if synthetic => Event::Note(t),
                         e => e,
                     });
                 }
@@ -94,6 +145,96 @@ pub fn read(lines: &Lines) -> Session {
         }
     }
     s
+}
+
+fn title_field(v: &Value, key: &str) -> Option<String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// The recap without the program's framing around it: from its summary on.
+fn recap_text(text: &str) -> String {
+    let t = text.trim();
+    let body = t
+        .find("Summary:")
+        .map(|i| &t[i + "Summary:".len()..])
+        .unwrap_or(t);
+    // The closing instruction to go on is the program's, not the recap's.
+    let body = body
+        .find("Please continue the conversation from where we left")
+        .map(|i| &body[..i])
+        .unwrap_or(body);
+    body.trim().to_string()
+}
+
+/// What a sub-agent's own file says of it: the compaction helper
+/// (`agent-acompact-*`) is a helper call; its task is the `description` of its
+/// `.meta.json` (2.1), else of the parent's Task call whose prompt it was given (2.0,
+/// `agent-<id>.jsonl` beside the parent's transcript).
+pub fn sub_agent(path: &Path, s: &mut Session) {
+    let name = path
+        .file_stem()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    if name.starts_with("agent-acompact") {
+        s.helper = Some("compaction call");
+        return;
+    }
+    let meta = path.with_extension("meta.json");
+    let described = std::fs::read(&meta)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .and_then(|v| title_field(&v, "description"));
+    if described.is_some() {
+        s.task = described;
+        return;
+    }
+    let Some(first) = s.records.iter().find_map(|r| match &r.event {
+        Event::Prompt(t) => Some(t.trim().to_string()),
+        _ => None,
+    }) else {
+        return;
+    };
+    if noise::helper_prompt(&first).is_some() {
+        return;
+    }
+    let dir = path.parent();
+    let parents = [
+        dir.map(|d| d.join(format!("{}.jsonl", s.id))),
+        dir.and_then(Path::parent)
+            .and_then(Path::parent)
+            .map(|d| d.join(format!("{}.jsonl", s.id))),
+    ];
+    for parent in parents.into_iter().flatten() {
+        if let Some(d) = task_description(&parent, &first) {
+            s.task = Some(d);
+            return;
+        }
+    }
+}
+
+/// The `description` of the Task (or Agent) call in `parent` whose prompt is `prompt`.
+fn task_description(parent: &Path, prompt: &str) -> Option<String> {
+    let text = std::fs::read_to_string(parent).ok()?;
+    text.lines()
+        // Only the lines that can hold such a call are parsed.
+        .filter(|l| {
+            l.contains("\"description\"") && l.contains("\"prompt\"") && l.contains("tool_use")
+        })
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|v| {
+            let blocks = v.get("message")?.get("content")?.as_array()?.clone();
+            blocks.into_iter().find_map(|b| {
+                let input = b.get("input")?;
+                let given = input.get("prompt")?.as_str()?;
+                (given.trim() == prompt)
+                    .then(|| title_field(input, "description"))
+                    .flatten()
+            })
+        })
 }
 
 fn text_event(role: &str, text: &str) -> Event {

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+use super::noise;
 use super::project::project_of;
 use super::summarize::Summary;
 use super::{Agent, Event, Record, Session};
@@ -39,8 +40,81 @@ impl Rules {
     }
 }
 
+/// Why a segment becomes no item, if it does not: its session is a call the agent made
+/// of itself (a warm-up, a compaction, a prompt suggestion), the person asked nothing in
+/// it (only commands, wrappers, go-ons), it asked only small talk ("hi", "What model are
+/// you?"), or its request failed unanswered with no tool called (an API error alone).
+pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
+    if session.helper.is_some() {
+        return Some("helper call of the agent");
+    }
+    let only_sidechain = segment.iter().all(|r| r.sidechain);
+    let own = |r: &&Record| !r.sidechain || only_sidechain;
+    let tools = segment
+        .iter()
+        .any(|r| matches!(r.event, Event::ToolCall { .. } | Event::ToolResult { .. }));
+    let requests: Vec<&str> = segment
+        .iter()
+        .filter(own)
+        .filter_map(|r| match &r.event {
+            Event::Prompt(t) if noise::is_request(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    let recap = segment.iter().any(|r| matches!(r.event, Event::Recap(_)));
+    // A segment that goes on from a compaction works on the request before it.
+    if requests.is_empty() && !recap && session.task.is_none() {
+        return Some("segment without a request");
+    }
+    // Only a greeting or a question to the agent about itself: whatever the agent did
+    // of its own accord, the person asked for no work.
+    if !requests.is_empty() && requests.iter().all(|t| noise::small_talk(t)) {
+        return Some("segment without work");
+    }
+    if tools {
+        return None;
+    }
+    let answered = segment
+        .iter()
+        .filter(own)
+        .any(|r| matches!(&r.event, Event::Answer(t) if !t.trim().is_empty()));
+    // Unanswered, and the program said why after the request (an API error, an
+    // interruption): nothing came of it. A request still waiting is kept.
+    let failed = !answered
+        && matches!(
+            segment
+                .iter()
+                .filter(own)
+                .rev()
+                .find(|r| matches!(r.event, Event::Prompt(_) | Event::Note(_))),
+            Some(Record {
+                event: Event::Note(_),
+                ..
+            })
+        );
+    failed.then_some("segment without work")
+}
+
+/// The recap written after `segment` (where the next segment opens), if any.
+fn recap_after<'a>(session: &'a Session, segment: &[Record]) -> Option<&'a str> {
+    let end = super::redact::offset(&session.records, segment) + segment.len();
+    session
+        .records
+        .get(end..)?
+        .iter()
+        .take_while(|r| !matches!(r.event, Event::Prompt(_) | Event::Answer(_)))
+        .find_map(|r| match &r.event {
+            // A recap of a few words says less than the agent's last answer.
+            Event::Recap(t) if t.trim().chars().count() >= RECAP_CHARS => Some(t.as_str()),
+            _ => None,
+        })
+}
+
+/// The shortest recap taken as a segment's summary.
+const RECAP_CHARS: usize = 40;
+
 /// The item of one segment, checked as every written item is; None when the segment
-/// has no timed record (no time to give it).
+/// has no timed record (no time to give it) or makes no item (`left_out`).
 pub fn item_of(
     session: &Session,
     segment: &[Record],
@@ -49,6 +123,9 @@ pub fn item_of(
     let Some(at) = segment.iter().rev().find_map(|r| r.at) else {
         return Ok(None);
     };
+    if left_out(session, segment).is_some() {
+        return Ok(None);
+    }
     let agent = session.agent.unwrap_or(Agent::Claude);
     let only_sidechain = segment.iter().all(|r| r.sidechain);
     let prompts: Vec<&str> = segment
@@ -58,15 +135,36 @@ pub fn item_of(
             Event::Prompt(t) => Some(t.trim()),
             _ => None,
         })
-        .filter(|t| !t.is_empty())
+        .filter(|t| noise::is_request(t))
         .collect();
     let summary_record = session.records.iter().rev().find_map(|r| match &r.event {
-        Event::Summary(t) if !t.trim().is_empty() => Some(t.as_str()),
+        Event::Summary(t) if !t.trim().is_empty() => Some(t.trim().to_string()),
         _ => None,
     });
-    let title_text = summary_record
-        .or(prompts.first().copied())
-        .map(str::to_string)
+    let recap_line = || {
+        segment.iter().find_map(|r| match &r.event {
+            // Its first line of content, not a heading ("1. Primary Request and Intent:").
+            Event::Recap(t) => t
+                .lines()
+                .map(|l| l.trim().trim_start_matches(['#', '*', '-', ' ']).trim())
+                .find(|l| l.chars().count() > 12 && !l.ends_with(':'))
+                .map(str::to_string),
+            _ => None,
+        })
+    };
+    // The person's title, then the agent's, then a summary record, then a request.
+    let title_text = session
+        .task
+        .clone()
+        .or_else(|| session.custom_title.clone())
+        .or_else(|| session.ai_title.clone())
+        .or(summary_record)
+        .or_else(|| {
+            // The first request that is more than small talk ("hello", then the task).
+            let p = prompts.iter().find(|p| !noise::small_talk(p));
+            p.or(prompts.first()).map(|p| noise::title_line(p))
+        })
+        .or_else(recap_line)
         .unwrap_or_else(|| format!("{} session {}", agent.name(), session.id));
     let first_line = title_text.trim().lines().next().unwrap_or("").trim();
     let title = cut(first_line, TITLE_CHARS);
@@ -75,24 +173,32 @@ pub fn item_of(
         .take(QUESTIONS)
         .map(|p| cut(p, QUESTION_CHARS))
         .collect();
-    let summary = segment
-        .iter()
-        .rev()
-        .find_map(|r| match &r.event {
+    let last_answer = || {
+        segment.iter().rev().find_map(|r| match &r.event {
             Event::Answer(t) if !t.trim().is_empty() && (!r.sidechain || only_sidechain) => {
                 Some(t.trim())
             }
             _ => None,
         })
+    };
+    let summary = recap_after(session, segment)
+        .map(str::trim)
+        .or_else(last_answer)
         .map(|t| cut(t, SUMMARY_CHARS))
         .unwrap_or_default();
+    let mut facts = atoms(segment);
+    if let Some(branch) = session.branch.as_deref() {
+        if !matches!(branch, "main" | "master" | "trunk" | "develop") {
+            facts.push(cut(&format!("branch: {branch}"), ATOM_CHARS));
+        }
+    }
     let value = json!({
         "source": rules.source(agent),
         "project": session.cwd.as_deref().and_then(|c| project_of(c, &rules.projects)),
         "title": clean(&title),
         "summary": clean(&summary),
         "questions": clean(&bounded(&questions.join("\n"), MAX_INDEXED)),
-        "atoms": clean(&bounded(&atoms(segment).join("\n"), MAX_INDEXED)),
+        "atoms": clean(&bounded(&facts.join("\n"), MAX_INDEXED)),
         "occurred_at": recall_core::time::normalize(&at),
         "transcript": clean(&transcript(segment)),
     });
@@ -136,13 +242,25 @@ pub fn with_summary(literal: &Item, s: Summary) -> Result<Item, String> {
 }
 
 /// The verbatim facts of a segment: error lines, commands run, files written; each kind
-/// deduplicated, in order, and bounded.
+/// deduplicated, in order, and bounded. Error lines come from what the agent met: the
+/// output of the commands it ran, and a tool's result marked as an error (its first
+/// line); never from a file it read, a search it made or a diff it wrote.
 pub fn atoms(segment: &[Record]) -> Vec<String> {
     let (mut errors, mut commands, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    // Each tool's result follows its call, in the order of the calls.
+    let mut pending: std::collections::VecDeque<bool> = std::collections::VecDeque::new();
     for r in segment {
         match &r.event {
             Event::ToolResult { text, error } => {
-                let mut found: Vec<&str> = text.lines().filter(|l| is_error_line(l)).collect();
+                // A result whose call is not in the segment is read as a command's.
+                let ran_command = pending.pop_front().unwrap_or(true);
+                let mut found: Vec<&str> = if ran_command {
+                    text.lines()
+                        .filter(|l| !is_content_line(l) && is_error_line(l))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
                 if found.is_empty() && *error {
                     found.extend(text.lines().map(str::trim).find(|l| !l.is_empty()));
                 }
@@ -151,7 +269,14 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
             Event::ToolCall {
                 command, files: f, ..
             } => {
-                commands.extend(command.iter().map(|c| cut(c.trim(), ATOM_CHARS)));
+                pending.push_back(command.is_some());
+                // One atom a line: a command of several lines (a heredoc, a commit
+                // message) is joined into one.
+                commands.extend(command.iter().map(|c| {
+                    let one: Vec<&str> =
+                        c.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                    cut(&one.join(" "), ATOM_CHARS)
+                }));
                 files.extend(f.iter().map(|f| cut(f, ATOM_CHARS)));
             }
             _ => {}
@@ -168,6 +293,21 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
         out.extend(kept);
     }
     out
+}
+
+/// A line of a file or a diff that a command printed (`git diff`, `cat -n`, a task
+/// list), not a message of the command's own.
+fn is_content_line(line: &str) -> bool {
+    let t = line.trim_start();
+    if line.starts_with(['+', '-', '@', '>']) && !line.starts_with("-->") {
+        return true;
+    }
+    if t.starts_with("diff --git") || t.starts_with("index ") || t.starts_with("- [") {
+        return true;
+    }
+    // `cat -n` and the agent's file reader: a line number, then a tab or an arrow.
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && matches!(t[digits..].chars().next(), Some('\t' | '→'))
 }
 
 /// A line of output that reports an error.
@@ -237,6 +377,7 @@ pub fn transcript(segment: &[Record]) -> String {
                 format!("{side}{what}: {}", cut(text.trim(), SHOWN_CHARS))
             }
             Event::Compaction => "(the conversation was compacted here)".to_string(),
+            Event::Recap(t) => format!("recap: {}", cut(t.trim(), SHOWN_CHARS)),
             Event::Summary(t) => format!("summary: {}", t.trim()),
         };
         if out.len() + line.len() + 1 > MAX_TRANSCRIPT {
@@ -306,6 +447,66 @@ mod tests {
         ] {
             assert!(!is_error_line(no), "{no}");
         }
+    }
+
+    fn rec(event: Event) -> Record {
+        Record {
+            at: None,
+            event,
+            sidechain: false,
+        }
+    }
+
+    fn call(name: &str, command: Option<&str>) -> Record {
+        rec(Event::ToolCall {
+            name: name.into(),
+            input: String::new(),
+            command: command.map(str::to_string),
+            files: Vec::new(),
+        })
+    }
+
+    fn output(text: &str, error: bool) -> Record {
+        rec(Event::ToolResult {
+            text: text.into(),
+            error,
+        })
+    }
+
+    #[test]
+    fn error_atoms_only_from_commands_and_errors() {
+        // Two calls before their results (as both agents write parallel calls): each
+        // result is read as its own call's.
+        let segment = vec![
+            call("Read", None),
+            call("shell", Some("git diff && cargo build")),
+            output("12\t// the error path\n13→ fn fail() {}", false),
+            output(
+                "diff --git a/src/errors.rs b/src/errors.rs\n+use crate::errors::Error;\n- [ ] handle the error\nerror[E0432]: unresolved import `crate::errors`",
+                false,
+            ),
+            call("Grep", None),
+            output("src/errors.rs:3: pub enum Error {}", false),
+            call("Read", None),
+            output("File does not exist.\nerror: no such file", true),
+        ];
+        assert_eq!(
+            atoms(&segment),
+            vec![
+                "error[E0432]: unresolved import `crate::errors`",
+                "File does not exist.",
+                "git diff && cargo build",
+            ]
+        );
+        // A command of several lines is one atom.
+        let heredoc = vec![call(
+            "Bash",
+            Some("git commit -m \"$(cat <<'EOF'\nFix it\nEOF\n)\""),
+        )];
+        assert_eq!(
+            atoms(&heredoc),
+            vec!["git commit -m \"$(cat <<'EOF' Fix it EOF )\""]
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod codex;
 pub mod discover;
 pub mod items;
 pub mod lines;
+pub mod noise;
 pub mod project;
 pub mod redact;
 pub mod run;
@@ -56,6 +57,9 @@ pub enum Event {
     ToolResult { text: String, error: bool },
     /// The conversation was compacted here: a new segment begins.
     Compaction,
+    /// The agent's recap of the segment before a compaction, written where the next one
+    /// opens: that earlier segment's summary.
+    Recap(String),
     /// The agent's own summary of the session.
     Summary(String),
 }
@@ -77,6 +81,17 @@ pub struct Session {
     pub records: Vec<Record>,
     /// Lines left out, by kind (an unknown record type is `type:NAME`).
     pub skipped: BTreeMap<String, u64>,
+    /// The session's title as the person named it (Claude Code's `/rename`).
+    pub custom_title: Option<String>,
+    /// The title the agent generated for the session.
+    pub ai_title: Option<String>,
+    /// The git branch the session worked on, when the transcript names one.
+    pub branch: Option<String>,
+    /// A sub-agent's task, as its parent's call described it: its title.
+    pub task: Option<String>,
+    /// Why the session is a call the agent made of itself (a warm-up, a compaction, a
+    /// prompt suggestion), which becomes no item.
+    pub helper: Option<&'static str>,
 }
 
 impl Session {
@@ -113,8 +128,17 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
         session.id = stem(path);
     } else if agent == Some(Agent::Claude) && stem(path) != session.id {
         // A sub-agent's transcript carries its parent's session id.
+        claude::sub_agent(path, &mut session);
         session.id = format!("{}/{}", session.id, stem(path));
     }
+    if session.helper.is_none() {
+        let first = session.records.iter().find_map(|r| match &r.event {
+            Event::Prompt(t) => Some(t.as_str()),
+            _ => None,
+        });
+        session.helper = first.and_then(noise::helper_prompt);
+    }
+    private_out(&mut session);
     if session.records.is_empty() && lines.values.is_empty() {
         return Err(format!(
             "{}: not a Claude Code or Codex session file (no line reads as JSON)",
@@ -122,6 +146,42 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
         ));
     }
     Ok(session)
+}
+
+/// `<private>` spans taken out of every text read, before anything is made of it.
+fn private_out(session: &mut Session) {
+    let strip = |t: &mut String| {
+        if let std::borrow::Cow::Owned(kept) = noise::without_private(t) {
+            *t = kept;
+        }
+    };
+    for r in &mut session.records {
+        match &mut r.event {
+            Event::Prompt(t)
+            | Event::Note(t)
+            | Event::Answer(t)
+            | Event::Recap(t)
+            | Event::Summary(t) => strip(t),
+            Event::ToolCall { input, command, .. } => {
+                strip(input);
+                if let Some(c) = command {
+                    strip(c);
+                }
+            }
+            Event::ToolResult { text, .. } => strip(text),
+            Event::Compaction => {}
+        }
+    }
+    for t in [
+        &mut session.custom_title,
+        &mut session.ai_title,
+        &mut session.task,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        strip(t);
+    }
 }
 
 fn stem(path: &Path) -> String {
@@ -155,23 +215,7 @@ pub fn time_of(v: &serde_json::Value) -> Option<DateTime<Utc>> {
 
 /// The text of the person's turn, as a prompt or as a note when the agent put it there.
 pub fn person_text(text: &str) -> Event {
-    const NOT_WRITTEN: &[&str] = &[
-        "<command-name>",
-        "<command-message>",
-        "<command-args>",
-        "<local-command-stdout>",
-        "<local-command-stderr>",
-        "<system-reminder>",
-        "<user-prompt-submit-hook>",
-        "<environment_context>",
-        "<user_instructions>",
-        "<turn_aborted>",
-        "Caveat: The messages below were generated",
-        "[Request interrupted by user",
-        "# AGENTS.md instructions",
-    ];
-    let t = text.trim_start();
-    if NOT_WRITTEN.iter().any(|p| t.starts_with(p)) || t.is_empty() {
+    if noise::not_written(text) {
         Event::Note(text.to_string())
     } else {
         Event::Prompt(text.to_string())
@@ -181,6 +225,43 @@ pub fn person_text(text: &str) -> Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_spans_leave_every_text_of_either_agent() {
+        let secret = "<private>s3cr3t</private>";
+        let mut s = Session {
+            agent: Some(Agent::Codex),
+            ai_title: Some(format!("title {secret}")),
+            ..Session::default()
+        };
+        for event in [
+            Event::Prompt(format!("deploy {secret} now")),
+            Event::Answer(format!("done {secret}")),
+            Event::ToolCall {
+                name: "shell".into(),
+                input: format!("{{\"cmd\":\"echo {secret}\"}}"),
+                command: Some(format!("echo {secret}")),
+                files: Vec::new(),
+            },
+            Event::ToolResult {
+                text: format!("{secret} and <private>unclosed"),
+                error: false,
+            },
+        ] {
+            s.records.push(Record {
+                at: None,
+                event,
+                sidechain: false,
+            });
+        }
+        private_out(&mut s);
+        let shown = format!("{:?} {:?}", s.records, s.ai_title);
+        assert!(
+            !shown.contains("s3cr3t") && !shown.contains("unclosed"),
+            "{shown}"
+        );
+        assert!(shown.contains("deploy  now"), "{shown}");
+    }
 
     #[test]
     fn wrappers_and_interruptions_are_not_prompts() {
@@ -193,6 +274,10 @@ mod tests {
         ] {
             assert!(matches!(person_text(note), Event::Note(_)), "{note}");
         }
+        assert!(matches!(
+            person_text("<ide_opened_file>The user opened a.rs</ide_opened_file>"),
+            Event::Note(_)
+        ));
         assert_eq!(
             person_text("fix the <b> tag"),
             Event::Prompt("fix the <b> tag".into())

@@ -20,7 +20,11 @@ fn event(e: &mut Event) -> Counts {
         found.merge(&counts);
     };
     match e {
-        Event::Prompt(t) | Event::Note(t) | Event::Answer(t) | Event::Summary(t) => clean(t),
+        Event::Prompt(t)
+        | Event::Note(t)
+        | Event::Answer(t)
+        | Event::Summary(t)
+        | Event::Recap(t) => clean(t),
         Event::ToolResult { text, .. } => clean(text),
         Event::ToolCall {
             name,

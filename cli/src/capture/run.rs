@@ -8,7 +8,7 @@ use recall_core::redact::Counts as Redacted;
 use rusqlite::{Connection, TransactionBehavior::Immediate};
 use sha2::{Digest, Sha256};
 
-use super::items::{item_of, with_summary, Rules};
+use super::items::{item_of, left_out, with_summary, Rules};
 use super::segment::segments;
 use super::summarize::{Request, Summarizer};
 use super::{read_session, Agent};
@@ -43,6 +43,9 @@ pub struct Counts {
     pub replaced: u64,
     pub unchanged: u64,
     pub forgotten: u64,
+    /// Items an earlier capture made of what the rules now leave out (a helper call, a
+    /// segment without work), removed; those a person marked are kept.
+    pub removed: u64,
     pub skipped: BTreeMap<String, u64>,
     #[serde(serialize_with = "redacted_json")]
     pub redacted: Redacted,
@@ -149,6 +152,21 @@ fn capture_file(
             .context("preparing the capture")?
             .with_vectors(crate::vectors::store::read(&tx)?);
         for (n, segment) in segments(&session.records, options.rules.gap_seconds) {
+            if let Some(why) = left_out(&session, segment) {
+                *c.skipped.entry(why.into()).or_default() += 1;
+                // What an earlier capture made of it goes, unless a person marked it.
+                if let Origin::Item { id, .. } = store::origin(&tx, agent, &session.id, n)
+                    .context("reading the capture records")?
+                {
+                    if store::drop_unmarked(&tx, agent, &session.id, n, id)
+                        .context("removing an item that is no work")?
+                    {
+                        crate::vectors::store::forget(&tx, &[id])?;
+                        c.removed += 1;
+                    }
+                }
+                continue;
+            }
             let item = item_of(&session, segment, &options.rules)
                 .map_err(|e| err!("{name}: segment {n}: {e}"))?;
             let Some(item) = item else {

@@ -30,6 +30,28 @@ pub fn origin(
     })
 }
 
+/// Removes the item a segment became and the segment's record, unless a person marked
+/// the item (a kind, global); whether it was removed.
+pub fn drop_unmarked(
+    conn: &Connection,
+    agent: &str,
+    session: &str,
+    segment: u32,
+    id: i64,
+) -> rusqlite::Result<bool> {
+    let removed = conn
+        .prepare_cached("delete from items where id = ?1 and kind is null and not global")?
+        .execute([id])?;
+    let gone = removed > 0 || !exists(conn, id)?;
+    if gone {
+        conn.prepare_cached(
+            "delete from capture_segments where agent = ?1 and session = ?2 and segment = ?3",
+        )?
+        .execute(params![agent, session, segment])?;
+    }
+    Ok(removed > 0)
+}
+
 /// Whether the item is still there (another program may have deleted it).
 pub fn exists(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
     conn.prepare_cached("select 1 from items where id = ?1")?
