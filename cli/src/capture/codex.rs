@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use super::claude::shown_input;
 use super::lines::Lines;
+use super::noise;
 use super::{person_text, time_of, Agent, Event, Record, Session};
 
 const ITEM_TYPES: &[&str] = &[
@@ -120,8 +121,9 @@ pub fn read(lines: &Lines) -> Session {
         }
     }
     if r.helper {
-        r.session.records.clear();
-        r.session.skip("codex helper session (not read)");
+        // Its segments become no item, and a re-capture removes those an earlier one
+        // made (`items::left_out`).
+        r.session.helper = Some("codex housekeeping sub-agent");
     }
     r.session
 }
@@ -239,6 +241,7 @@ impl Reader {
                 .map(str::trim)
                 .filter(|b| !b.is_empty() && *b != "HEAD")
                 .map(str::to_string);
+            self.session.branch = self.branch.clone();
             self.branch_note(at);
             return;
         };
@@ -472,38 +475,9 @@ fn wrapped_request(text: &str) -> Option<String> {
 }
 
 /// A prompt, or a note when it only tells the agent to go on ("continue", "yes", "."):
-/// shown, never a title or a question.
+/// shown, never a title or a question (`noise::go_on`, the rule of both agents).
 fn person_or_go_on(text: &str) -> Event {
-    const GO_ON: &[&str] = &[
-        "continue",
-        "go on",
-        "go ahead",
-        "carry on",
-        "keep going",
-        "proceed",
-        "next",
-        "yes",
-        "y",
-        "yep",
-        "yeah",
-        "ok",
-        "okay",
-        "k",
-        "sure",
-        "do it",
-        "please continue",
-        "continue please",
-        "resume",
-    ];
-    let t = text.trim();
-    let word = t
-        .trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
-        .to_lowercase();
-    let bare = t
-        .chars()
-        .all(|c| c.is_ascii_punctuation() || c.is_whitespace())
-        || GO_ON.contains(&word.as_str());
-    if bare && !t.is_empty() {
+    if !text.trim().is_empty() && noise::go_on(text) {
         Event::Note(text.to_string())
     } else {
         person_text(text)

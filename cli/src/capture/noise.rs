@@ -71,6 +71,8 @@ const GO_ONS: &[&str] = &[
     "done",
     "retry",
     "try again",
+    "carry on",
+    "resume",
 ];
 
 /// Greetings and questions to the agent about itself: no work of their own.
