@@ -8,7 +8,7 @@ mod embed;
 mod eval;
 mod forget;
 mod get;
-mod hook;
+pub(crate) mod hook;
 mod import;
 mod init;
 mod later;
