@@ -13,8 +13,9 @@
 //! gone; either of the last two is started again by the next hook event, up to
 //! `ATTEMPTS` times for one size and time of the transcript.
 //!
-//! Each write is one `BEGIN IMMEDIATE` transaction that waits for the file at most
-//! `super::WAIT`; one that cannot be made by then is skipped (`Outcome::Locked`). A
+//! The file is in WAL mode, not synced at each commit. Each write is one `BEGIN
+//! IMMEDIATE` transaction that waits for the file at most `super::WAIT`, polled every
+//! millisecond; one that cannot be made by then is skipped (`Outcome::Locked`). A
 //! folder the hook cannot write (a read-only library's) keeps no state
 //! (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
 //! pruned.
@@ -96,11 +97,20 @@ impl State {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path_of(library), flags).map_err(classify)?;
-        // Hooks of sessions that start together write at once: each waits its turn.
-        conn.busy_timeout(super::WAIT).map_err(classify)?;
+        let mut conn = Connection::open_with_flags(path_of(library), flags).map_err(classify)?;
+        // Hooks of sessions that start together write at once: each waits its turn,
+        // polled every millisecond (SQLite's own handler sleeps up to 100 ms a time).
+        conn.busy_handler(Some(wait_briefly)).map_err(classify)?;
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
+            .map_err(classify)?;
+        if version < 2 {
+            // A write-ahead log, not synced at each commit: a write is an append, and
+            // readers never wait. A power cut may take back the last writes, which only
+            // makes a prompt answered as a first one again or a capture started again.
+            let _ = conn.query_row("pragma journal_mode = wal", [], |_| Ok(()));
+        }
+        conn.pragma_update(None, "synchronous", "normal")
             .map_err(classify)?;
         if version < 2 {
             let state = State { conn };
@@ -368,6 +378,28 @@ fn running(pid: i64) -> bool {
         let r = unsafe { libc::kill(pid, 0) };
         r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
     }
+}
+
+thread_local! {
+    static WAITING_SINCE: std::cell::Cell<Option<std::time::Instant>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The state's busy handler: sleeps a millisecond and tries again, for at most
+/// `super::WAIT` from the first try of this wait.
+fn wait_briefly(count: i32) -> bool {
+    let now = std::time::Instant::now();
+    let since = WAITING_SINCE.with(|w| {
+        if count == 0 {
+            w.set(Some(now));
+        }
+        w.get().unwrap_or(now)
+    });
+    if now.duration_since(since) >= super::WAIT {
+        return false;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    true
 }
 
 /// A failed open or write: locked, or no state to be had here.
