@@ -99,7 +99,7 @@ bench-quick:
 # against recall import of the same text (docs/performance.md#capture).
 bench-capture:
 	$(CARGO) build --release -p recall-cli
-	/usr/bin/python3 benches/capture/run.py "$(TARGET_DIR)/release/recall" "$(TARGET_DIR)/bench-capture"
+	/usr/bin/python3 benches/capture/run.py "$(TARGET_DIR)/release/recall" "$(TARGET_DIR)/bench-capture" $(BENCH_ARGS)
 
 fuzz:
 	./fuzz/run.sh 120

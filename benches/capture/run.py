@@ -3,8 +3,13 @@
 sessions (make_sessions.py), the first run and a second with nothing new, against a
 baseline measured in the same run: `recall import` of the same text as JSON Lines.
 
+Then many small sessions (--small N, 10,000 by default, about 4 kB each): their first
+capture against `recall import` of the very items that capture made, as a ratio in
+the same run (the cost a file: the transaction, its commit, statements).
+
 Usage: run.py RECALL OUT [--sessions N] [--megabytes MB] [--seed S] [--repeat R]
-The tree is made once per seed and size and kept in OUT; each library is new.
+              [--small N] [--small-only]
+The trees are made once per seed and size and kept in OUT; each library is new.
 """
 import argparse
 import json
@@ -71,8 +76,51 @@ def main():
     ap.add_argument("--megabytes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=27)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--small", type=int, default=10000)
+    ap.add_argument("--small-only", action="store_true")
     a = ap.parse_args()
     recall = os.path.abspath(a.recall)
+    if not a.small_only:
+        large(a, recall)
+    if a.small:
+        small(a, recall)
+
+
+def items_of(db, out):
+    """Writes the items of library `db` as JSON Lines to `out` (what import reads)."""
+    import sqlite3
+    conn = sqlite3.connect(db)
+    fields = ("source", "project", "title", "summary", "questions", "atoms", "occurred_at", "transcript")
+    n = 0
+    with open(out, "w", encoding="utf-8") as f:
+        for row in conn.execute(f"select {', '.join(fields)} from items order by id"):
+            f.write(json.dumps({k: v for k, v in zip(fields, row) if v is not None}) + "\n")
+            n += 1
+    conn.close()
+    return n
+
+
+def small(a, recall):
+    out = os.path.join(a.out, f"small-{a.small}")
+    files, size = tree(out, a.small, a.small * 4000 / 1e6, a.seed)
+    print(f"\nsmall sessions: {a.small} sessions in {len(files)} files, {size / 1e6:.0f} MB ({out})")
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(out, "claude"), CODEX_HOME=os.path.join(out, "codex"))
+    for k in ("RECALL_DB", "RECALL_CONFIG", "RECALL_TOKENIZER"):
+        env.pop(k, None)
+    db = library(recall, out, "capture.db")
+    first, text = timed([recall, "--db", db, "--json", "capture"], env)
+    doc = json.loads(text)
+    items = os.path.join(out, "captured-items.jsonl")
+    n = items_of(db, items)
+    imported = library(recall, out, "import.db")
+    baseline, _ = timed([recall, "--db", imported, "--json", "import", items], env)
+    print(f"first capture: {first.wall:.3f} s wall, {first.cpu:.3f} s CPU; {doc['files']} files, {doc['added']} items")
+    print(f"import of the same {n} items: {baseline.wall:.3f} s wall, {baseline.cpu:.3f} s CPU")
+    print(f"small sessions, first capture / import of its items: wall {first.wall / baseline.wall:.2f}, "
+          f"CPU {first.cpu / baseline.cpu:.2f} (target: under 2)")
+
+
+def large(a, recall):
     files, size = tree(a.out, a.sessions, a.megabytes, a.seed)
     print(f"tree: {a.sessions} sessions in {len(files)} files, {size / 1e6:.0f} MB ({a.out})")
     # The agents' default places, as a user's machine has them.
