@@ -17,8 +17,13 @@ pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
     // Started by the hook: how it ended goes into the session state, where the hook's
     // next event finds a failure and starts the capture again (`recall hook`).
     if let (Ok(session), Ok(db)) = (std::env::var(super::hook::HOOK_SESSION), g.db()) {
-        let problem = result.as_ref().err().map(|e| e.message.as_str());
-        super::hook::capture_ended(db, &session, problem);
+        let problem = match &result {
+            Err(e) => Some(e.message.clone()),
+            // The hook hands over one file: a problem is that it is no session.
+            Ok(0) => None,
+            Ok(_) => Some("the transcript is not a session file that capture reads".to_string()),
+        };
+        super::hook::capture_ended(db, &session, problem.as_deref());
     }
     result
 }
