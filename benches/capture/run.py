@@ -3,7 +3,7 @@
 sessions (make_sessions.py), the first run and a second with nothing new, against a
 baseline measured in the same run: `recall import` of the same text as JSON Lines.
 
-Then many small sessions (--small N, 10,000 by default, about 4 kB each): their first
+Then many small sessions (--small N, 10,000 by default, about 3 kB each): their first
 capture against `recall import` of the very items that capture made, as a ratio in
 the same run (the cost a file: the transaction, its commit, statements).
 
@@ -100,9 +100,57 @@ def items_of(db, out):
     return n
 
 
+def small_tree(out, n, seed):
+    """`n` small Claude Code sessions (a prompt, a tool call and its result, an answer;
+    about 3 kB, with the metadata every record carries), made once."""
+    import random
+    import uuid
+    mark = os.path.join(out, f".made-small-{n}-{seed}")
+    if not os.path.exists(mark):
+        shutil.rmtree(out, ignore_errors=True)
+        rng = random.Random(seed)
+        words = ("retry cache config parser session token handler request build test module "
+                 "index search query schema migration import export client server worker queue "
+                 "timeout value option result vector buffer stream path folder commit branch").split()
+        for i in range(n):
+            project = f"project-{i % 25}"
+            folder = os.path.join(out, "claude", "projects", f"-home-dev-{project}")
+            os.makedirs(folder, exist_ok=True)
+            sid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+            day = 1 + i % 28
+            said = lambda k: " ".join(rng.choice(words) for _ in range(k))
+            base = {"sessionId": sid, "cwd": f"/home/dev/{project}", "version": "2.0.14",
+                    "gitBranch": "main", "userType": "external", "isSidechain": False}
+            uuids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(4)]
+            at = lambda m: f"2025-03-{day:02d}T10:{m:02d}:00.000Z"
+            tool = f"toolu_{i:08d}"
+            output = "\n".join(f"src/{rng.choice(words)}.rs:{rng.randint(1, 400)}: {said(8)}" for _ in range(12))
+            records = [
+                dict(base, type="user", uuid=uuids[0], parentUuid=None, timestamp=at(0),
+                     message={"role": "user", "content": f"Why does the {said(2)} fail in {project} session {i}? {said(20)}"}),
+                dict(base, type="assistant", uuid=uuids[1], parentUuid=uuids[0], timestamp=at(1),
+                     message={"role": "assistant", "model": "claude-sonnet-4-5", "content": [
+                         {"type": "text", "text": said(30)},
+                         {"type": "tool_use", "id": tool, "name": "Grep", "input": {"pattern": said(2)}}]}),
+                dict(base, type="user", uuid=uuids[2], parentUuid=uuids[1], timestamp=at(2),
+                     message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool, "content": output}]},
+                     toolUseResult={"stdout": output, "stderr": "", "interrupted": False}),
+                dict(base, type="assistant", uuid=uuids[3], parentUuid=uuids[2], timestamp=at(3),
+                     message={"role": "assistant", "model": "claude-sonnet-4-5", "content": [
+                         {"type": "text", "text": f"The {said(2)} needed {said(40)}"}]}),
+            ]
+            with open(os.path.join(folder, f"{sid}.jsonl"), "w", encoding="utf-8") as f:
+                for r in records:
+                    f.write(json.dumps(r) + "\n")
+        open(mark, "w").close()
+    files = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs if f.endswith(".jsonl")
+             and not f.startswith("captured-")]
+    return files, sum(os.path.getsize(f) for f in files)
+
+
 def small(a, recall):
     out = os.path.join(a.out, f"small-{a.small}")
-    files, size = tree(out, a.small, a.small * 4000 / 1e6, a.seed)
+    files, size = small_tree(out, a.small, a.seed)
     print(f"\nsmall sessions: {a.small} sessions in {len(files)} files, {size / 1e6:.0f} MB ({out})")
     env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(out, "claude"), CODEX_HOME=os.path.join(out, "codex"))
     for k in ("RECALL_DB", "RECALL_CONFIG", "RECALL_TOKENIZER"):
