@@ -179,17 +179,17 @@ fn small_session(path: &std::path::Path, session: &str, word: &str) {
 }
 
 /// Class: writers starved by a capture that commits file after file. Beside a capture
-/// of 600 files, with a busy timeout of 1 s (each file's transaction takes a few ms),
-/// ten `add`s and a second capture all succeed, and everything is written.
+/// of 2,000 files, with a busy timeout of 0.5 s (each file's transaction takes a few
+/// ms), thirty `add`s and a second capture all succeed, and everything is written.
 #[test]
 fn writers_beside_a_long_capture_get_their_turns() {
     let _turn = crate::common::heavy();
     let lib = TempLib::init(None);
     let config = lib.path("recall.toml");
-    std::fs::write(&config, "[storage]\nbusy_timeout_ms = 1000\n").unwrap();
+    std::fs::write(&config, "[storage]\nbusy_timeout_ms = 500\n").unwrap();
     let config = config.to_str().unwrap().to_string();
     let (long, short) = (lib.path("long"), lib.path("short"));
-    for (dir, n) in [(&long, 600), (&short, 40)] {
+    for (dir, n) in [(&long, 2000), (&short, 40)] {
         std::fs::create_dir_all(dir).unwrap();
         for i in 0..n {
             let name = format!("{}-{i}", dir.file_name().unwrap().to_str().unwrap());
@@ -226,7 +226,7 @@ fn writers_beside_a_long_capture_get_their_turns() {
         })
     };
     let mut failures = Vec::new();
-    for i in 0..10 {
+    for i in 0..30 {
         let out = lib.run(&[
             "--config",
             &config,
@@ -240,11 +240,17 @@ fn writers_beside_a_long_capture_get_their_turns() {
             failures.push(out.stderr);
         }
     }
+    let mut capture = capture;
+    let overlapped = capture.try_wait().unwrap().is_none();
     let second = second.join().unwrap();
     let capture = capture.wait_with_output().unwrap();
     assert!(
         failures.is_empty(),
         "adds failed beside the capture: {failures:?}"
+    );
+    assert!(
+        overlapped,
+        "the long capture ended before the adds did: nothing was tested"
     );
     assert!(
         second.status.success(),
@@ -256,12 +262,12 @@ fn writers_beside_a_long_capture_get_their_turns() {
         "the long capture failed: {}",
         String::from_utf8_lossy(&capture.stderr)
     );
-    assert_eq!(lib.count("select count(*) from capture_files"), 640);
+    assert_eq!(lib.count("select count(*) from capture_files"), 2040);
     assert_eq!(
         lib.count("select count(*) from items where source = 'claude-code'"),
-        640
+        2040
     );
-    for i in 0..10 {
+    for i in 0..30 {
         assert_eq!(lib.matching(&format!("\"uniq{i}q\"")).len(), 1, "uniq{i}q");
     }
 }
