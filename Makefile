@@ -98,10 +98,12 @@ bench-quick:
 
 # recall capture on a generated tree of 1,000 agent sessions, about 300 MB (made once,
 # kept in target/bench-capture/): the first capture and a second with nothing new,
-# against recall import of the same text (docs/performance.md#capture).
+# against recall import of the same text; then 10,000 small sessions against the import
+# of the items they make, as a ratio (docs/performance.md#capture). BENCH_ARGS passes
+# options to benches/capture/run.py (--small-only, --small N).
 bench-capture:
 	$(CARGO) build --release -p recall-cli
-	/usr/bin/python3 benches/capture/run.py "$(TARGET_DIR)/release/recall" "$(TARGET_DIR)/bench-capture"
+	/usr/bin/python3 benches/capture/run.py "$(TARGET_DIR)/release/recall" "$(TARGET_DIR)/bench-capture" $(BENCH_ARGS)
 
 fuzz:
 	./fuzz/run.sh 120

@@ -1,6 +1,7 @@
 //! Sixteen agents read (search, later, related, timeline through the CLI) while one
 //! writes (imports and replaces items) for 30 seconds: no command fails, every committed
-//! item is searchable afterwards, the index is intact and the counts agree.
+//! item is searchable afterwards, the index is intact and the counts agree. And writers
+//! beside a long capture: `add` and a second capture get their turns.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -151,4 +152,122 @@ fn sixteen_readers_and_a_writer() {
     assert_eq!(lib.count("select count(*) from items_fts_docsize"), total);
     let check = lib.json(&["check"]);
     assert_eq!(check["healthy"], true, "{check}");
+}
+
+/// A Claude Code transcript of one small session (a prompt and an answer).
+fn small_session(path: &std::path::Path, session: &str, word: &str) {
+    let record = |kind: &str, at: &str, message: serde_json::Value| {
+        serde_json::json!({"type": kind, "sessionId": session, "cwd": "/home/dev/shop",
+            "timestamp": at, "isSidechain": false, "uuid": format!("{session}-{kind}"),
+            "message": message})
+        .to_string()
+    };
+    let lines = [
+        record(
+            "user",
+            "2025-07-01T10:00:00.000Z",
+            serde_json::json!({"role": "user", "content": format!("Why does the {word} job fail?")}),
+        ),
+        record(
+            "assistant",
+            "2025-07-01T10:00:30.000Z",
+            serde_json::json!({"role": "assistant",
+                "content": [{"type": "text", "text": format!("The {word} job needed its cache cleared.")}]}),
+        ),
+    ];
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// Class: writers starved by a capture that commits file after file. Beside a capture
+/// of 2,000 files, with a busy timeout of 0.5 s (each file's transaction takes a few
+/// ms), thirty `add`s and a second capture all succeed, and everything is written.
+#[test]
+fn writers_beside_a_long_capture_get_their_turns() {
+    let _turn = crate::common::heavy();
+    let lib = TempLib::init(None);
+    let config = lib.path("recall.toml");
+    std::fs::write(&config, "[storage]\nbusy_timeout_ms = 500\n").unwrap();
+    let config = config.to_str().unwrap().to_string();
+    let (long, short) = (lib.path("long"), lib.path("short"));
+    for (dir, n) in [(&long, 2000), (&short, 40)] {
+        std::fs::create_dir_all(dir).unwrap();
+        for i in 0..n {
+            let name = format!("{}-{i}", dir.file_name().unwrap().to_str().unwrap());
+            small_session(
+                &dir.join(format!("{name}.jsonl")),
+                &name,
+                &format!("w{name}z"),
+            );
+        }
+    }
+    let mut capture = lib.command();
+    capture
+        .args(["--config", &config, "capture"])
+        .arg(&long)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let capture = capture.spawn().unwrap();
+    // Once it writes.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while lib.count("select count(*) from capture_files") == 0 {
+        assert!(Instant::now() < deadline, "the capture wrote nothing");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = {
+        let (db, config, short) = (lib.db.clone(), config.clone(), short.clone());
+        std::thread::spawn(move || {
+            std::process::Command::new(crate::common::cli::recall_bin())
+                .arg("--db")
+                .arg(db)
+                .args(["--config", &config, "capture"])
+                .arg(short)
+                .output()
+                .unwrap()
+        })
+    };
+    let mut failures = Vec::new();
+    for i in 0..30 {
+        let out = lib.run(&[
+            "--config",
+            &config,
+            "add",
+            "--source",
+            "notes",
+            "--title",
+            &format!("added while capturing uniq{i}q"),
+        ]);
+        if out.code != 0 {
+            failures.push(out.stderr);
+        }
+    }
+    let mut capture = capture;
+    let overlapped = capture.try_wait().unwrap().is_none();
+    let second = second.join().unwrap();
+    let capture = capture.wait_with_output().unwrap();
+    assert!(
+        failures.is_empty(),
+        "adds failed beside the capture: {failures:?}"
+    );
+    assert!(
+        overlapped,
+        "the long capture ended before the adds did: nothing was tested"
+    );
+    assert!(
+        second.status.success(),
+        "the second capture failed: {}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    assert!(
+        capture.status.success(),
+        "the long capture failed: {}",
+        String::from_utf8_lossy(&capture.stderr)
+    );
+    assert_eq!(lib.count("select count(*) from capture_files"), 2040);
+    assert_eq!(
+        lib.count("select count(*) from items where source = 'claude-code'"),
+        2040
+    );
+    for i in 0..30 {
+        assert_eq!(lib.matching(&format!("\"uniq{i}q\"")).len(), 1, "uniq{i}q");
+    }
 }

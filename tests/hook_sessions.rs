@@ -511,7 +511,14 @@ fn a_read_only_library_gets_its_answers_and_no_write_error() {
     }
     let out = send_as(&lib, who, &["--json"], &end("R", &shop, &transcript));
     assert!(out.stderr.is_empty(), "{}", out.stderr);
-    assert_eq!(out.json()["capture"], "skipped: read-only library");
+    let answer = out.json()["capture"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        answer.starts_with("refused: ") && answer.contains("is read-only for you"),
+        "{answer}"
+    );
     unprotect(&lib);
     assert_start_block(&context, &lib, Some("shop"), 5);
     assert_eq!(lib.snapshot(), before);
@@ -828,4 +835,245 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     silent(&run_configured(codex_hooks, "Stop", &on, &stop));
     wait_captured(&lib, &rollout);
     assert_eq!(captured(&lib, "tapir image", "codex").len(), 1);
+}
+
+/// Writes a configuration beside the library and returns its path.
+fn config(lib: &TempLib, toml: &str) -> String {
+    let path = lib.path("recall.toml");
+    std::fs::write(&path, toml).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Class: the session state under hooks that start together. Forty sessions start
+/// and prompt at once: every one records its first prompt (none is skipped for a
+/// locked state), so each second prompt is answered as a later one (nothing).
+#[test]
+fn state_writes_of_hooks_started_together_all_land() {
+    let (lib, shop) = sample();
+    let expected = ids(&lib.json(&["related", PROMPT]));
+    assert!(!expected.is_empty());
+    // The state file exists first, as after a first session.
+    send(&lib, &[], &prompt("warm-up", &shop, "hello")).ok();
+    let hooks: Vec<_> = (0..40)
+        .map(|i| {
+            let mut cmd = lib.command();
+            cmd.arg("hook")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            let mut child = cmd.spawn().unwrap();
+            let payload = prompt(&format!("together-{i}"), &shop, PROMPT).to_string();
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.as_bytes())
+                .unwrap();
+            child
+        })
+        .collect();
+    for child in hooks {
+        let out = ran(child.wait_with_output().unwrap());
+        assert_eq!(listed(&out), expected);
+        assert!(out.stderr.is_empty(), "a first prompt said: {}", out.stderr);
+    }
+    for i in 0..40 {
+        silent(&send(
+            &lib,
+            &[],
+            &prompt(&format!("together-{i}"), &shop, PROMPT),
+        ));
+    }
+}
+
+/// Class: a claim that outlives its capture. The detached capture fails (the library
+/// is locked past its busy timeout): its problem is in the session state, the next
+/// end of the session starts it again instead of answering "claimed already", and the
+/// session is captured.
+#[test]
+fn a_failed_detached_capture_is_recorded_and_retried_at_the_next_end() {
+    let (lib, shop) = sample();
+    let config = config(&lib, "[storage]\nbusy_timeout_ms = 200\n");
+    let args = ["--config", config.as_str(), "--json"];
+    let transcript = lib.path("retried.jsonl");
+    claude_transcript(
+        &transcript,
+        "F",
+        &shop,
+        "Why does the pangolin report time out?",
+        "Its query scans every row.",
+    );
+    let writer = lib.conn();
+    writer
+        .execute_batch(
+            "begin immediate; insert into recall_meta (key, value) values ('held', 'x');",
+        )
+        .unwrap();
+    let out = send(&lib, &args, &end("F", &shop, &transcript)).ok();
+    assert_eq!(out.json()["capture"], "started", "{out:?}");
+    wait_gone(out.json()["pid"].as_u64().unwrap());
+    let state = rusqlite::Connection::open(format!("{}.sessions", lib.db.display())).unwrap();
+    let problem: Option<String> = state
+        .query_row(
+            "select problem from sessions where session = 'F'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let problem = problem.expect("the failure is recorded");
+    assert!(problem.contains("locked"), "{problem}");
+    writer.execute_batch("rollback").unwrap();
+    assert!(captured(&lib, "pangolin report", "claude-code").is_empty());
+    // The same transcript, the next end: started again, and captured.
+    let again = send(&lib, &args, &end("F", &shop, &transcript)).ok();
+    assert_eq!(again.json()["capture"], "started", "{again:?}");
+    wait_captured(&lib, &transcript);
+    assert_eq!(captured(&lib, "pangolin report", "claude-code").len(), 1);
+    wait_gone(again.json()["pid"].as_u64().unwrap());
+    let problem: Option<String> = state
+        .query_row(
+            "select problem from sessions where session = 'F'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(problem, None, "a capture that committed clears the problem");
+    let last = send(&lib, &args, &end("F", &shop, &transcript)).ok();
+    assert_eq!(last.json()["capture"], "captured already");
+}
+
+/// Class: a failed capture whose session has no next end (Claude Code's `SessionEnd` is
+/// its last event). Any hook event of another session starts it again.
+#[test]
+fn a_failed_capture_is_retried_by_another_session_s_event() {
+    let (lib, shop) = sample();
+    let config = config(&lib, "[storage]\nbusy_timeout_ms = 200\n");
+    let args = ["--config", config.as_str(), "--json"];
+    let transcript = lib.path("ended.jsonl");
+    claude_transcript(
+        &transcript,
+        "G",
+        &shop,
+        "Why is the narwhal queue stuck?",
+        "A consumer died holding its lease.",
+    );
+    let writer = lib.conn();
+    writer
+        .execute_batch(
+            "begin immediate; insert into recall_meta (key, value) values ('held', 'x');",
+        )
+        .unwrap();
+    let out = send(&lib, &args, &end("G", &shop, &transcript)).ok();
+    wait_gone(out.json()["pid"].as_u64().unwrap());
+    writer.execute_batch("rollback").unwrap();
+    // Another session starts: its answer is the usual one, and G is captured.
+    let other = send(
+        &lib,
+        &["--config", config.as_str()],
+        &start("H", &shop, "startup"),
+    );
+    assert!(other.stderr.is_empty(), "{}", other.stderr);
+    assert_start_block(&start_context(&other), &lib, Some("shop"), 5);
+    wait_captured(&lib, &transcript);
+    assert_eq!(captured(&lib, "narwhal queue", "claude-code").len(), 1);
+}
+
+/// Class: a capture killed without a word (no failure recorded): its process is gone,
+/// so the next end starts it again.
+#[test]
+fn a_killed_detached_capture_is_started_again() {
+    let (lib, shop) = sample();
+    let transcript = lib.path("killed.jsonl");
+    claude_transcript(
+        &transcript,
+        "K",
+        &shop,
+        "Why does the axolotl build fail on arm?",
+        "A missing target feature.",
+    );
+    let out = {
+        let mut cmd = lib.command();
+        cmd.args(["--json", "hook"])
+            .env("RECALL_TEST_PAUSE_AT", "capture:1");
+        ran(pipe(&mut cmd, &end("K", &shop, &transcript).to_string()))
+    };
+    assert_eq!(out.json()["capture"], "started", "{out:?}");
+    let pid = out.json()["pid"].as_u64().unwrap();
+    // Paused inside its transaction: "claimed already" while it runs.
+    std::thread::sleep(Duration::from_millis(300));
+    let running = send(&lib, &["--json"], &end("K", &shop, &transcript)).ok();
+    assert_eq!(running.json()["capture"], "claimed already");
+    unsafe {
+        libc::kill(pid as i32, libc::SIGKILL);
+    }
+    wait_gone(pid);
+    let again = send(&lib, &["--json"], &end("K", &shop, &transcript)).ok();
+    assert_eq!(again.json()["capture"], "started", "{again:?}");
+    wait_captured(&lib, &transcript);
+    assert_eq!(captured(&lib, "axolotl build", "claude-code").len(), 1);
+}
+
+/// Class: capture events on a library that cannot be written. A Litestream replica
+/// (its `-txid` file beside it) answers "refused", names why, and starts nothing.
+#[test]
+fn a_replica_s_capture_event_is_refused_and_says_why() {
+    let (lib, shop) = sample();
+    let transcript = lib.path("replica.jsonl");
+    claude_transcript(&transcript, "P", &shop, "Why?", "Because.");
+    std::fs::write(format!("{}-txid", lib.db.display()), "00000000000000a3\n").unwrap();
+    let before = lib.snapshot();
+    let out = send(&lib, &["--json"], &end("P", &shop, &transcript)).ok();
+    let answer = out.json()["capture"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        answer.starts_with("refused: ") && answer.contains("Litestream replica"),
+        "{answer}"
+    );
+    assert_eq!(out.json()["pid"], Value::Null);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(lib.snapshot(), before);
+}
+
+/// Class: the hook's waits for a lock. Under a library held in EXCLUSIVE locking mode
+/// (no reader gets in) and a configured busy timeout of 20 s, each event returns after
+/// the hook's own bound (1 s), far inside it: start and prompt without their context,
+/// the end with its capture left to the detached process.
+#[test]
+fn under_an_exclusive_lock_the_hook_waits_its_own_bound_only() {
+    let (lib, shop) = sample();
+    let config = config(&lib, "[storage]\nbusy_timeout_ms = 20000\n");
+    let transcript = lib.path("exclusive.jsonl");
+    claude_transcript(&transcript, "X", &shop, "Why?", "Because.");
+    let holder = lib.conn();
+    holder
+        .execute_batch(
+            "pragma locking_mode = exclusive; begin immediate; insert into recall_meta (key, value) values ('held', 'x'); commit;",
+        )
+        .unwrap();
+    let args = ["--config", config.as_str(), "--json"];
+    for payload in [
+        start("X", &shop, "startup"),
+        prompt("X", &shop, PROMPT),
+        end("X", &shop, &transcript),
+    ] {
+        let started = Instant::now();
+        let out = send(&lib, &args, &payload);
+        let took = started.elapsed();
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(
+            took < Duration::from_secs(10),
+            "{} waited {took:?}, half the busy timeout",
+            payload["hook_event_name"]
+        );
+        if payload["hook_event_name"] == "SessionEnd" {
+            assert_eq!(out.json()["capture"], "started", "{out:?}");
+        } else {
+            assert!(out.stderr.contains("locked"), "{out:?}");
+        }
+    }
+    drop(holder);
+    wait_captured(&lib, &transcript);
 }

@@ -64,3 +64,4 @@ mod vector_fusion;
 mod vectors;
 mod vectors_context;
 mod vectors_items;
+mod wipe_pending;

@@ -3,8 +3,13 @@
 sessions (make_sessions.py), the first run and a second with nothing new, against a
 baseline measured in the same run: `recall import` of the same text as JSON Lines.
 
+Then many small sessions (--small N, 10,000 by default, about 3 kB each): their first
+capture against `recall import` of the very items that capture made, as a ratio in
+the same run (the cost a file: the transaction, its commit, statements).
+
 Usage: run.py RECALL OUT [--sessions N] [--megabytes MB] [--seed S] [--repeat R]
-The tree is made once per seed and size and kept in OUT; each library is new.
+              [--small N] [--small-only]
+The trees are made once per seed and size and kept in OUT; each library is new.
 """
 import argparse
 import json
@@ -71,8 +76,99 @@ def main():
     ap.add_argument("--megabytes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=27)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--small", type=int, default=10000)
+    ap.add_argument("--small-only", action="store_true")
     a = ap.parse_args()
     recall = os.path.abspath(a.recall)
+    if not a.small_only:
+        large(a, recall)
+    if a.small:
+        small(a, recall)
+
+
+def items_of(db, out):
+    """Writes the items of library `db` as JSON Lines to `out` (what import reads)."""
+    import sqlite3
+    conn = sqlite3.connect(db)
+    fields = ("source", "project", "title", "summary", "questions", "atoms", "occurred_at", "transcript")
+    n = 0
+    with open(out, "w", encoding="utf-8") as f:
+        for row in conn.execute(f"select {', '.join(fields)} from items order by id"):
+            f.write(json.dumps({k: v for k, v in zip(fields, row) if v is not None}) + "\n")
+            n += 1
+    conn.close()
+    return n
+
+
+def small_tree(out, n, seed):
+    """`n` small Claude Code sessions (a prompt, a tool call and its result, an answer;
+    about 3 kB, with the metadata every record carries), made once."""
+    import random
+    import uuid
+    mark = os.path.join(out, f".made-small-{n}-{seed}")
+    if not os.path.exists(mark):
+        shutil.rmtree(out, ignore_errors=True)
+        rng = random.Random(seed)
+        words = ("retry cache config parser session token handler request build test module "
+                 "index search query schema migration import export client server worker queue "
+                 "timeout value option result vector buffer stream path folder commit branch").split()
+        for i in range(n):
+            project = f"project-{i % 25}"
+            folder = os.path.join(out, "claude", "projects", f"-home-dev-{project}")
+            os.makedirs(folder, exist_ok=True)
+            sid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+            day = 1 + i % 28
+            said = lambda k: " ".join(rng.choice(words) for _ in range(k))
+            base = {"sessionId": sid, "cwd": f"/home/dev/{project}", "version": "2.0.14",
+                    "gitBranch": "main", "userType": "external", "isSidechain": False}
+            uuids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(4)]
+            at = lambda m: f"2025-03-{day:02d}T10:{m:02d}:00.000Z"
+            tool = f"toolu_{i:08d}"
+            output = "\n".join(f"src/{rng.choice(words)}.rs:{rng.randint(1, 400)}: {said(8)}" for _ in range(12))
+            records = [
+                dict(base, type="user", uuid=uuids[0], parentUuid=None, timestamp=at(0),
+                     message={"role": "user", "content": f"Why does the {said(2)} fail in {project} session {i}? {said(20)}"}),
+                dict(base, type="assistant", uuid=uuids[1], parentUuid=uuids[0], timestamp=at(1),
+                     message={"role": "assistant", "model": "claude-sonnet-4-5", "content": [
+                         {"type": "text", "text": said(30)},
+                         {"type": "tool_use", "id": tool, "name": "Grep", "input": {"pattern": said(2)}}]}),
+                dict(base, type="user", uuid=uuids[2], parentUuid=uuids[1], timestamp=at(2),
+                     message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool, "content": output}]},
+                     toolUseResult={"stdout": output, "stderr": "", "interrupted": False}),
+                dict(base, type="assistant", uuid=uuids[3], parentUuid=uuids[2], timestamp=at(3),
+                     message={"role": "assistant", "model": "claude-sonnet-4-5", "content": [
+                         {"type": "text", "text": f"The {said(2)} needed {said(40)}"}]}),
+            ]
+            with open(os.path.join(folder, f"{sid}.jsonl"), "w", encoding="utf-8") as f:
+                for r in records:
+                    f.write(json.dumps(r) + "\n")
+        open(mark, "w").close()
+    files = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs if f.endswith(".jsonl")
+             and not f.startswith("captured-")]
+    return files, sum(os.path.getsize(f) for f in files)
+
+
+def small(a, recall):
+    out = os.path.join(a.out, f"small-{a.small}")
+    files, size = small_tree(out, a.small, a.seed)
+    print(f"\nsmall sessions: {a.small} sessions in {len(files)} files, {size / 1e6:.0f} MB ({out})")
+    env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(out, "claude"), CODEX_HOME=os.path.join(out, "codex"))
+    for k in ("RECALL_DB", "RECALL_CONFIG", "RECALL_TOKENIZER"):
+        env.pop(k, None)
+    db = library(recall, out, "capture.db")
+    first, text = timed([recall, "--db", db, "--json", "capture"], env)
+    doc = json.loads(text)
+    items = os.path.join(out, "captured-items.jsonl")
+    n = items_of(db, items)
+    imported = library(recall, out, "import.db")
+    baseline, _ = timed([recall, "--db", imported, "--json", "import", items], env)
+    print(f"first capture: {first.wall:.3f} s wall, {first.cpu:.3f} s CPU; {doc['files']} files, {doc['added']} items")
+    print(f"import of the same {n} items: {baseline.wall:.3f} s wall, {baseline.cpu:.3f} s CPU")
+    print(f"small sessions, first capture / import of its items: wall {first.wall / baseline.wall:.2f}, "
+          f"CPU {first.cpu / baseline.cpu:.2f} (target: under 2)")
+
+
+def large(a, recall):
     files, size = tree(a.out, a.sessions, a.megabytes, a.seed)
     print(f"tree: {a.sessions} sessions in {len(files)} files, {size / 1e6:.0f} MB ({a.out})")
     # The agents' default places, as a user's machine has them.

@@ -16,6 +16,8 @@ pub enum Kind {
     Failed,
     /// SQLite found the database file corrupt: `check` reports it as a finding.
     Corrupt,
+    /// The library stayed locked past the busy timeout.
+    Busy,
 }
 
 /// Exit code of a failed command.
@@ -37,6 +39,11 @@ impl Error {
     pub fn sqlite(doing: &str, e: &rusqlite::Error) -> Self {
         let kind = if is_corrupt(e) {
             Kind::Corrupt
+        } else if matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        ) {
+            Kind::Busy
         } else {
             Kind::Failed
         };

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use recall_core::redact::Counts as Redacted;
-use rusqlite::{Connection, TransactionBehavior::Immediate};
+use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use super::items::{item_of, left_out, with_summary, Rules};
@@ -16,6 +16,7 @@ use crate::error::{Context, Result};
 use crate::item::{unknown_kind, Item, Marks};
 use crate::items::writer::ItemWriter;
 use crate::library::capture_records::{self as store, Origin};
+use crate::library::turn;
 use crate::{err, fault, interrupt};
 
 /// How a capture runs.
@@ -77,16 +78,52 @@ pub fn capture(
     if options.summarizer.is_some() {
         crate::line_process::keep_alive();
     }
+    let conn: &Connection = conn;
+    // A commit that a power cut takes back loses nothing: the file's record goes with
+    // its items, and the next capture reads it again. So the log is not synced at each
+    // file's commit (WAL keeps the library whole either way), only at checkpoints.
+    conn.pragma_update(None, "synchronous", "normal")
+        .context("preparing the capture")?;
     let mut c = Counts::default();
     for path in files {
-        if let Err(p) = capture_file(conn, path, options, &guard, &mut c)? {
-            c.files_not_sessions += 1;
-            problem(&p);
+        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        // Read (and parsed) before the write lock is taken.
+        let session = match read_file(conn, path, options, &mut c)? {
+            Read::Session(s) => s,
+            Read::Unchanged => {
+                done(bytes);
+                continue;
+            }
+            Read::NotSession(p) => {
+                c.files_not_sessions += 1;
+                problem(&p);
+                done(bytes);
+                continue;
+            }
+        };
+        // Each file in its own transaction, in the writer's turn: another writer waits
+        // for at most one file of a capture.
+        let tx = turn::immediate(conn).context("starting the capture")?;
+        capture_session(&tx, *session, options, &mut c)?;
+        if !options.dry_run {
+            guard
+                .commit(|| tx.commit())
+                .context("committing the capture")?;
+            guard.rearm();
         }
-        done(std::fs::metadata(path).map(|m| m.len()).unwrap_or(0));
+        done(bytes);
     }
     crate::line_process::shutdown();
     Ok(c)
+}
+
+/// A file before it is written.
+enum Read {
+    Session(Box<FileRead>),
+    /// Read at this size and time before: not read again.
+    Unchanged,
+    /// Not a session file, and why.
+    NotSession(String),
 }
 
 /// What a segment's item is made from: its literal item (redacted) and the summariser
@@ -111,27 +148,45 @@ fn digest(item: &Item, summarizer: Option<&str>) -> String {
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Captures one file in its own transaction; the outer error is the library's, the
-/// inner one names a file that is not a session.
-fn capture_file(
-    conn: &mut Connection,
-    path: &Path,
-    options: &Options,
-    guard: &interrupt::Guard,
-    c: &mut Counts,
-) -> Result<std::result::Result<(), String>> {
+/// Reads one file, unless it was read at this size and time before.
+fn read_file(conn: &Connection, path: &Path, options: &Options, c: &mut Counts) -> Result<Read> {
     let name = store::file_key(path);
     let stamp = std::fs::metadata(path).ok().and_then(|m| store::stamp(&m));
     if let (Some((size, mtime)), false) = (stamp, options.reread) {
         if store::unchanged(conn, &name, size, mtime).context("reading the capture records")? {
             c.files_unchanged += 1;
-            return Ok(Ok(()));
+            return Ok(Read::Unchanged);
         }
     }
-    let mut session = match read_session(path) {
-        Ok(s) => s,
-        Err(problem) => return Ok(Err(problem)),
-    };
+    Ok(match read_session(path) {
+        Ok(s) => Read::Session(Box::new(FileRead {
+            name,
+            stamp,
+            read: s,
+        })),
+        Err(problem) => Read::NotSession(problem),
+    })
+}
+
+/// A session file as read: its recorded name, size and time, and what it holds.
+struct FileRead {
+    name: String,
+    stamp: Option<(i64, i64)>,
+    read: super::Session,
+}
+
+/// Writes one session's segments in the caller's transaction.
+fn capture_session(
+    tx: &Connection,
+    session: FileRead,
+    options: &Options,
+    c: &mut Counts,
+) -> Result<()> {
+    let FileRead {
+        name,
+        stamp,
+        read: mut session,
+    } = session;
     // Per record, so that only the segments written count theirs.
     let found_in: Vec<Redacted> = if options.redact {
         super::redact::records(&mut session.records)
@@ -144,13 +199,10 @@ fn capture_file(
         *c.skipped.entry(k.clone()).or_default() += n;
     }
     let agent = session.agent.unwrap_or(Agent::Claude).name();
-    let tx = conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the capture")?;
     {
-        let mut writer = ItemWriter::new(&tx)
+        let mut writer = ItemWriter::new(tx)
             .context("preparing the capture")?
-            .with_vectors(crate::vectors::store::read(&tx)?);
+            .with_vectors(crate::vectors::store::read(tx)?);
         for (n, segment) in segments(&session.records, options.rules.gap_seconds) {
             if let Some(why) = left_out(&session, segment) {
                 *c.skipped.entry(why.into()).or_default() += 1;
@@ -190,7 +242,7 @@ fn capture_file(
             }
             let command = options.summarizer.as_ref().map(|(cmd, _)| cmd.as_str());
             let digest = digest(&literal, command);
-            let id = match store::origin(&tx, agent, &session.id, n)
+            let id = match store::origin(tx, agent, &session.id, n)
                 .context("reading the capture records")?
             {
                 Origin::Forgotten => {
@@ -198,7 +250,7 @@ fn capture_file(
                     continue;
                 }
                 Origin::Item { id, digest: old } if old.as_deref() == Some(digest.as_str()) => {
-                    if store::exists(&tx, id).context("reading a captured item")? {
+                    if store::exists(tx, id).context("reading a captured item")? {
                         c.unchanged += 1;
                     } else {
                         // Deleted by another program than `forget`: as forgotten.
@@ -207,7 +259,7 @@ fn capture_file(
                     continue;
                 }
                 Origin::Item { id, .. } => {
-                    if !store::exists(&tx, id).context("reading a captured item")? {
+                    if !store::exists(tx, id).context("reading a captured item")? {
                         c.forgotten += 1;
                         continue;
                     }
@@ -248,22 +300,16 @@ fn capture_file(
             let id = written
                 .context(&format!("{name}: writing segment {n}"))?
                 .map_err(|refusal| err!("{name}: segment {n}: {refusal}"))?;
-            store::record(&tx, agent, &session.id, n, id, &digest)
+            store::record(tx, agent, &session.id, n, id, &digest)
                 .context("recording the capture")?;
             c.redacted.merge(&found);
             fault::pause_point("capture", (c.added + c.replaced) as i64);
         }
     }
     if let Some((size, mtime)) = stamp {
-        store::read_at(&tx, &name, size, mtime).context("recording the capture")?;
+        store::read_at(tx, &name, size, mtime).context("recording the capture")?;
     }
-    if !options.dry_run {
-        guard
-            .commit(|| tx.commit())
-            .context("committing the capture")?;
-        guard.rearm();
-    }
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// The item as the summariser writes it, and the kind it gives; the literal one when

@@ -13,6 +13,22 @@ use crate::library::{self, Access};
 use crate::output;
 
 pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
+    let result = capture_all(g, a);
+    // Started by the hook: how it ended goes into the session state, where the hook's
+    // next event finds a failure and starts the capture again (`recall hook`).
+    if let (Ok(session), Ok(db)) = (std::env::var(super::hook::HOOK_SESSION), g.db()) {
+        let problem = match &result {
+            Err(e) => Some(e.message.clone()),
+            // The hook hands over one file: a problem is that it is no session.
+            Ok(0) => None,
+            Ok(_) => Some("the transcript is not a session file that capture reads".to_string()),
+        };
+        super::hook::capture_ended(db, &session, problem.as_deref());
+    }
+    result
+}
+
+fn capture_all(g: &Globals, a: &CaptureArgs) -> Result<i32> {
     let config = &g.config.capture;
     let summarizer = match &a.summarize_cmd {
         Some(c) => Some(SUMMARIZE_COMMAND.flag_text(c)?),

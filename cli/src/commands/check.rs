@@ -733,6 +733,22 @@ fn wipe(r: &mut Report, path: &std::path::Path, conn: &Connection) {
                 crate::text::field(&since)
             ),
         ),
+        Some(since) if crate::library::wipe::why_unfinished(conn).is_some() => {
+            let record = crate::library::wipe::why_unfinished(conn).unwrap_or_default();
+            let (at, why) = record.split_once(' ').unwrap_or(("an unknown time", &record));
+            r.add(
+                "wipe",
+                false,
+                format!(
+                    "a forget of {} removed items, and the wipe of the file is still pending: its last try, at {}, did not finish: {}; copies of their text may remain in {} and its log; the next write to the library finishes the wipe, or {}",
+                    crate::text::field(&since),
+                    crate::text::field(at),
+                    crate::text::field(why),
+                    path.display(),
+                    crate::library::wipe::FINISH
+                ),
+            )
+        }
         Some(since) => r.add(
             "wipe",
             false,

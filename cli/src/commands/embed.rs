@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value as Json};
 
 use super::Globals;
@@ -21,10 +20,7 @@ use crate::{err, fault, interrupt, output};
 pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     if a.drop {
-        let tx = lib
-            .conn
-            .transaction_with_behavior(Immediate)
-            .context("removing the vectors")?;
+        let tx = crate::library::turn::immediate(&lib.conn).context("removing the vectors")?;
         // The record is not read: a damaged one is what --drop is for.
         let had = store::exists(&tx)?;
         store::drop(&tx)?;
@@ -134,10 +130,7 @@ pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
             continue;
         };
         let dims = stored.first().map_or(0, |s| s.1.len());
-        let tx = lib
-            .conn
-            .transaction_with_behavior(Immediate)
-            .context("storing vectors")?;
+        let tx = crate::library::turn::immediate(&lib.conn).context("storing vectors")?;
         let store = match &known {
             Some(s) => {
                 s.check(&model, dims, "the embedder")?;
@@ -413,10 +406,7 @@ fn make_table(g: &Globals, lib: &mut library::Library, model: &str, dims: i64) -
         ));
     }
     let dims = dims as usize;
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("making the vector table")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("making the vector table")?;
     let made = match store::read(&tx)? {
         Some(s) => {
             s.check(model, dims, "--model and --dimensions")?;

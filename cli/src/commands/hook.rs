@@ -7,7 +7,11 @@
 //!   for later ones (`prompt`, with the session state of `state`);
 //! - the events of `[hook] capture_on` (`SessionEnd`, `Stop`, `PreCompact`): `recall
 //!   capture` of the session's transcript, detached, so that the hook returns at once
-//!   (`end`).
+//!   (`end`); every event also starts again the captures that failed (`end::retry`).
+//!
+//! The hook waits for a lock (of the library, of the session state) at most `WAIT`,
+//! whatever `busy_timeout_ms` says, so that it answers well within the agents' hook
+//! timeouts (Claude Code's is 60 s by default).
 //!
 //! It never fails the agent: any problem (malformed JSON, no library, a bad
 //! configuration) is one line on stderr and exit 0. Claude Code and Codex block a prompt
@@ -19,6 +23,8 @@ mod start;
 mod state;
 
 use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
 
 use crate::args::{Cli, HookArgs};
 use crate::error::Result;
@@ -26,8 +32,20 @@ use crate::settings::Globals;
 use crate::text::field;
 use payload::{Event, Payload};
 
+/// The longest the hook waits for a lock of the library or of its session state.
+pub const WAIT: Duration = Duration::from_secs(1);
+
+pub use end::HOOK_SESSION;
+
+/// Records in the session state how a capture the hook started ended: `problem`, or
+/// None when it committed (`recall capture`, when `HOOK_SESSION` is set).
+pub fn capture_ended(library: &Path, session: &str, problem: Option<&str>) {
+    state::State::capture_ended(library, session, problem, Some(std::process::id()));
+}
+
 /// Runs the hook; always exit code 0.
 pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
+    crate::library::cap_busy_timeout(WAIT);
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()
@@ -88,8 +106,14 @@ fn answer(
 fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
     let g = Globals::resolve(cli)?;
     match &p.event {
-        Event::Start => start::answer(&g, a, p),
-        Event::Prompt => prompt::answer(&g, a, p),
+        Event::Start | Event::Prompt => {
+            let answer = match &p.event {
+                Event::Start => start::answer(&g, a, p),
+                _ => prompt::answer(&g, a, p),
+            };
+            end::retry(cli, &g, None);
+            answer
+        }
         Event::Other(name) if g.config.hook.capture_on.contains(name) => end::capture(cli, &g, p),
         Event::Other(name) => {
             note(&format!(

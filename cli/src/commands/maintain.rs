@@ -2,7 +2,6 @@
 //! an interrupted command leaves the library exactly as it was.
 use std::time::Instant;
 
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::json;
 
 use super::Globals;
@@ -100,16 +99,13 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
 }
 
 pub fn optimize(g: &Globals) -> Result<i32> {
-    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     let started = Instant::now();
     let guard = interrupt::guard(
         "the index was not optimized; the library is as it was".to_string(),
         None,
     )?;
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting optimize")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting optimize")?;
     tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
         .context("merging the index segments")?;
     fault::pause_point("optimize", 1);

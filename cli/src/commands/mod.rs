@@ -9,7 +9,7 @@ mod eval;
 mod export;
 mod forget;
 mod get;
-mod hook;
+pub(crate) mod hook;
 mod import;
 mod init;
 mod later;

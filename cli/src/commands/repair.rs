@@ -10,7 +10,6 @@
 //! contexts out of step with their neighbours.
 use std::time::Instant;
 
-use rusqlite::TransactionBehavior::Immediate;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::json;
 
@@ -27,7 +26,7 @@ fn quoted(name: &str) -> String {
 
 pub fn run(g: &Globals) -> Result<i32> {
     let path = g.db()?;
-    let mut lib = library::open_unchecked(path, Access::Write)?;
+    let lib = library::open_unchecked(path, Access::Write)?;
     let configured = g.tokenizer.as_deref().map(tokenizer::parse).transpose()?;
     let started = Instant::now();
     let damaged = damaged_index_tables(&lib.conn);
@@ -35,10 +34,7 @@ pub fn run(g: &Globals) -> Result<i32> {
         "nothing was repaired; the library is as it was".to_string(),
         None,
     )?;
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the repair")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting the repair")?;
     // Surveyed under the write lock, so that no other writer changes what was seen.
     let survey = schema::survey(&tx, configured.as_deref())?;
     if let (Some(c), Some(r)) = (&configured, survey.valid_record()) {

@@ -53,9 +53,7 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     params.extend(tokenizer);
     let guard = Guard::install(&mut lib.conn, a.write)?;
     let table = if a.write {
-        let tx = lib
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        let tx = crate::library::turn::immediate(&lib.conn)
             .map_err(|e| Error::sqlite("starting the transaction", &e))?;
         let table = guard.script(|| execute(&tx, &sql, &params, &guard))?;
         tx.commit().map_err(|e| Error::sqlite("committing", &e))?;

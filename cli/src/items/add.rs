@@ -1,7 +1,6 @@
 //! Adding one validated item in a transaction of its own: what `recall add` and the MCP
 //! `add` tool share.
 use recall_core::redact::Counts;
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
 use super::writer::{counts_json, ItemWriter};
@@ -50,10 +49,7 @@ pub fn add(
     redact: bool,
     guard: Option<&interrupt::Guard>,
 ) -> Result<Added> {
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting to add the item")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting to add the item")?;
     let added = {
         let mut writer = ItemWriter::new(&tx)
             .context("preparing to add the item")?

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::Connection;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -244,8 +244,7 @@ fn run_request(lib: &mut Library, req: &ForgetRequest, guarded: bool) -> Result<
             )
         })
         .transpose()?;
-    let tx = Transaction::new_unchecked(&lib.conn, TransactionBehavior::Immediate)
-        .context("starting to forget")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting to forget")?;
     let items = select(&tx, req, before.as_deref())?;
     settle(&mut report, items);
     if report.ids.is_empty() {

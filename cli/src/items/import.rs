@@ -3,7 +3,6 @@
 use std::io::{BufReader, Read};
 
 use recall_core::redact::Counts;
-use rusqlite::TransactionBehavior::Immediate;
 
 use super::writer::ItemWriter;
 use crate::error::{Context, Result};
@@ -38,10 +37,7 @@ pub fn import(
     redact: bool,
     guard: &interrupt::Guard,
 ) -> Result<Imported> {
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the import")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting the import")?;
     let mut count = 0i64;
     let mut duplicates = 0i64;
     let redacted;

@@ -1,6 +1,5 @@
 //! Marking items global (visible in every project) or not: `recall promote` and `recall
 //! demote` (`sql/set_global.sql`), in one transaction.
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
 use crate::error::{Context, Result};
@@ -35,10 +34,7 @@ pub fn set_global(
     allow: &Option<Vec<String>>,
     guard: &interrupt::Guard,
 ) -> Result<Marked> {
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting to mark the items")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting to mark the items")?;
     let marked: Vec<i64> = {
         let mut stmt = tx
             .prepare(queries::SET_GLOBAL.sql)

@@ -3,7 +3,7 @@
 //! all of them store an item, spot a duplicate and decide what an id may name the same
 //! way.
 use recall_core::redact::Counts;
-use rusqlite::{named_params, Connection, OptionalExtension, Statement};
+use rusqlite::{named_params, CachedStatement, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
 use crate::item::{known_kinds, unknown_kind, Item, Marks};
@@ -14,8 +14,9 @@ use crate::vectors::store::{self, Store, TABLE};
 
 pub struct ItemWriter<'conn> {
     conn: &'conn Connection,
-    insert: Statement<'conn>,
-    find_duplicate: Statement<'conn>,
+    // Cached on the connection: a capture makes a writer a file, and compiles them once.
+    insert: CachedStatement<'conn>,
+    find_duplicate: CachedStatement<'conn>,
     /// The library's vectors, which a ready `embedding` joins.
     vectors: Option<Store>,
     /// Whether the library records the vectors' contexts (read at the first write).
@@ -48,11 +49,10 @@ pub fn counts_json(counts: &Counts) -> Value {
 /// The highest item id the library has ever used (sqlite_sequence, which AUTOINCREMENT
 /// keeps), 0 for none: ids at or below it are never given to a new item again.
 pub fn ids_used(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.query_row(
+    conn.prepare_cached(
         "select coalesce((select seq from sqlite_sequence where name = 'items'), 0)",
-        [],
-        |r| r.get(0),
-    )
+    )?
+    .query_row([], |r| r.get(0))
 }
 
 impl<'conn> ItemWriter<'conn> {
@@ -60,8 +60,8 @@ impl<'conn> ItemWriter<'conn> {
     pub fn new(conn: &'conn Connection) -> rusqlite::Result<ItemWriter<'conn>> {
         Ok(ItemWriter {
             conn,
-            insert: conn.prepare(queries::IMPORT_ITEM.sql)?,
-            find_duplicate: conn.prepare(queries::FIND_DUPLICATE.sql)?,
+            insert: conn.prepare_cached(queries::IMPORT_ITEM.sql)?,
+            find_duplicate: conn.prepare_cached(queries::FIND_DUPLICATE.sql)?,
             vectors: None,
             contexts: None,
             access: None,

@@ -7,7 +7,8 @@
 //! `columns`, `context` and `fts_records` use none of the others; `schema` uses `migrations`;
 //! `unreadable` uses `columns` and `schema`; `reindex` uses them and `context`; `index_check` uses
 //! `fts_records` and `reindex`; `open` uses `files`, `migrations`, `schema` and `wipe` (a
-//! write finishes a wipe left pending); `wipe` uses `files`; `create` uses `open`.
+//! write finishes a wipe left pending); `wipe` uses `files`; `create` uses `open`; `turn` (the writers' turns) uses `files` and
+//! `open`.
 pub mod capture_records;
 pub mod columns;
 pub mod context;
@@ -20,12 +21,13 @@ mod open;
 pub mod reindex;
 pub mod replica;
 pub mod schema;
+pub mod turn;
 pub mod unreadable;
 pub mod wipe;
 
 pub use create::create;
 pub use files::{ensure_writable, sidecar};
 pub use open::{
-    check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout, Access, Library,
-    BUSY_TIMEOUT,
+    cap_busy_timeout, check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout,
+    Access, Library, BUSY_TIMEOUT,
 };

@@ -17,14 +17,22 @@ pub const APPLICATION_ID: i64 = 0x5243_4c4c;
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 static BUSY: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+static CAP: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
 
 /// Sets the busy timeout of every connection this process opens (from the config).
 pub fn set_busy_timeout(timeout: Duration) {
     let _ = BUSY.set(timeout);
 }
 
+/// Bounds the busy timeout of this process, whatever the config says (`recall hook`,
+/// which must answer within the agent's hook timeout).
+pub fn cap_busy_timeout(max: Duration) {
+    let _ = CAP.set(max);
+}
+
 pub(super) fn busy_timeout() -> Duration {
-    BUSY.get().copied().unwrap_or(BUSY_TIMEOUT)
+    let set = BUSY.get().copied().unwrap_or(BUSY_TIMEOUT);
+    CAP.get().map_or(set, |cap| set.min(*cap))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

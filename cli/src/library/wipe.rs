@@ -36,6 +36,10 @@ use crate::error::{Context, Result};
 /// value is when that forget ran.
 pub const PENDING_KEY: &str = "wipe_pending";
 
+/// The `recall_meta` key of why the last try at a pending wipe did not finish (and when):
+/// what `check` tells, rather than taking every pending wipe for one cut off.
+pub const UNFINISHED_KEY: &str = "wipe_unfinished";
+
 /// What finishes a pending wipe by hand (any write finishes it too).
 pub const FINISH: &str = "run `recall forget --finish`";
 
@@ -117,6 +121,13 @@ pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
     let vacuumed = conn.execute_batch("vacuum");
     crate::fault::pause_point("wipe_vacuumed", 1);
     if let Err(e) = vacuumed {
+        unfinished(
+            conn,
+            &format!(
+                "the file could not be rewritten ({})",
+                crate::error::describe_sqlite("vacuum", &e)
+            ),
+        );
         return Wiped {
             complete: false,
             warning: Some(format!(
@@ -136,30 +147,70 @@ pub fn wipe(conn: &Connection, path: &Path) -> Wiped {
     let wal_len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
     match checkpoint {
         Ok((0, _, _)) if wal_len == 0 => clear_pending(conn),
-        Ok(_) => Wiped {
+        Ok(_) => {
+            unfinished(
+                conn,
+                "another process (a reader, or Litestream, which keeps a read open) was using the log, so it could not be emptied",
+            );
+            Wiped {
             complete: false,
             warning: Some(format!(
                 "another process is using the library, so its log could not be folded into the file and emptied: copies of forgotten text remain in {} and {} until it is; {finish}",
                 path.display(),
                 wal.display()
             )),
-        },
-        Err(e) => Wiped {
+        }
+        }
+        Err(e) => {
+            unfinished(
+                conn,
+                &format!(
+                    "the log could not be folded into the file ({})",
+                    crate::error::describe_sqlite("checkpoint", &e)
+                ),
+            );
+            Wiped {
             complete: false,
             warning: Some(format!(
                 "the log could not be folded into the file ({}): copies of forgotten text may remain in {}; {finish}",
                 crate::error::describe_sqlite("checkpoint", &e),
                 wal.display()
             )),
-        },
+        }
+        }
     }
+}
+
+/// Records why the wipe did not finish, and when (best effort: without it, `check`
+/// says only that the wipe is pending).
+fn unfinished(conn: &Connection, why: &str) {
+    let _ = conn.execute(
+        "insert or replace into recall_meta(key, value)
+         values (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now') || ' ' || ?2)",
+        [UNFINISHED_KEY, why],
+    );
+}
+
+/// When the last try at a pending wipe did not finish, and why.
+pub fn why_unfinished(conn: &Connection) -> Option<String> {
+    conn.query_row(
+        "select value from recall_meta where key = ?1",
+        [UNFINISHED_KEY],
+        |r| r.get::<_, String>(0),
+    )
+    .optional()
+    .ok()
+    .flatten()
 }
 
 /// Once the file is rewritten and the log emptied, the record of the pending wipe goes.
 /// Its removal is a write of its own, to a log now empty of any forgotten text; folding
 /// it in too is a courtesy, which another process's reader may delay harmlessly.
 fn clear_pending(conn: &Connection) -> Wiped {
-    match conn.execute("delete from recall_meta where key = ?1", [PENDING_KEY]) {
+    match conn.execute(
+        "delete from recall_meta where key in (?1, ?2)",
+        [PENDING_KEY, UNFINISHED_KEY],
+    ) {
         Ok(_) => {
             let _ = conn.query_row("pragma wal_checkpoint(truncate)", [], |_| Ok(()));
             Wiped {

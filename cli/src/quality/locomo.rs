@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::NaiveDateTime;
-use rusqlite::TransactionBehavior::Immediate;
 use serde_json::{json, Value};
 
 use crate::error::{Context, Result};
@@ -43,10 +42,7 @@ pub fn import(
     cases_path: &Path,
     guard: &interrupt::Guard,
 ) -> Result<Converted> {
-    let tx = lib
-        .conn
-        .transaction_with_behavior(Immediate)
-        .context("starting the import")?;
+    let tx = crate::library::turn::immediate(&lib.conn).context("starting the import")?;
     // The cases name items by id: new ones, above every id ever used (read inside the
     // transaction, so that no other writer takes them meanwhile).
     let first_id = writer::ids_used(&tx).context("reading the next id")? + 1;

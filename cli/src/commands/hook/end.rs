@@ -1,24 +1,30 @@
 //! The events of `[hook] capture_on` (`SessionEnd`, `Stop`, `PreCompact`): `recall
 //! capture` of the session's `transcript_path`, started detached (its own session and
 //! process group, standard streams on /dev/null) so that the hook returns at once and the
-//! capture outlives the agent. Two ends of one session never hand the same transcript to
-//! capture twice: each claims the file at its size and modification time in the session
-//! state first, and a transcript the library already holds at that size and time is not
-//! captured again. Nothing is printed on stdout (Codex takes a `Stop` hook's output as
-//! JSON).
+//! capture outlives the agent. A transcript the library holds at its size and
+//! modification time is not captured again; two ends of one session never start two
+//! captures of the transcript as it is (`State::claim_capture`). The detached capture
+//! records how it ended in the session state (`RECALL_HOOK_SESSION` names the session);
+//! one that failed, or was killed, is started again by the next hook event of any
+//! session (`retry`). A library that cannot be written (a read-only file or folder, a
+//! Litestream replica) is refused, and the hook says so. Nothing is printed on stdout
+//! without `--json` (Codex takes a `Stop` hook's output as JSON).
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde_json::json;
 
 use super::payload::Payload;
-use super::state::{Outcome, State};
+use super::state::{Claim, State};
 use crate::args::Cli;
 use crate::err;
-use crate::error::Result;
+use crate::error::{Kind, Result};
 use crate::library::capture_records as store;
-use crate::library::ensure_writable;
+use crate::library::{ensure_writable, replica};
 use crate::settings::Globals;
+
+/// The variable that tells a capture the hook started it, and for which session.
+pub const HOOK_SESSION: &str = "RECALL_HOOK_SESSION";
 
 /// What the hook did about the capture (`--json`'s `capture`).
 enum Done {
@@ -26,12 +32,14 @@ enum Done {
     Started(u32),
     /// The library holds this transcript as it is: nothing to capture.
     Captured,
-    /// Another end of the session handed this transcript to capture already.
+    /// A capture of this transcript as it is runs already.
     Claimed,
     /// The session state was locked: left to the session's next end.
     Locked,
-    /// A read-only library: nothing can be captured into it.
-    ReadOnly,
+    /// The library cannot be written, and why.
+    Refused(String),
+    /// The captures of this transcript as it is failed too often: the last problem.
+    GaveUp(String),
 }
 
 pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
@@ -41,24 +49,41 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
         .as_deref()
         .ok_or_else(|| err!("the hook's JSON has no \"transcript_path\" to capture"))?;
     let stamp = stamp(transcript)?;
-    let done = decide(g, db, p, transcript, stamp)?;
-    let done = match done {
-        None => Done::Started(spawn(cli, db, transcript)?),
-        Some(d) => d,
+    // Without a session id, the transcript's path stands for the session.
+    let session = p.session.as_deref().unwrap_or(transcript);
+    let done = one(cli, g, db, session, transcript, stamp)?;
+    let retried = match done {
+        Done::Refused(_) => Vec::new(),
+        _ => retry(cli, g, Some(session)),
     };
+    // A library that cannot be written is no failure of the session (a replica, a
+    // shared read-only copy): said in `--json` only.
+    if let Done::GaveUp(why) = &done {
+        super::note(&format!(
+            "the session is not captured: its captures failed {} times: {why}",
+            super::state::ATTEMPTS
+        ));
+    }
     if !g.json {
         return Ok(String::new());
     }
-    let (what, pid) = match done {
-        Done::Started(pid) => ("started", Some(pid)),
-        Done::Captured => ("captured already", None),
-        Done::Claimed => ("claimed already", None),
-        Done::Locked => ("skipped: state locked", None),
-        Done::ReadOnly => ("skipped: read-only library", None),
+    let (what, pid) = match &done {
+        Done::Started(pid) => ("started".to_string(), Some(*pid)),
+        Done::Captured => ("captured already".to_string(), None),
+        Done::Claimed => ("claimed already".to_string(), None),
+        Done::Locked => ("skipped: state locked".to_string(), None),
+        Done::Refused(why) => (format!("refused: {why}"), None),
+        Done::GaveUp(why) => (
+            format!(
+                "failed {} times, not tried again until the transcript changes: {why}",
+                super::state::ATTEMPTS
+            ),
+            None,
+        ),
     };
     let doc = json!({
         "command": "hook", "event": event_name(p), "transcript": transcript,
-        "capture": what, "pid": pid,
+        "capture": what, "pid": pid, "retried": retried,
     });
     Ok(format!(
         "{}\n",
@@ -73,42 +98,90 @@ fn event_name(p: &Payload) -> String {
     }
 }
 
-/// None: capture it; else why not.
-fn decide(
+/// Why the library cannot be written, if it cannot.
+fn refused(db: &Path) -> Option<String> {
+    if replica::of(db).is_some() {
+        return Some(format!(
+            "{} is a Litestream replica, read-only here: capture into its primary, which Litestream copies here",
+            db.display()
+        ));
+    }
+    ensure_writable(db).err().map(|e| e.message)
+}
+
+/// Captures one session's transcript as it is, unless the library holds it, a capture
+/// of it runs, or it cannot be.
+fn one(
+    cli: &Cli,
     g: &Globals,
     db: &Path,
-    p: &Payload,
+    session: &str,
     transcript: &str,
     stamp: (i64, i64),
-) -> Result<Option<Done>> {
-    // The library must be there, a library, and of this recall's schema.
-    let lib = super::super::open_for_query(g)?;
-    if ensure_writable(db).is_err() {
-        return Ok(Some(Done::ReadOnly));
+) -> Result<Done> {
+    // The library must be there, a library, and of this recall's schema. One locked
+    // past the hook's wait (a program holding it in EXCLUSIVE locking mode) is left to
+    // the capture, which waits the whole busy timeout, detached.
+    let held = match super::super::open_for_query(g) {
+        Ok(lib) => store::unchanged(
+            &lib.conn,
+            &store::file_key(Path::new(transcript)),
+            stamp.0,
+            stamp.1,
+        )
+        .map_err(|e| crate::error::Error::sqlite("reading the capture records", &e)),
+        Err(e) => Err(e),
+    };
+    let held = match held {
+        Ok(held) => held,
+        Err(e) if e.kind == Kind::Busy => false,
+        Err(e) => return Err(e),
+    };
+    if let Some(why) = refused(db) {
+        return Ok(Done::Refused(why));
     }
-    let held = store::unchanged(
-        &lib.conn,
-        &store::file_key(Path::new(transcript)),
-        stamp.0,
-        stamp.1,
-    )
-    .map_err(|e| crate::error::Error::sqlite("reading the capture records", &e))?;
     if held {
-        return Ok(Some(Done::Captured));
+        // A capture that committed but could not say so: said now.
+        State::capture_ended(db, session, None, None);
+        return Ok(Done::Captured);
     }
-    // Without a session id, the transcript's path stands for the session.
-    let session = p.session.as_deref().unwrap_or(transcript);
-    Ok(match State::claim_capture(db, session, transcript, stamp) {
-        Outcome::Changed | Outcome::NoState => None,
-        Outcome::Unchanged => Some(Done::Claimed),
-        Outcome::Locked => {
-            super::note(&format!(
-                "the session state {} is locked by another hook, which is capturing this session; nothing started",
-                super::state::path_of(db).display()
-            ));
-            Some(Done::Locked)
+    Ok(
+        match State::claim_capture(db, session, transcript, stamp, || {
+            spawn(cli, db, transcript, session)
+        })? {
+            Claim::Started(pid) => Done::Started(pid),
+            Claim::Running => Done::Claimed,
+            Claim::GaveUp(problem) => Done::GaveUp(problem),
+            Claim::Locked => {
+                super::note(&format!(
+                    "the session state {} stayed locked by other hooks; no capture started (the session's next end starts it)",
+                    super::state::path_of(db).display()
+                ));
+                Done::Locked
+            }
+        },
+    )
+}
+
+/// Starts again the captures of other sessions that failed or were killed (at most
+/// `state::RETRIES_AN_EVENT`); the sessions started. Never an error: a hook event is
+/// not failed by another session's capture.
+pub fn retry(cli: &Cli, g: &Globals, except: Option<&str>) -> Vec<String> {
+    let Ok(db) = g.db() else {
+        return Vec::new();
+    };
+    let mut started = Vec::new();
+    for (session, transcript) in State::due(db, except) {
+        let Ok(stamp) = stamp(&transcript) else {
+            // The transcript is gone or no longer one: nothing left to capture.
+            State::capture_ended(db, &session, None, None);
+            continue;
+        };
+        if let Ok(Done::Started(_)) = one(cli, g, db, &session, &transcript, stamp) {
+            started.push(session);
         }
-    })
+    }
+    started
 }
 
 /// The transcript's size and modification time, as `capture` records them; refused when
@@ -141,7 +214,7 @@ fn starts_like_json_lines(path: &str) -> bool {
 }
 
 /// Starts `recall capture TRANSCRIPT` on the same library and configuration, detached.
-fn spawn(cli: &Cli, db: &Path, transcript: &str) -> Result<u32> {
+fn spawn(cli: &Cli, db: &Path, transcript: &str, session: &str) -> Result<u32> {
     let exe = std::env::current_exe().map_err(|e| err!("cannot find the recall program ({e})"))?;
     let mut cmd = Command::new(exe);
     cmd.arg("--db").arg(db);
@@ -153,6 +226,7 @@ fn spawn(cli: &Cli, db: &Path, transcript: &str) -> Result<u32> {
     }
     cmd.arg("capture")
         .arg(transcript)
+        .env(HOOK_SESSION, session)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());

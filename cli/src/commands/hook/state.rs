@@ -1,17 +1,27 @@
 //! What the hook remembers of sessions, in a small SQLite file beside the library
 //! (`memory.db` → `memory.db.sessions`): which sessions had their first prompt answered,
-//! and which transcript, at which size and modification time, each last handed to
-//! `recall capture`. Beside the library, not in it: the hook's writes never wait for a
+//! and, for each session, the capture the hook last started: the transcript at its size
+//! and modification time, the detached process's id, the attempts at that size and time,
+//! and the problem of the last one that failed (`problem`, `failed_at`: what `recall
+//! status` reads). Beside the library, not in it: the hook's writes never wait for a
 //! writer of the library (an import, a capture), a library needs no migration for them,
 //! and the file holds no item text, so `forget` has nothing to wipe there.
 //!
-//! Nothing here ever waits: the file is opened with no busy timeout, and a write it
-//! cannot make at once is skipped (`Outcome::Locked`). A folder the hook cannot write (a
-//! read-only library's) keeps no state (`Outcome::NoState`), and says nothing. Entries
-//! not touched for `KEEP_DAYS` are pruned.
+//! A capture started is a claim only while its process runs: one that committed is in
+//! the library's capture records (the hook answers "captured already"), one that failed
+//! recorded its problem here (`capture_ended`), one killed without a word is a process
+//! gone; either of the last two is started again by the next hook event, up to
+//! `ATTEMPTS` times for one size and time of the transcript.
+//!
+//! The file is in WAL mode, not synced at each commit. Each write is one `BEGIN
+//! IMMEDIATE` transaction that waits for the file at most `super::WAIT`, polled every
+//! millisecond; one that cannot be made by then is skipped (`Outcome::Locked`). A
+//! folder the hook cannot write (a read-only library's) keeps no state
+//! (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
+//! pruned.
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, Connection, ErrorCode, OpenFlags};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 
 use crate::library::sidecar;
 
@@ -28,11 +38,33 @@ create table if not exists sessions (
   size integer,
   mtime_ns integer,
   -- Unix seconds of the entry's last use, for pruning
-  used_at integer not null
+  used_at integer not null,
+  -- the detached capture's process id while it may run (null once it ended)
+  pid integer,
+  -- the captures started for this transcript at this size and time
+  attempts integer not null default 0,
+  -- the last failed capture's error, and when (Unix seconds)
+  problem text,
+  failed_at integer
 ) without rowid;
 create index if not exists sessions_used_at on sessions(used_at);
-pragma user_version = 1;
+pragma user_version = 2;
 ";
+
+/// Version 1 had no record of the capture's process or its failures.
+const FROM_1: &str = "
+alter table sessions add column pid integer;
+alter table sessions add column attempts integer not null default 0;
+alter table sessions add column problem text;
+alter table sessions add column failed_at integer;
+pragma user_version = 2;
+";
+
+/// How many captures are started for one size and time of a transcript.
+pub const ATTEMPTS: i64 = 3;
+
+/// At most this many failed captures of other sessions are started again by one event.
+pub const RETRIES_AN_EVENT: usize = 2;
 
 /// What a state write came to.
 #[derive(Debug, PartialEq, Eq)]
@@ -65,17 +97,53 @@ impl State {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path_of(library), flags).map_err(classify)?;
-        conn.busy_timeout(std::time::Duration::ZERO)
-            .map_err(classify)?;
+        let mut conn = Connection::open_with_flags(path_of(library), flags).map_err(classify)?;
+        // Hooks of sessions that start together write at once: each waits its turn,
+        // polled every millisecond (SQLite's own handler sleeps up to 100 ms a time).
+        conn.busy_handler(Some(wait_briefly)).map_err(classify)?;
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
-        if version == 0 {
-            conn.execute_batch(&format!("begin immediate; {SCHEMA} commit;"))
-                .map_err(classify)?;
+        if version < 2 {
+            // A write-ahead log, not synced at each commit: a write is an append, and
+            // readers never wait. A power cut may take back the last writes, which only
+            // makes a prompt answered as a first one again or a capture started again.
+            let _ = conn.query_row("pragma journal_mode = wal", [], |_| Ok(()));
+        }
+        conn.pragma_update(None, "synchronous", "normal")
+            .map_err(classify)?;
+        if version < 2 {
+            let state = State { conn };
+            state.transaction(|conn| {
+                // Read again under the lock: another hook may have made it meanwhile.
+                let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
+                match version {
+                    0 => conn.execute_batch(SCHEMA),
+                    1 => conn.execute_batch(FROM_1),
+                    _ => Ok(()),
+                }
+            })?;
+            return Ok(state);
         }
         Ok(State { conn })
+    }
+
+    /// Runs `f` in one `BEGIN IMMEDIATE` transaction (no lock upgrade, so that the busy
+    /// timeout always applies), committed when it succeeds.
+    fn transaction<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> std::result::Result<T, Outcome> {
+        self.conn
+            .execute_batch("begin immediate")
+            .map_err(classify)?;
+        match f(&self.conn).and_then(|t| self.conn.execute_batch("commit").map(|()| t)) {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                let _ = self.conn.execute_batch("rollback");
+                Err(classify(e))
+            }
+        }
     }
 
     /// Runs one write on the state, then prunes old entries.
@@ -84,19 +152,18 @@ impl State {
             Ok(s) => s,
             Err(outcome) => return outcome,
         };
-        let outcome = match state.conn.execute(sql, args) {
-            Ok(0) => Outcome::Unchanged,
-            Ok(_) => Outcome::Changed,
-            Err(e) => classify(e),
-        };
-        if outcome != Outcome::Locked {
-            // Best effort: a locked file is pruned by a later hook.
-            let _ = state.conn.execute(
+        match state.transaction(|conn| {
+            let n = conn.execute(sql, args)?;
+            conn.execute(
                 "delete from sessions where used_at < ?1",
                 [now() - KEEP_DAYS * 86_400],
-            );
+            )?;
+            Ok(n)
+        }) {
+            Ok(0) => Outcome::Unchanged,
+            Ok(_) => Outcome::Changed,
+            Err(outcome) => outcome,
         }
-        outcome
     }
 
     /// Records the session's first prompt: `Changed` when this is it.
@@ -120,25 +187,219 @@ impl State {
         )
     }
 
-    /// Claims the capture of `transcript` as it is now: `Changed` when no end of the
-    /// session handed this same file at this size and time to capture before.
+    /// Starts the capture of `transcript` as it is now (`start` gives the process's id),
+    /// unless a capture of it at this size and time runs, or failed `ATTEMPTS` times. The
+    /// claim and the start are one transaction: two ends at once start one capture.
     pub fn claim_capture(
         library: &Path,
         session: &str,
         transcript: &str,
         (size, mtime_ns): (i64, i64),
+        start: impl FnOnce() -> crate::error::Result<u32>,
+    ) -> crate::error::Result<Claim> {
+        let state = match State::open(library) {
+            Ok(s) => s,
+            Err(Outcome::Locked) => return Ok(Claim::Locked),
+            // No state: nothing to claim with; the capture is started.
+            Err(_) => return start().map(Claim::Started),
+        };
+        let mut started = Ok(None);
+        let mut start = Some(start);
+        let claim = state.transaction(|conn| {
+            let row: Option<Claimed> = conn
+                .query_row(
+                    "select transcript, size, mtime_ns, pid, attempts, problem from sessions where session = ?1",
+                    [session],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+                )
+                .optional()?;
+            let same = row.as_ref().is_some_and(|(t, s, m, ..)| {
+                t.as_deref() == Some(transcript) && *s == Some(size) && *m == Some(mtime_ns)
+            });
+            let (pid, attempts, problem) = match row {
+                Some((_, _, _, pid, attempts, problem)) if same => (pid, attempts, problem),
+                _ => (None, 0, None),
+            };
+            if let Some(pid) = pid {
+                if running(pid) {
+                    return Ok(Claim::Running);
+                }
+                if problem.is_none() {
+                    // Ended without committing and without a word (killed): said here.
+                    conn.execute(
+                        "update sessions set pid = null, problem = ?2, failed_at = ?3 where session = ?1",
+                        params![
+                            session,
+                            format!("the capture (process {pid}) ended before it committed, without an error (killed?)"),
+                            now()
+                        ],
+                    )?;
+                }
+            }
+            if attempts >= ATTEMPTS {
+                let problem: Option<String> = conn.query_row(
+                    "select problem from sessions where session = ?1",
+                    [session],
+                    |r| r.get(0),
+                )?;
+                return Ok(Claim::GaveUp(problem.unwrap_or_default()));
+            }
+            let Some(start) = start.take() else {
+                return Err(rusqlite::Error::ExecuteReturnedResults);
+            };
+            let pid = match start() {
+                Ok(pid) => pid,
+                Err(e) => {
+                    started = Err(e);
+                    return Err(rusqlite::Error::ExecuteReturnedResults);
+                }
+            };
+            started = Ok(Some(pid));
+            conn.execute(
+                "insert into sessions (session, transcript, size, mtime_ns, used_at, pid, attempts)
+                 values (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 on conflict (session) do update set transcript = excluded.transcript,
+                   size = excluded.size, mtime_ns = excluded.mtime_ns, used_at = excluded.used_at,
+                   pid = excluded.pid, attempts = excluded.attempts,
+                   problem = case when ?8 then problem end,
+                   failed_at = case when ?8 then failed_at end",
+                params![session, transcript, size, mtime_ns, now(), pid, attempts + 1, same],
+            )?;
+            conn.execute(
+                "delete from sessions where used_at < ?1",
+                [now() - KEEP_DAYS * 86_400],
+            )?;
+            Ok(Claim::Started(pid))
+        });
+        match (claim, started) {
+            (_, Err(e)) => Err(e),
+            (Ok(claim), _) => Ok(claim),
+            // Started, but the claim could not be recorded: the capture runs all the same.
+            (Err(_), Ok(Some(pid))) => Ok(Claim::Started(pid)),
+            (Err(Outcome::Locked), Ok(None)) => Ok(Claim::Locked),
+            (Err(_), Ok(None)) => match start.take() {
+                Some(start) => start().map(Claim::Started),
+                None => Ok(Claim::Locked),
+            },
+        }
+    }
+
+    /// What the detached capture of `session` came to: its problem, or None once it
+    /// committed (which clears an earlier one). `pid`: the capture's own process id, so
+    /// that a capture started after it is not taken for ended; None: whichever.
+    pub fn capture_ended(
+        library: &Path,
+        session: &str,
+        problem: Option<&str>,
+        pid: Option<u32>,
     ) -> Outcome {
         State::write(
             library,
-            "insert into sessions (session, transcript, size, mtime_ns, used_at)
-             values (?1, ?2, ?3, ?4, ?5)
-             on conflict (session) do update set transcript = excluded.transcript,
-               size = excluded.size, mtime_ns = excluded.mtime_ns, used_at = excluded.used_at
-             where transcript is not excluded.transcript or size is not excluded.size
-               or mtime_ns is not excluded.mtime_ns",
-            params![session, transcript, size, mtime_ns, now()],
+            "update sessions set pid = null, problem = ?2,
+               failed_at = case when ?2 is null then null else ?3 end,
+               attempts = case when ?2 is null then 0 else attempts end
+             where session = ?1 and (?4 is null or pid is null or pid = ?4)",
+            params![session, problem, now(), pid],
         )
     }
+
+    /// The sessions whose last capture failed or was killed (no process runs it), that
+    /// may be tried again: at most `RETRIES_AN_EVENT`, the oldest failures first.
+    pub fn due(library: &Path, except: Option<&str>) -> Vec<(String, String)> {
+        let Ok(state) = State::open(library) else {
+            return Vec::new();
+        };
+        let rows: rusqlite::Result<Vec<(String, String, Option<i64>)>> = state
+            .conn
+            .prepare(
+                "select session, transcript, pid from sessions
+                 where transcript is not null and attempts < ?1 and (problem is not null or pid is not null)
+                   and session is not ?2
+                 order by coalesce(failed_at, used_at)",
+            )
+            .and_then(|mut stmt| {
+                stmt.query_map(params![ATTEMPTS, except], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect()
+            });
+        rows.unwrap_or_default()
+            .into_iter()
+            .filter(|(_, _, pid)| pid.is_none_or(|p| !running(p)))
+            .map(|(s, t, _)| (s, t))
+            .take(RETRIES_AN_EVENT)
+            .collect()
+    }
+}
+
+/// A session's last capture: transcript, size, time, process, attempts, problem.
+type Claimed = (
+    Option<String>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    i64,
+    Option<String>,
+);
+
+/// What `claim_capture` did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The capture was started: its process id.
+    Started(u32),
+    /// A capture of the transcript as it is runs already.
+    Running,
+    /// The captures of the transcript as it is failed `ATTEMPTS` times: the last problem.
+    GaveUp(String),
+    /// The state was locked past `super::WAIT`: nothing started.
+    Locked,
+}
+
+/// Whether process `pid` runs (a zombie, ended but not yet reaped, does not).
+fn running(pid: i64) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // /proc/PID/stat: "PID (COMM) STATE …"; the command name may hold anything.
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .is_some_and(|state| state != "Z" && state != "X"),
+            Err(_) => false,
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        // SAFETY: signal 0 only asks whether the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+}
+
+thread_local! {
+    static WAITING_SINCE: std::cell::Cell<Option<std::time::Instant>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The state's busy handler: sleeps a millisecond and tries again, for at most
+/// `super::WAIT` from the first try of this wait.
+fn wait_briefly(count: i32) -> bool {
+    let now = std::time::Instant::now();
+    let since = WAITING_SINCE.with(|w| {
+        if count == 0 {
+            w.set(Some(now));
+        }
+        w.get().unwrap_or(now)
+    });
+    if now.duration_since(since) >= super::WAIT {
+        return false;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1));
+    true
 }
 
 /// A failed open or write: locked, or no state to be had here.
@@ -169,18 +430,46 @@ mod tests {
         assert_eq!(State::first_prompt(&lib, "b"), Outcome::Changed);
         assert_eq!(State::resumed(&lib, "c"), Outcome::Changed);
         assert_eq!(State::first_prompt(&lib, "c"), Outcome::Unchanged);
+        // A capture runs (this process stands for it): the same transcript as it is is
+        // claimed; a new size and time is captured again.
+        let me = std::process::id();
+        let claim =
+            |stamp, pid: u32| State::claim_capture(&lib, "a", "/t", stamp, || Ok(pid)).unwrap();
+        assert_eq!(claim((10, 5), me), Claim::Started(me));
+        assert_eq!(claim((10, 5), me), Claim::Running);
+        assert_eq!(claim((11, 6), me), Claim::Started(me));
+        // A capture that failed is started again, up to ATTEMPTS times in all.
+        for _ in 1..ATTEMPTS {
+            State::capture_ended(&lib, "a", Some("locked past the busy timeout"), Some(me));
+            assert_eq!(claim((11, 6), me), Claim::Started(me));
+        }
+        State::capture_ended(&lib, "a", Some("locked past the busy timeout"), Some(me));
         assert_eq!(
-            State::claim_capture(&lib, "a", "/t", (10, 5)),
-            Outcome::Changed
+            claim((11, 6), me),
+            Claim::GaveUp("locked past the busy timeout".into())
         );
+        // A capture killed without a word (its process gone): started again, and said.
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        gone.wait().unwrap();
+        assert_eq!(claim((12, 7), gone.id()), Claim::Started(gone.id()));
         assert_eq!(
-            State::claim_capture(&lib, "a", "/t", (10, 5)),
-            Outcome::Unchanged
+            State::due(&lib, None),
+            [("a".to_string(), "/t".to_string())]
         );
-        assert_eq!(
-            State::claim_capture(&lib, "a", "/t", (11, 6)),
-            Outcome::Changed
-        );
+        assert_eq!(State::due(&lib, Some("a")), []);
+        assert_eq!(claim((12, 7), me), Claim::Started(me));
+        let problem: String = Connection::open(path_of(&lib))
+            .unwrap()
+            .query_row(
+                "select problem from sessions where session = 'a'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(problem.contains("ended before it committed"), "{problem}");
+        // Committed: the problem goes, and nothing is due.
+        State::capture_ended(&lib, "a", None, Some(me));
+        assert_eq!(State::due(&lib, None), []);
         // A capture claim keeps the session's first prompt.
         assert_eq!(State::first_prompt(&lib, "a"), Outcome::Unchanged);
         assert!(path_of(&lib).exists());
