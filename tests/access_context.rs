@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use crate::common::cli::{ids, titled, TempLib};
+use crate::common::cli::{ids, pairs, titled, TempLib};
 use crate::common::mcp::Server;
 
 /// A CI run of one project with a private note written between two of its builds: the
@@ -268,7 +268,7 @@ fn migrating_removes_the_vectors_made_with_other_sources_titles() {
     {
         let conn = lib.conn();
         conn.execute_batch(&format!(
-            "drop index items_by_run; drop view items_context_wanted; drop view items_neighbours;
+            "drop index items_by_run; drop index items_by_content; drop view items_context_wanted; drop view items_neighbours;
              {views}
              update items set context = (select w.context from items_context_wanted as w
                                          where w.id = items.id);
@@ -303,9 +303,10 @@ fn migrating_removes_the_vectors_made_with_other_sources_titles() {
     assert_eq!(stored[&3], "build 41 passed for the release branch");
 }
 
-/// How many SQLite virtual-machine steps (in thousands) writing one more item at an
-/// `occurred_at` that `ties` items already hold costs, its triggers included.
-fn steps_to_write_one_among(ties: usize) -> u64 {
+/// How many SQLite virtual-machine steps (in thousands) one more item costs where `ties`
+/// items already share its time: its write, triggers included, and the duplicate lookup
+/// every write makes first (`sql/find_duplicate.sql`).
+fn steps_among(ties: usize) -> (u64, u64) {
     let lib = TempLib::init(None);
     let mut conn = lib.conn();
     let at = "2025-06-01T00:00:00Z";
@@ -329,41 +330,51 @@ fn steps_to_write_one_among(ties: usize) -> u64 {
         }),
     )
     .expect("progress handler");
-    conn.execute(
-        "insert into items (source, project, title, occurred_at) values ('agent-a', 'p', 'one more', ?1)",
-        [at],
-    )
-    .expect("insert one more");
+    let counted = |f: &mut dyn FnMut()| {
+        let before = steps.load(std::sync::atomic::Ordering::Relaxed);
+        f();
+        steps.load(std::sync::atomic::Ordering::Relaxed) - before
+    };
+    let lookup = std::fs::read_to_string(crate::common::root().join("sql/find_duplicate.sql"))
+        .expect("read find_duplicate.sql");
+    let looked = counted(&mut || {
+        let found: Option<i64> = conn
+            .query_row(
+                &lookup,
+                rusqlite::named_params! {
+                    ":source": "agent-a", ":occurred_at": at, ":project": "p",
+                    ":title": "one more", ":summary": "", ":questions": "", ":atoms": "",
+                },
+                |r| r.get(0),
+            )
+            .ok();
+        assert_eq!(found, None);
+    });
+    let written = counted(&mut || {
+        conn.execute(
+            "insert into items (source, project, title, occurred_at) values ('agent-a', 'p', 'one more', ?1)",
+            [at],
+        )
+        .expect("insert one more");
+    });
     conn.progress_handler(0, None::<fn() -> bool>)
         .expect("progress handler off");
-    steps.load(std::sync::atomic::Ordering::Relaxed)
+    (written, looked)
 }
 
 #[test]
 fn a_write_costs_the_same_however_many_items_share_its_time() {
-    let few = steps_to_write_one_among(300);
-    let many = steps_to_write_one_among(2400);
+    let (few, few_lookup) = steps_among(300);
+    let (many, many_lookup) = steps_among(2400);
     // Eight times the ties: a scan of the ties would cost about eight times the steps.
     assert!(
         many <= few + few / 2 + 2,
-        "{few} thousand steps among 300 ties, {many} thousand among 2400"
+        "the write: {few} thousand steps among 300 ties, {many} thousand among 2400"
     );
-}
-
-/// A two-column query's rows as a map.
-fn pairs<K, V>(lib: &TempLib, sql: &str) -> BTreeMap<K, V>
-where
-    K: rusqlite::types::FromSql + Ord,
-    V: rusqlite::types::FromSql,
-{
-    let conn = lib.conn();
-    let mut stmt = conn.prepare(sql).expect(sql);
-    let rows = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .expect(sql)
-        .collect::<rusqlite::Result<_>>()
-        .expect(sql);
-    rows
+    assert!(
+        many_lookup <= few_lookup + few_lookup / 2 + 2,
+        "the duplicate lookup: {few_lookup} thousand steps among 300 ties, {many_lookup} thousand among 2400"
+    );
 }
 
 fn sorted(mut v: Vec<i64>) -> Vec<i64> {

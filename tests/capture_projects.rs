@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use recall_cli::capture::project::project_of;
+use recall_cli::project::project_of;
 
 use crate::capture_read::fixture;
 use crate::common::cli::{Ran, TempLib};

@@ -35,7 +35,9 @@ fn hook(lib: &TempLib, args: &[&str], input: &str) -> Ran {
 
 /// The ids of the hook's item lines (`- [ID] …`), after its heading.
 fn listed(out: &Ran) -> Vec<i64> {
-    let mut lines = out.stdout.lines();
+    let (inner, after) = crate::common::memory_block(&out.stdout);
+    assert_eq!(after, "", "nothing after the block");
+    let mut lines = inner.iter().map(String::as_str);
     let heading = lines.next().unwrap_or("");
     assert!(
         heading.starts_with("Earlier items from the recall memory")
@@ -95,9 +97,9 @@ fn related_items_are_printed_as_related_finds_them() {
         );
         assert_eq!(listed(&out), expected_ids, "{prompt} {project:?}");
         // Each line: id, date, title and project of the item.
-        for (line, row) in out
-            .stdout
-            .lines()
+        let (inner, _) = crate::common::memory_block(&out.stdout);
+        for (line, row) in inner
+            .iter()
             .skip(1)
             .zip(expected["results"].as_array().unwrap())
         {
@@ -110,7 +112,7 @@ fn related_items_are_printed_as_related_finds_them() {
             if let Some(p) = row["project"].as_str() {
                 want.push_str(&format!(" (project {p})"));
             }
-            assert_eq!(line, want);
+            assert_eq!(*line, want);
         }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+use crate::common::cli::pairs;
 use crate::common::cli::TempLib;
 use crate::common::vectors::{fake_logging, fake_vectors, requests, vectors_line, vectors_only};
 
@@ -25,22 +26,6 @@ fn item(title: &str, project: &str, at: &str) -> String {
 /// matter).
 fn vector_of(words: &[&str]) -> Vec<f32> {
     fake_vectors(&[words.join(" ")], &[]).remove(0)
-}
-
-/// The two columns of `sql`'s rows, as a map from the first to the second.
-fn pairs<K, V>(lib: &TempLib, sql: &str) -> BTreeMap<K, V>
-where
-    K: rusqlite::types::FromSql + Ord,
-    V: rusqlite::types::FromSql,
-{
-    let conn = lib.conn();
-    let mut stmt = conn.prepare(sql).expect("prepare");
-    let rows = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .expect("query")
-        .collect::<rusqlite::Result<BTreeMap<K, V>>>()
-        .expect("rows");
-    rows
 }
 
 /// Each item's id by its title.

@@ -16,6 +16,7 @@ pub mod line_process;
 pub mod mcp;
 pub mod memory_block;
 pub mod output;
+pub mod project;
 pub mod quality;
 pub mod settings;
 pub mod sql_guard;

@@ -15,6 +15,11 @@
 
 create index items_by_run on items (source, project, occurred_at);
 
+-- The duplicate lookup of every write (sql/find_duplicate.sql) compares an item with
+-- the items of its source at its time: by the start of their titles too, so that it
+-- reads only the items that may be identical, not every item sharing the time.
+create index items_by_content on items (source, occurred_at, substr(title, 1, 64));
+
 drop view items_context_wanted;
 drop view items_neighbours;
 

@@ -1,4 +1,5 @@
 //! Spawning the real `recall` binary on temporary libraries.
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -442,4 +443,20 @@ pub fn signal_at_pause(mut child: std::process::Child, signal: i32) -> (i32, Str
         .collect::<Vec<_>>()
         .join("\n");
     (status.code().unwrap_or(-1), rest)
+}
+
+/// The two columns of `sql`'s rows, as a map from the first to the second.
+pub fn pairs<K, V>(lib: &TempLib, sql: &str) -> BTreeMap<K, V>
+where
+    K: rusqlite::types::FromSql + Ord,
+    V: rusqlite::types::FromSql,
+{
+    let conn = lib.conn();
+    let mut stmt = conn.prepare(sql).expect("prepare");
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .collect::<rusqlite::Result<BTreeMap<K, V>>>()
+        .expect("rows");
+    rows
 }

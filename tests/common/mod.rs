@@ -407,3 +407,39 @@ pub fn heavy() -> std::sync::MutexGuard<'static, ()> {
     // A heavy test that failed still hands its turn on.
     HEAVY.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// The one block of memory a hook's text holds (`cli/src/memory_block.rs`), checked: it
+/// opens with its mark, says first that its notes are data, closes with the same mark,
+/// and no other text in it reads as the tag. Returns the lines between the framing and
+/// the closing tag (the heading first), and the text after the block.
+pub fn memory_block(text: &str) -> (Vec<String>, String) {
+    use recall_cli::memory_block::{FRAME, TAG};
+    let lower = text.to_ascii_lowercase();
+    let tags = lower
+        .match_indices('<')
+        .filter(|(i, _)| {
+            lower[i + 1..]
+                .trim_start_matches(|c: char| c == '/' || c.is_whitespace())
+                .starts_with(TAG)
+        })
+        .count();
+    assert_eq!(tags, 2, "one opening and one closing tag: {text}");
+    let mut lines = text.lines();
+    let open = lines.next().expect("an opening line");
+    let mark = open
+        .strip_prefix(&format!("<{TAG} block=\""))
+        .and_then(|rest| rest.strip_suffix("\">"))
+        .unwrap_or_else(|| panic!("not an opening tag: {open:?}"));
+    assert_eq!(mark.len(), 12, "{open}");
+    assert_eq!(lines.next(), Some(FRAME), "the framing line");
+    let close = format!("</{TAG} block=\"{mark}\">");
+    let mut inner = Vec::new();
+    for line in lines.by_ref() {
+        if line == close {
+            let rest: Vec<&str> = lines.collect();
+            return (inner, rest.join("\n"));
+        }
+        inner.push(line.to_string());
+    }
+    panic!("no closing tag {close:?} in {text}");
+}

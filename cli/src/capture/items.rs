@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::noise;
-use super::project::project_of;
 use super::summarize::Summary;
 use super::{Agent, Event, Record, Session};
 use crate::item::{Item, MAX_INDEXED, MAX_TRANSCRIPT};
+use crate::project::project_of;
 
 /// The longest title, in characters.
 pub const TITLE_CHARS: usize = 120;

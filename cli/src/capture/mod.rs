@@ -7,7 +7,6 @@ pub mod discover;
 pub mod items;
 pub mod lines;
 pub mod noise;
-pub mod project;
 pub mod redact;
 pub mod run;
 pub mod segment;

@@ -4,7 +4,7 @@
 //! from Windows); each value the project of every folder inside it.
 use std::collections::BTreeMap;
 
-use crate::capture::project::is_absolute_folder;
+use crate::project::is_absolute_folder;
 
 pub fn check(projects: &BTreeMap<String, String>) -> std::result::Result<(), String> {
     for (folder, name) in projects {

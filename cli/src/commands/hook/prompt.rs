@@ -78,16 +78,17 @@ struct HookAnswer<'a> {
 }
 
 /// The context block: a heading saying what these are and how to see one, then one line
-/// per item.
+/// per item, as one block of memory handed over as data (`memory_block`).
 fn block(rows: &[RelatedRow]) -> String {
     if rows.is_empty() {
         return String::new();
     }
-    let mut out = String::from(
-        "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):\n",
-    );
-    for row in rows {
-        out.push_str(&super::item_line(&row.item, true));
-    }
-    out
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|row| super::item_line(&row.item, true))
+        .collect();
+    crate::memory_block::block(
+        "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):",
+        &lines,
+    )
 }

@@ -9,8 +9,8 @@ use serde_json::json;
 use super::payload::Payload;
 use super::state::{Outcome, State};
 use crate::args::HookArgs;
-use crate::capture::project::project_of;
 use crate::error::Result;
+use crate::project::project_of;
 use crate::query;
 use crate::settings::{self, Filters, Globals};
 
@@ -66,18 +66,21 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
     }
+    // The items are memory, handed over as data; the usage line after them is recall's.
     let mut text = String::new();
     if !rows.is_empty() {
-        text.push_str(&match &project {
+        let heading = match &project {
             Some(name) => format!(
-                "The newest items of project {} in the recall memory:\n",
+                "The newest items of project {} in the recall memory:",
                 crate::text::field(name)
             ),
-            None => "The newest items in the recall memory:\n".to_string(),
-        });
-        for item in &rows {
-            text.push_str(&super::item_line(item, project.is_none()));
-        }
+            None => "The newest items in the recall memory:".to_string(),
+        };
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|item| super::item_line(item, project.is_none()))
+            .collect();
+        text.push_str(&crate::memory_block::block(&heading, &lines));
     }
     text.push_str(USAGE);
     let out = json!({
