@@ -207,13 +207,13 @@ fn capture_session(
             if let Some(why) = left_out(&session, segment) {
                 *c.skipped.entry(why.into()).or_default() += 1;
                 // What an earlier capture made of it goes, unless a person marked it.
-                if let Origin::Item { id, .. } = store::origin(&tx, agent, &session.id, n)
+                if let Origin::Item { id, .. } = store::origin(tx, agent, &session.id, n)
                     .context("reading the capture records")?
                 {
-                    if store::drop_unmarked(&tx, agent, &session.id, n, id)
+                    if store::drop_unmarked(tx, agent, &session.id, n, id)
                         .context("removing an item that is no work")?
                     {
-                        crate::vectors::store::forget(&tx, &[id])?;
+                        crate::vectors::store::forget(tx, &[id])?;
                         c.removed += 1;
                     }
                 }
