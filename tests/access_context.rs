@@ -125,7 +125,7 @@ fn an_item_is_indexed_and_embedded_with_its_own_sources_neighbours_only() {
         }
     }
     // The index agrees: no build matches the note's words, in any column.
-    assert_eq!(lib.column_matches("salary"), vec![2]);
+    assert_eq!(lib.index_matches("salary"), vec![2]);
 }
 
 #[test]
@@ -237,9 +237,9 @@ fn migrating_takes_other_sources_titles_out_of_every_context() {
         }
     }
     // Before: each build was indexed with the note's title.
-    assert_eq!(sorted(lib.column_matches("salary")), vec![1, 2, 3]);
+    assert_eq!(sorted(lib.index_matches("salary")), vec![1, 2, 3]);
     lib.run(&["migrate"]).ok();
-    assert_eq!(lib.column_matches("salary"), vec![2]);
+    assert_eq!(lib.index_matches("salary"), vec![2]);
     let contexts: BTreeMap<i64, String> = pairs(&lib, "select id, context from items");
     assert_eq!(contexts[&1], "build 42 deployed the release to staging");
     let check = lib.run(&["--json", "check"]).ok();
@@ -380,21 +380,4 @@ fn a_write_costs_the_same_however_many_items_share_its_time() {
 fn sorted(mut v: Vec<i64>) -> Vec<i64> {
     v.sort();
     v
-}
-
-impl TempLib {
-    /// The ids whose index entry matches `fts_query` in any column, the neighbours'
-    /// titles included, sorted.
-    fn column_matches(&self, fts_query: &str) -> Vec<i64> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
-            .expect("prepare");
-        let ids = stmt
-            .query_map([fts_query], |r| r.get(0))
-            .expect("query")
-            .collect::<rusqlite::Result<Vec<i64>>>()
-            .expect("rows");
-        ids
-    }
 }

@@ -174,13 +174,17 @@ impl TempLib {
     /// Ids whose index entry matches an FTS5 query in the item's own columns (not the
     /// neighbours' titles of its `context` column), sorted.
     pub fn matching(&self, fts_query: &str) -> Vec<i64> {
+        self.index_matches(&format!(
+            "{{title summary questions atoms project}} : ({fts_query})"
+        ))
+    }
+
+    /// Ids whose index entry matches an FTS5 query in any column, the neighbours'
+    /// titles of the `context` column included, sorted.
+    pub fn index_matches(&self, fts_query: &str) -> Vec<i64> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare(
-                "select rowid from items_fts
-                 where items_fts match '{title summary questions atoms project} : (' || ?1 || ')'
-                 order by rowid",
-            )
+            .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
             .expect("prepare");
         let ids = stmt
             .query_map([fts_query], |r| r.get(0))
