@@ -94,10 +94,20 @@ const SMALL_TALK: &[&str] = &[
     "what can you do",
 ];
 
-/// A greeting or a question to the agent about itself ("hi", "What model are you?").
+/// A greeting or a question to the agent about itself ("hi", "What model are you?"),
+/// or a few lines of them ("hello" then "test").
 pub fn small_talk(text: &str) -> bool {
-    let t = text.trim().trim_end_matches(['.', '!', '?', ' ']);
-    t.chars().count() <= 30 && SMALL_TALK.iter().any(|g| t.eq_ignore_ascii_case(g))
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .peekable();
+    lines.peek().is_some()
+        && text.chars().count() <= 80
+        && lines.all(|l| {
+            let t = l.trim_end_matches(['.', '!', '?', ' ']);
+            SMALL_TALK.iter().any(|g| t.eq_ignore_ascii_case(g))
+        })
 }
 
 /// Whether text in the person's turn was put there by the agent's program.
@@ -211,6 +221,8 @@ mod tests {
         }
         assert!(small_talk("What model are you?") && small_talk("hi"));
         assert!(!small_talk("hi, the login page 500s since the deploy"));
+        assert!(small_talk("hello\ntest") && small_talk("Hi!\n\nWhat model are you?"));
+        assert!(!small_talk("hello\nthe login page 500s since the deploy") && !small_talk("\n"));
     }
 
     #[test]
