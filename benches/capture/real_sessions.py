@@ -3,6 +3,8 @@
 "Measured on real sessions").
 
 Usage: benches/capture/real_sessions.py RECALL DATA [--keep DB] [--examples]
+With --start, also the session start of the ten projects with the most items: how many
+of its item lines are noise.
 Captures DATA (a folder of real transcripts) into a new library and counts, by rules
 written here independently of recall's own:
   - items, and items per source
@@ -127,10 +129,38 @@ def main():
         "capture": {k: report.get(k) for k in ("files", "sessions", "segments", "added",
                                                 "removed", "skipped")},
     }
+    if "--start" in sys.argv:
+        result["session_start"] = session_start(recall, db, env, tmp)
     print(json.dumps(result, indent=1, ensure_ascii=False))
     if "--examples" in sys.argv:
         for k, v in examples.items():
             print(k, v[:8])
+
+
+def session_start(recall, db, env, tmp):
+    """The SessionStart block of the ten projects with the most items, by `recall hook`:
+    its item lines, and those whose title is noise."""
+    conn = sqlite3.connect(db)
+    projects = [p for (p,) in conn.execute(
+        "select project from items where project is not null"
+        " group by 1 order by count(*) desc, 1 limit 10")]
+    lines, noisy = 0, []
+    for p in projects:
+        payload = json.dumps({"session_id": "start-" + p, "transcript_path": "/nonexistent",
+                              "cwd": "/nonexistent", "hook_event_name": "SessionStart",
+                              "source": "startup"})
+        out = subprocess.run([recall, "--db", db, "hook", "--project", p], input=payload,
+                             env=env, cwd=tmp, capture_output=True, text=True, check=True)
+        context = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
+        for line in context.splitlines():
+            if line.startswith("- ["):
+                lines += 1
+                # "- [ID] DATE TITLE"
+                title = line.split("] ", 1)[1][11:]
+                if noise(title):
+                    noisy.append(f"{p}: {title[:70]}")
+    return {"projects": len(projects), "lines": lines, "noise_lines": len(noisy),
+            "noise": noisy}
 
 
 if __name__ == "__main__":
