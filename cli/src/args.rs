@@ -372,7 +372,14 @@ pub struct ContextArgs {
 pub struct SearchArgs {
     /// Free text: nothing in it acts as an FTS5 operator; "quoted phrases" stay phrases.
     /// `-` reads it from standard input (for a query longer than the argument limit).
+    /// With `--file`, it may be left out.
+    #[arg(required_unless_present = "file", default_value = "")]
     pub query: String,
+    /// Only the items that edited or named this file, newest first: its path is read
+    /// against the current folder and matched relative to its checkout's top folder, so
+    /// that every clone of the repository matches (docs/cli.md#a-file-s-memory).
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<String>,
     #[command(flatten)]
     pub filters: Filters,
     #[arg(long = CANDIDATE_POOL.long(), value_name = "POOL", help = CANDIDATE_POOL.help())]

@@ -8,7 +8,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::error::Result;
 use crate::query::rows::{
-    AroundRow, Found, LaterRow, Listed, Rating, RelatedRow, SearchMatch, SearchRow,
+    AroundRow, FileRow, Found, LaterRow, Listed, Rating, RelatedRow, SearchMatch, SearchRow,
 };
 use crate::query::{to_json, Answer};
 
@@ -102,6 +102,19 @@ impl Listing for Listed {
 impl Listing for RelatedRow {
     fn listed(&self) -> &Listed {
         &self.item
+    }
+}
+
+impl Listing for FileRow {
+    fn listed(&self) -> &Listed {
+        &self.item
+    }
+
+    fn note(&self) -> String {
+        match self.edited {
+            true => " edited it".to_string(),
+            false => " names it".to_string(),
+        }
     }
 }
 

@@ -31,6 +31,56 @@ pub fn is_absolute_folder(text: &str) -> bool {
     Folder::parse(text).absolute
 }
 
+/// A file as items name it: its path relative to the top folder of the checkout holding
+/// it (the nearest folder up with a `.git`, a worktree's own), so that another clone of
+/// the same repository names it alike; a file in no checkout keeps its absolute path. A
+/// relative `file` is read against `cwd` (how Codex's patches name files); without a
+/// `cwd` it is taken as relative to its checkout already. The checkout is looked up on
+/// disk for this system's own kind of path only; the file itself need not exist.
+pub fn file_in_checkout(file: &str, cwd: Option<&str>) -> String {
+    let f = Folder::parse(file);
+    let whole = match (f.absolute, cwd.map(Folder::parse)) {
+        (true, _) => f,
+        (false, Some(mut c)) if c.absolute => {
+            c.parts.extend(f.parts);
+            c
+        }
+        (false, _) => return normal(&f.parts).join("/"),
+    };
+    let parts = normal(&whole.parts);
+    if whole.native() {
+        let sep = std::path::MAIN_SEPARATOR_STR;
+        for top in (1..parts.len()).rev() {
+            let dir = match whole.windows {
+                true => format!("{}\\{}", whole.root, parts[..top].join(sep)),
+                false => format!("/{}", parts[..top].join(sep)),
+            };
+            if Path::new(&dir).join(".git").exists() {
+                return parts[top..].join("/");
+            }
+        }
+    }
+    match (whole.windows, whole.root.contains('\\')) {
+        (true, false) => format!("{}\\{}", whole.root, parts.join("\\")),
+        (true, true) => format!("\\\\{}\\{}", whole.root, parts.join("\\")),
+        (false, _) => format!("/{}", parts.join("/")),
+    }
+}
+
+/// The parts with each `..` taking back the part before it.
+fn normal(parts: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in parts {
+        match p.as_str() {
+            ".." if out.last().is_some_and(|l| l != "..") => {
+                out.pop();
+            }
+            _ => out.push(p.clone()),
+        }
+    }
+    out
+}
+
 #[derive(Debug, PartialEq)]
 struct Folder {
     windows: bool,
@@ -235,6 +285,37 @@ mod tests {
         assert_eq!(
             project_of(dir.join("shop").to_str().unwrap(), &map),
             Some("outer".into())
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_is_named_from_its_checkout_s_top() {
+        let dir = std::env::temp_dir().join(format!("recall-file-{}", std::process::id()));
+        let clone = dir.join("b").join("shop2");
+        std::fs::create_dir_all(clone.join("src").join("billing")).unwrap();
+        std::fs::create_dir_all(clone.join(".git")).unwrap();
+        let top = clone.to_str().unwrap();
+        let tax = format!("{top}/src/billing/tax.rs");
+        assert_eq!(file_in_checkout(&tax, None), "src/billing/tax.rs");
+        // A file not written yet, a relative path read against the working folder, `..`.
+        let new = format!("{top}/src/new/mod.rs");
+        assert_eq!(file_in_checkout(&new, Some("/elsewhere")), "src/new/mod.rs");
+        assert_eq!(
+            file_in_checkout("billing/../billing/tax.rs", Some(&format!("{top}/src"))),
+            "src/billing/tax.rs"
+        );
+        // Outside any checkout: the absolute path; relative without a folder: as given.
+        let outside = dir.join("notes.md");
+        assert_eq!(
+            file_in_checkout(outside.to_str().unwrap(), None),
+            outside.to_str().unwrap()
+        );
+        assert_eq!(file_in_checkout("./src/a.rs", None), "src/a.rs");
+        // Another system's path is never looked up here.
+        assert_eq!(
+            file_in_checkout(r"C:\work\shop\src\a.rs", None),
+            r"c:\work\shop\src\a.rs"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -406,6 +406,58 @@ impl Search {
     }
 }
 
+/// `recall search --file`, the MCP search tool's `file`, and the session hook's file
+/// memory, resolved: the items that edited or named one file (`sql/file_items.sql`).
+pub struct FileItems {
+    /// The file as items name it (`project::file_in_checkout`).
+    pub file: String,
+    /// Only items that also match these words.
+    pub query: Option<String>,
+    pub filters: Filters,
+    pub limit: i64,
+    pub default_limit: i64,
+    pub allow: Option<Vec<String>>,
+}
+
+/// How many of a file's items the session hook shows.
+pub const FILE_ITEMS_SHOWN: i64 = 3;
+
+impl FileItems {
+    /// From `recall search --file PATH [QUERY]`: PATH is read against the current folder,
+    /// as git and ripgrep read one; `relative_to` None takes a relative PATH as relative
+    /// to its checkout already (the MCP server, whose folder is not the caller's).
+    pub fn resolve(
+        g: &Globals,
+        a: &args::SearchArgs,
+        file: &str,
+        relative_to: Option<&str>,
+    ) -> Result<FileItems> {
+        if file.trim().is_empty() {
+            return Err(err!("--file is empty: give the path of a file"));
+        }
+        let cfg = &g.config.search;
+        let query = match a.query.trim().is_empty() {
+            true => None,
+            false => Some(g.text(&a.query)?),
+        };
+        Ok(FileItems {
+            file: crate::project::file_in_checkout(file, relative_to),
+            query,
+            filters: Filters::resolve(g, &a.filters, &a.kinds, &a.scope)?,
+            limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),
+            default_limit: cfg.default_limit,
+            allow: g.allow(&a.common.access.allow),
+        })
+    }
+
+    pub fn shown(&self) -> Json {
+        json!({
+            "file": self.file, "query": self.query, "limit": self.limit,
+            "filters": self.filters.shown(), "allow": self.allow,
+        })
+    }
+}
+
 /// `recall later`, resolved.
 pub struct Later {
     pub item_id: i64,

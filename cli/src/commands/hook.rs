@@ -5,6 +5,9 @@
 //!   to use the memory (`start`);
 //! - `UserPromptSubmit`: the items `related` finds for the session's first prompt, nothing
 //!   for later ones (`prompt`, with the session state of `state`);
+//! - `PostToolUse` of a file tool (Claude Code's `Read`, `Edit`, `MultiEdit`, `Write`,
+//!   `NotebookEdit`; Codex's `apply_patch`): the earlier items that edited or named the
+//!   file, once a session for each file (`file`);
 //! - the events of `[hook] capture_on` (`SessionEnd`, `Stop`, `PreCompact`): `recall
 //!   capture` of the session's transcript, detached, so that the hook returns at once
 //!   (`end`); every event also starts again the captures that failed (`end::retry`).
@@ -17,8 +20,10 @@
 //! configuration) is one line on stderr and exit 0. Claude Code and Codex block a prompt
 //! on exit 2, the code of every other recall error.
 mod end;
+mod file;
 mod payload;
 mod prompt;
+mod recap;
 mod start;
 mod state;
 
@@ -82,6 +87,7 @@ fn say(event: Option<&Event>, message: &str) {
     let without = match event {
         Some(Event::Start) => "the session starts without the recall timeline",
         Some(Event::Prompt) => "the prompt goes on without earlier items",
+        Some(Event::Tool) => "the tool's result goes on without the file's memory",
         Some(Event::Other(_)) => "the session is not captured",
         None => "the agent goes on without recall",
     };
@@ -114,10 +120,11 @@ fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
             end::retry(cli, &g, None);
             answer
         }
+        Event::Tool => file::answer(&g, a, p),
         Event::Other(name) if g.config.hook.capture_on.contains(name) => end::capture(cli, &g, p),
         Event::Other(name) => {
             note(&format!(
-                "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, and [hook] capture_on: {}); nothing done",
+                "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, PostToolUse, and [hook] capture_on: {}); nothing done",
                 g.config.hook.capture_on.join(", ")
             ));
             Ok(String::new())

@@ -189,6 +189,12 @@ declare! {
         // timeline lists.
         /// How many of the project's newest items the hook shows at session start.
         HOOK_START_ITEMS start_items: i64 = 5, Range::Number(whole(0, LIST_MAX_LIMIT));
+        // Read whole before the first prompt, not skimmed: about a screen, some 400 tokens,
+        // a fifth of the 2,000 tokens peers allow for all they inject at the start.
+        /// The most characters the session start's block of items holds (its frame and
+        /// the usage line aside): the last session told in a few lines, then one line
+        /// for each older item, while they fit.
+        HOOK_START_BUDGET start_budget: i64 = 1600, Range::Number(whole(200, 20_000));
         /// Whether a session whose working folder maps to no project still gets the start
         /// block, with the library's newest items.
         HOOK_START_WITHOUT_PROJECT start_without_project: bool = false, Range::Bool;

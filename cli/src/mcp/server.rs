@@ -272,6 +272,10 @@ impl Shared {
         match name {
             "search" => {
                 let a = input::<tools::Search>(checked(schema)?)?.args(access)?;
+                if let Some(file) = &a.file {
+                    let s = settings::FileItems::resolve(g, &a, file, None)?;
+                    return to_json(&query::file_items(lib, &s, a.common.explain)?);
+                }
                 let s = settings::Search::resolve(g, &a)?;
                 to_json(&query::search(lib, &s, a.common.explain)?)
             }

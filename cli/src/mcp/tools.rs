@@ -47,7 +47,12 @@ pub struct Search {
     /// Free text: literal words, not meanings, so use words the items would contain
     /// (names, error messages, identifiers). Nothing in it acts as a search operator;
     /// "quoted phrases" stay phrases.
+    #[serde(default)]
     pub query: String,
+    /// Only the items that edited or named this file, newest first (query may then be
+    /// left out): its path relative to the repository's top folder (src/billing/tax.rs),
+    /// which matches in every clone, or an absolute path.
+    pub file: Option<String>,
     /// Only items of this project.
     pub project: Option<String>,
     /// Only items of this source (the agent or tool that wrote them).
@@ -90,9 +95,13 @@ pub struct Search {
 
 impl Search {
     pub fn args(self, access: &AccessArgs) -> Result<args::SearchArgs> {
-        not_blank("query", &self.query, "the words to search for")?;
+        match &self.file {
+            Some(file) => not_blank("file", file, "the path of a file")?,
+            None => not_blank("query", &self.query, "the words to search for, or a file")?,
+        }
         Ok(args::SearchArgs {
             query: self.query,
+            file: self.file,
             filters: args::Filters {
                 project: self.project,
                 source: self.source,

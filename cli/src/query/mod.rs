@@ -4,6 +4,7 @@
 //! server, the prompt hook, `recall eval` and the benchmarks all read through here.
 pub mod answer;
 pub mod explain;
+mod file;
 mod get;
 mod judge_stage;
 mod later;
@@ -17,6 +18,7 @@ mod timeline;
 pub mod vector_channel;
 
 pub use answer::{to_json, Answer, ItemAnswer, ItemsAnswer};
+pub use file::file_items;
 pub use get::{get, get_many, MAX_IDS};
 pub use later::{later, later_results};
 pub use related::related;

@@ -103,6 +103,20 @@ fn plan_search(
     })
 }
 
+/// The parameters of `sql/file_items.sql`.
+pub fn file_items(lib: &Library, s: &settings::FileItems) -> Params {
+    let mut params = filters(&s.filters);
+    params.extend([
+        (":file", text(Some(&s.file))),
+        (":query", text(s.query.as_deref())),
+        (":tokenizer", text(Some(&lib.tokenizer))),
+        (":sources", text(sources_param(&s.allow).as_deref())),
+        (":limit", int(Some(s.limit))),
+        (":default_limit", int(Some(s.default_limit))),
+    ]);
+    params
+}
+
 /// The parameters of `sql/later.sql`.
 pub fn later(lib: &Library, s: &settings::Later) -> Params {
     vec![

@@ -184,6 +184,24 @@ impl LaterRow {
     }
 }
 
+/// A result of `sql/file_items.sql`: an item that edited or named a file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileRow {
+    #[serde(flatten)]
+    pub item: Listed,
+    /// A line of its atoms is the file: the session wrote or edited it.
+    pub edited: bool,
+}
+
+impl FileRow {
+    pub fn read(c: &Cells) -> Read<FileRow> {
+        Ok(FileRow {
+            item: Listed::read(c)?,
+            edited: c.int("edited")?.unwrap_or_default() == 1,
+        })
+    }
+}
+
 /// A result of `sql/related.sql`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RelatedRow {

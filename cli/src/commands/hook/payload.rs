@@ -1,6 +1,6 @@
 //! The hook's JSON as Claude Code and Codex send it on standard input: the common fields
 //! (`hook_event_name`, `session_id`, `cwd`, `transcript_path`) and each event's own
-//! (`prompt`, `source`). A field of the wrong type counts as absent, except the prompt of
+//! (`prompt`, `source`; `PostToolUse`'s `tool_name` and `tool_input`). A field of the wrong type counts as absent, except the prompt of
 //! a prompt event, which the hook cannot go without.
 use std::io::IsTerminal;
 
@@ -14,6 +14,8 @@ use crate::{err, input};
 pub enum Event {
     Start,
     Prompt,
+    /// `PostToolUse`: a tool ran; a file tool's files are `Payload::files`.
+    Tool,
     /// Any other event: one of `[hook] capture_on`, or one the hook does not answer.
     Other(String),
 }
@@ -28,6 +30,8 @@ pub struct Payload {
     pub source: Option<String>,
     /// `UserPromptSubmit`'s `prompt`.
     pub prompt: String,
+    /// `PostToolUse`: the files the tool read or wrote, as its input names them.
+    pub files: Vec<String>,
 }
 
 impl Payload {
@@ -52,6 +56,7 @@ impl Payload {
         let event = match text_of("hook_event_name").as_deref() {
             Some("SessionStart") => Event::Start,
             Some("UserPromptSubmit") | None => Event::Prompt,
+            Some("PostToolUse") => Event::Tool,
             Some(other) => Event::Other(other.to_string()),
         };
         let prompt = match (&event, value.get("prompt")) {
@@ -63,14 +68,59 @@ impl Payload {
             _ => String::new(),
         };
         Ok(Payload {
-            event,
             session: text_of("session_id").filter(|s| !s.is_empty()),
             cwd: text_of("cwd").filter(|s| !s.is_empty()),
             transcript: text_of("transcript_path").filter(|s| !s.is_empty()),
             source: text_of("source"),
             prompt,
+            files: match event {
+                Event::Tool => tool_files(&value),
+                _ => Vec::new(),
+            },
+            event,
         })
     }
+}
+
+/// The files of a file tool's input. Claude Code's `Read`, `Edit`, `MultiEdit` and
+/// `Write` name one in `file_path`, `NotebookEdit` in `notebook_path`; Codex's
+/// `apply_patch` holds its patch in `command`, whose `*** Add File:`, `*** Update File:`
+/// and `*** Move to:` lines name the files (relative to `cwd`, or absolute). Any other
+/// tool names none.
+fn tool_files(value: &Value) -> Vec<String> {
+    let input = value.get("tool_input");
+    let field = |key: &str| {
+        input
+            .and_then(|i| i.get(key))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+    };
+    let mut files: Vec<String> = match value.get("tool_name").and_then(Value::as_str) {
+        Some("Read" | "Edit" | "MultiEdit" | "Write") => field("file_path").into_iter().collect(),
+        Some("NotebookEdit") => field("notebook_path").into_iter().collect(),
+        Some("apply_patch") => {
+            let patch = field("command")
+                .or_else(|| field("input"))
+                .or_else(|| input.and_then(Value::as_str).map(str::to_string));
+            patch
+                .iter()
+                .flat_map(|p| p.lines())
+                .filter_map(|l| {
+                    ["*** Add File: ", "*** Update File: ", "*** Move to: "]
+                        .iter()
+                        .find_map(|p| l.strip_prefix(p))
+                })
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty())
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(f.clone()));
+    files
 }
 
 #[cfg(test)]
@@ -97,6 +147,44 @@ mod tests {
         assert_eq!(p.event, Event::Other("Stop".into()));
         assert_eq!(p.transcript, None);
         assert_eq!(p.session.as_deref(), Some("019d"));
+    }
+
+    #[test]
+    fn a_file_tool_names_its_files() {
+        let files = |json: &str| Payload::parse(json).unwrap().files;
+        assert_eq!(
+            files(
+                r#"{"session_id": "s", "cwd": "/w/shop", "hook_event_name": "PostToolUse",
+                    "tool_name": "Edit", "tool_input": {"file_path": "/w/shop/src/tax.rs",
+                    "old_string": "a", "new_string": "b"}, "tool_response": {"filePath": "/w/shop/src/tax.rs"},
+                    "tool_use_id": "toolu_01"}"#
+            ),
+            vec!["/w/shop/src/tax.rs"]
+        );
+        assert_eq!(
+            files(
+                r#"{"hook_event_name": "PostToolUse", "tool_name": "NotebookEdit",
+                    "tool_input": {"notebook_path": "/w/a.ipynb", "new_source": "x"}}"#
+            ),
+            vec!["/w/a.ipynb"]
+        );
+        let patch = "*** Begin Patch\\n*** Update File: src/tax.rs\\n@@\\n-a\\n+b\\n*** Add File: src/new.rs\\n+x\\n*** Update File: src/tax.rs\\n*** Delete File: old.rs\\n*** End Patch";
+        assert_eq!(
+            files(&format!(
+                r#"{{"hook_event_name": "PostToolUse", "tool_name": "apply_patch", "turn_id": "t",
+                    "tool_input": {{"command": "{patch}"}}}}"#
+            )),
+            vec!["src/tax.rs", "src/new.rs"]
+        );
+        // Another tool, a file tool without its path, a path of the wrong type: none.
+        for json in [
+            r#"{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "cat a.rs"}}"#,
+            r#"{"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {}}"#,
+            r#"{"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": 7}}"#,
+            r#"{"hook_event_name": "PostToolUse"}"#,
+        ] {
+            assert!(files(json).is_empty(), "{json}");
+        }
     }
 
     #[test]

@@ -1,18 +1,28 @@
-//! `SessionStart`: the newest items of the working folder's project, as `timeline` gives
-//! them, under a heading, then one line on how to use the memory; only that line when the
-//! project has no items. A folder that maps to no project gets nothing, unless `[hook]
-//! start_without_project`, which shows the library's newest items. A resumed or compacted
-//! session had its first prompt already (`state`). Printed in the form both agents add to
-//! the context at session start: `hookSpecificOutput.additionalContext`.
+//! `SessionStart`: what an agent needs to carry on in the working folder's project. The
+//! project's most recent session told in a few lines (its request, its recap, the files
+//! it changed, what it left to do where the recap says), then the next newest items one
+//! line each, as `timeline` lists them; trivial items (a greeting, a slash command, a
+//! bare error) never; the whole within `[hook] start_budget` characters. Then one line on
+//! how to use the memory; only that line when the project has no items. A folder that
+//! maps to no project gets nothing, unless `[hook] start_without_project`, which shows
+//! the library's newest items. A resumed or compacted session had its first prompt
+//! already (`state`). Printed in the form both agents add to the context at session
+//! start: `hookSpecificOutput.additionalContext`.
 use serde_json::json;
 
 use super::payload::Payload;
+use super::recap;
 use super::state::{Outcome, State};
 use crate::args::HookArgs;
+use crate::capture::items::is_error_line;
+use crate::capture::noise;
 use crate::error::Result;
 use crate::project::project_of;
 use crate::query;
+use crate::query::rows::{ItemRow, Listed};
 use crate::settings::{self, Filters, Globals};
+use crate::text::field;
+use recall_core::defaults::LIST_MAX_LIMIT;
 
 /// The line that tells the agent how to use the memory.
 pub const USAGE: &str = "How to use the recall memory: search is literal, so search for distinctive words, fragments of names and quoted error text (`recall search`); before answering with a decision, a plan, a status or a number, run `recall later ID` on the item it rests on; `recall get ID` shows an item in full.";
@@ -36,25 +46,33 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         return Ok(String::new());
     }
     let limit = g.config.hook.start_items;
-    let rows = if limit == 0 {
-        Vec::new()
+    let allow = g.allow(&a.access.allow);
+    let (rows, newest) = if limit == 0 {
+        (Vec::new(), None)
     } else {
         let s = settings::Timeline {
             filters: Filters {
                 project: project.clone(),
-                source: None,
-                since: None,
-                until: None,
-                kinds: None,
-                scope: None,
+                ..Filters::default()
             },
-            limit,
+            // Room for the trivial items left out.
+            limit: (limit * 3).min(LIST_MAX_LIMIT),
             default_limit: limit,
-            allow: g.allow(&a.access.allow),
+            allow: allow.clone(),
             around: None,
         };
         let lib = super::super::open_for_query(g)?;
-        query::timeline(&lib, &s, false)?.results
+        let listed = query::timeline(&lib, &s, false)?.results;
+        let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
+        let full = query::get_many(&lib, &ids, false, &allow)?.items;
+        let kept: Vec<(Listed, ItemRow)> = listed
+            .into_iter()
+            .zip(full)
+            .filter(|(_, item)| !trivial(item))
+            .take(usize::try_from(limit).unwrap_or(0))
+            .collect();
+        let newest = kept.first().map(|(_, item)| item.clone());
+        (kept.into_iter().map(|(l, _)| l).collect::<Vec<_>>(), newest)
     };
     if g.json {
         let doc = json!({
@@ -71,15 +89,17 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     if !rows.is_empty() {
         let heading = match &project {
             Some(name) => format!(
-                "The newest items of project {} in the recall memory:",
+                "The newest items of project {} in the recall memory, the last one told:",
                 crate::text::field(name)
             ),
-            None => "The newest items in the recall memory:".to_string(),
+            None => "The newest items in the recall memory, the last one told:".to_string(),
         };
-        let lines: Vec<String> = rows
-            .iter()
-            .map(|item| super::item_line(item, project.is_none()))
-            .collect();
+        let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
+        let told = newest
+            .as_ref()
+            .map(|item| told(item, project.as_deref()))
+            .unwrap_or_default();
+        let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
         text.push_str(&crate::memory_block::block(&heading, &lines));
     }
     text.push_str(USAGE);
@@ -87,4 +107,141 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
     });
     Ok(format!("{out}\n"))
+}
+
+/// The lines of the block: the newest item's line and the lines telling it, then one line
+/// for each older item, while the heading and they fit in `budget` characters. The newest
+/// item's own line is always there; a line telling it that does not fit is left out.
+fn within_budget(
+    heading: &str,
+    rows: &[Listed],
+    with_project: bool,
+    told: Vec<String>,
+    budget: usize,
+) -> Vec<String> {
+    let size = |line: &str| line.trim_end().chars().count() + 1;
+    let mut used = size(heading);
+    let mut lines = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let line = super::item_line(row, with_project);
+        if i > 0 && used + size(&line) > budget {
+            break;
+        }
+        used += size(&line);
+        lines.push(line);
+        if i == 0 {
+            for detail in &told {
+                if used + size(detail) <= budget {
+                    used += size(detail);
+                    lines.push(detail.clone());
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// An item that tells nothing to carry on from: a greeting or a question to the agent
+/// about itself, a slash command (`/usage`), a bare error with nothing else said.
+fn trivial(item: &ItemRow) -> bool {
+    let title = item.title.trim();
+    let said_more = |text: &str| {
+        let t = text.trim();
+        !t.is_empty() && t != title
+    };
+    noise::small_talk(title)
+        || (title.starts_with('/')
+            && !title.contains(char::is_whitespace)
+            && !said_more(&item.summary))
+        || (is_error_line(title) && !said_more(&item.summary) && !said_more(&item.questions))
+}
+
+/// The lines that tell the newest item: what was asked (when the title does not say it
+/// already), its recap, the files it changed, what it left to do; each cut to one short
+/// line, indented under the item's line.
+fn told(item: &ItemRow, project: Option<&str>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut push = |label: &str, text: &str, max: usize| {
+        let one: Vec<&str> = text.split_whitespace().collect();
+        let one = one.join(" ");
+        if !one.is_empty() {
+            lines.push(format!("  {label}: {}\n", field(&cut(&one, max))));
+        }
+    };
+    let asked = item
+        .questions
+        .lines()
+        .map(str::trim)
+        .find(|q| !q.is_empty());
+    let title = item.title.trim().to_lowercase();
+    if let Some(asked) = asked.filter(|q| !title.starts_with(&q.to_lowercase())) {
+        push("Asked", asked, ASKED_CHARS);
+    }
+    let recap = recap::Recap::of(&item.summary);
+    push("Recap", &recap.told, RECAP_CHARS);
+    let files = files_of(&item.atoms, project);
+    if !files.is_empty() {
+        let shown: Vec<&str> = files.iter().take(FILES_SHOWN).map(String::as_str).collect();
+        let more = match files.len().saturating_sub(FILES_SHOWN) {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        push(
+            "Files changed",
+            &format!("{}{more}", shown.join(", ")),
+            RECAP_CHARS,
+        );
+    }
+    if let Some(pending) = &recap.pending {
+        push("Left to do", pending, PENDING_CHARS);
+    }
+    lines
+}
+
+/// How much of each part of the newest item is told, in characters.
+const ASKED_CHARS: usize = 200;
+const RECAP_CHARS: usize = 360;
+const PENDING_CHARS: usize = 240;
+/// How many of the files it changed are named.
+const FILES_SHOWN: usize = 6;
+
+/// The files among an item's atoms (capture writes there the files a session wrote or
+/// edited, one a line, after its errors and commands): the lines that are a path. Each
+/// named from its checkout's top folder when it is one here, else from the project's
+/// folder in the path (`/home/a/shop/src/tax.rs` in project shop: `src/tax.rs`).
+fn files_of(atoms: &str, project: Option<&str>) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for line in atoms.lines().map(str::trim) {
+        let path_like = !line.is_empty()
+            && !line.contains(char::is_whitespace)
+            && !line.contains("://")
+            && crate::project::is_absolute_folder(line);
+        if !path_like {
+            continue;
+        }
+        let mut name = crate::project::file_in_checkout(line, None);
+        if crate::project::is_absolute_folder(&name) {
+            if let Some(p) = project.filter(|p| !p.is_empty()) {
+                for sep in ['/', '\\'] {
+                    let marker = format!("{sep}{p}{sep}");
+                    if let Some(at) = name.rfind(&marker) {
+                        name = name[at + marker.len()..].to_string();
+                        break;
+                    }
+                }
+            }
+        }
+        if !files.contains(&name) {
+            files.push(name);
+        }
+    }
+    files
+}
+
+/// `text` cut to `max` characters, with `…` where it was cut.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", text[..at].trim_end()),
+        None => text.to_string(),
+    }
 }

@@ -3,7 +3,8 @@
 //! and, for each session, the capture the hook last started: the transcript at its size
 //! and modification time, the detached process's id, the attempts at that size and time,
 //! and the problem of the last one that failed (`problem`, `failed_at`: what `recall
-//! status` reads). Beside the library, not in it: the hook's writes never wait for a
+//! status` reads); and the files whose memory each session was shown (`files_shown`),
+//! so that a file's is shown once a session. Beside the library, not in it: the hook's writes never wait for a
 //! writer of the library (an import, a capture), a library needs no migration for them,
 //! and the file holds no item text, so `forget` has nothing to wipe there.
 //!
@@ -48,7 +49,15 @@ create table if not exists sessions (
   failed_at integer
 ) without rowid;
 create index if not exists sessions_used_at on sessions(used_at);
-pragma user_version = 2;
+create table if not exists files_shown (
+  session text not null,
+  -- the file as items name it (project::file_in_checkout)
+  file text not null,
+  -- Unix seconds, for pruning
+  used_at integer not null,
+  primary key (session, file)
+) without rowid;
+pragma user_version = 3;
 ";
 
 /// Version 1 had no record of the capture's process or its failures.
@@ -57,7 +66,17 @@ alter table sessions add column pid integer;
 alter table sessions add column attempts integer not null default 0;
 alter table sessions add column problem text;
 alter table sessions add column failed_at integer;
-pragma user_version = 2;
+";
+
+/// Version 2 had no record of the files whose memory a session was shown.
+const FROM_2: &str = "
+create table if not exists files_shown (
+  session text not null,
+  file text not null,
+  used_at integer not null,
+  primary key (session, file)
+) without rowid;
+pragma user_version = 3;
 ";
 
 /// How many captures are started for one size and time of a transcript.
@@ -104,7 +123,7 @@ impl State {
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
-        if version < 2 {
+        if version < 3 {
             // A write-ahead log, not synced at each commit: a write is an append, and
             // readers never wait. A power cut may take back the last writes, which only
             // makes a prompt answered as a first one again or a capture started again.
@@ -112,14 +131,15 @@ impl State {
         }
         conn.pragma_update(None, "synchronous", "normal")
             .map_err(classify)?;
-        if version < 2 {
+        if version < 3 {
             let state = State { conn };
             state.transaction(|conn| {
                 // Read again under the lock: another hook may have made it meanwhile.
                 let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
                 match version {
                     0 => conn.execute_batch(SCHEMA),
-                    1 => conn.execute_batch(FROM_1),
+                    1 => conn.execute_batch(&format!("{FROM_1}{FROM_2}")),
+                    2 => conn.execute_batch(FROM_2),
                     _ => Ok(()),
                 }
             })?;
@@ -154,10 +174,7 @@ impl State {
         };
         match state.transaction(|conn| {
             let n = conn.execute(sql, args)?;
-            conn.execute(
-                "delete from sessions where used_at < ?1",
-                [now() - KEEP_DAYS * 86_400],
-            )?;
+            prune(conn)?;
             Ok(n)
         }) {
             Ok(0) => Outcome::Unchanged,
@@ -175,6 +192,32 @@ impl State {
              where prompted = 0",
             params![session, now()],
         )
+    }
+
+    /// Records that `session` was shown the memory of `files`: the ones it had not been
+    /// shown before, in their order. Without a state (none here, or locked: `Err`) every
+    /// file counts as new and nothing is recorded.
+    pub fn files_unseen(
+        library: &Path,
+        session: &str,
+        files: &[String],
+    ) -> std::result::Result<Vec<String>, Outcome> {
+        let state = State::open(library)?;
+        state.transaction(|conn| {
+            let mut new = Vec::new();
+            let mut insert = conn.prepare(
+                "insert into files_shown (session, file, used_at) values (?1, ?2, ?3)
+                 on conflict do nothing",
+            )?;
+            for file in files {
+                if insert.execute(params![session, file, now()])? == 1 {
+                    new.push(file.clone());
+                }
+            }
+            drop(insert);
+            prune(conn)?;
+            Ok(new)
+        })
     }
 
     /// A session resumed (or compacted) had its first prompt already.
@@ -265,10 +308,7 @@ impl State {
                    failed_at = case when ?8 then failed_at end",
                 params![session, transcript, size, mtime_ns, now(), pid, attempts + 1, same],
             )?;
-            conn.execute(
-                "delete from sessions where used_at < ?1",
-                [now() - KEEP_DAYS * 86_400],
-            )?;
+            prune(conn)?;
             Ok(Claim::Started(pid))
         });
         match (claim, started) {
@@ -328,6 +368,14 @@ impl State {
             .take(RETRIES_AN_EVENT)
             .collect()
     }
+}
+
+/// Drops the entries not used for `KEEP_DAYS`.
+fn prune(conn: &Connection) -> rusqlite::Result<()> {
+    let before = now() - KEEP_DAYS * 86_400;
+    conn.execute("delete from sessions where used_at < ?1", [before])?;
+    conn.execute("delete from files_shown where used_at < ?1", [before])?;
+    Ok(())
 }
 
 /// A session's last capture: transcript, size, time, process, attempts, problem.

@@ -1,0 +1,96 @@
+//! `PostToolUse` of a file tool: the memory of the file the agent just read or changed,
+//! once a session for each file. The items that edited or named it (`sql/file_items.sql`,
+//! as `recall search --file` lists them), at most `FILE_ITEMS_SHOWN`, newest first, in
+//! the working folder's project; nothing when there are none. A file already shown in
+//! the session costs no library read: the session state answers first. The hook never
+//! blocks the tool: it ran already, and this only adds context to its result.
+use serde_json::json;
+
+use super::payload::Payload;
+use super::state::State;
+use crate::args::HookArgs;
+use crate::error::Result;
+use crate::project::{file_in_checkout, project_of};
+use crate::query;
+use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
+use crate::text::field;
+
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
+    let mut files: Vec<String> = p
+        .files
+        .iter()
+        .map(|f| file_in_checkout(f, p.cwd.as_deref()))
+        .collect();
+    files.dedup();
+    if files.is_empty() {
+        return Ok(String::new());
+    }
+    let db = g.db()?;
+    // Recorded before the library is read: a second event for the file costs no read.
+    let files = match &p.session {
+        Some(session) => State::files_unseen(db, session, &files).unwrap_or(files),
+        None => files,
+    };
+    if files.is_empty() {
+        return Ok(String::new());
+    }
+    let project = a.project.clone().or_else(|| {
+        p.cwd
+            .as_deref()
+            .and_then(|cwd| project_of(cwd, &g.config.projects))
+    });
+    let lib = super::super::open_for_query(g)?;
+    let mut found = Vec::new();
+    for file in &files {
+        let s = settings::FileItems {
+            file: file.clone(),
+            query: None,
+            filters: Filters {
+                project: project.clone(),
+                ..Filters::default()
+            },
+            limit: FILE_ITEMS_SHOWN,
+            default_limit: FILE_ITEMS_SHOWN,
+            allow: g.allow(&a.access.allow),
+        };
+        for row in query::file_items(&lib, &s, false)?.results {
+            found.push((file.clone(), row));
+        }
+    }
+    if g.json {
+        let results: Vec<serde_json::Value> = found
+            .iter()
+            .map(|(file, row)| Ok(json!({ "file": file, "item": query::to_json(row)? })))
+            .collect::<Result<_>>()?;
+        let doc = json!({
+            "command": "hook", "event": "PostToolUse", "project": project, "files": files,
+            "results": results,
+        });
+        return Ok(format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ));
+    }
+    if found.is_empty() {
+        return Ok(String::new());
+    }
+    let lines: Vec<String> = found
+        .iter()
+        .map(|(file, row)| {
+            let verb = if row.edited { "edited" } else { "names" };
+            format!(
+                "{} — {verb} {}",
+                super::item_line(&row.item, project.is_none()).trim_end(),
+                field(file)
+            )
+        })
+        .collect();
+    let text = crate::memory_block::block(
+        "Earlier sessions in the recall memory that edited or named this file, newest first (`recall get ID` shows one in full):",
+        &lines,
+    );
+    let out = json!({
+        "hookSpecificOutput": { "hookEventName": "PostToolUse", "additionalContext": text }
+    });
+    Ok(format!("{out}\n"))
+}

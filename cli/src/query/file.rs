@@ -1,0 +1,33 @@
+//! The items that edited or named a file (`sql/file_items.sql`), newest first.
+use super::answer::Answer;
+use super::explain::{self, Terms};
+use super::params;
+use super::rows::FileRow;
+use super::sql_file::{self, queries};
+use crate::error::Result;
+use crate::library::Library;
+use crate::settings;
+
+pub fn file_items(
+    lib: &Library,
+    s: &settings::FileItems,
+    explain: bool,
+) -> Result<Answer<FileRow>> {
+    let rows = sql_file::read(
+        &lib.conn,
+        queries::FILE_ITEMS,
+        &params::file_items(lib, s),
+        FileRow::read,
+    )?;
+    let mut answer = Answer::new("search", rows, s.shown());
+    if explain {
+        answer.explain = Some(explain::build(
+            lib,
+            &s.allow,
+            answer.results.len(),
+            Terms::None,
+            s.shown(),
+        )?);
+    }
+    Ok(answer)
+}
