@@ -95,18 +95,44 @@ fn assert_start_block(context: &str, lib: &TempLib, project: Option<&str>, limit
     }
     let (inner, after) = crate::common::memory_block(context);
     assert_eq!(after, *usage, "the usage line follows the block");
-    let lines: Vec<&str> = inner.iter().map(String::as_str).collect();
     let heading = match project {
-        Some(p) => format!("The newest items of project {p} in the recall memory:"),
-        None => "The newest items in the recall memory:".to_string(),
+        Some(p) => {
+            format!("The newest items of project {p} in the recall memory, the last one told:")
+        }
+        None => "The newest items in the recall memory, the last one told:".to_string(),
     };
-    assert_eq!(lines[0], heading);
+    assert_eq!(inner[0], heading);
+    // The items' lines, and under the first only, the lines telling it.
+    let lines: Vec<&str> = inner[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("- ["))
+        .collect();
+    let told: Vec<&str> = inner[2..]
+        .iter()
+        .map(String::as_str)
+        .take_while(|l| !l.starts_with("- ["))
+        .collect();
     assert_eq!(
-        lines.len(),
-        rows.len() + 1,
-        "the heading and the items: {context}"
+        inner.len(),
+        1 + lines.len() + told.len(),
+        "the heading, the items, the lines telling the first: {context}"
     );
-    for (line, row) in lines[1..].iter().zip(rows) {
+    for line in &told {
+        assert!(
+            [
+                "  Asked: ",
+                "  Recap: ",
+                "  Files changed: ",
+                "  Left to do: "
+            ]
+            .iter()
+            .any(|label| line.starts_with(label)),
+            "{line}"
+        );
+    }
+    assert_eq!(lines.len(), rows.len(), "one line an item: {context}");
+    for (line, row) in lines.iter().zip(rows) {
         let mut want = format!(
             "- [{}] {} {}",
             row["id"],
@@ -444,7 +470,16 @@ fn a_hostile_item_cannot_leave_the_data_block() {
     // The five newest, one line each, the longest cut.
     let items: Vec<&String> = inner.iter().filter(|l| l.starts_with("- [")).collect();
     assert_eq!(items.len(), 5, "{start}");
-    assert_eq!(inner.len(), 6, "the heading and five lines: {start}");
+    // The newest told by its summary, a line of its own.
+    assert_eq!(
+        inner[2], "  Recap: the importer lockfile is stale",
+        "{start}"
+    );
+    assert_eq!(
+        inner.len(),
+        7,
+        "the heading, five lines and a recap: {start}"
+    );
     for line in &inner {
         assert!(
             line.chars().count() <= recall_cli::memory_block::MAX_LINE + 6,

@@ -29,6 +29,7 @@ mod fold_agreement;
 mod forget;
 mod function_list;
 mod hook;
+mod hook_files;
 mod hook_sessions;
 mod hostile_args;
 mod hostile_cli;

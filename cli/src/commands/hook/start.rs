@@ -119,7 +119,11 @@ fn within_budget(
     told: Vec<String>,
     budget: usize,
 ) -> Vec<String> {
-    let size = |line: &str| line.trim_end().chars().count() + 1;
+    // As the block shows it: a longer line is cut there.
+    let size = |line: &str| {
+        let shown = crate::memory_block::MAX_LINE + " [cut]".len();
+        line.trim_end().chars().count().min(shown) + 1
+    };
     let mut used = size(heading);
     let mut lines = Vec::new();
     for (i, row) in rows.iter().enumerate() {
