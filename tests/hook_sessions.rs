@@ -854,7 +854,12 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     let claude = &blocks[0];
     assert_eq!(
         expected_events(claude),
-        ["SessionEnd", "SessionStart", "UserPromptSubmit"]
+        [
+            "PostToolUse",
+            "SessionEnd",
+            "SessionStart",
+            "UserPromptSubmit"
+        ]
     );
     let env = claude["env"].as_object().expect("an env block");
     assert_eq!(env.keys().collect::<Vec<_>>(), ["RECALL_DB"]);
@@ -894,12 +899,58 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     ));
     wait_captured(&lib, &transcript);
     assert_eq!(captured(&lib, "narwhal upload", "claude-code").len(), 1);
+    // A file tool: the matcher names each of Claude Code's file tools, and the hook
+    // shows the item that names the file, by its path from the checkout's top.
+    std::fs::create_dir_all(shop.join(".git")).unwrap();
+    lib.import(
+        &json!({"source": "notes", "project": "shop", "title": "the narwhal upload lives in src/upload.rs",
+            "occurred_at": "2030-01-01T00:00:00Z"})
+        .to_string(),
+    )
+    .ok();
+    let named = ids(&lib.json(&[
+        "search",
+        "--file",
+        shop.join("src/upload.rs").to_str().unwrap(),
+    ]));
+    assert_eq!(named.len(), 1);
+    let matcher = claude["hooks"]["PostToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    for (i, tool) in ["Read", "Edit", "MultiEdit", "Write", "NotebookEdit"]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            matcher.split('|').any(|m| m == *tool),
+            "{matcher} lacks {tool}"
+        );
+        let key = if *tool == "NotebookEdit" {
+            "notebook_path"
+        } else {
+            "file_path"
+        };
+        let payload = json!({"session_id": format!("f{i}"), "transcript_path": "/tmp/none.jsonl",
+            "cwd": shop, "permission_mode": "default", "hook_event_name": "PostToolUse",
+            "tool_name": tool, "tool_input": {key: shop.join("src/upload.rs")},
+            "tool_response": {}, "tool_use_id": "toolu_1"});
+        let out = run_configured(claude, "PostToolUse", &on, &payload);
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        let doc: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+        let text = doc["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert!(
+            text.contains(&format!("- [{}] ", named[0])),
+            "{tool}: {text}"
+        );
+    }
 
     // Codex: hooks.json, with RECALL_DB in the environment Codex was started with.
     let codex_hooks = &blocks[1];
     assert_eq!(
         expected_events(codex_hooks),
-        ["SessionStart", "Stop", "UserPromptSubmit"]
+        ["PostToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
     );
     assert!(codex_hooks.get("env").is_none());
     let rollout = lib.path("rollout-x.jsonl");
@@ -933,6 +984,31 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     silent(&run_configured(codex_hooks, "Stop", &on, &stop));
     wait_captured(&lib, &rollout);
     assert_eq!(captured(&lib, "tapir image", "codex").len(), 1);
+    assert_eq!(
+        codex_hooks["hooks"]["PostToolUse"][0]["matcher"],
+        "apply_patch"
+    );
+    let patch = "*** Begin Patch\n*** Update File: src/upload.rs\n@@\n-a\n+b\n*** End Patch\n";
+    let out = run_configured(
+        codex_hooks,
+        "PostToolUse",
+        &on,
+        &codex(
+            "PostToolUse",
+            s,
+            &shop,
+            2,
+            json!({"tool_name": "apply_patch",
+            "tool_use_id": "call_1", "tool_input": {"command": patch}, "tool_response": "Success."}),
+        ),
+    );
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let doc: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+    assert_eq!(doc["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+    let text = doc["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(text.contains(&format!("- [{}] ", named[0])), "{text}");
 }
 
 /// Writes a configuration beside the library and returns its path.

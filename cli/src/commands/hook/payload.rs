@@ -97,10 +97,14 @@ fn tool_files(value: &Value) -> Vec<String> {
             .filter(|f| !f.is_empty())
             .map(str::to_string)
     };
+    let patch = field("file_path").is_none() && field("command").is_some();
     let mut files: Vec<String> = match value.get("tool_name").and_then(Value::as_str) {
-        Some("Read" | "Edit" | "MultiEdit" | "Write") => field("file_path").into_iter().collect(),
+        Some("Read" | "Edit" | "MultiEdit" | "Write") if !patch => {
+            field("file_path").into_iter().collect()
+        }
         Some("NotebookEdit") => field("notebook_path").into_iter().collect(),
-        Some("apply_patch") => {
+        // Codex matches `Edit` and `Write` to `apply_patch` too: a patch by any name.
+        Some("apply_patch" | "Edit" | "Write") => {
             let patch = field("command")
                 .or_else(|| field("input"))
                 .or_else(|| input.and_then(Value::as_str).map(str::to_string));
