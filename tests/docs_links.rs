@@ -143,7 +143,13 @@ fn repository_files() -> Vec<String> {
 }
 
 /// Names the docs use as examples of what a user's files are called, not as ours.
-const EXAMPLE_NAMES: &[&str] = &["ratelimit.rs", "src/importer.rs"];
+const EXAMPLE_NAMES: &[&str] = &[
+    "ratelimit.rs",
+    "src/importer.rs",
+    "src/ratelimit.rs",
+    "src/billing/tax.rs",
+    "/home/b/shop2/src/billing/tax.rs",
+];
 
 /// A source file named in backquotes, `cli/src/judge/rules.rs` or `rules.rs`: with a
 /// directory it is a path from the root; alone, some file of the repository is called

@@ -485,3 +485,29 @@ fn a_hostile_item_naming_the_file_stays_inside_the_block() {
         "the heading and three lines, no line of their own: {text}"
     );
 }
+
+/// The JSON block of docs/cli.md's session hook section that holds `hookEventName` `event`.
+fn documented(event: &str) -> String {
+    let docs = std::fs::read_to_string(crate::common::root().join("docs/cli.md")).unwrap();
+    docs.split("```json\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .find(|b| b.contains(&format!("\"hookEventName\":\"{event}\"")))
+        .unwrap_or_else(|| panic!("docs/cli.md shows no {event} output"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn the_docs_show_each_block_exactly_as_printed() {
+    let lib = TempLib::init(None);
+    let sample = crate::common::root().join("examples/sample.jsonl");
+    lib.run(&["import", sample.to_str().unwrap()]).ok();
+    let api = lib.path("api");
+    std::fs::create_dir_all(api.join(".git")).unwrap();
+    let start = json!({"session_id": "d", "transcript_path": "/tmp/none.jsonl", "cwd": api,
+        "hook_event_name": "SessionStart", "source": "startup"});
+    assert_eq!(send(&lib, &start).stdout.trim(), documented("SessionStart"));
+    let read = claude_tool("d", &api, "Read", &api.join("src/ratelimit.rs"));
+    assert_eq!(send(&lib, &read).stdout.trim(), documented("PostToolUse"));
+}

@@ -377,7 +377,7 @@ pub struct SearchArgs {
     pub query: String,
     /// Only the items that edited or named this file, newest first: its path is read
     /// against the current folder and matched relative to its checkout's top folder, so
-    /// that every clone of the repository matches (docs/cli.md#a-file-s-memory).
+    /// that every clone of the repository matches (docs/cli.md#a-files-memory).
     #[arg(long, value_name = "PATH")]
     pub file: Option<String>,
     #[command(flatten)]

@@ -216,10 +216,24 @@ const FILES_SHOWN: usize = 6;
 fn files_of(atoms: &str, project: Option<&str>) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for line in atoms.lines().map(str::trim) {
+        // Absolute (Claude Code's tools), or relative to the working folder with a
+        // folder and an extension (Codex's patches: `src/tax.rs`).
+        let relative_file = || {
+            line.contains('/')
+                && line
+                    .rsplit('/')
+                    .next()
+                    .and_then(|name| name.rsplit_once('.'))
+                    .is_some_and(|(stem, ext)| {
+                        !stem.is_empty()
+                            && !ext.is_empty()
+                            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+        };
         let path_like = !line.is_empty()
             && !line.contains(char::is_whitespace)
             && !line.contains("://")
-            && crate::project::is_absolute_folder(line);
+            && (crate::project::is_absolute_folder(line) || relative_file());
         if !path_like {
             continue;
         }
