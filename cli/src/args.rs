@@ -103,6 +103,13 @@ pub enum Command {
     Promote(MarkArgs),
     /// Mark items as of their own project only again (undoes promote).
     Demote(MarkArgs),
+    /// Set the kind of memory of items: `recall kind KIND ID…`, or `recall kind --none
+    /// ID…` to take it away.
+    Kind(KindSetArgs),
+    /// Serve a local web page to review the library (search, items, forget, promote,
+    /// kinds, what the session hook injects, status) on 127.0.0.1, until Ctrl-C
+    /// (docs/ui.md).
+    Ui(UiArgs),
     /// Merge the index's segments and refresh the query planner's statistics.
     Optimize,
     /// Give items vectors for search's vector channel: embeds, with the embedder, the
@@ -602,6 +609,30 @@ pub struct MarkArgs {
     #[arg(value_name = "ID", required = true, num_args = 1..)]
     pub ids: Vec<i64>,
     // Only items the caller may read are marked; another is treated as a missing one.
+    #[command(flatten)]
+    pub access: AccessArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct KindSetArgs {
+    /// The kind (decision, bugfix, feature, discovery, gotcha, note, or one of the
+    /// configuration's [kinds] extra), then the items' ids; with --none, only the ids.
+    #[arg(value_name = "KIND ID", required = true, num_args = 1..)]
+    pub words: Vec<String>,
+    /// Take the items' kind away instead of setting one.
+    #[arg(long)]
+    pub none: bool,
+    // Only items the caller may read are set; another is treated as a missing one.
+    #[command(flatten)]
+    pub access: AccessArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct UiArgs {
+    /// The port to listen on, on 127.0.0.1 (0, the default, picks a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    // The sources the page may read and change: the server's, as for every command.
     #[command(flatten)]
     pub access: AccessArgs,
 }

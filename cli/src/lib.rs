@@ -22,6 +22,7 @@ pub mod settings;
 pub mod sql_guard;
 pub mod text;
 pub mod tokenizer;
+pub mod ui;
 pub mod vectors;
 
 // The read path and the writes of items, which the front ends (`commands`, `mcp`) call.

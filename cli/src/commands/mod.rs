@@ -12,6 +12,7 @@ mod get;
 pub(crate) mod hook;
 mod import;
 mod init;
+mod kind;
 mod later;
 mod maintain;
 mod promote;
@@ -20,6 +21,7 @@ mod repair;
 mod search;
 mod sql;
 mod timeline;
+mod ui;
 
 use crate::args::{Cli, Command};
 use crate::error::Result;
@@ -75,6 +77,8 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         } => get::run(&g, &id, transcript, &access.allow),
         Command::Promote(a) => promote::run(&g, &a, true),
         Command::Demote(a) => promote::run(&g, &a, false),
+        Command::Kind(a) => kind::run(&g, &a),
+        Command::Ui(a) => ui::run(g, &a),
         Command::Optimize => maintain::optimize(&g),
         Command::Embed(a) => embed::run(&g, &a),
         Command::Search(a) => search::run(&g, &a),

@@ -19,7 +19,13 @@ pub fn run(g: &Globals, a: &MarkArgs, global: bool) -> Result<i32> {
         "nothing was marked; the library is as it was".to_string(),
         None,
     )?;
-    let marked = set_global(&mut lib, &a.ids, global, &g.allow(&a.access.allow), &guard)?;
+    let marked = set_global(
+        &mut lib,
+        &a.ids,
+        global,
+        &g.allow(&a.access.allow),
+        Some(&guard),
+    )?;
     drop(guard);
     if g.json {
         output::json(&marked.to_json(command, global));

@@ -24,8 +24,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-mod headers;
-mod limits;
+pub(crate) mod headers;
+pub(crate) mod limits;
 
 use super::calls;
 use super::decode::{self, Decoded, MAX_LINE};

@@ -9,11 +9,11 @@ mod calls;
 mod catalog;
 mod decode;
 mod grants;
-mod http;
-mod libraries;
-mod server;
-mod signals;
-mod tools;
+pub(crate) mod http;
+pub(crate) mod libraries;
+pub(crate) mod server;
+pub(crate) mod signals;
+pub(crate) mod tools;
 mod transport;
 mod writes;
 

@@ -328,7 +328,7 @@ impl Shared {
 
 /// The library as it is now: another process may have rebuilt it with another tokenizer
 /// since the server opened it.
-fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()> {
+pub(crate) fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()> {
     library::ensure_recorded(lib)?;
     if let Some(recorded) = crate::library::schema::recorded_tokenizer(&lib.conn) {
         lib.tokenizer = recorded;

@@ -165,6 +165,9 @@ impl Described for Json {
             "forget" => {
                 "the forget call in progress completed (its items forgotten and wiped)".to_string()
             }
+            "promote" | "demote" | "kind" => {
+                format!("the {tool} call in progress completed (its items marked)")
+            }
             _ => format!(
                 "the {tool} call in progress completed (item {} stored)",
                 self.get("id").unwrap_or(&Json::Null)

@@ -1,0 +1,287 @@
+//! The page's JSON API: one action a request, each answered by the code a command runs,
+//! with the command's JSON. The reads take the MCP tools' arguments (`mcp::tools`: the
+//! command's options, resolved by `settings` as on the command line), so a search here
+//! is `recall --json search --explain` with the same options; the writes go through
+//! `items` as `recall forget`, `promote`, `demote` and `kind` do, under the server's
+//! access globs, one at a time on the one write connection and under the server's
+//! interruption watch (`mcp::signals`).
+use serde::Deserialize;
+use serde_json::{json, Map, Value as Json};
+
+use crate::args::{AccessArgs, HookArgs, RuleArgs};
+use crate::err;
+use crate::error::Result;
+use crate::item::known_kinds;
+use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
+use crate::items::marks::{set_global, set_kind};
+use crate::library::Library;
+use crate::mcp::libraries::Libraries;
+use crate::mcp::server::refresh;
+use crate::mcp::{signals, tools};
+use crate::query::{self, to_json};
+use crate::settings::{self, Globals};
+
+/// The actions that write: a request for one must carry its page's token.
+pub const WRITES: [&str; 4] = ["forget", "promote", "demote", "kind"];
+/// The actions that read.
+pub const READS: [&str; 5] = ["search", "item", "agent", "status", "kinds"];
+
+pub struct Api {
+    globals: Globals,
+    libraries: Libraries,
+    /// `--allow`: the sources the page may read and change.
+    access: AccessArgs,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Ids {
+    ids: Vec<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct One {
+    id: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Kind {
+    ids: Vec<i64>,
+    /// None (null): no kind.
+    kind: Option<String>,
+}
+
+/// What the agent's view is asked for: the session hook's payloads are made of it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Agent {
+    #[serde(default)]
+    project: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    prompt: Option<String>,
+    #[serde(default)]
+    file: Option<String>,
+}
+
+impl Api {
+    pub fn new(globals: Globals, libraries: Libraries, access: AccessArgs) -> Api {
+        Api {
+            globals,
+            libraries,
+            access,
+        }
+    }
+
+    /// The answer of `action` for the request's body, or the one-line reason it failed.
+    pub fn call(&self, action: &str, body: Json) -> Result<Json> {
+        if WRITES.contains(&action) {
+            let mut writer = self.libraries.writer()?;
+            let lib = writer
+                .as_mut()
+                .ok_or_else(|| err!("the page opened the library only for reading"))?;
+            refresh(lib, self.globals.tokenizer.as_deref())?;
+            let tool: &'static str = WRITES.iter().find(|w| **w == action).copied().unwrap_or("");
+            return signals::writing(tool, Json::Null, || self.write(action, body, lib));
+        }
+        if action == "status" {
+            return Ok(super::status::report(&self.globals));
+        }
+        if action == "kinds" {
+            return Ok(json!({
+                "kinds": known_kinds(self.globals.config.kinds.extra.as_deref()),
+                "library": self.globals.db()?.display().to_string(),
+            }));
+        }
+        let mut reader = self.libraries.reader()?;
+        refresh(&mut reader, self.globals.tokenizer.as_deref())?;
+        self.read(action, body, &reader)
+    }
+
+    fn allow(&self) -> Option<Vec<String>> {
+        self.globals.allow(&self.access.allow)
+    }
+
+    fn read(&self, action: &str, body: Json, lib: &Library) -> Result<Json> {
+        let g = &self.globals;
+        match action {
+            "search" => {
+                let mut search: tools::Search = input(body)?;
+                // Every hit says which words it holds, and where.
+                search.explain = true;
+                let a = search.args(&self.access)?;
+                if let Some(file) = &a.file {
+                    let s = settings::FileItems::resolve(g, &a, file, None)?;
+                    return to_json(&query::file_items(lib, &s, true)?);
+                }
+                let s = settings::Search::resolve(g, &a)?;
+                to_json(&query::search(lib, &s, true)?)
+            }
+            "item" => {
+                let One { id } = input(body)?;
+                let item = to_json(&query::get(lib, id, true, &self.allow())?)?;
+                // Its neighbours in time and what came later: each its command's answer,
+                // or the command's error in its place.
+                let timeline = (|| {
+                    let t = tools::Timeline {
+                        project: None,
+                        source: None,
+                        since: None,
+                        until: None,
+                        around: Some(id),
+                        before: None,
+                        after: None,
+                        kind: Vec::new(),
+                        scope: None,
+                        limit: None,
+                        explain: false,
+                    };
+                    let s = settings::Timeline::resolve(g, &t.args(&self.access)?)?;
+                    let around = s.around.as_ref().ok_or_else(|| err!("no item to list around"))?;
+                    to_json(&query::around(lib, &s, around, false)?)
+                })();
+                let later = (|| {
+                    let l = tools::Later {
+                        id,
+                        query: None,
+                        kind: Vec::new(),
+                        limit: None,
+                        explain: true,
+                    };
+                    let s = settings::Later::resolve(g, &l.args(&self.access)?)?;
+                    to_json(&query::later(lib, &s, true)?)
+                })();
+                Ok(json!({
+                    "command": "item",
+                    "get": item,
+                    "timeline": answer_or_error(timeline),
+                    "later": answer_or_error(later),
+                }))
+            }
+            "agent" => self.agent(input(body)?),
+            _ => Err(err!("no such action: {action}")),
+        }
+    }
+
+    fn write(&self, action: &str, body: Json, lib: &mut Library) -> Result<Json> {
+        let allow = self.allow();
+        match action {
+            "forget" => {
+                let req: ForgetRequest = input(body)?;
+                if req.ids.is_empty() {
+                    // The page forgets the items it names, never a whole filter's worth.
+                    return Err(err!("ids is empty: name the items to forget"));
+                }
+                if !req.dry_run {
+                    crate::library::wipe::finish_pending(&lib.conn, &lib.path);
+                }
+                Ok(report_json(&forget_allowed(lib, &req, &allow, false)?))
+            }
+            "promote" | "demote" => {
+                let Ids { ids } = input(body)?;
+                let global = action == "promote";
+                Ok(set_global(lib, &non_empty(ids)?, global, &allow, None)?.to_json(action, global))
+            }
+            "kind" => {
+                let Kind { ids, kind } = input(body)?;
+                let known = known_kinds(self.globals.config.kinds.extra.as_deref());
+                let set = set_kind(lib, &non_empty(ids)?, kind.as_deref(), &known, &allow, None)?;
+                Ok(set.kind_json(kind.as_deref()))
+            }
+            _ => Err(err!("no such action: {action}")),
+        }
+    }
+
+    /// What the session hook injects for a project: at session start, at the first
+    /// prompt (when one is given), on opening the file (when one is given). Each with the
+    /// payload it was made from and the command that prints the same, `printed` exactly
+    /// what `recall hook` prints and `context` the text the agent is given.
+    fn agent(&self, a: Agent) -> Result<Json> {
+        let blank = |v: Option<String>| v.filter(|s| !s.trim().is_empty());
+        let (project, cwd) = (blank(a.project), blank(a.cwd));
+        let hook = HookArgs {
+            project: project.clone(),
+            every_prompt: false,
+            rule: RuleArgs::default(),
+            access: self.access.clone(),
+        };
+        let mut common = Map::new();
+        if let Some(cwd) = &cwd {
+            common.insert("cwd".into(), json!(cwd));
+        }
+        let mut payloads = vec![(
+            "SessionStart",
+            json!({"hook_event_name": "SessionStart", "source": "startup"}),
+        )];
+        if let Some(prompt) = blank(a.prompt) {
+            payloads.push((
+                "UserPromptSubmit",
+                json!({"hook_event_name": "UserPromptSubmit", "prompt": prompt}),
+            ));
+        }
+        if let Some(file) = blank(a.file) {
+            payloads.push((
+                "PostToolUse",
+                json!({"hook_event_name": "PostToolUse", "tool_name": "Read",
+                       "tool_input": {"file_path": file}}),
+            ));
+        }
+        let mut command = vec!["recall".to_string(), "hook".to_string()];
+        if let Some(p) = &project {
+            command.push("--project".into());
+            command.push(p.clone());
+        }
+        for globs in &self.access.allow {
+            command.push("--allow".into());
+            command.push(globs.clone());
+        }
+        let command = shlex::try_join(command.iter().map(String::as_str)).unwrap_or_default();
+        let mut blocks = Vec::new();
+        for (event, mut payload) in payloads {
+            if let Some(obj) = payload.as_object_mut() {
+                obj.extend(common.clone());
+            }
+            let text = payload.to_string();
+            let printed = crate::commands::hook::context(&self.globals, &hook, &text)?;
+            blocks.push(json!({
+                "event": event,
+                "payload": text,
+                "command": command,
+                "printed": printed,
+                "context": context_of(&printed),
+            }));
+        }
+        Ok(json!({"command": "agent", "project": project, "blocks": blocks}))
+    }
+}
+
+/// The text the agent is given: the `additionalContext` of a JSON answer, else the text.
+fn context_of(printed: &str) -> String {
+    serde_json::from_str::<Json>(printed)
+        .ok()
+        .and_then(|v| {
+            v.pointer("/hookSpecificOutput/additionalContext")
+                .and_then(Json::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| printed.to_string())
+}
+
+fn answer_or_error(answer: Result<Json>) -> Json {
+    answer.unwrap_or_else(|e| json!({"error": e.message}))
+}
+
+fn non_empty(ids: Vec<i64>) -> Result<Vec<i64>> {
+    if ids.is_empty() {
+        return Err(err!("ids is empty: name the items"));
+    }
+    Ok(ids)
+}
+
+/// The body as an action's input, or why not.
+fn input<T: serde::de::DeserializeOwned>(body: Json) -> Result<T> {
+    serde_json::from_value(body).map_err(|e| err!("bad arguments: {e}"))
+}

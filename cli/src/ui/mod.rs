@@ -1,0 +1,38 @@
+//! `recall ui`: a local web page where a person reviews what the agents remember
+//! (docs/ui.md). One server on 127.0.0.1 (`server`) answers the page (`page`: HTML, CSS
+//! and script embedded in the binary) and a small JSON API (`api`) whose every answer
+//! comes from the code the commands run: the read path (`query`), the writes of items
+//! (`items`), the session hook's text (`commands::hook::context`) and the status
+//! (`status`). The checks of `recall mcp --http` (`mcp::http::headers`, `limits`) guard
+//! it, with a random token in the printed URL and a token per page for the writes.
+mod api;
+mod page;
+mod server;
+pub mod status;
+mod token;
+
+use crate::args::UiArgs;
+use crate::err;
+use crate::error::Result;
+use crate::mcp::libraries::Libraries;
+use crate::settings::Globals;
+
+/// Opens the library for reading and writing, and serves until the process is stopped.
+pub fn serve(mut g: Globals, a: &UiArgs) -> Result<i32> {
+    // The page reads answers as JSON whatever --json says; the hook's text is its own.
+    g.json = false;
+    g.dash_reads_stdin = false;
+    let libraries = Libraries::open(g.db()?, g.tokenizer.as_deref(), true)?;
+    let api = api::Api::new(g, libraries, a.access.clone());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| err!("cannot start the server: {e}"))?;
+    crate::mcp::signals::watch()?;
+    crate::line_process::keep_alive();
+    let served = runtime.block_on(server::run(api, a.port));
+    crate::line_process::stop_all();
+    drop(runtime);
+    served?;
+    Ok(0)
+}

@@ -1,0 +1,321 @@
+//! The page's HTTP server: hyper on one tokio thread, each action on the blocking pool.
+//! Every request passes, in order: the connection caps and time bounds of `recall mcp
+//! --http` (`mcp::http::limits`); its header checks (`mcp::http::headers`: one `Host`, a
+//! loopback one; an `Origin`, when a browser sends one, of this server's own page); then
+//!
+//! - `GET /?token=T`: the page, when `T` is the access token the server printed; it
+//!   holds a new page token (CSRF) in a `<meta>`;
+//! - `GET /app.js`, `/app.css`: the page's script and style, which hold no data;
+//! - `POST /api/ACTION`: a JSON body, the access token in the `X-Recall-Token` header
+//!   (a page's script reads it from its URL), and for an action that writes the page's
+//!   token in `X-Recall-Page`.
+//!
+//! Anything else is refused with its status and one line; the server goes on. Every
+//! answer carries a Content-Security-Policy that lets the page load only this server's
+//! script and style and talk only to it.
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{header, HeaderValue, Method, Request, Response, StatusCode};
+use http_body_util::{combinators::BoxBody, BodyExt, Full};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use serde_json::{json, Value as Json};
+
+use super::api::{Api, READS, WRITES};
+use super::page;
+use super::token::{self, Pages};
+use crate::err;
+use crate::error::Result;
+use crate::mcp::http::headers::{self, Policy};
+use crate::mcp::http::limits::{self, Budget, Slots, Timeouts, MAX_READ_BODY};
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// The header that carries the access token of the printed URL.
+pub const TOKEN_HEADER: &str = "x-recall-token";
+/// The header that carries a page's token, which a write must show.
+pub const PAGE_HEADER: &str = "x-recall-page";
+
+/// The policy of every answer: nothing but this server's own script, style and API; no
+/// inline script or style, no frame, no form posted elsewhere.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+     connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+struct Gate {
+    api: Arc<Api>,
+    access: String,
+    pages: Pages,
+    policy: Policy,
+    budget: Budget,
+    timeouts: Timeouts,
+}
+
+/// Serves on 127.0.0.1:`port` until the process is stopped. The URL to open is the
+/// first line on standard output.
+pub async fn run(api: Api, port: u16) -> Result<()> {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| err!("cannot listen on {addr}: {e}; give another --port, or 0 for a free one"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| err!("cannot listen on {addr}: {e}"))?;
+    let access = token::random()?;
+    let timeouts = Timeouts::get();
+    let gate = Arc::new(Gate {
+        api: Arc::new(api),
+        access: access.clone(),
+        pages: Pages::default(),
+        policy: Policy {
+            public: false,
+            port: bound.port(),
+            origins: Vec::new(),
+        },
+        budget: Budget::new(),
+        timeouts,
+    });
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "http://{bound}/?token={access}");
+        let _ = out.flush();
+    }
+    eprintln!("recall ui: serving on http://{bound}/ (open the URL above; Ctrl-C stops)");
+    let slots = Slots::new();
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(_) => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.take(peer.ip()) else {
+            // Over the caps: closed at once.
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let gate = gate.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let serve = hyper::service::service_fn(move |request| {
+                let gate = gate.clone();
+                async move { Ok::<_, Infallible>(secured(gate.handle(request).await)) }
+            });
+            let stream = limits::Stalling::new(stream, timeouts.body_gap);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(timeouts.header)
+                .serve_connection(TokioIo::new(stream), serve)
+                .await;
+        });
+    }
+}
+
+impl Gate {
+    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        let method = request.method().clone();
+        let path = request.uri().path().to_string();
+        let answer = self.answer(request).await;
+        eprintln!("recall ui: {method} {path} {}", answer.status().as_u16());
+        answer
+    }
+
+    async fn answer(&self, request: Request<Incoming>) -> Response<Body> {
+        if let Err(reason) = headers::shape(request.headers()) {
+            return closing(plain(StatusCode::BAD_REQUEST, &reason));
+        }
+        if let Err(reason) = self.policy.check(request.headers()) {
+            return plain(StatusCode::FORBIDDEN, &reason);
+        }
+        let path = request.uri().path().to_string();
+        let method = request.method().clone();
+        if method == Method::GET || method == Method::HEAD {
+            return match path.as_str() {
+                "/" => self.page(request.uri().query()),
+                "/app.js" => asset("text/javascript; charset=utf-8", page::SCRIPT),
+                "/app.css" => asset("text/css; charset=utf-8", page::STYLE),
+                _ if path.starts_with("/api/") => plain(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "the API takes POST with a JSON body",
+                ),
+                _ => plain(StatusCode::NOT_FOUND, "no such page: open the URL recall ui printed"),
+            };
+        }
+        let Some(action) = path.strip_prefix("/api/") else {
+            return plain(StatusCode::NOT_FOUND, "no such path: the API is at /api/ACTION");
+        };
+        if method != Method::POST {
+            return plain(StatusCode::METHOD_NOT_ALLOWED, "the API takes POST with a JSON body");
+        }
+        let action = action.to_string();
+        let known = WRITES.contains(&action.as_str()) || READS.contains(&action.as_str());
+        if !known {
+            return plain(
+                StatusCode::NOT_FOUND,
+                &format!(
+                    "no such action {action:?} (known: {}, {})",
+                    READS.join(", "),
+                    WRITES.join(", ")
+                ),
+            );
+        }
+        let given = request.headers().get(TOKEN_HEADER).map(|v| v.as_bytes());
+        if !given.is_some_and(|t| token::same(t, self.access.as_bytes())) {
+            return plain(
+                StatusCode::UNAUTHORIZED,
+                "no access token, or a wrong one: send the token of the URL recall ui printed in X-Recall-Token",
+            );
+        }
+        if WRITES.contains(&action.as_str()) {
+            let page = request.headers().get(PAGE_HEADER).map(|v| v.as_bytes());
+            if !page.is_some_and(|t| self.pages.known(t)) {
+                return plain(
+                    StatusCode::FORBIDDEN,
+                    "a write needs the token of a page this server served (X-Recall-Page): reload the page",
+                );
+            }
+        }
+        if !is_json(request.headers()) {
+            return plain(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the body must be JSON: send Content-Type: application/json",
+            );
+        }
+        let (parts, body) = request.into_parts();
+        let declared = parts
+            .headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let bytes =
+            match limits::read_body(body, declared, MAX_READ_BODY, &self.budget, &self.timeouts)
+                .await
+            {
+                Ok((bytes, _)) => bytes,
+                Err(limits::Unread::TooLarge) => {
+                    return closing(plain(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        &format!("the body is longer than {MAX_READ_BODY} bytes"),
+                    ))
+                }
+                Err(other) => {
+                    return closing(plain(
+                        StatusCode::BAD_REQUEST,
+                        &format!("the body could not be read whole ({other:?})"),
+                    ))
+                }
+            };
+        let body: Json = match serde_json::from_slice(&bytes) {
+            Ok(v @ Json::Object(_)) => v,
+            Ok(_) => return error(StatusCode::BAD_REQUEST, "the body must be a JSON object"),
+            Err(e) => {
+                return error(StatusCode::BAD_REQUEST, &format!("the body is not JSON: {e}"))
+            }
+        };
+        let api = self.api.clone();
+        let call = tokio::task::spawn_blocking(move || {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| api.call(&action, body)))
+        })
+        .await;
+        match call {
+            Ok(Ok(Ok(answer))) => json_response(StatusCode::OK, &answer),
+            Ok(Ok(Err(e))) => error(StatusCode::BAD_REQUEST, &e.message),
+            _ => error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the action failed inside recall (a bug: please report it); nothing was written, and the server goes on",
+            ),
+        }
+    }
+
+    /// The page, for the access token; a new page token in it.
+    fn page(&self, query: Option<&str>) -> Response<Body> {
+        let given = query
+            .unwrap_or("")
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("token="));
+        if !given.is_some_and(|t| token::same(t.as_bytes(), self.access.as_bytes())) {
+            return plain(
+                StatusCode::UNAUTHORIZED,
+                "no access token, or a wrong one: open the URL recall ui printed, with its ?token=",
+            );
+        }
+        match self.pages.issue() {
+            Ok(page_token) => {
+                let mut r = Response::new(Full::new(Bytes::from(page::html(&page_token))).boxed());
+                r.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                );
+                r
+            }
+            Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, &e.message),
+        }
+    }
+}
+
+fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
+}
+
+/// Every answer's headers: the policy, no sniffing, no referrer, no cache, no frame.
+fn secured(mut response: Response<Body>) -> Response<Body> {
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    response
+}
+
+fn asset(kind: &'static str, text: &'static str) -> Response<Body> {
+    let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    r.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    r
+}
+
+fn json_response(status: StatusCode, value: &Json) -> Response<Body> {
+    let mut r = Response::new(Full::new(Bytes::from(value.to_string())).boxed());
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+fn error(status: StatusCode, message: &str) -> Response<Body> {
+    json_response(status, &json!({ "error": message }))
+}
+
+fn plain(status: StatusCode, text: &str) -> Response<Body> {
+    let mut r = Response::new(Full::new(Bytes::from(format!("recall: {text}\n"))).boxed());
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
+}
+
+fn closing(mut response: Response<Body>) -> Response<Body> {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
