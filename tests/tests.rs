@@ -59,6 +59,7 @@ mod redaction;
 mod redaction_corpus;
 mod replace_routes;
 mod shell_parity;
+mod show_sql;
 mod sql_command;
 mod sql_files;
 mod vector_fusion;

@@ -95,6 +95,9 @@ pub enum Command {
         /// Include each item's stored transcript.
         #[arg(long)]
         transcript: bool,
+        /// Print the sqlite3 shell lines that give the items again, instead of them.
+        #[arg(long)]
+        show_sql: bool,
         #[command(flatten)]
         access: AccessArgs,
     },
@@ -337,6 +340,11 @@ pub struct Common {
     /// Also tell which terms and filters ran, and why an answer is empty.
     #[arg(long)]
     pub explain: bool,
+    /// Print, instead of the answer, the sqlite3 shell lines that give its rows again:
+    /// the library opened read-only, the extension loaded, each parameter as bound, the
+    /// query file of sql/ read (docs/queries.md#replaying-an-answer-in-the-shell).
+    #[arg(long)]
+    pub show_sql: bool,
     #[command(flatten)]
     pub access: AccessArgs,
 }

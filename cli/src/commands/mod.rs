@@ -71,8 +71,9 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Get {
             id,
             transcript,
+            show_sql,
             access,
-        } => get::run(&g, &id, transcript, &access.allow),
+        } => get::run(&g, &id, transcript, show_sql, &access.allow),
         Command::Promote(a) => promote::run(&g, &a, true),
         Command::Demote(a) => promote::run(&g, &a, false),
         Command::Optimize => maintain::optimize(&g),
