@@ -1,0 +1,731 @@
+//! `recall setup`: wiring recall into Claude Code and Codex, through the binary, in
+//! fixture home folders that hold settings of their own (another tool's hooks, an MCP
+//! server, a permissions block, comments in TOML). Each expectation is computed here from
+//! the fixture: the files are parsed and compared as values, and as bytes where the
+//! format keeps them.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::common::cli::{recall_bin, Ran, TempLib};
+use crate::common::{pipe, root};
+
+/// Claude Code's settings as Claude Code writes them (two-space JSON), with a
+/// permissions block, an env block and another tool's hooks.
+const CLAUDE_SETTINGS: &str = r#"{
+  "permissions": {
+    "allow": [
+      "Bash(cargo test:*)",
+      "Read(~/notes/**)"
+    ],
+    "deny": [
+      "Read(./.env)"
+    ]
+  },
+  "env": {
+    "CARGO_TERM_COLOR": "always"
+  },
+  "hooks": {
+    "PostToolUse": [
+      {
+        "matcher": "Edit|Write",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "npx prettier --write \"$CLAUDE_PROJECT_DIR\"",
+            "timeout": 30
+          }
+        ]
+      }
+    ],
+    "Notification": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "notify-send 'Claude Code' 'needs you'"
+          }
+        ]
+      }
+    ]
+  },
+  "model": "opus",
+  "includeCoAuthoredBy": false
+}
+"#;
+
+/// Claude Code's `~/.claude.json`: its state, and a user MCP server of another tool.
+const CLAUDE_STATE: &str = r#"{
+  "numStartups": 41,
+  "theme": "dark",
+  "mcpServers": {
+    "github": {
+      "type": "stdio",
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-github"
+      ],
+      "env": {
+        "GITHUB_PERSONAL_ACCESS_TOKEN": "placeholder"
+      }
+    }
+  },
+  "projects": {
+    "/home/me/shop": {
+      "allowedTools": [],
+      "hasTrustDialogAccepted": true
+    }
+  }
+}
+"#;
+
+/// Codex's `config.toml`, with comments, an inline table and another MCP server.
+const CODEX_CONFIG: &str = r#"# Codex, by hand.
+model = "gpt-5-codex"   # the default model
+approval_policy = "on-request"
+
+[features]
+web_search_request = true
+
+# Documentation lookups.
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+env = { DOCS_TOKEN = "placeholder" }
+startup_timeout_sec = 20
+
+[projects."/home/me/shop"]
+trust_level = "trusted"
+"#;
+
+/// Codex's `hooks.json` with another tool's Stop hook, indented by four spaces.
+const CODEX_HOOKS: &str = r#"{
+    "hooks": {
+        "Stop": [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "afplay /System/Library/Sounds/Glass.aiff",
+                        "timeout": 5
+                    }
+                ]
+            }
+        ]
+    }
+}
+"#;
+
+const CLAUDE_EVENTS: [(&str, Option<&str>); 4] = [
+    ("SessionStart", None),
+    ("UserPromptSubmit", None),
+    ("SessionEnd", None),
+    (
+        "PostToolUse",
+        Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
+    ),
+];
+
+const CODEX_EVENTS: [(&str, Option<&str>); 4] = [
+    ("SessionStart", None),
+    ("UserPromptSubmit", None),
+    ("Stop", None),
+    ("PostToolUse", Some("apply_patch")),
+];
+
+/// A home folder, a library with the sample's items, and a repository folder.
+struct Fixture {
+    dir: tempfile::TempDir,
+    lib: TempLib,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        std::fs::create_dir_all(dir.path().join("repo/.git")).unwrap();
+        std::fs::create_dir_all(dir.path().join("repo/src")).unwrap();
+        let lib = TempLib::init(None);
+        let sample = root().join("examples/sample.jsonl");
+        lib.run(&["import", sample.to_str().unwrap()]).ok();
+        Fixture { dir, lib }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn repo(&self) -> PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    fn put(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.home().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// `recall --db LIB setup ARGS…` with this HOME, from the repository's `src`.
+    fn setup(&self, args: &[&str]) -> Ran {
+        let mut cmd = Command::new(recall_bin());
+        cmd.arg("--db")
+            .arg(&self.lib.db)
+            .arg("setup")
+            .args(args)
+            .current_dir(self.repo().join("src"))
+            .env("HOME", self.home())
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
+            .env_remove("RECALL_DB")
+            .env_remove("RECALL_CONFIG");
+        Ran::from(cmd.output().expect("run recall setup"))
+    }
+
+    /// Every file under the home and repository folders, with its bytes.
+    fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+            let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+            entries.sort_by_key(|e| e.path());
+            for e in entries {
+                if e.path().is_dir() {
+                    walk(&e.path(), out);
+                } else {
+                    out.push((e.path(), std::fs::read(e.path()).unwrap()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.home(), &mut out);
+        walk(&self.repo(), &mut out);
+        out
+    }
+
+    /// The hook command setup is expected to write (the paths hold no character that
+    /// needs quoting).
+    fn hook_command(&self) -> String {
+        format!(
+            "{} --db {} hook",
+            recall_bin().display(),
+            self.lib.db.display()
+        )
+    }
+
+    fn mcp_args(&self) -> Value {
+        json!(["--db", self.lib.db, "mcp"])
+    }
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `settings` with recall's group appended to each event, computed from the fixture.
+fn with_recall_hooks(mut settings: Value, events: &[(&str, Option<&str>)], command: &str) -> Value {
+    for (event, matcher) in events {
+        let mut group = json!({
+            "hooks": [{"type": "command", "command": command, "timeout": 10}]
+        });
+        if let Some(m) = matcher {
+            group["matcher"] = json!(m);
+        }
+        let hooks = settings["hooks"].as_object_mut().unwrap();
+        let groups = hooks.entry(*event).or_insert(json!([]));
+        groups.as_array_mut().unwrap().push(group);
+    }
+    settings
+}
+
+/// Asserts that the keys of `before`'s top-level object appear in `after`'s text in the
+/// same order (serde_json here sorts keys, so the order is read from the text).
+fn same_key_order(before: &str, after: &str, indent: &str) {
+    let keys: Vec<String> = read_value_keys(before);
+    let positions: Vec<usize> = keys
+        .iter()
+        .map(|k| {
+            after
+                .find(&format!("\n{indent}\"{k}\":"))
+                .unwrap_or_else(|| panic!("{k} missing: {after}"))
+        })
+        .collect();
+    assert!(
+        positions.windows(2).all(|w| w[0] < w[1]),
+        "key order changed: {keys:?}\n{after}"
+    );
+}
+
+fn read_value_keys(text: &str) -> Vec<String> {
+    // The top-level keys in the order of the text: lines of one indentation step.
+    let indent: String = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(|c| *c == ' ')
+        .collect();
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&indent))
+        .filter(|l| l.starts_with('"'))
+        .map(|l| l[1..].split('"').next().unwrap().to_string())
+        .collect()
+}
+
+/// Runs a hook command as the agents do (`sh -c`), the payload on stdin.
+fn run_hook_command(command: &str, payload: &Value) -> Ran {
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", command])
+        .env_remove("RECALL_DB")
+        .env_remove("RECALL_CONFIG");
+    Ran::from(pipe(&mut cmd, &payload.to_string()))
+}
+
+fn start_payload(session: &str) -> Value {
+    json!({
+        "session_id": session, "transcript_path": "/tmp/none.jsonl", "cwd": "/work/shop",
+        "hook_event_name": "SessionStart", "source": "startup",
+    })
+}
+
+fn prompt_payload(session: &str) -> Value {
+    json!({
+        "session_id": session, "transcript_path": "/tmp/none.jsonl", "cwd": "/work/shop",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "the checkout test fails with database is locked again",
+    })
+}
+
+/// The hooks setup wrote answer as `recall --db LIB hook` answers, run from the
+/// settings as the agent runs them.
+fn written_hooks_answer_like_recall_hook(f: &Fixture, settings: &Value, tag: &str) {
+    let command = settings["hooks"]["SessionStart"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap().iter())
+        .filter_map(|h| h["command"].as_str())
+        .find(|c| c.contains("recall"))
+        .expect("recall's SessionStart hook")
+        .to_string();
+    for (payload, direct) in [
+        (
+            start_payload(&format!("{tag}-s1")),
+            start_payload(&format!("{tag}-s2")),
+        ),
+        (
+            prompt_payload(&format!("{tag}-p1")),
+            prompt_payload(&format!("{tag}-p2")),
+        ),
+    ] {
+        let via_settings = run_hook_command(&command, &payload);
+        let expected = f.lib.run_stdin(&["hook"], &direct.to_string());
+        assert_eq!(via_settings.code, 0, "{via_settings:?}");
+        assert!(!expected.stdout.is_empty(), "{expected:?}");
+        assert_eq!(via_settings.stdout, expected.stdout);
+    }
+}
+
+#[test]
+fn claude_code_setup_merges_is_idempotent_and_removes_to_the_original_bytes() {
+    let f = Fixture::new();
+    let settings = f.put(".claude/settings.json", CLAUDE_SETTINGS);
+    let state = f.put(".claude.json", CLAUDE_STATE);
+
+    let out = f.setup(&["claude-code"]).ok();
+    assert!(
+        out.stdout.contains("settings.json: hooks changed"),
+        "{}",
+        out.stdout
+    );
+
+    // The hooks: every hook of the file kept, recall's group after them in each event.
+    let expected = with_recall_hooks(
+        serde_json::from_str(CLAUDE_SETTINGS).unwrap(),
+        &CLAUDE_EVENTS,
+        &f.hook_command(),
+    );
+    assert_eq!(read_json(&settings), expected);
+    let written = std::fs::read_to_string(&settings).unwrap();
+    same_key_order(CLAUDE_SETTINGS, &written, "  ");
+    // The user MCP server, beside the other tool's.
+    let mut expected_state: Value = serde_json::from_str(CLAUDE_STATE).unwrap();
+    expected_state["mcpServers"]["recall"] = json!({
+        "type": "stdio", "command": recall_bin(), "args": f.mcp_args(),
+    });
+    assert_eq!(read_json(&state), expected_state);
+    same_key_order(
+        CLAUDE_STATE,
+        &std::fs::read_to_string(&state).unwrap(),
+        "  ",
+    );
+    // Backups hold what the files held.
+    assert_eq!(
+        std::fs::read_to_string(f.home().join(".claude/settings.json.recall-backup")).unwrap(),
+        CLAUDE_SETTINGS
+    );
+    assert_eq!(
+        std::fs::read_to_string(f.home().join(".claude.json.recall-backup")).unwrap(),
+        CLAUDE_STATE
+    );
+    written_hooks_answer_like_recall_hook(&f, &expected, "claude");
+
+    // A second run changes nothing, and says so.
+    let before = f.snapshot();
+    let again = f.setup(&["claude-code"]).ok();
+    assert!(
+        again.stdout.contains("nothing to change: already set up"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(f.snapshot(), before);
+
+    // The listing names the events and the library.
+    let listed = f.setup(&["--json"]).ok().json();
+    let claude = &listed["agents"][0];
+    assert_eq!(claude["agent"], "claude-code");
+    assert_eq!(claude["installed"], true);
+    let user = claude["user"].as_array().unwrap();
+    let events: Vec<&str> = user[0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    let mut want: Vec<&str> = CLAUDE_EVENTS.iter().map(|(e, _)| *e).collect();
+    let mut got = events.clone();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(user[0]["libraries"], json!([f.lib.db]));
+    assert_eq!(user[1]["server"], true);
+    assert_eq!(user[1]["libraries"], json!([f.lib.db]));
+
+    // Remove: both files back to their bytes (they are in the form Claude Code writes).
+    f.setup(&["claude-code", "--remove"]).ok();
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), CLAUDE_SETTINGS);
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), CLAUDE_STATE);
+    let out = f.setup(&["claude-code", "--remove"]).ok();
+    assert!(out.stdout.contains("nothing to remove"), "{}", out.stdout);
+}
+
+#[test]
+fn codex_setup_keeps_toml_comments_byte_for_byte_and_removes_to_the_original_bytes() {
+    let f = Fixture::new();
+    let config = f.put(".codex/config.toml", CODEX_CONFIG);
+    let hooks = f.put(".codex/hooks.json", CODEX_HOOKS);
+
+    f.setup(&["codex"]).ok();
+    let expected = with_recall_hooks(
+        serde_json::from_str(CODEX_HOOKS).unwrap(),
+        &CODEX_EVENTS,
+        &f.hook_command(),
+    );
+    assert_eq!(read_json(&hooks), expected);
+    // Four spaces, as the file had.
+    let written = std::fs::read_to_string(&hooks).unwrap();
+    assert!(
+        written.contains("\n    \"hooks\": {\n        \"Stop\""),
+        "{written}"
+    );
+    written_hooks_answer_like_recall_hook(&f, &expected, "codex");
+
+    // config.toml: recall's table, and every line of the file still there, in order.
+    let toml_text = std::fs::read_to_string(&config).unwrap();
+    let parsed: toml::Table = toml_text.parse().unwrap();
+    let recall = &parsed["mcp_servers"]["recall"];
+    assert_eq!(
+        recall["command"].as_str(),
+        Some(recall_bin().to_str().unwrap())
+    );
+    let args: Vec<&str> = recall["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(args, ["--db", f.lib.db.to_str().unwrap(), "mcp"]);
+    let original: toml::Table = CODEX_CONFIG.parse().unwrap();
+    let mut without = parsed.clone();
+    without["mcp_servers"]
+        .as_table_mut()
+        .unwrap()
+        .remove("recall");
+    assert_eq!(
+        without, original,
+        "nothing else of the configuration changed"
+    );
+    let mut lines = toml_text.lines();
+    for line in CODEX_CONFIG.lines() {
+        assert!(
+            lines.any(|l| l == line),
+            "{line:?} is gone or moved:\n{toml_text}"
+        );
+    }
+
+    let before = f.snapshot();
+    let again = f.setup(&["codex"]).ok();
+    assert!(
+        again.stdout.contains("nothing to change"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(f.snapshot(), before);
+
+    f.setup(&["codex", "--remove"]).ok();
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), CODEX_CONFIG);
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), CODEX_HOOKS);
+}
+
+#[test]
+fn files_setup_created_are_deleted_by_remove() {
+    let f = Fixture::new();
+    let empty = f.snapshot();
+    f.setup(&["codex"]).ok();
+    let hooks = read_json(&f.home().join(".codex/hooks.json"));
+    assert_eq!(
+        hooks,
+        with_recall_hooks(json!({"hooks": {}}), &CODEX_EVENTS, &f.hook_command())
+    );
+    f.setup(&["codex", "--remove"]).ok();
+    // No file is left but the folder (backups name what the file held before remove).
+    let left: Vec<PathBuf> = f.snapshot().into_iter().map(|(p, _)| p).collect();
+    let names: Vec<String> = left
+        .iter()
+        .filter(|p| !empty.iter().any(|(q, _)| q == *p))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        ["config.toml.recall-backup", "hooks.json.recall-backup"]
+    );
+}
+
+#[test]
+fn a_hand_formatted_file_keeps_its_value_not_its_layout() {
+    let f = Fixture::new();
+    // One-line lists, as people write them: the value comes back, the layout is the
+    // printer's (two spaces, one item a line).
+    let hand = "{\n  \"permissions\": { \"allow\": [\"Bash(ls)\", \"Bash(pwd)\"] },\n  \"model\": \"sonnet\"\n}\n";
+    let settings = f.put(".claude/settings.json", hand);
+    f.setup(&["claude-code"]).ok();
+    f.setup(&["claude-code", "--remove"]).ok();
+    let back = std::fs::read_to_string(&settings).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&back).unwrap(),
+        serde_json::from_str::<Value>(hand).unwrap()
+    );
+    assert_ne!(back, hand, "the layout is re-printed");
+    same_key_order(hand, &back, "  ");
+}
+
+#[test]
+fn dry_run_prints_a_diff_per_file_and_writes_nothing() {
+    let f = Fixture::new();
+    f.put(".claude/settings.json", CLAUDE_SETTINGS);
+    f.put(".codex/config.toml", CODEX_CONFIG);
+    let before = f.snapshot();
+    for agent in ["claude-code", "codex"] {
+        let out = f.setup(&[agent, "--dry-run"]).ok();
+        assert_eq!(f.snapshot(), before, "{agent}: nothing written");
+        assert!(
+            out.stdout.contains("dry run: nothing was written"),
+            "{}",
+            out.stdout
+        );
+        let headers: Vec<&str> = out
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("+++ ") || l.starts_with("--- "))
+            .collect();
+        assert_eq!(
+            headers.len(),
+            4,
+            "two files, two headers each: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout
+                .lines()
+                .any(|l| l.starts_with('+') && l.contains(&f.hook_command())),
+            "{}",
+            out.stdout
+        );
+    }
+    // The diff of a file setup would create starts from /dev/null; the JSON carries it.
+    let out = f.setup(&["--json", "codex", "--dry-run"]).ok().json();
+    let hooks = &out["files"][0];
+    assert_eq!(hooks["status"], "created");
+    assert!(hooks["diff"]
+        .as_str()
+        .unwrap()
+        .starts_with("--- /dev/null\n"));
+    let config = &out["files"][1];
+    assert_eq!(config["status"], "changed");
+    assert!(config["diff"]
+        .as_str()
+        .unwrap()
+        .contains("+[mcp_servers.recall]\n"));
+    assert_eq!(f.snapshot(), before);
+}
+
+#[test]
+fn a_file_that_cannot_be_parsed_stops_setup_and_no_file_changes() {
+    let f = Fixture::new();
+    // The second file of each agent is broken: the first, which parses, is not written.
+    f.put(".claude/settings.json", CLAUDE_SETTINGS);
+    f.put(
+        ".claude.json",
+        "{\n  \"numStartups\": 3,\n  \"mcpServers\": {\n}\n",
+    );
+    f.put(".codex/hooks.json", CODEX_HOOKS);
+    f.put(
+        ".codex/config.toml",
+        "[mcp_servers.docs\ncommand = \"npx\"\n",
+    );
+    let before = f.snapshot();
+    for (agent, file, what) in [
+        ("claude-code", ".claude.json", "not valid JSON"),
+        ("codex", "config.toml", "not valid TOML"),
+    ] {
+        for extra in [&[][..], &["--remove"][..]] {
+            let mut args = vec![agent];
+            args.extend_from_slice(extra);
+            let out = f.setup(&args).fails_with(what);
+            assert_eq!(out.code, 2);
+            assert!(out.stderr.contains(file), "{}", out.stderr);
+            assert!(out.stderr.contains("no file was changed"), "{}", out.stderr);
+            assert_eq!(f.snapshot(), before, "{agent} {extra:?}");
+        }
+    }
+    // A shape setup cannot write into, and another program's server named recall.
+    f.put(".codex/config.toml", "");
+    f.put(".codex/hooks.json", "{\"hooks\": {\"Stop\": \"afplay\"}}\n");
+    let before = f.snapshot();
+    f.setup(&["codex"])
+        .fails_with("`hooks.Stop` is a string, not a list");
+    assert_eq!(f.snapshot(), before);
+    f.put(".codex/hooks.json", CODEX_HOOKS);
+    f.put(
+        ".codex/config.toml",
+        "[mcp_servers.recall]\ncommand = \"node\"\nargs = [\"recall-server.js\"]\n",
+    );
+    let before = f.snapshot();
+    f.setup(&["codex"]).fails_with("runs `node`, not recall");
+    f.setup(&["codex", "--remove"]).ok();
+    assert_eq!(
+        f.snapshot(),
+        before,
+        "another program's server is not recall's"
+    );
+}
+
+#[test]
+fn an_earlier_recall_hook_is_replaced_so_the_hook_runs_once() {
+    let f = Fixture::new();
+    // The README's hand-written form, and an older binary's path.
+    let hand = json!({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command", "command": "recall hook", "timeout": 10}]}],
+        "SessionEnd": [{"hooks": [
+            {"type": "command", "command": "echo bye"},
+            {"type": "command", "command": "RECALL_DB=/old/memory.db /old/bin/recall hook"}
+        ]}],
+    }});
+    let settings = f.put(
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&hand).unwrap(),
+    );
+    f.setup(&["claude-code"]).ok();
+    let got = read_json(&settings);
+    let expected = with_recall_hooks(
+        json!({"hooks": {
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "echo bye"}]}],
+        }}),
+        &CLAUDE_EVENTS,
+        &f.hook_command(),
+    );
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn project_scope_writes_the_repositorys_own_files() {
+    let f = Fixture::new();
+    f.put(".claude/settings.json", CLAUDE_SETTINGS);
+    let home_before: Vec<_> = f
+        .snapshot()
+        .into_iter()
+        .filter(|(p, _)| p.starts_with(f.home()))
+        .collect();
+    f.setup(&["claude-code", "--project"]).ok();
+    f.setup(&["codex", "--project"]).ok();
+    let home_after: Vec<_> = f
+        .snapshot()
+        .into_iter()
+        .filter(|(p, _)| p.starts_with(f.home()))
+        .collect();
+    assert_eq!(home_after, home_before, "the user's files are untouched");
+    let repo = f.repo();
+    assert_eq!(
+        read_json(&repo.join(".claude/settings.json")),
+        with_recall_hooks(json!({"hooks": {}}), &CLAUDE_EVENTS, &f.hook_command())
+    );
+    assert_eq!(
+        read_json(&repo.join(".mcp.json")),
+        json!({"mcpServers": {"recall": {"type": "stdio", "command": recall_bin(), "args": f.mcp_args()}}})
+    );
+    assert_eq!(
+        read_json(&repo.join(".codex/hooks.json")),
+        with_recall_hooks(json!({"hooks": {}}), &CODEX_EVENTS, &f.hook_command())
+    );
+    let config: toml::Table = std::fs::read_to_string(repo.join(".codex/config.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        config["mcp_servers"]["recall"]["command"].as_str(),
+        Some(recall_bin().to_str().unwrap())
+    );
+    assert!(
+        !repo.join("src/.claude").exists(),
+        "the repository's root, not the working folder"
+    );
+    let listed = f.setup(&["--json"]).ok().json();
+    assert_eq!(listed["agents"][0]["project"].as_array().unwrap().len(), 2);
+    assert_eq!(listed["agents"][1]["project"].as_array().unwrap().len(), 2);
+    f.setup(&["claude-code", "--project", "--remove"]).ok();
+    f.setup(&["codex", "--project", "--remove"]).ok();
+    for file in [
+        ".claude/settings.json",
+        ".mcp.json",
+        ".codex/hooks.json",
+        ".codex/config.toml",
+    ] {
+        assert!(!repo.join(file).exists(), "{file} was only recall's");
+    }
+}
+
+#[test]
+fn setup_needs_a_library_and_lists_without_one() {
+    let f = Fixture::new();
+    let mut cmd = Command::new(recall_bin());
+    cmd.args(["setup", "codex"])
+        .env("HOME", f.home())
+        .env_remove("RECALL_DB")
+        .env_remove("CODEX_HOME");
+    Ran::from(cmd.output().unwrap()).fails_with("no library given");
+    let mut cmd = Command::new(recall_bin());
+    cmd.arg("setup")
+        .current_dir(f.repo())
+        .env("HOME", f.home())
+        .env("PATH", "")
+        .env_remove("RECALL_DB")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME");
+    let out = Ran::from(cmd.output().unwrap()).ok();
+    assert!(
+        out.stdout.contains("claude-code: not found"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("codex: not found"), "{}", out.stdout);
+}
