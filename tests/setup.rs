@@ -790,6 +790,13 @@ fn the_claude_code_plugin_files_follow_the_documented_schema() {
     }
     assert!(manifest.get("keywords").is_none_or(string_list));
     let version = manifest["version"].as_str().unwrap();
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let cargo: toml::Table = cargo.parse().unwrap();
+    assert_eq!(
+        cargo["workspace"]["package"]["version"].as_str(),
+        Some(version),
+        "the plugin's version is recall's"
+    );
     assert_eq!(version.split('.').count(), 3, "semantic version: {version}");
     assert!(version.split('.').all(|n| n.parse::<u32>().is_ok()));
     // Component paths, when the manifest names any, are relative (./) and exist.
@@ -995,5 +1002,119 @@ fn the_plugin_runs_the_hook_and_the_server_as_recall_does() {
         expand("${RECALL_DB:-}", &[]),
         "",
         "unset: empty, which recall reads as unset"
+    );
+}
+
+/// The agents' own folder variables, quoting of paths the shell would split, a settings
+/// file that is a symbolic link (a dotfiles repository), a private file's permissions,
+/// and an earlier MCP entry of recall's updated in place.
+#[test]
+fn paths_links_permissions_and_an_earlier_server_entry() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = Fixture::new();
+    let claude_dir = f.dir.path().join("claude config");
+    let codex_dir = f.dir.path().join("codex home");
+    let dotfiles = f.dir.path().join("dotfiles");
+    std::fs::create_dir_all(&claude_dir).unwrap();
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::write(dotfiles.join("settings.json"), CLAUDE_SETTINGS).unwrap();
+    std::os::unix::fs::symlink(
+        dotfiles.join("settings.json"),
+        claude_dir.join("settings.json"),
+    )
+    .unwrap();
+    let state = claude_dir.join(".claude.json");
+    std::fs::write(
+        &state,
+        "{\n  \"mcpServers\": {\n    \"recall\": {\n      \"command\": \"recall\",\n      \"args\": [\n        \"mcp\"\n      ],\n      \"env\": {\n        \"RECALL_CONFIG\": \"/home/me/recall.toml\"\n      }\n    }\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // A library whose path the shell would split.
+    let lib_dir = f.dir.path().join("my memory's folder");
+    std::fs::create_dir_all(&lib_dir).unwrap();
+    let db = lib_dir.join("memory.db");
+    std::fs::copy(&f.lib.db, &db).unwrap();
+    let run = |args: &[&str]| {
+        let mut cmd = Command::new(recall_bin());
+        cmd.arg("--db")
+            .arg(&db)
+            .arg("setup")
+            .args(args)
+            .current_dir(f.repo())
+            .env("HOME", f.home())
+            .env("CLAUDE_CONFIG_DIR", &claude_dir)
+            .env("CODEX_HOME", &codex_dir)
+            .env_remove("RECALL_DB");
+        Ran::from(cmd.output().unwrap())
+    };
+    run(&["claude-code"]).ok();
+    run(&["codex"]).ok();
+    assert!(
+        std::fs::symlink_metadata(claude_dir.join("settings.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is still a link"
+    );
+    let settings = read_json(&dotfiles.join("settings.json"));
+    let command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        settings,
+        with_recall_hooks(
+            serde_json::from_str(CLAUDE_SETTINGS).unwrap(),
+            &CLAUDE_EVENTS,
+            &command
+        )
+    );
+    // The shell reads the command back into the binary, the library and `hook`.
+    let words = Command::new("sh")
+        .args([
+            "-c",
+            &format!("for w in {command}; do printf '%s\\n' \"$w\"; done"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(words.stdout).unwrap(),
+        format!("{}\n--db\n{}\nhook\n", recall_bin().display(), db.display())
+    );
+    let started = run_hook_command(&command, &start_payload("quoted"));
+    assert_eq!(
+        started.stdout,
+        f.lib
+            .run_stdin(&["hook"], &start_payload("direct").to_string())
+            .stdout
+    );
+    // The earlier entry: recall's own, updated, its env kept; still private.
+    assert_eq!(
+        read_json(&state),
+        json!({"mcpServers": {"recall": {
+            "command": recall_bin(), "args": ["--db", db, "mcp"],
+            "env": {"RECALL_CONFIG": "/home/me/recall.toml"}, "type": "stdio",
+        }}})
+    );
+    assert_eq!(
+        std::fs::metadata(&state).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let backup = claude_dir.join(".claude.json.recall-backup");
+    assert_eq!(
+        std::fs::metadata(&backup).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    // Codex's files in CODEX_HOME, none in ~/.codex.
+    assert!(codex_dir.join("hooks.json").is_file());
+    assert!(codex_dir.join("config.toml").is_file());
+    assert!(!f.home().join(".codex").exists());
+    assert!(!f.home().join(".claude").exists());
+    // Remove: the linked file back to its bytes, through the link.
+    run(&["claude-code", "--remove"]).ok();
+    assert_eq!(
+        std::fs::read_to_string(dotfiles.join("settings.json")).unwrap(),
+        CLAUDE_SETTINGS
     );
 }
