@@ -324,17 +324,28 @@ pub fn plan(targets: &[Target], wiring: Option<&Wiring>) -> Result<Vec<Change>, 
 /// then the file. Returns the backups written, by change.
 pub fn apply(changes: &[Change]) -> Result<Vec<Option<PathBuf>>, String> {
     let mut backups = Vec::new();
-    for c in changes {
+    for (i, c) in changes.iter().enumerate() {
         if !c.changed() {
             backups.push(None);
             continue;
         }
+        // A write that fails leaves its file as it was; say which files before it were
+        // written.
+        let written: Vec<String> = changes[..i]
+            .iter()
+            .filter(|c| c.changed())
+            .map(|c| c.path.display().to_string())
+            .collect();
+        let earlier = match written.is_empty() {
+            true => String::new(),
+            false => format!(" (already written: {})", written.join(", ")),
+        };
         let backup = match &c.before {
             Some(text) => {
                 let b = files::backup_path(&c.path);
                 files::write(&b, text, Some(&c.path)).map_err(|e| {
                     format!(
-                        "cannot write the backup {}: {e}; {} is unchanged",
+                        "cannot write the backup {}: {e}; {} is unchanged{earlier}",
                         b.display(),
                         c.path.display()
                     )
@@ -347,7 +358,12 @@ pub fn apply(changes: &[Change]) -> Result<Vec<Option<PathBuf>>, String> {
             Some(text) => files::write(&c.path, text, Some(&c.path)),
             None => files::delete(&c.path),
         };
-        done.map_err(|e| format!("cannot write {}: {e}; it is unchanged", c.path.display()))?;
+        done.map_err(|e| {
+            format!(
+                "cannot write {}: {e}; it is unchanged{earlier}",
+                c.path.display()
+            )
+        })?;
         backups.push(backup);
     }
     Ok(backups)
