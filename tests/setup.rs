@@ -1118,3 +1118,53 @@ fn paths_links_permissions_and_an_earlier_server_entry() {
         CLAUDE_SETTINGS
     );
 }
+
+/// Each event a hooks file wires, with its matcher and timeout, sorted.
+fn wiring_of(settings: &Value) -> Vec<(String, Option<String>, String)> {
+    let mut out = Vec::new();
+    for (event, groups) in settings["hooks"].as_object().expect("hooks") {
+        for g in groups.as_array().unwrap() {
+            for h in g["hooks"].as_array().unwrap() {
+                out.push((
+                    event.clone(),
+                    g["matcher"].as_str().map(str::to_string),
+                    h["timeout"].to_string(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What `recall setup` writes, the README's hand-written settings and the plugin's hooks
+/// wire the same events, with the same matchers and timeout.
+#[test]
+fn setup_the_readme_and_the_plugin_wire_the_same_events() {
+    let f = Fixture::new();
+    f.setup(&["claude-code"]).ok();
+    f.setup(&["codex"]).ok();
+    let claude = wiring_of(&read_json(&f.home().join(".claude/settings.json")));
+    let codex = wiring_of(&read_json(&f.home().join(".codex/hooks.json")));
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Plug into an agent\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap();
+    let blocks: Vec<Value> = section
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .filter(|b| b.contains("\"hooks\""))
+        .map(|b| serde_json::from_str(b).unwrap())
+        .collect();
+    assert_eq!(blocks.len(), 2, "Claude Code's block and Codex's");
+    assert_eq!(wiring_of(&blocks[0]), claude, "README, Claude Code");
+    assert_eq!(wiring_of(&blocks[1]), codex, "README, Codex");
+    assert_eq!(
+        wiring_of(&read_json(&root().join("hooks/hooks.json"))),
+        claude,
+        "the plugin"
+    );
+}
