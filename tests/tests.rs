@@ -58,6 +58,7 @@ mod recall_tokenizer;
 mod redaction;
 mod redaction_corpus;
 mod replace_routes;
+mod setup;
 mod shell_parity;
 mod show_sql;
 mod sql_command;

@@ -128,6 +128,10 @@ pub enum Command {
     /// output: the tools search, later, related, timeline and get (add and forget with
     /// --allow-writes).
     Mcp(McpArgs),
+    /// Wire recall into a coding agent (its hooks and the MCP server, in the agent's own
+    /// settings files, merged with what is there); with no agent, list what is installed
+    /// and what is wired.
+    Setup(SetupArgs),
     /// Import a LoCoMo-format file (conversations and questions) and write eval cases.
     ImportLocomo {
         /// The LoCoMo JSON file.
@@ -640,6 +644,32 @@ pub struct ForgetArgs {
     // source is treated as a missing one.
     #[command(flatten)]
     pub access: AccessArgs,
+}
+
+/// `recall setup [AGENT]` (docs/cli.md#setting-up-an-agent).
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// The agent to wire: claude-code or codex. Without it, what is installed and wired.
+    #[arg(value_enum, value_name = "AGENT")]
+    pub agent: Option<SetupAgent>,
+    /// The current repository's own files (.claude/, .mcp.json, .codex/) instead of the
+    /// user's.
+    #[arg(long)]
+    pub project: bool,
+    /// Print each file's change as a unified diff, and write nothing.
+    #[arg(long, requires = "agent")]
+    pub dry_run: bool,
+    /// Take out what setup added (recall's hooks and MCP server), and nothing else.
+    #[arg(long, requires = "agent")]
+    pub remove: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SetupAgent {
+    /// Claude Code.
+    ClaudeCode,
+    /// Codex CLI.
+    Codex,
 }
 
 #[derive(Debug, Args)]

@@ -19,6 +19,7 @@ pub mod output;
 pub mod project;
 pub mod quality;
 pub mod settings;
+pub mod setup;
 pub mod sql_guard;
 pub mod text;
 pub mod tokenizer;

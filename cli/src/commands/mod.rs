@@ -18,6 +18,7 @@ mod promote;
 mod related;
 mod repair;
 mod search;
+mod setup;
 mod sql;
 mod timeline;
 
@@ -86,5 +87,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
         Command::Sql(a) => sql::run(&g, &a),
         Command::Mcp(a) => crate::mcp::serve(g, &a),
+        Command::Setup(a) => setup::run(&g, &a),
     }
 }
