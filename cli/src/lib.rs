@@ -20,6 +20,7 @@ pub mod project;
 pub mod quality;
 pub mod settings;
 pub mod sql_guard;
+pub mod status;
 pub mod text;
 pub mod tokenizer;
 pub mod vectors;

@@ -19,6 +19,7 @@ mod related;
 mod repair;
 mod search;
 mod sql;
+mod status;
 mod timeline;
 
 use crate::args::{Cli, Command};
@@ -48,6 +49,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Init => init::run(&g),
         Command::Migrate => maintain::migrate(&g),
         Command::Check => check::run(&g),
+        Command::Status => status::run(&g),
         Command::Rebuild => maintain::rebuild(&g),
         Command::Repair => repair::run(&g),
         Command::Import {

@@ -82,6 +82,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             .collect();
         text.push_str(&crate::memory_block::block(&heading, &lines));
     }
+    text.extend(super::notice::failure_notice(db).map(|line| line + "\n"));
     text.push_str(USAGE);
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }

@@ -2,8 +2,9 @@
 //! (`memory.db` → `memory.db.sessions`): which sessions had their first prompt answered,
 //! and, for each session, the capture the hook last started: the transcript at its size
 //! and modification time, the detached process's id, the attempts at that size and time,
-//! and the problem of the last one that failed (`problem`, `failed_at`: what `recall
-//! status` reads). Beside the library, not in it: the hook's writes never wait for a
+//! the problem of the last one that failed (`problem`, `failed_at`) and when one last
+//! committed (`captured_at`); and, in `notices`, the newest failure a session start has
+//! mentioned (`notice`). `recall status` reads both tables. Beside the library, not in it: the hook's writes never wait for a
 //! writer of the library (an import, a capture), a library needs no migration for them,
 //! and the file holds no item text, so `forget` has nothing to wipe there.
 //!
@@ -45,10 +46,18 @@ create table if not exists sessions (
   attempts integer not null default 0,
   -- the last failed capture's error, and when (Unix seconds)
   problem text,
-  failed_at integer
+  failed_at integer,
+  -- when a capture of this session last committed (Unix seconds)
+  captured_at integer
 ) without rowid;
 create index if not exists sessions_used_at on sessions(used_at);
-pragma user_version = 2;
+-- what a session start has told the agent: 'failure', with the time (ISO-8601 UTC) of the
+-- newest failure it mentioned
+create table if not exists notices (
+  what text primary key,
+  at text not null
+) without rowid;
+pragma user_version = 3;
 ";
 
 /// Version 1 had no record of the capture's process or its failures.
@@ -57,7 +66,16 @@ alter table sessions add column pid integer;
 alter table sessions add column attempts integer not null default 0;
 alter table sessions add column problem text;
 alter table sessions add column failed_at integer;
-pragma user_version = 2;
+";
+
+/// Version 2 had no time of the last capture that committed, nor any notice.
+const FROM_2: &str = "
+alter table sessions add column captured_at integer;
+create table if not exists notices (
+  what text primary key,
+  at text not null
+) without rowid;
+pragma user_version = 3;
 ";
 
 /// How many captures are started for one size and time of a transcript.
@@ -104,7 +122,7 @@ impl State {
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
-        if version < 2 {
+        if version < 3 {
             // A write-ahead log, not synced at each commit: a write is an append, and
             // readers never wait. A power cut may take back the last writes, which only
             // makes a prompt answered as a first one again or a capture started again.
@@ -112,14 +130,15 @@ impl State {
         }
         conn.pragma_update(None, "synchronous", "normal")
             .map_err(classify)?;
-        if version < 2 {
+        if version < 3 {
             let state = State { conn };
             state.transaction(|conn| {
                 // Read again under the lock: another hook may have made it meanwhile.
                 let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
                 match version {
                     0 => conn.execute_batch(SCHEMA),
-                    1 => conn.execute_batch(FROM_1),
+                    1 => conn.execute_batch(&format!("{FROM_1}{FROM_2}")),
+                    2 => conn.execute_batch(FROM_2),
                     _ => Ok(()),
                 }
             })?;
@@ -297,9 +316,21 @@ impl State {
             library,
             "update sessions set pid = null, problem = ?2,
                failed_at = case when ?2 is null then null else ?3 end,
+               captured_at = case when ?2 is null then ?3 else captured_at end,
                attempts = case when ?2 is null then 0 else attempts end
              where session = ?1 and (?4 is null or pid is null or pid = ?4)",
             params![session, problem, now(), pid],
+        )
+    }
+
+    /// Records that a session start mentioned the failures up to `at` (ISO-8601 UTC),
+    /// unless a later one was mentioned already: `Changed` when this start is the one.
+    pub fn mentioned(library: &Path, at: &str) -> Outcome {
+        State::write(
+            library,
+            "insert into notices (what, at) values ('failure', ?1)
+             on conflict (what) do update set at = excluded.at where excluded.at > at",
+            params![at],
         )
     }
 
