@@ -60,6 +60,7 @@ mod replace_routes;
 mod shell_parity;
 mod sql_command;
 mod sql_files;
+mod status;
 mod vector_fusion;
 mod vectors;
 mod vectors_context;
