@@ -607,3 +607,22 @@ fn a_session_start_mentions_a_failure_once() {
     );
     assert_eq!(context(&hook(&lib, &[], &start("E", &shop))), plain);
 }
+
+/// Class: no library at the path. `status` says so and how to make one, exits 1, and
+/// creates nothing; a mistyped flag is a usage error, exit 2.
+#[test]
+fn a_missing_library_is_named_with_how_to_make_one() {
+    let lib = TempLib::new();
+    let (code, doc) = status(&lib, &[]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(doc["healthy"], false);
+    assert!(attention(&doc)
+        .iter()
+        .any(|(what, todo)| what.contains("no library") && todo.contains("init")));
+    assert!(!lib.db.exists());
+    let text = lib.run(&["status"]);
+    assert_eq!(text.code, 1);
+    assert!(text.stdout.contains("init"), "{text:?}");
+    assert!(!lib.db.exists());
+    assert_eq!(lib.run(&["status", "--no-such-flag"]).code, 2);
+}
