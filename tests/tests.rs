@@ -63,6 +63,7 @@ mod shell_parity;
 mod show_sql;
 mod sql_command;
 mod sql_files;
+mod status;
 mod vector_fusion;
 mod vectors;
 mod vectors_context;

@@ -47,6 +47,10 @@ pub enum Command {
     Migrate,
     /// Check the library: SQLite, tokenizer, index integrity, counts, triggers.
     Check,
+    /// One screen on the library and what fills it: items, the agents' last captures,
+    /// the hook's failures, a pending wipe, the vectors; exit 1 when something needs
+    /// attention (docs/cli.md#status).
+    Status,
     /// Rebuild the index; with a new --tokenizer, recreate it with that tokenizer.
     Rebuild,
     /// Restore a damaged schema from the migrations (tables, indexes, triggers, the index

@@ -21,6 +21,7 @@ pub mod quality;
 pub mod settings;
 pub mod setup;
 pub mod sql_guard;
+pub mod status;
 pub mod text;
 pub mod tokenizer;
 pub mod vectors;

@@ -20,6 +20,7 @@ mod repair;
 mod search;
 mod setup;
 mod sql;
+mod status;
 mod timeline;
 
 use crate::args::{Cli, Command};
@@ -49,6 +50,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Init => init::run(&g),
         Command::Migrate => maintain::migrate(&g),
         Command::Check => check::run(&g),
+        Command::Status => status::run(&g),
         Command::Rebuild => maintain::rebuild(&g),
         Command::Repair => repair::run(&g),
         Command::Import {
