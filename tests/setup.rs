@@ -918,7 +918,12 @@ fn the_plugin_runs_the_hook_and_the_server_as_recall_does() {
             "cwd": "/work/shop", "permission_mode": "default", "hook_event_name": event,
         })
     };
-    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+    // SessionEnd last: its capture of a transcript that does not exist fails, and the next
+    // session start mentions that failure once, so a start after it would differ between
+    // the plugin's run and the direct one.
+    let mut events: Vec<(&String, &Value)> = hooks["hooks"].as_object().unwrap().iter().collect();
+    events.sort_by_key(|(event, _)| event.as_str() == "SessionEnd");
+    for (event, groups) in events {
         let extra = match event.as_str() {
             "SessionStart" => json!({"source": "startup", "model": "claude-sonnet-4-5"}),
             "UserPromptSubmit" => {
@@ -1167,4 +1172,98 @@ fn setup_the_readme_and_the_plugin_wire_the_same_events() {
         claude,
         "the plugin"
     );
+}
+
+#[test]
+fn the_listing_finds_agents_by_program_and_says_what_is_wired() {
+    let f = Fixture::new();
+    // Programs named claude and codex on the PATH, no folder of either agent yet.
+    let bin = f.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for program in ["claude", "codex"] {
+        std::fs::write(bin.join(program), "#!/bin/sh\n").unwrap();
+    }
+    let list = |f: &Fixture| {
+        let mut cmd = Command::new(recall_bin());
+        cmd.args(["setup", "--json"])
+            .current_dir(f.repo().join("src"))
+            .env("HOME", f.home())
+            .env("PATH", &bin)
+            .env_remove("RECALL_DB")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME");
+        let out = Ran::from(cmd.output().unwrap()).ok();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        doc["agents"].as_array().unwrap().clone()
+    };
+    let before = list(&f);
+    assert_eq!(before.len(), 2);
+    for (agent, program) in before.iter().zip(["claude", "codex"]) {
+        assert_eq!(agent["installed"], json!(true), "{agent}");
+        assert_eq!(agent["folder"], Value::Null, "{agent}");
+        assert_eq!(agent["program"], json!(bin.join(program)), "{agent}");
+        assert_eq!(agent["user"], json!([]), "{agent}");
+    }
+
+    // Claude Code wired at the user level: its events and the server, with the library.
+    f.setup(&["claude-code"]).ok();
+    let after = list(&f);
+    let wired = after[0]["user"].as_array().unwrap();
+    let events: Vec<&Value> = wired.iter().map(|w| &w["events"]).collect();
+    let expected_events: Vec<&str> = CLAUDE_EVENTS.iter().map(|(e, _)| *e).collect();
+    assert!(events.contains(&&json!(expected_events)), "{}", after[0]);
+    assert!(
+        wired.iter().any(|w| w["server"] == json!(true)),
+        "{}",
+        after[0]
+    );
+    let library = json!([f.lib.db]);
+    assert!(
+        wired.iter().all(|w| w["libraries"] == library),
+        "{}",
+        after[0]
+    );
+    assert_eq!(after[1]["user"], json!([]), "codex untouched: {}", after[1]);
+}
+
+#[test]
+fn setup_warns_of_a_missing_library_and_of_codex_hooks_turned_off() {
+    let f = Fixture::new();
+    f.put(
+        ".codex/config.toml",
+        "# mine\n[features]\ncodex_hooks = false\n",
+    );
+    let missing = f.dir.path().join("later.db");
+    let mut cmd = Command::new(recall_bin());
+    cmd.arg("--db")
+        .arg(&missing)
+        .args(["setup", "codex"])
+        .current_dir(f.repo())
+        .env("HOME", f.home())
+        .env_remove("CODEX_HOME")
+        .env_remove("RECALL_DB")
+        .env_remove("RECALL_CONFIG");
+    let out = Ran::from(cmd.output().unwrap()).ok();
+    let warnings: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("recall: warning: "))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{}", out.stderr);
+    assert!(
+        warnings[0].contains(&format!(
+            "the library {} does not exist yet",
+            missing.display()
+        )) && warnings[0].contains("init"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].contains("turns Codex's hooks off") && warnings[1].contains("config.toml"),
+        "{}",
+        warnings[1]
+    );
+    // Setup wrote the hooks anyway, and created no library.
+    assert!(f.home().join(".codex/hooks.json").is_file());
+    assert!(!missing.exists());
 }
