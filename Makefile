@@ -29,6 +29,8 @@ test: hosts
 	$(MAKE) test-node
 	$(MAKE) test-judge
 	$(MAKE) test-vectors
+	# The binary the README's tour runs is the build without the test hooks.
+	$(CARGO) build --workspace
 
 # The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
 # the error of an interpreter that cannot load extensions (tests/packages/).

@@ -1,22 +1,32 @@
 #!/usr/bin/python3
-"""Times each event of `recall hook`, the whole process, as an agent runs it, and shows
-what the hook gives the labeled first prompts (docs/performance.md#the-session-hook).
+"""Times each event of `recall hook`, the whole process, as an agent runs it, against
+process start; checks that two builds give the first prompts the same answers; shows what
+the hook gives the labeled first prompts (docs/performance.md#the-session-hook).
 
   benches/hook_events.py time LIBRARY [--recall target/release/recall] [--runs 40]
-  benches/hook_events.py labeled [--recall target/release/recall]
+  benches/hook_events.py compare LIBRARY --against OTHER_RECALL [--recall ...] [--runs 40]
+  benches/hook_events.py labeled [--recall target/release/recall] [--against OTHER_RECALL]
 
 `time` runs on a copy-free library (the scale benchmark's, target/scale/): it adds the
-session state file beside it, and the sessions it captures to it. Each event is sent
-`--runs` times: SessionStart in the largest project's folder; the first UserPromptSubmit
-of a new session (prompts of 3-6 words of the library's titles in an English sentence);
-a later prompt of a session that had its first; SessionEnd of a new session's transcript,
+session state file beside it, and the sessions it captures to it. Each run is a new
+session that sends the events of EVENTS in order (one line each): SessionStart in the
+largest project's folder; its first UserPromptSubmit (prompts of 3-6 words of the
+library's titles in an English sentence, the same prompts on every run of the benchmark);
+a later prompt; PostToolUse for a Read of a file that an item of the project names, for
+the same file again, and for a file no item names; SessionEnd of the session's transcript,
 timed until the hook returns (each detached capture is waited for, untimed, before the
-next run). Prints the median and the 95th percentile of each, in milliseconds.
+next run). Before each event, `recall --version` is timed: process start under the same
+moment's load. Prints the median, the 95th percentile and the worst of each event in
+milliseconds, and the median and p95 as ratios to process start's.
+
+`compare` sends each benchmark prompt as a session's first to both builds and fails
+unless every answer has the same ids in the same order.
 
 `labeled` builds a library of examples/code_library.jsonl and sends each case of
 examples/code_first_prompts.jsonl as a session in the folder of its expected item's
 project ("api" for the cases expecting nothing): whether the start block and the first
-prompt show the expected item, and how many items they show.
+prompt show the expected item, and how many items they show. With `--against`, the other
+build's answer to each first prompt must be the same.
 """
 import json
 import os
@@ -38,7 +48,7 @@ def arg(name, default):
     return default
 
 
-def send(recall, library, payload, extra=()):
+def send(recall, library, payload, extra=(), quiet_ok=False):
     started = time.perf_counter()
     out = subprocess.run(
         [recall, "--db", library, *extra, "hook"],
@@ -47,7 +57,8 @@ def send(recall, library, payload, extra=()):
         env={k: v for k, v in os.environ.items() if not k.startswith("RECALL_")},
     )
     elapsed = (time.perf_counter() - started) * 1000
-    if out.returncode != 0 or out.stderr:
+    # An event the hook does not answer yet exits 0 with a note on stderr.
+    if out.returncode != 0 or (out.stderr and not quiet_ok):
         sys.exit(f"hook failed: {out}")
     return elapsed, out.stdout.decode()
 
@@ -74,10 +85,57 @@ def transcript(path, session, cwd, words):
                     {"role": "assistant", "content": [{"type": "text", "text": "Fixed it."}]}) + "\n")
 
 
-def stats(name, ms):
+def percentile(ms, q):
     ms = sorted(ms)
-    p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-    print(f"| {name} | {statistics.median(ms):.0f} | {p95:.0f} | {ms[-1]:.0f} |")
+    return ms[min(len(ms) - 1, round(q * (len(ms) - 1)))]
+
+
+def read_payload(base, path):
+    return {**base, "permission_mode": "default", "hook_event_name": "PostToolUse",
+            "tool_name": "Read", "tool_input": {"file_path": path},
+            "tool_response": {"type": "text", "file": {"filePath": path, "content": "",
+                                                       "numLines": 0, "startLine": 1,
+                                                       "totalLines": 0}},
+            "tool_use_id": "toolu_" + uuid.uuid4().hex[:24]}
+
+
+# The events of one session, in order: (name, payload(run) -> (payload, flags)).
+# `run` holds the session's base payload, its prompts and paths; adding an event is one
+# line here.
+EVENTS = [
+    ("SessionStart", lambda r: ({**r["base"], "hook_event_name": "SessionStart",
+                                 "source": "startup"}, [])),
+    ("first UserPromptSubmit", lambda r: ({**r["base"], "hook_event_name": "UserPromptSubmit",
+                                           "prompt": r["prompt"]}, [])),
+    ("later UserPromptSubmit", lambda r: ({**r["base"], "hook_event_name": "UserPromptSubmit",
+                                           "prompt": r["next_prompt"]}, [])),
+    ("PostToolUse Read, a file an item names", lambda r: (read_payload(r["base"], r["named"]), [])),
+    ("PostToolUse Read, the same file again", lambda r: (read_payload(r["base"], r["named"]), [])),
+    ("PostToolUse Read, a file no item names", lambda r: (read_payload(r["base"], r["unnamed"]), [])),
+    ("SessionEnd (until the hook returns)", lambda r: ({**r["base"], "hook_event_name": "SessionEnd",
+                                                        "reason": "other",
+                                                        "transcript_path": r["transcript"]},
+                                                       ["--json"])),
+]
+
+
+def time_version(recall):
+    started = time.perf_counter()
+    subprocess.run([recall, "--version"], capture_output=True, check=True)
+    return (time.perf_counter() - started) * 1000
+
+
+def bench_prompts(conn, runs):
+    """Prompts of 3-6 words of the library's titles in an English sentence, the same
+    ones on every run of the benchmark (seeded, items picked by id)."""
+    ids = [r[0] for r in conn.execute("select id from items order by id")]
+    rng = random.Random(7)
+    prompts = []
+    for i in rng.sample(ids, runs):
+        words = conn.execute("select title from items where id = ?", (i,)).fetchone()[0].split()
+        take = words[: rng.randint(3, min(6, len(words)))]
+        prompts.append("please help me fix the " + " ".join(take) + " when it fails again")
+    return prompts
 
 
 def time_events(library):
@@ -86,39 +144,76 @@ def time_events(library):
     conn = sqlite3.connect(f"file:{library}?mode=ro", uri=True)
     project = conn.execute(
         "select project from items group by project order by count(*) desc limit 1").fetchone()[0]
-    titles = [r[0] for r in conn.execute("select title from items order by random() limit 500")]
+    prompts = bench_prompts(conn, runs)
+    # A file that an item of the project names (its atoms list paths, one a line).
+    named = [l for (a,) in conn.execute(
+        "select atoms from items where project = ? and atoms like '%src/%' limit 50", (project,))
+        for l in a.splitlines() if l.startswith("src/")]
     conn.close()
-    rng = random.Random(7)
     work = tempfile.mkdtemp()
     cwd = os.path.join(work, project)
     os.makedirs(cwd)
-    prompts = []
-    for _ in range(runs):
-        words = rng.choice(titles).split()
-        take = words[: rng.randint(3, min(6, len(words)))]
-        prompts.append("please help me fix the " + " ".join(take) + " when it fails again")
-    start, first, later, end = [], [], [], []
+    times = {name: [] for name, _ in EVENTS}
+    versions = []
     for i in range(runs):
         s = str(uuid.uuid4())
-        base = {"session_id": s, "cwd": cwd, "transcript_path": None}
-        start.append(send(recall, library, {**base, "hook_event_name": "SessionStart",
-                                            "source": "startup"})[0])
-        first.append(send(recall, library, {**base, "hook_event_name": "UserPromptSubmit",
-                                            "prompt": prompts[i]})[0])
-        later.append(send(recall, library, {**base, "hook_event_name": "UserPromptSubmit",
-                                            "prompt": prompts[(i + 1) % runs]})[0])
         path = os.path.join(work, f"{s}.jsonl")
         transcript(path, s, cwd, prompts[i].split()[5:8])
-        ms, out = send(recall, library, {**base, "hook_event_name": "SessionEnd",
-                                         "reason": "other", "transcript_path": path}, ["--json"])
-        end.append(ms)
-        wait_gone(json.loads(out)["pid"])
-    print(f"{library}, {runs} runs, project {project}")
-    print("| event | median ms | p95 ms | worst ms |\n|---|---|---|---|")
-    stats("SessionStart", start)
-    stats("first UserPromptSubmit", first)
-    stats("later UserPromptSubmit", later)
-    stats("SessionEnd (until the hook returns)", end)
+        r = {"base": {"session_id": s, "cwd": cwd, "transcript_path": path},
+             "prompt": prompts[i], "next_prompt": prompts[(i + 1) % runs],
+             "named": os.path.join(cwd, named[i % len(named)]),
+             "unnamed": os.path.join(cwd, "src", "no_item_names_this", f"file_{i}.rs"),
+             "transcript": path}
+        for name, make in EVENTS:
+            # Process start, interleaved with the events: the same moment's load.
+            versions.append(time_version(recall))
+            payload, flags = make(r)
+            ms, out = send(recall, library, payload, flags, quiet_ok=name.startswith("PostToolUse"))
+            times[name].append(ms)
+            if payload["hook_event_name"] == "SessionEnd":
+                wait_gone(json.loads(out)["pid"])
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    v50, v95 = statistics.median(versions), percentile(versions, 0.95)
+    print(f"{library}, {runs} runs, project {project}, load average {' '.join(load)}")
+    print(f"process start (`recall --version`, {len(versions)} runs): median {v50:.1f} ms, "
+          f"p95 {v95:.1f} ms, worst {max(versions):.1f} ms")
+    print("| event | median ms | p95 ms | worst ms | median / start | p95 / start |")
+    print("|---|---|---|---|---|---|")
+    for name, _ in EVENTS:
+        ms = times[name]
+        m50, m95 = statistics.median(ms), percentile(ms, 0.95)
+        print(f"| {name} | {m50:.0f} | {m95:.0f} | {max(ms):.0f} | {m50 / v50:.1f}x | {m95 / v95:.1f}x |")
+
+
+def compare(library):
+    """The first prompts' answers of two builds, prompt by prompt: the ids and their order
+    must be the same."""
+    recall = arg("--recall", os.path.join(ROOT, "target/release/recall"))
+    other = arg("--against", None)
+    runs = int(arg("--runs", "40"))
+    if other is None:
+        sys.exit("compare needs --against OTHER_RECALL (e.g. a build of main)")
+    conn = sqlite3.connect(f"file:{library}?mode=ro", uri=True)
+    prompts = bench_prompts(conn, runs)
+    conn.close()
+    cwd = tempfile.mkdtemp()
+    differ = 0
+    answered = 0
+    for prompt in prompts:
+        got = []
+        for binary in (recall, other):
+            payload = {"session_id": str(uuid.uuid4()), "cwd": cwd, "transcript_path": None,
+                       "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+            _, out = send(binary, library, payload, ["--json"])
+            got.append([r["id"] for r in json.loads(out)["results"]])
+        answered += bool(got[0])
+        if got[0] != got[1]:
+            differ += 1
+            print(f"differ: {prompt!r}: {got[0]} vs {got[1]}")
+    print(f"{len(prompts)} first prompts, {answered} answered, {differ} answers differ")
+    if differ:
+        sys.exit(1)
 
 
 def labeled():
@@ -133,6 +228,8 @@ def labeled():
     items = [json.loads(l) for l in open(os.path.join(ROOT, "examples/code_library.jsonl"))]
     cases = [json.loads(l) for l in open(os.path.join(ROOT, "examples/code_first_prompts.jsonl"))]
     rows = {"earlier-work": [0, 0, 0, 0, 0], "nothing": [0, 0, 0, 0, 0]}
+    other = arg("--against", None)
+    differ = 0
     for case in cases:
         expect = case["expect"]
         project = items[expect[0] - 1]["project"] if expect else "api"
@@ -145,6 +242,14 @@ def labeled():
         _, out = send(recall, library, {**base, "hook_event_name": "UserPromptSubmit",
                                         "prompt": case["prompt"]}, ["--json"])
         shown_first = [r["id"] for r in json.loads(out)["results"]]
+        if other:
+            _, out = send(other, library, {**base, "session_id": case["id"] + "-other",
+                                           "hook_event_name": "UserPromptSubmit",
+                                           "prompt": case["prompt"]}, ["--json"])
+            theirs = [r["id"] for r in json.loads(out)["results"]]
+            if theirs != shown_first:
+                differ += 1
+                print(f"differ: case {case['id']}: {shown_first} vs {theirs}")
         row = rows["earlier-work" if expect else "nothing"]
         row[0] += 1
         row[1] += bool(set(expect) & set(shown_start))
@@ -155,6 +260,10 @@ def labeled():
     print("|---|---|---|---|---|---|")
     for name, (n, s, f, ns, nf) in rows.items():
         print(f"| {name} | {n} | {s} | {f} | {ns} | {nf} |")
+    if other:
+        print(f"{len(cases)} cases, {differ} first-prompt answers differ from {other}")
+        if differ:
+            sys.exit(1)
 
 
 if __name__ == "__main__":
@@ -162,5 +271,7 @@ if __name__ == "__main__":
         labeled()
     elif len(sys.argv) > 2 and sys.argv[1] == "time":
         time_events(sys.argv[2])
+    elif len(sys.argv) > 2 and sys.argv[1] == "compare":
+        compare(sys.argv[2])
     else:
         sys.exit(__doc__)

@@ -1148,7 +1148,15 @@ fn a_failed_capture_is_retried_by_another_session_s_event() {
         &start("H", &shop, "startup"),
     );
     assert!(other.stderr.is_empty(), "{}", other.stderr);
-    assert_start_block(&start_context(&other), &lib, Some("shop"), 5);
+    // G's failure is mentioned once, after the block (docs/cli.md#status).
+    let context = start_context(&other);
+    let notice = context
+        .lines()
+        .find(|l| l.starts_with("recall: the last capture failed at "))
+        .expect("the failure mentioned");
+    assert!(notice.contains("locked"), "{notice}");
+    let context = context.replace(&format!("{notice}\n"), "");
+    assert_start_block(&context, &lib, Some("shop"), 5);
     wait_captured(&lib, &transcript);
     assert_eq!(captured(&lib, "narwhal queue", "claude-code").len(), 1);
 }

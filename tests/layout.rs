@@ -220,6 +220,146 @@ fn root_names(src: &str, module: &[String]) -> Vec<(String, usize)> {
     names
 }
 
+/// The module paths a file imports, resolved from the crate's root: `crate::a::b::X` is
+/// `[a, b, X]`, `super::b` in `a/c.rs` is `[a, b]` (an inline `mod` counts), and each
+/// member of a group one level deep (`crate::mcp::{http, server::X}`) its own path; each
+/// with its line. `self::` and bare paths reach the file's own children only, which no
+/// circle among siblings needs.
+fn import_paths(src: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
+    let toks = tokens(&code_only(src));
+    let word = |i: usize| match toks.get(i) {
+        Some((Token::Word(w), _)) => Some(w.clone()),
+        _ => None,
+    };
+    let is = |i: usize, t: Token| toks.get(i).map(|(x, _)| x) == Some(&t);
+    let mut inline: Vec<(usize, String)> = Vec::new();
+    let mut depth = 0usize;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let line = toks[i].1;
+        match &toks[i].0 {
+            Token::Open => depth += 1,
+            Token::Close => {
+                depth = depth.saturating_sub(1);
+                if inline.last().is_some_and(|(d, _)| *d == depth) {
+                    inline.pop();
+                }
+            }
+            Token::Word(w) if w == "mod" && word(i + 1).is_some() && is(i + 2, Token::Open) => {
+                inline.push((depth, word(i + 1).unwrap_or_default()));
+            }
+            // `pub(super)`, `pub(crate)`: visibility, no path.
+            Token::Word(w)
+                if (w == "crate" || w == "$crate" || w == "super") && is(i + 1, Token::Sep) =>
+            {
+                let mut at = i;
+                let mut base: Vec<String> = if w == "super" {
+                    let mut here: Vec<String> = module.to_vec();
+                    here.extend(inline.iter().map(|(_, m)| m.clone()));
+                    while word(at).as_deref() == Some("super") && is(at + 1, Token::Sep) {
+                        here.pop();
+                        at += 2;
+                    }
+                    here
+                } else {
+                    at += 2;
+                    Vec::new()
+                };
+                // The path's words, then a group's members.
+                while let Some(w) = word(at) {
+                    base.push(w);
+                    if is(at + 1, Token::Sep) {
+                        at += 2;
+                    } else {
+                        break;
+                    }
+                }
+                if is(at, Token::Open) {
+                    let (mut j, mut level, mut expect) = (at + 1, 1, true);
+                    while j < toks.len() && level > 0 {
+                        match &toks[j].0 {
+                            Token::Open => level += 1,
+                            Token::Close => level -= 1,
+                            Token::Comma if level == 1 => expect = true,
+                            Token::Word(n) if expect && level == 1 => {
+                                let mut p = base.clone();
+                                p.push(n.clone());
+                                out.push((p, toks[j].1));
+                                expect = false;
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                } else if !base.is_empty() {
+                    out.push((base, line));
+                }
+                i = at.max(i + 1);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// For each folder module of a crate's source (`mcp`, `capture`, …; `""` for the root),
+/// the import graph among its child modules: child C imports sibling D when a file in C
+/// imports a path through D.
+fn sibling_graphs(src: &Path) -> BTreeMap<String, Graph> {
+    let files: Vec<(PathBuf, Vec<String>, String)> = rust_files(src)
+        .into_iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(src).ok()?.to_path_buf();
+            let module = module_path(&relative);
+            if module.len() == 1 && (module[0] == "lib" || module[0] == "main") {
+                return None;
+            }
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some((relative, module, text))
+        })
+        .collect();
+    // Each folder's children: the next part of every module path under it.
+    let mut children: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+    for (_, module, _) in &files {
+        for cut in 0..module.len() {
+            children
+                .entry(module[..cut].to_vec())
+                .or_default()
+                .insert(module[cut].clone());
+        }
+    }
+    let mut graphs = BTreeMap::new();
+    for (parent, kids) in &children {
+        if kids.len() < 2 {
+            continue;
+        }
+        let mut g: Graph = kids.iter().map(|k| (k.clone(), BTreeMap::new())).collect();
+        for (relative, module, text) in &files {
+            if module.len() <= parent.len() || module[..parent.len()] != parent[..] {
+                continue;
+            }
+            let from = &module[parent.len()];
+            for (path, line) in import_paths(text, module) {
+                if path.len() <= parent.len() || path[..parent.len()] != parent[..] {
+                    continue;
+                }
+                let to = &path[parent.len()];
+                if to != from && kids.contains(to) {
+                    g.entry(from.clone())
+                        .or_default()
+                        .entry(to.clone())
+                        .or_insert(format!("{}:{line}", relative.display()));
+                }
+            }
+        }
+        graphs.insert(parent.join("::"), g);
+    }
+    graphs
+}
+
 /// The `.rs` files under `dir`, sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -505,5 +645,52 @@ fn every_module_imports_only_its_own_layer_and_those_below() {
         upward.is_empty(),
         "imports up the layers of docs/architecture.md:\n  {}",
         upward.join("\n  ")
+    );
+}
+
+/// Class: a circle below the top level. Among the modules of each folder, in the CLI
+/// and in the core crate, no module imports itself through its siblings.
+#[test]
+fn no_inner_module_imports_itself_through_its_siblings() {
+    let mut found = Vec::new();
+    for (crate_dir, name) in [("cli/src", "cli"), ("extension/core/src", "core")] {
+        for (parent, g) in sibling_graphs(&root().join(crate_dir)) {
+            for group in circles(&g) {
+                found.push(format!(
+                    "{name} {}: {}\n    one circle: {}",
+                    if parent.is_empty() { "(root)" } else { &parent },
+                    group.join(", "),
+                    shortest_circle(&g, &group[0]).join(", ")
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "import circles:\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn inner_imports_are_resolved_through_super_crate_and_groups() {
+    let module = vec!["mcp".to_string(), "http".to_string()];
+    let src = "use super::server::Server;\nuse crate::mcp::{calls, http::limits};\nfn f() { super::super::query::run(); }\nmod tests { use super::super::x; }\n// super::commented::out\n";
+    let got: Vec<Vec<String>> = import_paths(src, &module)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let want: Vec<Vec<&str>> = vec![
+        vec!["mcp", "server", "Server"],
+        vec!["mcp", "calls"],
+        vec!["mcp", "http"],
+        vec!["query", "run"],
+        vec!["mcp", "x"],
+    ];
+    assert_eq!(
+        got,
+        want.iter()
+            .map(|p| p.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
     );
 }

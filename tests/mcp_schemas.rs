@@ -22,6 +22,11 @@ const NOT_TAKEN: &[(&str, &str, &str)] = &[
         "the server's access globs bind every tool: a client cannot widen them",
     ),
     (
+        "*",
+        "show_sql",
+        "a shell replay is for a person at a shell; `explain` carries it as `sql`",
+    ),
+    (
         "search",
         "judge_cmd",
         "the server's configuration chooses the judge",

@@ -47,6 +47,10 @@ pub enum Command {
     Migrate,
     /// Check the library: SQLite, tokenizer, index integrity, counts, triggers.
     Check,
+    /// One screen on the library and what fills it: items, the agents' last captures,
+    /// the hook's failures, a pending wipe, the vectors; exit 1 when something needs
+    /// attention (docs/cli.md#status).
+    Status,
     /// Rebuild the index; with a new --tokenizer, recreate it with that tokenizer.
     Rebuild,
     /// Restore a damaged schema from the migrations (tables, indexes, triggers, the index
@@ -95,6 +99,9 @@ pub enum Command {
         /// Include each item's stored transcript.
         #[arg(long)]
         transcript: bool,
+        /// Print the sqlite3 shell lines that give the items again, instead of them.
+        #[arg(long)]
+        show_sql: bool,
         #[command(flatten)]
         access: AccessArgs,
     },
@@ -132,6 +139,10 @@ pub enum Command {
     /// output: the tools search, later, related, timeline and get (add and forget with
     /// --allow-writes).
     Mcp(McpArgs),
+    /// Wire recall into a coding agent (its hooks and the MCP server, in the agent's own
+    /// settings files, merged with what is there); with no agent, list what is installed
+    /// and what is wired.
+    Setup(SetupArgs),
     /// Import a LoCoMo-format file (conversations and questions) and write eval cases.
     ImportLocomo {
         /// The LoCoMo JSON file.
@@ -344,6 +355,11 @@ pub struct Common {
     /// Also tell which terms and filters ran, and why an answer is empty.
     #[arg(long)]
     pub explain: bool,
+    /// Print, instead of the answer, the sqlite3 shell lines that give its rows again:
+    /// the library opened read-only, the extension loaded, each parameter as bound, the
+    /// query file of sql/ read (docs/queries.md#replaying-an-answer-in-the-shell).
+    #[arg(long)]
+    pub show_sql: bool,
     #[command(flatten)]
     pub access: AccessArgs,
 }
@@ -663,6 +679,32 @@ pub struct ForgetArgs {
     // source is treated as a missing one.
     #[command(flatten)]
     pub access: AccessArgs,
+}
+
+/// `recall setup [AGENT]` (docs/cli.md#setting-up-an-agent).
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// The agent to wire: claude-code or codex. Without it, what is installed and wired.
+    #[arg(value_enum, value_name = "AGENT")]
+    pub agent: Option<SetupAgent>,
+    /// The current repository's own files (.claude/, .mcp.json, .codex/) instead of the
+    /// user's.
+    #[arg(long)]
+    pub project: bool,
+    /// Print each file's change as a unified diff, and write nothing.
+    #[arg(long, requires = "agent")]
+    pub dry_run: bool,
+    /// Take out what setup added (recall's hooks and MCP server), and nothing else.
+    #[arg(long, requires = "agent")]
+    pub remove: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SetupAgent {
+    /// Claude Code.
+    ClaudeCode,
+    /// Codex CLI.
+    Codex,
 }
 
 #[derive(Debug, Args)]

@@ -172,6 +172,29 @@ impl Listing for SearchRow {
     }
 }
 
+/// Prints a query's answer, or with `--show-sql` its replay; exit 0.
+pub fn shown<R: Listing + Serialize>(
+    json_mode: bool,
+    show_sql: bool,
+    lib: &crate::library::Library,
+    answer: &Answer<R>,
+) -> Result<i32> {
+    match show_sql {
+        true => replay(lib, answer.ran.as_ref()),
+        false => self::answer(json_mode, answer)?,
+    }
+    Ok(0)
+}
+
+/// Prints the shell replay of the query an answer came from (`--show-sql`).
+pub fn replay(lib: &crate::library::Library, ran: Option<&crate::query::replay::Ran>) {
+    if let Some(ran) = ran {
+        for line in crate::query::replay::shell(lib, ran).lines() {
+            crate::say!("{line}");
+        }
+    }
+}
+
 /// Prints a query's answer: the JSON object (`query::to_json`), or for people one line
 /// per result (`Listing`), grouped under `# matched by …` where rows say so, each with
 /// its detail line under it (`--explain`: why a search hit matched), then the explain

@@ -13,12 +13,20 @@ use crate::{output, query};
 /// read: the others were shown.
 const EXIT_SOME_MISSING: i32 = 1;
 
-pub fn run(g: &Globals, ids: &[i64], transcript: bool, allow: &[String]) -> Result<i32> {
+pub fn run(
+    g: &Globals,
+    ids: &[i64],
+    transcript: bool,
+    show_sql: bool,
+    allow: &[String],
+) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
     let allow = g.allow(allow);
     if let [id] = ids {
         let answer = query::get(&lib, *id, transcript, &allow)?;
-        if g.json {
+        if show_sql {
+            output::replay(&lib, answer.ran.as_ref());
+        } else if g.json {
             output::json(&query::to_json(&answer)?);
         } else {
             show(&answer.item);
@@ -26,6 +34,10 @@ pub fn run(g: &Globals, ids: &[i64], transcript: bool, allow: &[String]) -> Resu
         return Ok(0);
     }
     let answer = query::get_many(&lib, ids, transcript, &allow)?;
+    if show_sql {
+        output::replay(&lib, answer.ran.as_ref());
+        return Ok(0);
+    }
     if g.json {
         output::json(&query::to_json(&answer)?);
     } else {

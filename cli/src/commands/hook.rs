@@ -18,9 +18,12 @@
 //!
 //! It never fails the agent: any problem (malformed JSON, no library, a bad
 //! configuration) is one line on stderr and exit 0. Claude Code and Codex block a prompt
-//! on exit 2, the code of every other recall error.
+//! on exit 2, the code of every other recall error. The agents hide that line, so each
+//! problem is also appended to the failure log beside the library (`status::log`), which
+//! `recall status` and the next session start (`notice`) read.
 mod end;
 mod file;
+mod notice;
 mod payload;
 mod prompt;
 mod recap;
@@ -46,11 +49,36 @@ pub use end::HOOK_SESSION;
 /// None when it committed (`recall capture`, when `HOOK_SESSION` is set).
 pub fn capture_ended(library: &Path, session: &str, problem: Option<&str>) {
     state::State::capture_ended(library, session, problem, Some(std::process::id()));
+    if let Some(problem) = problem {
+        crate::status::log::append(library, crate::status::log::CAPTURE, Some(session), problem);
+    }
+}
+
+/// What the failure log needs to know of this hook: the library, the event, the session.
+static SEEN: std::sync::Mutex<(Option<std::path::PathBuf>, Option<String>, Option<String>)> =
+    std::sync::Mutex::new((None, None, None));
+
+/// Appends a problem to the failure log beside the library the hook was given (`--db`,
+/// else `RECALL_DB`); without a library, nothing is logged.
+fn log(message: &str) {
+    let (library, event, session) = SEEN.lock().map(|s| s.clone()).unwrap_or_default();
+    let library = library.or_else(|| {
+        std::env::var_os("RECALL_DB")
+            .filter(|v| !v.is_empty())
+            .map(Into::into)
+    });
+    if let Some(library) = library {
+        let event = event.unwrap_or_else(|| crate::status::log::HOOK.to_string());
+        crate::status::log::append(&library, &event, session.as_deref(), message);
+    }
 }
 
 /// Runs the hook; always exit code 0.
 pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
     crate::library::cap_busy_timeout(WAIT);
+    if let Ok(mut seen) = SEEN.lock() {
+        seen.0 = cli.db.clone();
+    }
     std::panic::set_hook(Box::new(|info| {
         let message = info
             .payload()
@@ -108,11 +136,14 @@ fn say(event: Option<&Event>, message: &str) {
         None => "the agent goes on without recall",
     };
     eprintln!("recall: hook: {}; {without}", field(message));
+    log(message);
 }
 
-/// A note that is no failure (a write skipped), as one line.
+/// A note of something skipped (a locked state, a capture given up), as one line, and
+/// logged.
 fn note(message: &str) {
     eprintln!("recall: hook: {}", field(message));
+    log(message);
 }
 
 /// What to print for the event (empty: nothing), or the problem and its event.
@@ -122,6 +153,10 @@ fn answer(
 ) -> std::result::Result<String, (Option<Event>, crate::error::Error)> {
     let p = Payload::read().map_err(|e| (None, e))?;
     let event = p.event.clone();
+    if let Ok(mut seen) = SEEN.lock() {
+        seen.1 = Some(event_name(&event));
+        seen.2 = p.session.clone();
+    }
     respond(cli, a, &p).map_err(|e| (Some(event), e))
 }
 
@@ -139,12 +174,24 @@ fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
         Event::Tool => file::answer(&g, a, p),
         Event::Other(name) if g.config.hook.capture_on.contains(name) => end::capture(cli, &g, p),
         Event::Other(name) => {
-            note(&format!(
+            // The agent's settings send an event this configuration does not capture on:
+            // a choice, not a failure, so not logged.
+            eprintln!("recall: hook: {}", field(&format!(
                 "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, PostToolUse, and [hook] capture_on: {}); nothing done",
                 g.config.hook.capture_on.join(", ")
-            ));
+            )));
             Ok(String::new())
         }
+    }
+}
+
+/// The event's name as the agents send it.
+fn event_name(event: &Event) -> String {
+    match event {
+        Event::Start => "SessionStart".to_string(),
+        Event::Prompt => "UserPromptSubmit".to_string(),
+        Event::Tool => "PostToolUse".to_string(),
+        Event::Other(name) => name.clone(),
     }
 }
 

@@ -8,6 +8,6 @@ use crate::{output, query};
 pub fn run(g: &Globals, a: &LaterArgs) -> Result<i32> {
     let s = settings::Later::resolve(g, a)?;
     let lib = open_for_query(g)?;
-    output::answer(g.json, &query::later(&lib, &s, a.common.explain)?)?;
-    Ok(0)
+    let answer = query::later(&lib, &s, a.common.explain)?;
+    output::shown(g.json, a.common.show_sql, &lib, &answer)
 }

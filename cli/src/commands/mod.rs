@@ -19,7 +19,9 @@ mod promote;
 mod related;
 mod repair;
 mod search;
+mod setup;
 mod sql;
+mod status;
 mod timeline;
 mod ui;
 
@@ -50,6 +52,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Init => init::run(&g),
         Command::Migrate => maintain::migrate(&g),
         Command::Check => check::run(&g),
+        Command::Status => status::run(&g),
         Command::Rebuild => maintain::rebuild(&g),
         Command::Repair => repair::run(&g),
         Command::Import {
@@ -73,8 +76,9 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Get {
             id,
             transcript,
+            show_sql,
             access,
-        } => get::run(&g, &id, transcript, &access.allow),
+        } => get::run(&g, &id, transcript, show_sql, &access.allow),
         Command::Promote(a) => promote::run(&g, &a, true),
         Command::Demote(a) => promote::run(&g, &a, false),
         Command::Kind(a) => kind::run(&g, &a),
@@ -89,5 +93,6 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
         Command::Sql(a) => sql::run(&g, &a),
         Command::Mcp(a) => crate::mcp::serve(g, &a),
+        Command::Setup(a) => setup::run(&g, &a),
     }
 }

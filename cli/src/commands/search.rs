@@ -14,11 +14,11 @@ pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
         })?;
         let s = settings::FileItems::resolve(g, a, file, Some(&cwd.to_string_lossy()))?;
         let lib = open_for_query(g)?;
-        output::answer(g.json, &query::file_items(&lib, &s, a.common.explain)?)?;
-        return Ok(0);
+        let answer = query::file_items(&lib, &s, a.common.explain)?;
+        return output::shown(g.json, a.common.show_sql, &lib, &answer);
     }
     let s = settings::Search::resolve(g, a)?;
     let lib = open_for_query(g)?;
-    output::answer(g.json, &query::search(&lib, &s, a.common.explain)?)?;
-    Ok(0)
+    let answer = query::search(&lib, &s, a.common.explain)?;
+    output::shown(g.json, a.common.show_sql, &lib, &answer)
 }

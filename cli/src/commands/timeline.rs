@@ -9,11 +9,15 @@ use crate::{output, query};
 pub fn run(g: &Globals, a: &TimelineArgs) -> Result<i32> {
     let s = settings::Timeline::resolve(g, a)?;
     let lib = open_for_query(g)?;
+    let (json, show_sql) = (g.json, a.common.show_sql);
     match &s.around {
         Some(around) => {
-            output::answer(g.json, &query::around(&lib, &s, around, a.common.explain)?)?
+            let answer = query::around(&lib, &s, around, a.common.explain)?;
+            output::shown(json, show_sql, &lib, &answer)
         }
-        None => output::answer(g.json, &query::timeline(&lib, &s, a.common.explain)?)?,
+        None => {
+            let answer = query::timeline(&lib, &s, a.common.explain)?;
+            output::shown(json, show_sql, &lib, &answer)
+        }
     }
-    Ok(0)
 }

@@ -205,6 +205,15 @@ fn checked(token: String, what: &str) -> Result<String> {
     Ok(token)
 }
 
+/// The grant a request's token gave, carried into the call by rmcp with the request's
+/// HTTP parts (`http` puts it there); None on stdio.
+pub fn grant_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Grant>> {
+    extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Arc<Grant>>())
+        .cloned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,15 +87,6 @@ pub fn origins(given: &[String]) -> Result<Vec<Origin>> {
         .collect()
 }
 
-/// The grant a request's token gave, carried into the call by rmcp with the request's
-/// HTTP parts.
-pub fn grant_of(extensions: &rmcp::model::Extensions) -> Option<Arc<Grant>> {
-    extensions
-        .get::<http::request::Parts>()
-        .and_then(|parts| parts.extensions.get::<Arc<Grant>>())
-        .cloned()
-}
-
 /// Serves until the process is stopped.
 pub async fn run(
     server: Server,

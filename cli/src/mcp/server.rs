@@ -66,7 +66,7 @@ impl Server {
 
     /// The grant of the call's caller: its token's over HTTP, the server's on stdio.
     fn grant(&self, extensions: &rmcp::model::Extensions) -> Arc<Grant> {
-        super::http::grant_of(extensions)
+        super::grants::grant_of(extensions)
             .unwrap_or_else(|| Arc::new(Grant::server(&self.shared.access, self.shared.writes)))
     }
 

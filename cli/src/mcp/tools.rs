@@ -324,6 +324,7 @@ fn common(limit: Option<i64>, explain: bool, access: &AccessArgs) -> Result<args
     Ok(args::Common {
         limit: positive_limit(limit)?,
         explain,
+        show_sql: false,
         access: access.clone(),
     })
 }

@@ -4,9 +4,12 @@
 use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
+use super::replay::{self, Ran};
 use super::rows::ItemRow;
+use super::sql_file::{Params, Query};
 use crate::err;
 use crate::error::Result;
+use crate::library::Library;
 
 /// The answer of a query command: `{"command", "results", "settings", "explain"?}`, and
 /// with a judge set, how the results were ranked.
@@ -26,6 +29,9 @@ pub struct Answer<R> {
     /// instead; `--explain` shows it, `recall eval` counts it.
     #[serde(skip)]
     pub fell_back: Option<String>,
+    /// The query file and parameters the rows came from (`--show-sql`).
+    #[serde(skip)]
+    pub ran: Option<Ran>,
 }
 
 /// How a judged search ranked its results (docs/judge.md).
@@ -46,7 +52,22 @@ impl<R> Answer<R> {
             explain: None,
             ranked: None,
             fell_back: None,
+            ran: None,
         }
+    }
+
+    /// Records the query file and parameters the rows came from; with `--explain`, its
+    /// shell replay is `explain.sql`.
+    pub fn ran(mut self, lib: &Library, query: Query, params: &Params) -> Answer<R> {
+        let ran = Ran {
+            query,
+            params: params.clone(),
+        };
+        if let Some(doc) = self.explain.as_mut() {
+            doc.insert("sql".to_string(), Json::String(replay::shell(lib, &ran)));
+        }
+        self.ran = Some(ran);
+        self
     }
 
     pub fn below_threshold(&self) -> bool {
@@ -59,6 +80,8 @@ impl<R> Answer<R> {
 pub struct ItemAnswer {
     pub command: &'static str,
     pub item: ItemRow,
+    #[serde(skip)]
+    pub ran: Option<Ran>,
 }
 
 /// The answer of `get` with several ids: `{"command": "get", "items": [...], "missing":
@@ -69,6 +92,8 @@ pub struct ItemsAnswer {
     pub command: &'static str,
     pub items: Vec<ItemRow>,
     pub missing: Vec<i64>,
+    #[serde(skip)]
+    pub ran: Option<Ran>,
 }
 
 /// The JSON object of an answer. Through `serde_json::Value`, whose objects keep their

@@ -13,12 +13,8 @@ pub fn file_items(
     s: &settings::FileItems,
     explain: bool,
 ) -> Result<Answer<FileRow>> {
-    let rows = sql_file::read(
-        &lib.conn,
-        queries::FILE_ITEMS,
-        &params::file_items(lib, s),
-        FileRow::read,
-    )?;
+    let params = params::file_items(lib, s);
+    let rows = sql_file::read(&lib.conn, queries::FILE_ITEMS, &params, FileRow::read)?;
     let mut answer = Answer::new("search", rows, s.shown());
     if explain {
         answer.explain = Some(explain::build(
@@ -29,5 +25,5 @@ pub fn file_items(
             s.shown(),
         )?);
     }
-    Ok(answer)
+    Ok(answer.ran(lib, queries::FILE_ITEMS, &params))
 }

@@ -5,6 +5,7 @@
 //! (`recall check` names such items), and a failure names what is damaged.
 use super::answer::{ItemAnswer, ItemsAnswer};
 use super::params;
+use super::replay::Ran;
 use super::rows::ItemRow;
 use super::sql_file::{self, queries};
 use crate::err;
@@ -19,9 +20,14 @@ pub fn get(
     transcript: bool,
     allow: &Option<Vec<String>>,
 ) -> Result<ItemAnswer> {
+    let params = params::get(&[id], allow, transcript);
     Ok(ItemAnswer {
         command: "get",
         item: item(lib, id, allow, transcript)?,
+        ran: Some(Ran {
+            query: queries::GET,
+            params,
+        }),
     })
 }
 
@@ -42,12 +48,8 @@ pub fn get_many(
             ids.len()
         ));
     }
-    let items = sql_file::read(
-        &lib.conn,
-        queries::GET,
-        &params::get(ids, allow, transcript),
-        ItemRow::read,
-    )?;
+    let params = params::get(ids, allow, transcript);
+    let items = sql_file::read(&lib.conn, queries::GET, &params, ItemRow::read)?;
     let mut missing: Vec<i64> = Vec::new();
     for id in ids {
         if !items.iter().any(|i| i.id == *id) && !missing.contains(id) {
@@ -58,6 +60,10 @@ pub fn get_many(
         command: "get",
         items,
         missing,
+        ran: Some(Ran {
+            query: queries::GET,
+            params,
+        }),
     })
 }
 

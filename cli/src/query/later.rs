@@ -45,7 +45,7 @@ pub fn later(lib: &Library, s: &settings::Later, explain: bool) -> Result<Answer
         })?;
         answer.explain = Some(doc);
     }
-    Ok(answer)
+    Ok(answer.ran(lib, queries::LATER, &params::later(lib, s)))
 }
 
 /// The items `later` finds, the item not looked up first: a missing or unreadable one

@@ -11,6 +11,7 @@ mod later;
 mod params;
 mod prune;
 mod related;
+pub mod replay;
 pub mod rows;
 mod search;
 pub mod sql_file;

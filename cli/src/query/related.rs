@@ -17,12 +17,8 @@ use recall_core::value::shown_real;
 /// kept candidates, without what judged them (the shared words and the verdict, which
 /// `--explain` shows).
 pub fn related(lib: &Library, s: &settings::Related, explain: bool) -> Result<Answer<RelatedRow>> {
-    let rows = sql_file::read(
-        &lib.conn,
-        queries::RELATED,
-        &params::related(lib, s, false),
-        RelatedRow::read,
-    )?;
+    let params = params::related(lib, s, false);
+    let rows = sql_file::read(&lib.conn, queries::RELATED, &params, RelatedRow::read)?;
     let mut answer = Answer::new("related", rows, s.shown());
     if explain {
         let terms = prompt_terms(&s.prompt, DEFAULT_MAX_PROMPT_TERMS);
@@ -54,7 +50,7 @@ pub fn related(lib: &Library, s: &settings::Related, explain: bool) -> Result<An
             fields,
         )?);
     }
-    Ok(answer)
+    Ok(answer.ran(lib, queries::RELATED, &params))
 }
 
 /// One judged candidate as `--explain` shows it: the words it shares with the prompt,

@@ -49,7 +49,7 @@ fn answer(
     if explain {
         matched(lib, s, &mut answer)?;
     }
-    Ok(answer)
+    Ok(answer.ran(lib, queries::SEARCH, &plan.params))
 }
 
 /// Each result's `matched` (`--explain`), once the judge (if any) has chosen them: the

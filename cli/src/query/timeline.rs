@@ -12,12 +12,8 @@ use crate::settings;
 
 /// The answer of a resolved timeline, with `explain` when asked.
 pub fn timeline(lib: &Library, s: &settings::Timeline, explain: bool) -> Result<Answer<Listed>> {
-    let rows = sql_file::read(
-        &lib.conn,
-        queries::TIMELINE,
-        &params::timeline(s),
-        Listed::read,
-    )?;
+    let params = params::timeline(s);
+    let rows = sql_file::read(&lib.conn, queries::TIMELINE, &params, Listed::read)?;
     let shown = json!({ "limit": s.limit, "filters": s.filters.shown(), "allow": s.allow });
     let mut answer = Answer::new("timeline", rows, shown);
     if explain {
@@ -30,7 +26,7 @@ pub fn timeline(lib: &Library, s: &settings::Timeline, explain: bool) -> Result<
             fields,
         )?);
     }
-    Ok(answer)
+    Ok(answer.ran(lib, queries::TIMELINE, &params))
 }
 
 /// The answer of `timeline --around`: the items just before and after one item, oldest
@@ -42,10 +38,11 @@ pub fn around(
     around: &settings::Around,
     explain: bool,
 ) -> Result<Answer<AroundRow>> {
+    let params = params::timeline_around(s, around);
     let rows = sql_file::read(
         &lib.conn,
         queries::TIMELINE_AROUND,
-        &params::timeline_around(s, around),
+        &params,
         AroundRow::read,
     )?;
     if !rows.iter().any(|r| r.anchor) {
@@ -81,5 +78,5 @@ pub fn around(
             fields,
         )?);
     }
-    Ok(answer)
+    Ok(answer.ran(lib, queries::TIMELINE_AROUND, &params))
 }

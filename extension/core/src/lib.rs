@@ -10,6 +10,7 @@ pub mod period;
 pub mod prompt;
 pub mod redact;
 pub mod score;
+pub mod shown;
 pub mod stem;
 pub mod stopwords;
 pub mod time;

@@ -2,7 +2,7 @@
 //! rule that turns any of them into the normal form a library stores.
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike, Utc};
 
-use crate::value::shown_text;
+use crate::shown::shown_text;
 
 const SECONDS_PER_DAY: f64 = 86_400.0;
 

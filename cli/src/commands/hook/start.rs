@@ -102,6 +102,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
         text.push_str(&crate::memory_block::block(&heading, &lines));
     }
+    text.extend(super::notice::failure_notice(db).map(|line| line + "\n"));
     text.push_str(USAGE);
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }

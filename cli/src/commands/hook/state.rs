@@ -2,9 +2,11 @@
 //! (`memory.db` → `memory.db.sessions`): which sessions had their first prompt answered,
 //! and, for each session, the capture the hook last started: the transcript at its size
 //! and modification time, the detached process's id, the attempts at that size and time,
-//! and the problem of the last one that failed (`problem`, `failed_at`: what `recall
-//! status` reads); and the files whose memory each session was shown (`files_shown`),
-//! so that a file's is shown once a session. Beside the library, not in it: the hook's writes never wait for a
+//! the problem of the last one that failed (`problem`, `failed_at`) and when one last
+//! committed (`captured_at`); the files whose memory each session was shown
+//! (`files_shown`), so that a file's is shown once a session; and, in `notices`, the
+//! newest failure a session start has mentioned (`notice`). `recall status` reads
+//! `sessions` and `notices`. Beside the library, not in it: the hook's writes never wait for a
 //! writer of the library (an import, a capture), a library needs no migration for them,
 //! and the file holds no item text, so `forget` has nothing to wipe there.
 //!
@@ -46,7 +48,9 @@ create table if not exists sessions (
   attempts integer not null default 0,
   -- the last failed capture's error, and when (Unix seconds)
   problem text,
-  failed_at integer
+  failed_at integer,
+  -- when a capture of this session last committed (Unix seconds)
+  captured_at integer
 ) without rowid;
 create index if not exists sessions_used_at on sessions(used_at);
 create table if not exists files_shown (
@@ -57,7 +61,13 @@ create table if not exists files_shown (
   used_at integer not null,
   primary key (session, file)
 ) without rowid;
-pragma user_version = 3;
+-- what a session start has told the agent: 'failure', with the time (ISO-8601 UTC) of the
+-- newest failure it mentioned
+create table if not exists notices (
+  what text primary key,
+  at text not null
+) without rowid;
+pragma user_version = 4;
 ";
 
 /// Version 1 had no record of the capture's process or its failures.
@@ -77,6 +87,16 @@ create table if not exists files_shown (
   primary key (session, file)
 ) without rowid;
 pragma user_version = 3;
+";
+
+/// Version 3 had no time of the last capture that committed, nor any notice.
+const FROM_3: &str = "
+alter table sessions add column captured_at integer;
+create table if not exists notices (
+  what text primary key,
+  at text not null
+) without rowid;
+pragma user_version = 4;
 ";
 
 /// How many captures are started for one size and time of a transcript.
@@ -123,7 +143,7 @@ impl State {
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
-        if version < 3 {
+        if version < 4 {
             // A write-ahead log, not synced at each commit: a write is an append, and
             // readers never wait. A power cut may take back the last writes, which only
             // makes a prompt answered as a first one again or a capture started again.
@@ -131,15 +151,16 @@ impl State {
         }
         conn.pragma_update(None, "synchronous", "normal")
             .map_err(classify)?;
-        if version < 3 {
+        if version < 4 {
             let state = State { conn };
             state.transaction(|conn| {
                 // Read again under the lock: another hook may have made it meanwhile.
                 let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
                 match version {
                     0 => conn.execute_batch(SCHEMA),
-                    1 => conn.execute_batch(&format!("{FROM_1}{FROM_2}")),
-                    2 => conn.execute_batch(FROM_2),
+                    1 => conn.execute_batch(&format!("{FROM_1}{FROM_2}{FROM_3}")),
+                    2 => conn.execute_batch(&format!("{FROM_2}{FROM_3}")),
+                    3 => conn.execute_batch(FROM_3),
                     _ => Ok(()),
                 }
             })?;
@@ -337,9 +358,21 @@ impl State {
             library,
             "update sessions set pid = null, problem = ?2,
                failed_at = case when ?2 is null then null else ?3 end,
+               captured_at = case when ?2 is null then ?3 else captured_at end,
                attempts = case when ?2 is null then 0 else attempts end
              where session = ?1 and (?4 is null or pid is null or pid = ?4)",
             params![session, problem, now(), pid],
+        )
+    }
+
+    /// Records that a session start mentioned the failures up to `at` (ISO-8601 UTC),
+    /// unless a later one was mentioned already: `Changed` when this start is the one.
+    pub fn mentioned(library: &Path, at: &str) -> Outcome {
+        State::write(
+            library,
+            "insert into notices (what, at) values ('failure', ?1)
+             on conflict (what) do update set at = excluded.at where excluded.at > at",
+            params![at],
         )
     }
 
@@ -555,5 +588,80 @@ mod tests {
             .collect::<rusqlite::Result<_>>()
             .unwrap();
         assert_eq!(left, ["new"]);
+    }
+
+    /// A state file of each earlier version, with an entry, as those versions made it.
+    fn state_of_version(lib: &Path, version: i64) {
+        let conn = Connection::open(path_of(lib)).unwrap();
+        conn.execute_batch(
+            "create table sessions (session text primary key, prompted integer not null default 0,
+               transcript text, size integer, mtime_ns integer, used_at integer not null) without rowid;
+             create index sessions_used_at on sessions(used_at);
+             pragma user_version = 1;",
+        )
+        .unwrap();
+        if version >= 2 {
+            conn.execute_batch(&format!("{FROM_1}pragma user_version = 2;"))
+                .unwrap();
+        }
+        if version >= 3 {
+            conn.execute_batch(FROM_2).unwrap();
+            conn.execute(
+                "insert into files_shown values ('old', 'src/a.rs', ?1)",
+                [now()],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "insert into sessions (session, prompted, used_at) values ('old', 1, ?1)",
+            [now()],
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn every_earlier_version_is_migrated_keeping_its_entries() {
+        for version in 1..=3 {
+            let lib = library(&format!("migrated_from_{version}"));
+            state_of_version(&lib, version);
+            // The entry it held stands: a prompt of that session is not its first.
+            assert_eq!(
+                State::first_prompt(&lib, "old"),
+                Outcome::Unchanged,
+                "v{version}"
+            );
+            let conn = Connection::open(path_of(&lib)).unwrap();
+            let now_version: i64 = conn
+                .query_row("pragma user_version", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(now_version, 4, "from v{version}");
+            let captured: Option<i64> = conn
+                .query_row(
+                    "select captured_at from sessions where session = 'old'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(captured, None, "v{version}");
+            // Each table of the latest version works: files shown, then a notice.
+            let files = ["src/a.rs".to_string(), "src/b.rs".to_string()];
+            let unseen = State::files_unseen(&lib, "old", &files).unwrap();
+            let expected: &[&str] = if version >= 3 {
+                &["src/b.rs"]
+            } else {
+                &["src/a.rs", "src/b.rs"]
+            };
+            assert_eq!(unseen, expected, "v{version}");
+            assert_eq!(
+                State::mentioned(&lib, "2026-01-01T00:00:00Z"),
+                Outcome::Changed,
+                "v{version}"
+            );
+            assert_eq!(
+                State::mentioned(&lib, "2026-01-01T00:00:00Z"),
+                Outcome::Unchanged,
+                "v{version}"
+            );
+        }
     }
 }

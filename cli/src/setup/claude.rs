@@ -1,0 +1,66 @@
+//! Claude Code: the hooks in `settings.json`, the MCP server in `~/.claude.json` (user
+//! scope, the file `claude mcp add --scope user` writes) or the project's `.mcp.json`.
+use std::path::{Path, PathBuf};
+
+use super::json::Event;
+use super::{home, Part, Target};
+
+/// The events recall's hook answers in Claude Code; `PostToolUse` after the tools that
+/// read or change a file.
+pub const EVENTS: &[Event] = &[
+    Event {
+        name: "SessionStart",
+        matcher: None,
+    },
+    Event {
+        name: "UserPromptSubmit",
+        matcher: None,
+    },
+    Event {
+        name: "SessionEnd",
+        matcher: None,
+    },
+    Event {
+        name: "PostToolUse",
+        matcher: Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
+    },
+];
+
+/// Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn config_dir() -> Option<PathBuf> {
+    std::env::var_os("CLAUDE_CONFIG_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home().map(|h| h.join(".claude")))
+}
+
+pub fn user_targets() -> Option<Vec<Target>> {
+    // With CLAUDE_CONFIG_DIR set, Claude Code keeps `.claude.json` in that folder.
+    let state = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir).join(".claude.json"),
+        None => home()?.join(".claude.json"),
+    };
+    Some(vec![
+        Target {
+            path: config_dir()?.join("settings.json"),
+            part: Part::HooksJson(EVENTS),
+        },
+        Target {
+            path: state,
+            part: Part::ServerJson,
+        },
+    ])
+}
+
+pub fn project_targets(root: &Path) -> Vec<Target> {
+    vec![
+        Target {
+            path: root.join(".claude").join("settings.json"),
+            part: Part::HooksJson(EVENTS),
+        },
+        Target {
+            path: root.join(".mcp.json"),
+            part: Part::ServerJson,
+        },
+    ]
+}

@@ -1,0 +1,494 @@
+//! `recall setup`: wires recall into a coding agent's own settings (its hooks and the MCP
+//! server), merged into the files already there, and takes it out again.
+//!
+//! - Every file is read and its change computed before any is written: a file that
+//!   cannot be parsed stops the whole command, and no file is changed.
+//! - A change keeps everything else of the file: other hooks and servers, key order and
+//!   indentation (JSON, `json`), comments and layout byte for byte (TOML, `toml`).
+//! - Setup is idempotent: a file whose value would not change is not written.
+//! - Before a file is changed, what it held is copied to `FILE.recall-backup` (`files`).
+//! - `remove` takes out recall's entries, recognised by their command (`recall … hook`,
+//!   an MCP server `recall` that runs `recall`), and an object they leave empty; a file
+//!   left holding nothing is deleted.
+pub mod claude;
+pub mod codex;
+pub mod files;
+pub mod json;
+pub mod toml;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// The timeout of each hook, in seconds (the agents' defaults are 60 s and more: the hook
+/// answers within 1 s of waiting, `commands::hook::WAIT`).
+pub const TIMEOUT_SECONDS: u32 = 10;
+
+/// The name of the MCP server setup writes.
+pub const SERVER: &str = "recall";
+
+/// What setup writes in one file.
+#[derive(Clone, Copy)]
+pub enum Part {
+    /// `hooks`: these events, in a JSON settings file.
+    HooksJson(&'static [json::Event]),
+    /// `mcpServers.recall` in a JSON file (with `"type": "stdio"`, as Claude Code writes).
+    ServerJson,
+    /// `[mcp_servers.recall]` in Codex's `config.toml`.
+    ServerToml,
+}
+
+impl Part {
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::HooksJson(_) => "hooks",
+            Part::ServerJson | Part::ServerToml => "MCP server",
+        }
+    }
+}
+
+pub struct Target {
+    pub path: PathBuf,
+    pub part: Part,
+}
+
+/// The agents setup knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Agent {
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    #[serde(rename = "codex")]
+    Codex,
+}
+
+impl Agent {
+    pub const ALL: [Agent; 2] = [Agent::ClaudeCode, Agent::Codex];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// The agent's program, looked for on the PATH.
+    pub fn program(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+        }
+    }
+
+    pub fn config_dir(self) -> Option<PathBuf> {
+        match self {
+            Agent::ClaudeCode => claude::config_dir(),
+            Agent::Codex => codex::config_dir(),
+        }
+    }
+
+    /// The files of a scope: the user's (None when HOME is not set), or the project's.
+    pub fn targets(self, project: Option<&Path>) -> Option<Vec<Target>> {
+        match (self, project) {
+            (Agent::ClaudeCode, None) => claude::user_targets(),
+            (Agent::ClaudeCode, Some(root)) => Some(claude::project_targets(root)),
+            (Agent::Codex, None) => codex::user_targets(),
+            (Agent::Codex, Some(root)) => Some(codex::project_targets(root)),
+        }
+    }
+}
+
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The repository holding the working folder (the nearest folder up with `.git`), else
+/// the working folder itself.
+pub fn project_root() -> std::io::Result<PathBuf> {
+    let cwd = std::env::current_dir()?;
+    Ok(cwd
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(&cwd)
+        .to_path_buf())
+}
+
+/// What the entries name: recall's binary and the library.
+pub struct Wiring {
+    pub recall: String,
+    pub library: String,
+}
+
+impl Wiring {
+    pub fn hook_command(&self) -> Result<String, String> {
+        shlex::try_join([self.recall.as_str(), "--db", &self.library, "hook"])
+            .map_err(|e| format!("cannot quote the hook's command: {e}"))
+    }
+
+    pub fn mcp_args(&self) -> Vec<String> {
+        vec!["--db".into(), self.library.clone(), "mcp".into()]
+    }
+}
+
+/// Whether a command names the recall program (a path whose file name is `recall`).
+pub fn recall_program(command: &str) -> bool {
+    Path::new(command)
+        .file_name()
+        .is_some_and(|n| n == "recall")
+}
+
+/// The words of a hook command after any `VAR=value` (and `env`) before the program.
+fn command_words(command: &str) -> Option<Vec<String>> {
+    let words = shlex::split(command)?;
+    let start = words.iter().position(|w| w != "env" && !is_assignment(w))?;
+    Some(words[start..].to_vec())
+}
+
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with('-')
+            && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+    })
+}
+
+/// The global options that take a value.
+const VALUE_OPTIONS: [&str; 3] = ["--db", "--config", "--tokenizer"];
+
+/// Whether a hook command runs `recall hook` (with any global options before `hook`).
+pub fn recall_hook(command: &str) -> bool {
+    let Some(words) = command_words(command) else {
+        return false;
+    };
+    if !words.first().is_some_and(|p| recall_program(p)) {
+        return false;
+    }
+    let mut rest = words[1..].iter();
+    while let Some(w) = rest.next() {
+        if VALUE_OPTIONS.contains(&w.as_str()) {
+            rest.next();
+        } else if !w.starts_with('-') {
+            return w == "hook";
+        }
+    }
+    false
+}
+
+/// The library a hook command or an MCP server's arguments name: `--db PATH`, else a
+/// `RECALL_DB=PATH` before the program, else `env_db`.
+pub fn named_library(words: &[String], env_db: Option<String>) -> Option<String> {
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        if w == "--db" {
+            return it.next().cloned();
+        }
+        if let Some(db) = w.strip_prefix("--db=") {
+            return Some(db.to_string());
+        }
+    }
+    env_db
+}
+
+pub fn hook_library(command: &str) -> Option<String> {
+    let words = shlex::split(command)?;
+    let env_db = words
+        .iter()
+        .take_while(|w| *w == "env" || is_assignment(w))
+        .find_map(|w| w.strip_prefix("RECALL_DB=").map(str::to_string));
+    named_library(&command_words(command)?, env_db)
+}
+
+/// One file's change: what it holds, and what it would hold (None: no file).
+pub struct Change {
+    pub path: PathBuf,
+    pub part: Part,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+impl Change {
+    pub fn changed(&self) -> bool {
+        self.before != self.after
+    }
+
+    pub fn status(&self) -> &'static str {
+        match (&self.before, &self.after) {
+            (b, a) if b == a => "unchanged",
+            (None, Some(_)) => "created",
+            (Some(_), None) => "deleted",
+            _ => "changed",
+        }
+    }
+
+    /// The change as a unified diff (empty when there is none).
+    pub fn diff(&self) -> String {
+        if !self.changed() {
+            return String::new();
+        }
+        let name = self.path.display().to_string();
+        let (old, new) = (
+            self.before.as_deref().unwrap_or(""),
+            self.after.as_deref().unwrap_or(""),
+        );
+        let old_name = match self.before {
+            Some(_) => format!("a{}{name}", sep(&name)),
+            None => "/dev/null".into(),
+        };
+        let new_name = match self.after {
+            Some(_) => format!("b{}{name}", sep(&name)),
+            None => "/dev/null".into(),
+        };
+        similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .context_radius(3)
+            .header(&old_name, &new_name)
+            .to_string()
+    }
+}
+
+fn sep(name: &str) -> &'static str {
+    if name.starts_with('/') {
+        ""
+    } else {
+        "/"
+    }
+}
+
+/// The new text of one file, with `wiring` set (None: recall's entries taken out). The
+/// error says what is wrong with the file.
+fn edit(
+    part: Part,
+    before: Option<&str>,
+    wiring: Option<&Wiring>,
+) -> Result<Option<String>, String> {
+    match part {
+        Part::HooksJson(_) | Part::ServerJson => {
+            let mut doc = json::Doc::parse(before)?;
+            let original = doc.root.clone();
+            match (part, wiring) {
+                (Part::HooksJson(events), Some(w)) => {
+                    json::set_hooks(&mut doc.root, events, &w.hook_command()?)?
+                }
+                (Part::HooksJson(events), None) => json::remove_hooks(&mut doc.root, events),
+                (_, Some(w)) => json::set_server(&mut doc.root, &w.recall, &w.mcp_args(), true)?,
+                (_, None) => json::remove_server(&mut doc.root),
+            }
+            if doc.root == original {
+                return Ok(before.map(str::to_string));
+            }
+            if wiring.is_none() && doc.root.is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(doc.print()))
+        }
+        Part::ServerToml => {
+            let mut doc = toml::parse(before)?;
+            match wiring {
+                Some(w) => toml::set_server(&mut doc, &w.recall, &w.mcp_args())?,
+                None => toml::remove_server(&mut doc),
+            }
+            let after = doc.to_string();
+            if after == before.unwrap_or("") {
+                return Ok(before.map(str::to_string));
+            }
+            if wiring.is_none() && after.trim().is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(after))
+        }
+    }
+}
+
+/// Every file's change, or the first file that cannot be changed, in one line: which
+/// file, what is wrong, how to fix it.
+pub fn plan(targets: &[Target], wiring: Option<&Wiring>) -> Result<Vec<Change>, String> {
+    let mut changes = Vec::new();
+    for t in targets {
+        let fix = "fix it (or move it away) and run `recall setup` again; no file was changed";
+        let before =
+            files::read(&t.path).map_err(|e| format!("{} {e}; {fix}", t.path.display()))?;
+        let after = edit(t.part, before.as_deref(), wiring)
+            .map_err(|e| format!("{}: {e}; {fix}", t.path.display()))?;
+        changes.push(Change {
+            path: t.path.clone(),
+            part: t.part,
+            before,
+            after,
+        });
+    }
+    Ok(changes)
+}
+
+/// Writes the changes: for each changed file, its backup first (when it had content),
+/// then the file. Returns the backups written, by change.
+pub fn apply(changes: &[Change]) -> Result<Vec<Option<PathBuf>>, String> {
+    let mut backups = Vec::new();
+    for (i, c) in changes.iter().enumerate() {
+        if !c.changed() {
+            backups.push(None);
+            continue;
+        }
+        // A write that fails leaves its file as it was; say which files before it were
+        // written.
+        let written: Vec<String> = changes[..i]
+            .iter()
+            .filter(|c| c.changed())
+            .map(|c| c.path.display().to_string())
+            .collect();
+        let earlier = match written.is_empty() {
+            true => String::new(),
+            false => format!(" (already written: {})", written.join(", ")),
+        };
+        let backup = match &c.before {
+            Some(text) => {
+                let b = files::backup_path(&c.path);
+                files::write(&b, text, Some(&c.path)).map_err(|e| {
+                    format!(
+                        "cannot write the backup {}: {e}; {} is unchanged{earlier}",
+                        b.display(),
+                        c.path.display()
+                    )
+                })?;
+                Some(b)
+            }
+            None => None,
+        };
+        let done = match &c.after {
+            Some(text) => files::write(&c.path, text, Some(&c.path)),
+            None => files::delete(&c.path),
+        };
+        done.map_err(|e| {
+            format!(
+                "cannot write {}: {e}; it is unchanged{earlier}",
+                c.path.display()
+            )
+        })?;
+        backups.push(backup);
+    }
+    Ok(backups)
+}
+
+/// What recall has wired in one file.
+#[derive(Debug, Serialize)]
+pub struct Wired {
+    pub path: PathBuf,
+    pub part: &'static str,
+    /// The events that run recall's hook (hooks files).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    /// Whether the MCP server `recall` is there (server files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<bool>,
+    /// The libraries the entries name (None: the agent's RECALL_DB).
+    pub libraries: Vec<Option<String>>,
+    /// Why the file could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// What recall has wired in a file.
+pub fn wired(t: &Target) -> Option<Wired> {
+    let mut out = Wired {
+        path: t.path.clone(),
+        part: t.part.name(),
+        events: Vec::new(),
+        server: None,
+        libraries: Vec::new(),
+        problem: None,
+    };
+    let text = match files::read(&t.path) {
+        Ok(None) => return None,
+        Ok(Some(text)) => text,
+        Err(e) => {
+            out.problem = Some(e);
+            return Some(out);
+        }
+    };
+    let mut library = |db: Option<String>| {
+        if !out.libraries.contains(&db) {
+            out.libraries.push(db);
+        }
+    };
+    let server = match t.part {
+        Part::HooksJson(_) => match json::Doc::parse(Some(&text)) {
+            Ok(doc) => {
+                for (event, command) in json::wired_hooks(&doc.root) {
+                    library(hook_library(&command));
+                    if !out.events.contains(&event) {
+                        out.events.push(event);
+                    }
+                }
+                None
+            }
+            Err(e) => {
+                out.problem = Some(e);
+                None
+            }
+        },
+        Part::ServerJson => match json::Doc::parse(Some(&text)) {
+            Ok(doc) => Some(json::wired_server(&doc.root)),
+            Err(e) => {
+                out.problem = Some(e);
+                None
+            }
+        },
+        Part::ServerToml => match toml::parse(Some(&text)) {
+            Ok(doc) => Some(toml::wired_server(&doc)),
+            Err(e) => {
+                out.problem = Some(e);
+                None
+            }
+        },
+    };
+    if let Some(server) = server {
+        if let Some((_, args, env_db)) = &server {
+            library(named_library(args, env_db.clone()));
+        }
+        out.server = Some(server.is_some());
+    }
+    Some(out)
+}
+
+/// The directories of the PATH holding `program`, first one first.
+pub fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recall_hooks_are_known_by_their_command() {
+        for yes in [
+            "recall hook",
+            "/opt/bin/recall --db '/a b/m.db' hook --project x",
+            "RECALL_DB=/m.db recall hook",
+            "env RECALL_DB=/m.db /usr/bin/recall --json hook",
+        ] {
+            assert!(recall_hook(yes), "{yes}");
+        }
+        for no in [
+            "recall mcp",
+            "recall --db hook mcp",
+            "python3 recall.py hook",
+            "echo recall hook",
+            "recall",
+            "'unclosed",
+        ] {
+            assert!(!recall_hook(no), "{no}");
+        }
+        assert_eq!(
+            hook_library("/r/recall --db '/a b/m.db' hook").as_deref(),
+            Some("/a b/m.db")
+        );
+        assert_eq!(
+            hook_library("RECALL_DB=/x.db recall hook").as_deref(),
+            Some("/x.db")
+        );
+        assert_eq!(hook_library("recall hook"), None);
+    }
+}

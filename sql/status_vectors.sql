@@ -1,0 +1,14 @@
+-- `recall status` on a library with vectors (`recall embed`): how many vectors there
+-- are, how many items have none, and how many have one older than their text (the
+-- item's imported_at when the vector was made) or than their neighbours' titles (the
+-- context it was made with, where item_vector_contexts records one). The last two are
+-- what the next `recall embed` embeds.
+select
+  (select count(*) from item_vectors) as vectors,
+  (select count(*) from items
+   where id not in (select rowid from item_vectors)) as missing,
+  (select count(*) from items as i
+   join item_vectors as v on v.rowid = i.id
+   left join item_vector_contexts as c on c.id = i.id
+   where v.item_imported_at is not i.imported_at
+      or (c.context is not null and c.context is not i.context)) as stale;
