@@ -21,7 +21,7 @@ mod repair;
 mod search;
 mod setup;
 mod sql;
-mod status;
+pub(crate) mod status;
 mod timeline;
 mod ui;
 

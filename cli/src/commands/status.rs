@@ -10,13 +10,19 @@ use crate::text::field;
 pub fn run(g: &Globals) -> Result<i32> {
     let s = status::read(g.db()?, g.tokenizer.as_deref());
     if g.json {
-        let mut doc = serde_json::to_value(&s).unwrap_or_default();
-        doc["command"] = serde_json::json!("status");
-        output::json(&doc);
+        output::json(&json(&s));
     } else {
         output::line(&text(&s));
     }
     Ok(if s.healthy { 0 } else { EXIT_PROBLEMS })
+}
+
+/// `recall status --json`'s document: the typed `Status` as JSON, with its command
+/// (also what `recall ui`'s status panel shows).
+pub fn json(s: &Status) -> serde_json::Value {
+    let mut doc = serde_json::to_value(s).unwrap_or_default();
+    doc["command"] = serde_json::json!("status");
+    doc
 }
 
 fn counts(list: &[status::Count]) -> String {

@@ -88,7 +88,7 @@ impl Api {
             return signals::writing(tool, Json::Null, || self.write(action, body, lib));
         }
         if action == "status" {
-            return Ok(super::status::report(&self.globals));
+            return super::status::report(&self.globals);
         }
         if action == "kinds" {
             return Ok(json!({
