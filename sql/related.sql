@@ -84,7 +84,7 @@ plan as materialized (
   select recall_match(t.words, :tokenizer) as full_match,
          -- The query's phrases are these, one for each, in this order.
          coalesce(p.joined, '') = recall_match(t.words, :tokenizer) and p.odd = 0 as aligned,
-         p.hits, p.rare, p.quick_hits, p.common, p.bound
+         p.hits, p.rare, p.quick_hits, p.common, p.quick_pays, p.bound
   from (select group_concat(word, ' ') as words, count(*) as n from terms) as t,
        (select group_concat(phrase, ' OR ') as joined,
                total(phrase not like '"%"' or instr(phrase, '" OR "') > 0) as odd,
@@ -93,6 +93,10 @@ plan as materialized (
                '[' || coalesce(group_concat('null', ', ') filter (where not common) || ', ', '')
                    || group_concat(rows, ', ') || ']' as quick_hits,
                count(*) filter (where common) as common,
+               -- The quick pool pays when the other words are held by fewer items than
+               -- the most common one: it scores those, the pool of every match all.
+               total(rows) filter (where not common) < max(rows) filter (where common)
+                 as quick_pays,
                -- 1% above the sum: the row count is the items', FTS5's may differ a little.
                1.01 * total(recall_bm25_bound(rows, items)) filter (where common) as bound
         from (select * from phrases order by place)) as p
@@ -104,7 +108,7 @@ quick as materialized (
                      case when :project is null then 0.5 else 0.0 end, 0.0) as bm25
   from plan as p
   join items_fts as f
-  where p.aligned and p.common > 0 and p.rare is not null
+  where p.aligned and p.common > 0 and p.rare is not null and p.quick_pays
     and items_fts match (
           '{title summary questions atoms project} : (' || p.rare || ') AND '
           || '{title summary questions atoms project} : (' || p.full_match || ')'
