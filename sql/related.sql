@@ -49,16 +49,17 @@ project_filter as (
               else '' end as f
   from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
--- The pool: the 200 best items by FTS5's bm25 of the query of all the words. FTS5's
--- bm25() counts, before it ranks, the items holding each phrase (a pass over the index
--- for each) and scores every item matched; here the counts are made once (`phrases`),
--- and recall_bm25, given them, gives each item the score bm25() gives it, to the bit.
--- The words held by more than a tenth of the items ("common") match most items and add
--- little to their scores: `quick` scores only the items holding one of the other words,
--- which is the pool whenever its 200th item scores better than an item holding only
--- common words can (recall_bm25_bound); otherwise the pool is made as by bm25() over
--- every match. Where the phrases cannot be known one for each word (`aligned` false),
--- bm25() itself ranks.
+-- The pool: the 200 best items by FTS5's bm25 of the query of all the words, and the
+-- first 8 of them by score. FTS5's bm25() counts, before it ranks, the items holding
+-- each phrase (a pass over the index for each) and scores every item matched; here the
+-- counts are made once (`counted`), and recall_bm25, given them, gives each item the
+-- score bm25() gives it, to the bit. Words held by more than a tenth of the items
+-- ("common", `phrases`) match most items and add little to a score: `quick` scores only
+-- the items holding another word, and stands for the pool where it provably gives the
+-- same first 8 (`way`); otherwise every match is scored. Where the phrases cannot be
+-- known one for each word (`aligned` false), bm25() itself ranks. Under the idf rule,
+-- words that together weigh too little to keep any candidate make no pool of every
+-- match (`skip`). docs/queries.md#related says why each step gives the same answer.
 -- Counted up to more than half the items: bm25 gives every phrase held by half of them
 -- or more the same weight, and a count stopped there costs half the pass.
 counted as materialized (
