@@ -85,7 +85,11 @@ plan as materialized (
   select recall_match(t.words, :tokenizer) as full_match,
          -- The query's phrases are these, one for each, in this order.
          coalesce(p.joined, '') = recall_match(t.words, :tokenizer) and p.odd = 0 as aligned,
-         p.hits, p.rare, p.quick_hits, p.common, p.quick_pays, p.bound
+         p.hits, p.rare, p.quick_hits, p.common, p.quick_pays, p.bound,
+         -- The columns' weights in every score of the pool: title, summary, questions,
+         -- atoms, project (only without a project filter), not the neighbours' titles.
+         2.0 as w_title, 1.0 as w_summary, 1.5 as w_questions, 1.5 as w_atoms,
+         case when :project is null then 0.5 else 0.0 end as w_project
   from (select group_concat(word, ' ') as words, count(*) as n from terms) as t,
        (select group_concat(phrase, ' OR ') as joined,
                total(phrase not like '"%"' or instr(phrase, '" OR "') > 0) as odd,
@@ -105,8 +109,9 @@ plan as materialized (
 ),
 quick as materialized (
   select f.rowid as id,
-         recall_bm25(items_fts, p.quick_hits, 2.0, 1.0, 1.5, 1.5,
-                     case when :project is null then 0.5 else 0.0 end, 0.0) as bm25
+         recall_bm25(items_fts, p.quick_hits,
+                     p.w_title, p.w_summary, p.w_questions, p.w_atoms, p.w_project, 0.0)
+           as bm25
   from plan as p
   join items_fts as f
   where p.aligned and p.common > 0 and p.rare is not null and p.quick_pays
@@ -165,10 +170,10 @@ pool as (
     union all
     select f.rowid as id,
            case when p.aligned
-                then recall_bm25(items_fts, p.hits, 2.0, 1.0, 1.5, 1.5,
-                                 case when :project is null then 0.5 else 0.0 end, 0.0)
-                else bm25(items_fts, 2.0, 1.0, 1.5, 1.5,
-                          case when :project is null then 0.5 else 0.0 end, 0.0) end as bm25
+                then recall_bm25(items_fts, p.hits, p.w_title, p.w_summary, p.w_questions,
+                                 p.w_atoms, p.w_project, 0.0)
+                else bm25(items_fts, p.w_title, p.w_summary, p.w_questions, p.w_atoms,
+                          p.w_project, 0.0) end as bm25
     from way as p
     join items_fts as f
     where not p.holds and not p.skip
@@ -189,8 +194,10 @@ pool as (
     -- search.sql): each looked up, which costs no count with recall_bm25.
     select f.rowid,
            case when p.aligned
-                then recall_bm25(items_fts, p.hits, 2.0, 1.0, 1.5, 1.5, 0.0, 0.0)
-                else bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.0, 0.0) end
+                then recall_bm25(items_fts, p.hits, p.w_title, p.w_summary, p.w_questions,
+                                 p.w_atoms, p.w_project, 0.0)
+                else bm25(items_fts, p.w_title, p.w_summary, p.w_questions, p.w_atoms,
+                          p.w_project, 0.0) end
     from plan as p
     cross join items as g
     cross join items_fts as f on f.rowid = g.id
