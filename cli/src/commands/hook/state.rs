@@ -10,13 +10,14 @@
 //! writer of the library (an import, a capture), a library needs no migration for them,
 //! and the file holds no item text, so `forget` has nothing to wipe there.
 //!
-//! A capture started is a claim only while its process runs: one that committed is in
-//! the library's capture records (the hook answers "captured already"), one that failed
+//! A capture started is a claim only while its process runs: one that committed cleared
+//! its process id without a problem (the hook answers "captured already"), one that failed
 //! recorded its problem here (`capture_ended`), one killed without a word is a process
 //! gone; either of the last two is started again by the next hook event, up to
 //! `ATTEMPTS` times for one size and time of the transcript.
 //!
-//! The file is in WAL mode, not synced at each commit. Each write is one `BEGIN
+//! The file is in WAL mode, not synced at each commit, nor folded when a hook closes it
+//! (`CHECKPOINT_PAGES`). Each write is one `BEGIN
 //! IMMEDIATE` transaction that waits for the file at most `super::WAIT`, polled every
 //! millisecond; one that cannot be made by then is skipped (`Outcome::Locked`). A
 //! folder the hook cannot write (a read-only library's) keeps no state
@@ -24,6 +25,7 @@
 //! pruned.
 use std::path::{Path, PathBuf};
 
+use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 
 use crate::library::sidecar;
@@ -99,6 +101,10 @@ create table if not exists notices (
 pragma user_version = 4;
 ";
 
+/// The pages of write-ahead log (4 KiB each) past which a write folds it into the file:
+/// small, as each process that opens the state reads the whole log back.
+const CHECKPOINT_PAGES: i64 = 100;
+
 /// How many captures are started for one size and time of a transcript.
 pub const ATTEMPTS: i64 = 3;
 
@@ -140,6 +146,11 @@ impl State {
         // Hooks of sessions that start together write at once: each waits its turn,
         // polled every millisecond (SQLite's own handler sleeps up to 100 ms a time).
         conn.busy_handler(Some(wait_briefly)).map_err(classify)?;
+        // The last connection's close would fold the log into the file, syncing both:
+        // most of a hook's time. The log is folded at CHECKPOINT_PAGES instead, by
+        // whichever write reaches it, and read back by the next process to open it.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .map_err(classify)?;
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
@@ -150,6 +161,8 @@ impl State {
             let _ = conn.query_row("pragma journal_mode = wal", [], |_| Ok(()));
         }
         conn.pragma_update(None, "synchronous", "normal")
+            .map_err(classify)?;
+        conn.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_PAGES)
             .map_err(classify)?;
         if version < 4 {
             let state = State { conn };
@@ -284,6 +297,10 @@ impl State {
                 Some((_, _, _, pid, attempts, problem)) if same => (pid, attempts, problem),
                 _ => (None, 0, None),
             };
+            if same && pid.is_none() && problem.is_none() {
+                // Its process cleared it without a problem: it committed.
+                return Ok(Claim::Captured);
+            }
             if let Some(pid) = pid {
                 if running(pid) {
                     return Ok(Claim::Running);
@@ -426,6 +443,8 @@ type Claimed = (
 pub enum Claim {
     /// The capture was started: its process id.
     Started(u32),
+    /// A capture of the transcript as it is committed.
+    Captured,
     /// A capture of the transcript as it is runs already.
     Running,
     /// The captures of the transcript as it is failed `ATTEMPTS` times: the last problem.
