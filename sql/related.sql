@@ -53,33 +53,34 @@ project_filter as (
 -- first 8 of them by score. FTS5's bm25() counts, before it ranks, the items holding
 -- each phrase (a pass over the index for each) and scores every item matched; here the
 -- counts are made once (`counted`), and recall_bm25, given them, gives each item the
--- score bm25() gives it, to the bit. Words held by more than a tenth of the items
--- ("common", `phrases`) match most items and add little to a score: `quick` scores only
--- the items holding another word, and stands for the pool where it provably gives the
--- same first 8 (`way`); otherwise every match is scored. Where the phrases cannot be
--- known one for each word (`aligned` false), bm25() itself ranks. Under the idf rule,
--- words that together weigh too little to keep any candidate make no pool of every
--- match (`skip`). docs/queries.md#related says why each step gives the same answer.
--- Counted up to more than half the items: bm25 gives every phrase held by half of them
--- or more the same weight, and a count stopped there costs half the pass.
+-- score bm25() gives it, to the bit. The most frequent words ("common", `phrases`)
+-- match most items and add little to a score: `quick` scores only the items holding
+-- another word, and stands for the pool where it provably gives the same first 8
+-- (`way`); otherwise every match is scored. Where the phrases cannot be known one for
+-- each word (`aligned` false), bm25() itself ranks. Under the idf rule, words that
+-- together weigh too little to keep any candidate make no pool of every match (`skip`).
+-- docs/queries.md#related says why each step gives the same answer.
 counted as materialized (
   select phrase, place,
-         (select count(*) from (
-            select 1 from items_fts
-            where items_fts match '{title summary questions atoms project} : (' || phrase || ')'
-            limit (select count(*) from items) / 2 + 1)) as rows
+         (select count(*) from items_fts
+          where items_fts match '{title summary questions atoms project} : (' || phrase || ')')
+           as rows
   from (select recall_match(word, :tokenizer) as phrase, min(place) as place
         from terms group by 1)
   where phrase <> '' and (select count(*) from terms) >= 2
 ),
 phrases as materialized (
-  select phrase, place, rows, n.items,
-         -- Common: among the most frequent, held by more than a tenth of the items, and
-         -- together adding less than 3 to any score (a distinctive word adds 5 to 10).
-         rows * 10 > n.items
-           and sum(recall_bm25_bound(rows, n.items)) over (order by rows desc, place) < 3.0
+  select phrase, place, rows, items,
+         -- Common: the most frequent phrases, while what they can add to a score
+         -- together stays below 3, or below 0.55 of what can be added by the phrase
+         -- that, counting from the rarest, brings the items holding them to 8: the 8th
+         -- candidate, as a rule, holds such a phrase and scores more than that.
+         sum(bound) over (order by rows desc, place)
+           < max(3.0, 0.55 * coalesce(max(bound) filter (where held >= 8) over (), 0.0))
            as common
-  from counted, (select count(*) as items from items) as n
+  from (select phrase, place, rows, n.items, recall_bm25_bound(rows, n.items) as bound,
+               sum(rows) over (order by rows, place) as held
+        from counted, (select count(*) as items from items) as n)
 ),
 plan as materialized (
   select recall_match(t.words, :tokenizer) as full_match,
@@ -129,19 +130,17 @@ quick as materialized (
   order by bm25
   limit 200
 ),
--- The plan, and whether the quick pool gives the same candidates: its 200th item scores
--- better than an item holding only common words can, so that none is in the pool; or
--- the quick pool holds every item with another word, fewer than 200, and its 8th
--- candidate scores better than such an item can after recency (whose factor is at most
--- 1), so that none is among the first 8 (the score as in first8).
+-- The plan, and whether the quick pool gives the same candidates: its 8th candidate
+-- scores better than an item holding only common words can after recency (whose factor
+-- is at most 1), so that none is among the first 8 (the score as in first8); or its
+-- 200th item scores better than such an item can, so that none is in the pool.
 way as materialized (
-  select p.*,
-         coalesce(case when q.n = 200 then q.worst < -p.bound
-                       else q.eighth > p.bound end, 0) as holds,
+  select h.*,
          -- The idf rule keeps nothing when all the words together weigh too little (the
-         -- weights as the rule's, a count stopped at half the items standing for more):
-         -- then the pool of every match is not made. Not for --explain, nor where counts
-         -- need the sources.
+         -- weights as the rule's): then the pool of every match is not made. Not for
+         -- --explain, nor where counts need the sources; not counted where the quick
+         -- pool holds.
+         case when h.holds then 0 else
          coalesce((select :sources is null
                           and (select name from rule) = 'idf' and coalesce(:candidates, 0) <> 1
                           and total(recall_idf(
@@ -154,15 +153,18 @@ way as materialized (
                               < (select min_weight from rule)
                    from terms as w
                    left join counted as c on c.phrase = recall_match(w.word, :tokenizer)),
-                  0) as skip
-  from plan as p,
-       (select count(*) as n, max(bm25) as worst,
-               max(score) filter (where place = 8) as eighth
-        from (select bm25, score, row_number() over (order by score desc) as place
-              from (select q.bm25,
-                           recall_score(q.bm25, i.occurred_at, :now, :half_life,
-                                        coalesce(:weight, 0.1)) as score
-                    from quick as q join items as i on i.id = q.id))) as q
+                  0) end as skip
+  from (
+    select p.*,
+           coalesce(q.eighth > p.bound or (q.n = 200 and q.worst < -p.bound), 0) as holds
+    from plan as p,
+         (select count(*) as n, max(bm25) as worst,
+                 max(score) filter (where place = 8) as eighth
+          from (select bm25, score, row_number() over (order by score desc) as place
+                from (select q.bm25,
+                             recall_score(q.bm25, i.occurred_at, :now, :half_life,
+                                          coalesce(:weight, 0.1)) as score
+                      from quick as q join items as i on i.id = q.id))) as q) as h
 ),
 pool as (
   select id, bm25 from (
@@ -238,8 +240,7 @@ words as materialized (
          -- The pool's count where it is this one (the word as it is, all items readable).
          coalesce(
          (select p.rows from phrases as p
-          where :sources is null and p.phrase = '"' || s.word || '"'
-            and p.rows * 2 <= p.items),
+          where :sources is null and p.phrase = '"' || s.word || '"'),
          (select count(*) from items_fts as f
           where items_fts match '{title summary questions atoms project} : "' || s.word || '"'
             and (:sources is null
