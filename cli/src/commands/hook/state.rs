@@ -16,16 +16,14 @@
 //! gone; either of the last two is started again by the next hook event, up to
 //! `ATTEMPTS` times for one size and time of the transcript.
 //!
-//! The file is in WAL mode, never synced, nor folded when a hook closes it
-//! (`CHECKPOINT_PAGES`); a damaged one is started afresh (`classify`). Each write is one `BEGIN
-//! IMMEDIATE` transaction that waits for the file at most `super::WAIT`, polled every
-//! millisecond; one that cannot be made by then is skipped (`Outcome::Locked`). A
-//! folder the hook cannot write (a read-only library's) keeps no state
-//! (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
+//! The file is in WAL mode, never synced; a damaged one is started afresh (`classify`).
+//! Each write is one `BEGIN IMMEDIATE` transaction that waits for the file at most
+//! `super::WAIT`, polled every millisecond; one that cannot be made by then is skipped
+//! (`Outcome::Locked`). A folder the hook cannot write (a read-only library's) keeps no
+//! state (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
 //! pruned.
 use std::path::{Path, PathBuf};
 
-use rusqlite::config::DbConfig;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 
 use crate::library::sidecar;
@@ -101,10 +99,6 @@ create table if not exists notices (
 pragma user_version = 4;
 ";
 
-/// The pages of write-ahead log (4 KiB each) past which a write folds it into the file:
-/// small, as each process that opens the state reads the whole log back.
-const CHECKPOINT_PAGES: i64 = 100;
-
 /// How many captures are started for one size and time of a transcript.
 pub const ATTEMPTS: i64 = 3;
 
@@ -149,11 +143,6 @@ impl State {
         // Hooks of sessions that start together write at once: each waits its turn,
         // polled every millisecond (SQLite's own handler sleeps up to 100 ms a time).
         conn.busy_handler(Some(wait_briefly)).map_err(classify)?;
-        // The last connection's close would fold the log into the file: the log is
-        // folded at CHECKPOINT_PAGES instead, by whichever write reaches it, and read back
-        // by the next process to open it.
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
-            .map_err(classify)?;
         let version: i64 = conn
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
@@ -166,8 +155,6 @@ impl State {
         // makes a prompt answered as a first one again, a file's memory shown again or a
         // capture started again.
         conn.pragma_update(None, "synchronous", "off")
-            .map_err(classify)?;
-        conn.pragma_update(None, "wal_autocheckpoint", CHECKPOINT_PAGES)
             .map_err(classify)?;
         if version < 4 {
             let state = State { conn, path };
