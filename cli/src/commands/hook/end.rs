@@ -53,11 +53,13 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
     let stamp = stamp(transcript)?;
     // Without a session id, the transcript's path stands for the session.
     let session = p.session.as_deref().unwrap_or(transcript);
-    let done = one(cli, db, session, transcript, stamp)?;
-    let retried = match done {
-        Done::Refused(_) => Vec::new(),
-        _ => retry(cli, g, Some(session)),
+    // The other sessions' failed captures first: once this one's starts, it competes
+    // with what the hook still does for the processor.
+    let retried = match refused(db) {
+        Some(_) => Vec::new(),
+        None => retry(cli, g, Some(session)),
     };
+    let done = one(cli, db, session, transcript, stamp)?;
     // A library that cannot be written is no failure of the session (a replica, a
     // shared read-only copy): said in `--json` only.
     if let Done::GaveUp(why) = &done {

@@ -317,6 +317,7 @@ impl State {
                 )?;
                 return Ok(Claim::GaveUp(problem.unwrap_or_default()));
             }
+            prune(conn)?;
             let Some(start) = start.take() else {
                 return Err(rusqlite::Error::ExecuteReturnedResults);
             };
@@ -338,7 +339,6 @@ impl State {
                    failed_at = case when ?8 then failed_at end",
                 params![session, transcript, size, mtime_ns, now(), pid, attempts + 1, same],
             )?;
-            prune(conn)?;
             Ok(Claim::Started(pid))
         });
         match (claim, started) {
