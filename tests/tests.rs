@@ -38,6 +38,7 @@ mod inputs;
 mod judge;
 mod kinds_global;
 mod layout;
+mod library_versions;
 mod match_safety;
 mod mcp_helpers;
 mod mcp_http;
