@@ -2,13 +2,12 @@
 //! capture` of the session's `transcript_path`, started detached (its own session and
 //! process group, standard streams on /dev/null) so that the hook returns at once and the
 //! capture outlives the agent. A transcript the library holds at its size and
-//! modification time is not captured again (the session state knows the captures the hook
-//! started that committed; the capture itself skips any other the library holds); two
-//! ends of one session never start two captures of the transcript as it is
-//! (`State::claim_capture`). The detached capture
-//! records how it ended in the session state (`RECALL_HOOK_SESSION` names the session);
-//! one that failed, or was killed, is started again by the next hook event of any
-//! session (`retry`). A library that cannot be written (a read-only file or folder, a
+//! modification time is not captured again (the session state knows the captures the
+//! hook started that committed; the capture itself skips any other the library holds);
+//! two ends of one session never start two captures of the transcript as it is
+//! (`State::claim_capture`). The detached capture records how it ended in the session
+//! state (`RECALL_HOOK_SESSION` names the session); one that failed, or was killed, is
+//! started again by the next hook event of any session (`retry`). A library that cannot be written (a read-only file or folder, a
 //! Litestream replica) is refused, and the hook says so. Nothing is printed on stdout
 //! without `--json` (Codex takes a `Stop` hook's output as JSON).
 use std::path::Path;
