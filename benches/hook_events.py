@@ -183,7 +183,7 @@ def time_events(library):
     for name, _ in EVENTS:
         ms = times[name]
         m50, m95 = statistics.median(ms), percentile(ms, 0.95)
-        print(f"| {name} | {m50:.0f} | {m95:.0f} | {max(ms):.0f} | {m50 / v50:.1f}x | {m95 / v95:.1f}x |")
+        print(f"| {name} | {m50:.1f} | {m95:.1f} | {max(ms):.1f} | {m50 / v50:.1f}x | {m95 / v95:.1f}x |")
 
 
 def compare(library):

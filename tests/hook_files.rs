@@ -465,17 +465,8 @@ fn a_hostile_item_naming_the_file_stays_inside_the_block() {
         &claude_tool("h1", &first, "Read", &first.join("src/billing/tax.rs")),
     );
     let text = context(&out, "PostToolUse").unwrap();
-    let lower = text.to_ascii_lowercase();
-    let tags = lower
-        .match_indices('<')
-        .filter(|(i, _)| {
-            lower[i + 1..]
-                .trim_start_matches(|c: char| c == '/' || c.is_whitespace())
-                .starts_with("recall-memory")
-        })
-        .count();
-    assert_eq!(tags, 2, "only the block's own tags: {text}");
     assert!(!text.contains('\u{1b}') && !text.contains('\r'), "{text:?}");
+    // Only the block's own two tags (checked by memory_block).
     let (inner, after) = crate::common::memory_block(&text);
     assert_eq!(after, "");
     assert_eq!(item_lines(&text).len(), 3, "three at most: {text}");

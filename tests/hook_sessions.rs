@@ -1117,6 +1117,74 @@ fn a_failed_detached_capture_is_recorded_and_retried_at_the_next_end() {
     assert_eq!(last.json()["capture"], "captured already");
 }
 
+/// The session state knows only the captures the hook started; one the library holds
+/// from elsewhere (`recall capture` run by hand) is started, finds the transcript held,
+/// adds nothing, and is then known.
+#[test]
+fn a_transcript_captured_by_hand_is_left_as_it_is_by_the_end() {
+    let (lib, shop) = sample();
+    let transcript = lib.path("by-hand.jsonl");
+    claude_transcript(
+        &transcript,
+        "H",
+        &shop,
+        "Why does the tapir invoice round down?",
+        "The tapir invoice truncated cents; it rounds now.",
+    );
+    lib.run(&["capture", transcript.to_str().unwrap()]).ok();
+    let items = lib.count("select count(*) from items");
+    let found = captured(&lib, "tapir invoice", "claude-code");
+    assert_eq!(found.len(), 1);
+    let out = send(&lib, &["--json"], &end("H", &shop, &transcript)).ok();
+    assert_eq!(out.json()["capture"], "started", "{out:?}");
+    wait_gone(out.json()["pid"].as_u64().unwrap());
+    assert_eq!(lib.count("select count(*) from items"), items);
+    assert_eq!(captured(&lib, "tapir invoice", "claude-code"), found);
+    let state = rusqlite::Connection::open(format!("{}.sessions", lib.db.display())).unwrap();
+    let (pid, problem, captured_at): (Option<i64>, Option<String>, Option<i64>) = state
+        .query_row(
+            "select pid, problem, captured_at from sessions where session = 'H'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((pid, problem), (None, None));
+    assert!(captured_at.is_some());
+    let again = send(&lib, &["--json"], &end("H", &shop, &transcript)).ok();
+    assert_eq!(again.json()["capture"], "captured already", "{again:?}");
+    assert_eq!(again.json()["pid"], Value::Null);
+}
+
+/// The hook leaves checking the library to the detached capture: a file that is no
+/// library fails there, and the failure is recorded and logged, not lost.
+#[test]
+fn an_end_on_a_file_that_is_no_library_is_recorded_and_logged() {
+    let lib = TempLib::new();
+    let shop = lib.path("shop");
+    std::fs::create_dir_all(&shop).unwrap();
+    std::fs::write(&lib.db, "not a database, a note\n").unwrap();
+    let before = std::fs::read(&lib.db).unwrap();
+    let transcript = lib.path("t.jsonl");
+    claude_transcript(&transcript, "N", &shop, "Why?", "Because.");
+    let out = send(&lib, &["--json"], &end("N", &shop, &transcript)).ok();
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    assert_eq!(out.json()["capture"], "started", "{out:?}");
+    wait_gone(out.json()["pid"].as_u64().unwrap());
+    let state = rusqlite::Connection::open(format!("{}.sessions", lib.db.display())).unwrap();
+    let problem: Option<String> = state
+        .query_row(
+            "select problem from sessions where session = 'N'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let problem = problem.expect("the failure is recorded");
+    assert!(problem.contains("is not a SQLite database"), "{problem}");
+    let log = std::fs::read_to_string(format!("{}.failures", lib.db.display())).unwrap();
+    assert!(log.contains("is not a SQLite database"), "{log}");
+    assert_eq!(std::fs::read(&lib.db).unwrap(), before);
+}
+
 /// Class: a failed capture whose session has no next end (Claude Code's `SessionEnd` is
 /// its last event). Any hook event of another session starts it again.
 #[test]

@@ -309,18 +309,7 @@ fn import_paths(src: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
 /// the import graph among its child modules: child C imports sibling D when a file in C
 /// imports a path through D.
 fn sibling_graphs(src: &Path) -> BTreeMap<String, Graph> {
-    let files: Vec<(PathBuf, Vec<String>, String)> = rust_files(src)
-        .into_iter()
-        .filter_map(|path| {
-            let relative = path.strip_prefix(src).ok()?.to_path_buf();
-            let module = module_path(&relative);
-            if module.len() == 1 && (module[0] == "lib" || module[0] == "main") {
-                return None;
-            }
-            let text = std::fs::read_to_string(&path).ok()?;
-            Some((relative, module, text))
-        })
-        .collect();
+    let files = module_files(src);
     // Each folder's children: the next part of every module path under it.
     let mut children: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
     for (_, module, _) in &files {
@@ -391,21 +380,26 @@ fn module_path(relative: &Path) -> Vec<String> {
     parts
 }
 
-/// The import graph of the top-level modules of a crate's source folder.
-fn graph(src: &Path) -> Graph {
-    let files: Vec<(PathBuf, Vec<String>, String)> = rust_files(src)
+/// Every Rust file of a crate's source but its root (lib.rs, main.rs, no module of its
+/// own): its path under `src`, its module path and its text.
+fn module_files(src: &Path) -> Vec<(PathBuf, Vec<String>, String)> {
+    rust_files(src)
         .into_iter()
         .filter_map(|path| {
             let relative = path.strip_prefix(src).ok()?.to_path_buf();
             let module = module_path(&relative);
-            // The crate's root (lib.rs, main.rs) is no module of its own.
             if module.len() == 1 && (module[0] == "lib" || module[0] == "main") {
                 return None;
             }
             let text = std::fs::read_to_string(&path).ok()?;
             Some((relative, module, text))
         })
-        .collect();
+        .collect()
+}
+
+/// The import graph of the top-level modules of a crate's source folder.
+fn graph(src: &Path) -> Graph {
+    let files = module_files(src);
     let modules: BTreeSet<String> = files.iter().map(|f| f.1[0].clone()).collect();
     // Exported macros live at the root (`crate::say!`); they belong to where they are
     // written.

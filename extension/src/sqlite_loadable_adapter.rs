@@ -8,7 +8,8 @@ use recall_core::{FunctionSpec, Host, Output, Value, FUNCTIONS};
 use sqlite_loadable::api;
 use sqlite_loadable::ext::{
     sqlite3ext_bind_pointer, sqlite3ext_column_text, sqlite3ext_finalize, sqlite3ext_prepare_v2,
-    sqlite3ext_step, sqlite3ext_value_bytes, sqlite3ext_value_text,
+    sqlite3ext_result_double, sqlite3ext_result_error, sqlite3ext_step, sqlite3ext_value_bytes,
+    sqlite3ext_value_double, sqlite3ext_value_text, sqlite3ext_value_type,
 };
 use sqlite_loadable::prelude::*;
 use sqlite_loadable::{define_scalar_function_with_aux, FunctionFlags};
@@ -38,8 +39,19 @@ pub fn register_all(db: *mut sqlite3) -> sqlite_loadable::Result<()> {
     register_tokenizer(db)
 }
 
-/// Registers the `recall` FTS5 tokenizer (`tokenize = 'recall'`) when the host has FTS5;
-/// without FTS5 there is nothing to tokenize for, and the functions still load.
+/// The SQLite calls `recall_bm25` makes, through the host's routines.
+static CALLS: recall_fts5::bm25::SqliteCalls = recall_fts5::bm25::SqliteCalls {
+    value_type: |v| unsafe { sqlite3ext_value_type(v.cast()) },
+    value_double: |v| unsafe { sqlite3ext_value_double(v.cast()) },
+    value_text: |v| unsafe { sqlite3ext_value_text(v.cast()) },
+    value_bytes: |v| unsafe { sqlite3ext_value_bytes(v.cast()) },
+    result_double: |c, d| unsafe { sqlite3ext_result_double(c.cast(), d) },
+    result_error: |c, m, n| unsafe { sqlite3ext_result_error(c.cast(), m, n) },
+};
+
+/// Registers the `recall` FTS5 tokenizer (`tokenize = 'recall'`) and the `recall_bm25`
+/// auxiliary function when the host has FTS5; without FTS5 there is nothing to tokenize
+/// or rank, and the functions still load.
 fn register_tokenizer(db: *mut sqlite3) -> sqlite_loadable::Result<()> {
     let mut api: *mut std::ffi::c_void = std::ptr::null_mut();
     // SAFETY: fts5.h's way to reach the fts5_api: bind a pointer to `api` under the
@@ -61,13 +73,16 @@ fn register_tokenizer(db: *mut sqlite3) -> sqlite_loadable::Result<()> {
         );
         sqlite3ext_step(stmt);
         sqlite3ext_finalize(stmt);
-        recall_fts5::register_tokenizer(api)
+        match recall_fts5::register_tokenizer(api) {
+            0 => recall_fts5::register_bm25(api, &CALLS),
+            rc => rc,
+        }
     };
     if rc == 0 {
         Ok(())
     } else {
         Err(sqlite_loadable::Error::new_message(
-            "registering the recall FTS5 tokenizer failed",
+            "registering the recall FTS5 tokenizer and recall_bm25 failed",
         ))
     }
 }

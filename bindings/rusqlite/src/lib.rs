@@ -50,8 +50,19 @@ pub fn register(conn: &Connection) -> Result<()> {
     register_tokenizer(conn)
 }
 
-/// Registers the `recall` FTS5 tokenizer (`tokenize = 'recall'`) when the SQLite has
-/// FTS5; without FTS5 there is nothing to tokenize for, and the functions still work.
+/// The SQLite calls `recall_bm25` makes.
+static CALLS: recall_fts5::bm25::SqliteCalls = recall_fts5::bm25::SqliteCalls {
+    value_type: |v| unsafe { rusqlite::ffi::sqlite3_value_type(v.cast()) },
+    value_double: |v| unsafe { rusqlite::ffi::sqlite3_value_double(v.cast()) },
+    value_text: |v| unsafe { rusqlite::ffi::sqlite3_value_text(v.cast()) },
+    value_bytes: |v| unsafe { rusqlite::ffi::sqlite3_value_bytes(v.cast()) },
+    result_double: |c, d| unsafe { rusqlite::ffi::sqlite3_result_double(c.cast(), d) },
+    result_error: |c, m, n| unsafe { rusqlite::ffi::sqlite3_result_error(c.cast(), m, n) },
+};
+
+/// Registers the `recall` FTS5 tokenizer (`tokenize = 'recall'`) and the `recall_bm25`
+/// auxiliary function when the SQLite has FTS5; without FTS5 there is nothing to
+/// tokenize or rank, and the functions still work.
 fn register_tokenizer(conn: &Connection) -> Result<()> {
     use rusqlite::ffi;
     use std::ffi::c_void;
@@ -80,14 +91,17 @@ fn register_tokenizer(conn: &Connection) -> Result<()> {
         );
         ffi::sqlite3_step(stmt);
         ffi::sqlite3_finalize(stmt);
-        recall_fts5::register_tokenizer(api)
+        match recall_fts5::register_tokenizer(api) {
+            ffi::SQLITE_OK => recall_fts5::register_bm25(api, &CALLS),
+            rc => rc,
+        }
     };
     if rc == ffi::SQLITE_OK {
         Ok(())
     } else {
         Err(Error::SqliteFailure(
             ffi::Error::new(rc),
-            Some("registering the recall FTS5 tokenizer".into()),
+            Some("registering the recall FTS5 tokenizer and recall_bm25".into()),
         ))
     }
 }

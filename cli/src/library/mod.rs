@@ -28,6 +28,6 @@ pub mod wipe;
 pub use create::create;
 pub use files::{ensure_writable, sidecar};
 pub use open::{
-    cap_busy_timeout, check_configured, ensure_recorded, open, open_unchecked, set_busy_timeout,
-    Access, Library, BUSY_TIMEOUT,
+    cap_busy_timeout, check_configured, ensure_present, ensure_recorded, open, open_unchecked,
+    set_busy_timeout, Access, Library, BUSY_TIMEOUT,
 };

@@ -144,13 +144,7 @@ fn open_for_reading(path: &Path, doing: &str) -> Result<Connection> {
 /// Opens a library without the schema-version and tokenizer checks (for `migrate` and
 /// `check`, which report on those themselves).
 pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
-    if kind_of(path)?.is_none() {
-        return Err(err!(
-            "no library at {}: create one with `recall init --db {}`",
-            path.display(),
-            path.display()
-        ));
-    }
+    ensure_present(path)?;
     let doing = format!("opening {}", path.display());
     let conn = match access {
         Access::Read => open_for_reading(path, &doing)?,
@@ -230,6 +224,19 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
         tokenizer,
         schema_version,
     })
+}
+
+/// Refuses a path where no file is (nor a regular one), without opening it: for a
+/// caller that leaves the opening to another process (the hook's detached capture).
+pub fn ensure_present(path: &Path) -> Result<()> {
+    match kind_of(path)? {
+        Some(_) => Ok(()),
+        None => Err(err!(
+            "no library at {}: create one with `recall init --db {}`",
+            path.display(),
+            path.display()
+        )),
+    }
 }
 
 /// A database with no schema at all and no recall header: what `init` leaves when it

@@ -47,8 +47,7 @@ pub struct Search {
     /// Free text: literal words, not meanings, so use words the items would contain
     /// (names, error messages, identifiers). Nothing in it acts as a search operator;
     /// "quoted phrases" stay phrases.
-    #[serde(default)]
-    pub query: String,
+    pub query: Option<String>,
     /// Only the items that edited or named this file, newest first (query may then be
     /// left out): its path relative to the repository's top folder (src/billing/tax.rs),
     /// which matches in every clone, or an absolute path.
@@ -95,12 +94,14 @@ pub struct Search {
 
 impl Search {
     pub fn args(self, access: &AccessArgs) -> Result<args::SearchArgs> {
+        // Absent and null alike: the query may be left out for a file.
+        let query = self.query.unwrap_or_default();
         match &self.file {
             Some(file) => not_blank("file", file, "the path of a file")?,
-            None => not_blank("query", &self.query, "the words to search for, or a file")?,
+            None => not_blank("query", &query, "the words to search for, or a file")?,
         }
         Ok(args::SearchArgs {
-            query: self.query,
+            query,
             file: self.file,
             filters: args::Filters {
                 project: self.project,

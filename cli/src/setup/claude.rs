@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::json::Event;
-use super::{home, Part, Target};
+use super::{agent_dir, env_path, home, Part, Target};
 
 /// The events recall's hook answers in Claude Code; `PostToolUse` after the tools that
 /// read or change a file.
@@ -28,16 +28,13 @@ pub const EVENTS: &[Event] = &[
 
 /// Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 pub fn config_dir() -> Option<PathBuf> {
-    std::env::var_os("CLAUDE_CONFIG_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home().map(|h| h.join(".claude")))
+    agent_dir("CLAUDE_CONFIG_DIR", ".claude")
 }
 
 pub fn user_targets() -> Option<Vec<Target>> {
     // With CLAUDE_CONFIG_DIR set, Claude Code keeps `.claude.json` in that folder.
-    let state = match std::env::var_os("CLAUDE_CONFIG_DIR").filter(|v| !v.is_empty()) {
-        Some(dir) => PathBuf::from(dir).join(".claude.json"),
+    let state = match env_path("CLAUDE_CONFIG_DIR") {
+        Some(dir) => dir.join(".claude.json"),
         None => home()?.join(".claude.json"),
     };
     Some(vec![

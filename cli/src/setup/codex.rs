@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::json::Event;
-use super::{home, Part, Target};
+use super::{agent_dir, Part, Target};
 
 /// The events recall's hook answers in Codex: it has no session end, and each turn's
 /// `Stop` captures what the session holds so far; `PostToolUse` after `apply_patch`, the
@@ -29,10 +29,7 @@ pub const EVENTS: &[Event] = &[
 
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
 pub fn config_dir() -> Option<PathBuf> {
-    std::env::var_os("CODEX_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home().map(|h| h.join(".codex")))
+    agent_dir("CODEX_HOME", ".codex")
 }
 
 fn targets(dir: &Path) -> Vec<Target> {

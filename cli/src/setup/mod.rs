@@ -98,9 +98,19 @@ impl Agent {
 }
 
 pub fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
+    env_path("HOME")
+}
+
+/// The folder an environment variable names; unset and empty alike are none.
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
         .map(PathBuf::from)
+}
+
+/// An agent's folder: the one its variable names, else `~/NAME`.
+fn agent_dir(variable: &str, under_home: &str) -> Option<PathBuf> {
+    env_path(variable).or_else(|| home().map(|h| h.join(under_home)))
 }
 
 /// The repository holding the working folder (the nearest folder up with `.git`), else

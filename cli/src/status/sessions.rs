@@ -67,7 +67,8 @@ pub fn read(library: &Path) -> Result<Sessions, String> {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        if version >= 3 {
+        // The last capture committed and the notices came with version 4.
+        if version >= 4 {
             let (captured_at, mentioned): (Option<i64>, Option<String>) =
                 conn.query_row(queries::STATUS_SESSION_SUCCESS.sql, [], |r| {
                     Ok((r.get(0)?, r.get(1)?))
@@ -83,4 +84,50 @@ pub fn read(library: &Path) -> Result<Sessions, String> {
             path.display()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state file as versions 2 and 3 of the hook left it, with one failed capture.
+    fn state_of_version(library: &Path, version: i64) {
+        let conn = Connection::open(crate::library::sidecar(library, ".sessions")).unwrap();
+        conn.execute_batch(&format!(
+            "create table sessions (session text primary key, prompted integer not null default 0,
+               transcript text, size integer, mtime_ns integer, used_at integer not null,
+               pid integer, attempts integer not null default 0, problem text, failed_at integer)
+               without rowid;
+             insert into sessions (session, transcript, used_at, attempts, problem, failed_at)
+               values ('s1', '/t/s1.jsonl', 1, 3, 'the transcript cannot be read', 1700000000);
+             pragma user_version = {version};"
+        ))
+        .unwrap();
+        if version >= 3 {
+            conn.execute_batch(
+                "create table files_shown (session text not null, file text not null,
+                   used_at integer not null, primary key (session, file)) without rowid;",
+            )
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn the_failures_of_every_earlier_state_are_read() {
+        for version in [2, 3] {
+            let dir = std::env::temp_dir().join(format!(
+                "recall-status-sessions-{}-{version}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let library = dir.join("memory.db");
+            state_of_version(&library, version);
+            let s = read(&library).unwrap_or_else(|e| panic!("version {version}: {e}"));
+            assert_eq!(s.failed.len(), 1, "version {version}");
+            assert_eq!(s.failed[0].session, "s1");
+            assert_eq!(s.captured_at, None);
+            assert_eq!(s.mentioned, None);
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::value::{shown_real, time_error, ArgResult, Args, Output, Value};
-use crate::{fold, fts_match, period, prompt, score, stopwords, time};
+use crate::{bm25, fold, fts_match, period, prompt, score, stopwords, time};
 
 /// What the host tells a function about itself.
 #[derive(Debug, Clone, Default)]
@@ -171,6 +171,16 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         max_args: 2,
         reads_clock: false,
         run: recall_idf,
+    },
+    FunctionSpec {
+        name: "recall_bm25_bound",
+        signature: r#"hits, rows"#,
+        returns: "REAL",
+        description: r#"what a phrase held by `hits` of an FTS5 table's `rows` rows adds to a row's `bm25()` at most (never reached): `(k1 + 1) * idf`, with FTS5's `k1` and idf"#,
+        min_args: 2,
+        max_args: 2,
+        reads_clock: false,
+        run: recall_bm25_bound,
     },
     FunctionSpec {
         name: "recall_rrf",
@@ -454,6 +464,22 @@ fn recall_idf(args: &Args, _: &Host) -> ArgResult<Output> {
     let items = count(1, "items")?;
     Ok(match (with_word, items) {
         (Some(w), Some(n)) => Output::Real(prompt::idf(w, n)),
+        _ => Output::Null,
+    })
+}
+
+fn recall_bm25_bound(args: &Args, _: &Host) -> ArgResult<Output> {
+    let count = |i: usize, name: &str| match args.integer(i, name)? {
+        Some(n) if n < 0 => Err(format!("{name} must be >= 0, got {n}")),
+        n => Ok(n),
+    };
+    let hits = count(0, "hits")?;
+    let rows = count(1, "rows")?;
+    Ok(match (hits, rows) {
+        (Some(h), Some(r)) if h > r => {
+            return Err(format!("hits ({h}) cannot be more than rows ({r})"))
+        }
+        (Some(h), Some(r)) => Output::Real(bm25::part_bound(h, r)),
         _ => Output::Null,
     })
 }

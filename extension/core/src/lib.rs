@@ -1,5 +1,6 @@
 //! The algorithms of sqlite-recall, free of any SQLite binding: the loadable extension
 //! and the `recall` CLI are two thin adapters over [`functions::FUNCTIONS`].
+pub mod bm25;
 pub mod defaults;
 pub mod fold;
 pub mod fts_match;

@@ -1,9 +1,12 @@
-//! The `recall` FTS5 tokenizer as FTS5 calls it: the C structures of `fts5.h` that a
-//! tokenizer needs, and the three callbacks over [`recall_core::tokenize`]. It links no
-//! SQLite: each adapter asks its own connection for the `fts5_api` pointer
-//! (`SELECT fts5(?1)` with `sqlite3_bind_pointer`, the way `fts5.h` prescribes) and
-//! hands it to [`register_tokenizer`]. No panic crosses into SQLite: each callback
-//! catches one and answers `SQLITE_ERROR`.
+//! The `recall` FTS5 tokenizer and the `recall_bm25` auxiliary function as FTS5 calls
+//! them: the C structures of `fts5.h` they need, and the callbacks over
+//! [`recall_core::tokenize`] and [`recall_core::bm25`]. It links no SQLite: each adapter
+//! asks its own connection for the `fts5_api` pointer (`SELECT fts5(?1)` with
+//! `sqlite3_bind_pointer`, the way `fts5.h` prescribes) and hands it to
+//! [`register_tokenizer`] and [`register_bm25`], with the SQLite calls a function needs.
+//! No panic crosses into SQLite: each callback catches one and answers an error.
+pub mod bm25;
+
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ops::ControlFlow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -56,8 +59,8 @@ pub struct Fts5TokenizerV1 {
     >,
 }
 
-/// The head of `fts5_api` that a tokenizer needs: `xCreateTokenizer` is the first entry
-/// after the version in every version of the structure.
+/// The head of `fts5_api` up to `xCreateFunction`: the entries every version of the
+/// structure starts with, in this order.
 #[repr(C)]
 pub struct Fts5Api {
     pub i_version: c_int,
@@ -70,6 +73,40 @@ pub struct Fts5Api {
             Option<unsafe extern "C" fn(*mut c_void)>,
         ) -> c_int,
     >,
+    pub x_find_tokenizer: Option<unsafe extern "C" fn()>,
+    pub x_create_function: Option<
+        unsafe extern "C" fn(
+            *mut Fts5Api,
+            *const c_char,
+            *mut c_void,
+            Option<bm25::AuxFunction>,
+            Option<unsafe extern "C" fn(*mut c_void)>,
+        ) -> c_int,
+    >,
+}
+
+/// Registers `recall_bm25` with the FTS5 behind `api`, reading its arguments and setting
+/// its result through `calls`; returns SQLite's code.
+///
+/// # Safety
+/// `api` is null or the pointer `SELECT fts5(?1)` handed back on a live connection.
+pub unsafe fn register_bm25(api: *mut c_void, calls: &'static bm25::SqliteCalls) -> c_int {
+    let api = api.cast::<Fts5Api>();
+    if api.is_null() {
+        return SQLITE_ERROR;
+    }
+    // SAFETY: FTS5 fills `api`; version 2 and later hold xCreateFunction.
+    let Some(create) = (unsafe { (*api).i_version >= 2 })
+        .then(|| unsafe { (*api).x_create_function })
+        .flatten()
+    else {
+        return SQLITE_ERROR;
+    };
+    let user = (calls as *const bm25::SqliteCalls)
+        .cast_mut()
+        .cast::<c_void>();
+    // SAFETY: the name is a static C string; `calls` lives as long as the program.
+    unsafe { create(api, bm25::NAME.as_ptr(), user, Some(bm25::FUNCTION), None) }
 }
 
 /// Registers the `recall` tokenizer with the FTS5 behind `api`; returns SQLite's code.

@@ -2,11 +2,12 @@
 //! capture` of the session's `transcript_path`, started detached (its own session and
 //! process group, standard streams on /dev/null) so that the hook returns at once and the
 //! capture outlives the agent. A transcript the library holds at its size and
-//! modification time is not captured again; two ends of one session never start two
-//! captures of the transcript as it is (`State::claim_capture`). The detached capture
-//! records how it ended in the session state (`RECALL_HOOK_SESSION` names the session);
-//! one that failed, or was killed, is started again by the next hook event of any
-//! session (`retry`). A library that cannot be written (a read-only file or folder, a
+//! modification time is not captured again (the session state knows the captures the
+//! hook started that committed; the capture itself skips any other the library holds);
+//! two ends of one session never start two captures of the transcript as it is
+//! (`State::claim_capture`). The detached capture records how it ended in the session
+//! state (`RECALL_HOOK_SESSION` names the session); one that failed, or was killed, is
+//! started again by the next hook event of any session (`retry`). A library that cannot be written (a read-only file or folder, a
 //! Litestream replica) is refused, and the hook says so. Nothing is printed on stdout
 //! without `--json` (Codex takes a `Stop` hook's output as JSON).
 use std::path::Path;
@@ -18,7 +19,7 @@ use super::payload::Payload;
 use super::state::{Claim, State};
 use crate::args::Cli;
 use crate::err;
-use crate::error::{Kind, Result};
+use crate::error::Result;
 use crate::library::capture_records as store;
 use crate::library::{ensure_writable, replica};
 use crate::settings::Globals;
@@ -30,7 +31,7 @@ pub const HOOK_SESSION: &str = "RECALL_HOOK_SESSION";
 enum Done {
     /// Started, with the detached process's id.
     Started(u32),
-    /// The library holds this transcript as it is: nothing to capture.
+    /// A capture of this transcript as it is committed: nothing to capture.
     Captured,
     /// A capture of this transcript as it is runs already.
     Claimed,
@@ -51,11 +52,13 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
     let stamp = stamp(transcript)?;
     // Without a session id, the transcript's path stands for the session.
     let session = p.session.as_deref().unwrap_or(transcript);
-    let done = one(cli, g, db, session, transcript, stamp)?;
-    let retried = match done {
-        Done::Refused(_) => Vec::new(),
-        _ => retry(cli, g, Some(session)),
+    // The other sessions' failed captures first: once this one's starts, it competes
+    // with what the hook still does for the processor.
+    let retried = match refused(db) {
+        Some(_) => Vec::new(),
+        None => retry(cli, g, Some(session)),
     };
+    let done = one(cli, db, session, transcript, stamp)?;
     // A library that cannot be written is no failure of the session (a replica, a
     // shared read-only copy): said in `--json` only.
     if let Done::GaveUp(why) = &done {
@@ -109,47 +112,22 @@ fn refused(db: &Path) -> Option<String> {
     ensure_writable(db).err().map(|e| e.message)
 }
 
-/// Captures one session's transcript as it is, unless the library holds it, a capture
-/// of it runs, or it cannot be.
-fn one(
-    cli: &Cli,
-    g: &Globals,
-    db: &Path,
-    session: &str,
-    transcript: &str,
-    stamp: (i64, i64),
-) -> Result<Done> {
-    // The library must be there, a library, and of this recall's schema. One locked
-    // past the hook's wait (a program holding it in EXCLUSIVE locking mode) is left to
-    // the capture, which waits the whole busy timeout, detached.
-    let held = match super::super::open_for_query(g) {
-        Ok(lib) => store::unchanged(
-            &lib.conn,
-            &store::file_key(Path::new(transcript)),
-            stamp.0,
-            stamp.1,
-        )
-        .map_err(|e| crate::error::Error::sqlite("reading the capture records", &e)),
-        Err(e) => Err(e),
-    };
-    let held = match held {
-        Ok(held) => held,
-        Err(e) if e.kind == Kind::Busy => false,
-        Err(e) => return Err(e),
-    };
+/// Captures one session's transcript as it is, unless a capture of it committed or
+/// runs, or it cannot be.
+fn one(cli: &Cli, db: &Path, session: &str, transcript: &str, stamp: (i64, i64)) -> Result<Done> {
+    // The library must be there; that it is one, of this recall's schema and tokenizer,
+    // and whether it holds the transcript as it is, the detached capture checks (and a
+    // problem is logged for the next start): the agent waits for none of it.
+    crate::library::ensure_present(db)?;
     if let Some(why) = refused(db) {
         return Ok(Done::Refused(why));
-    }
-    if held {
-        // A capture that committed but could not say so: said now.
-        State::capture_ended(db, session, None, None);
-        return Ok(Done::Captured);
     }
     Ok(
         match State::claim_capture(db, session, transcript, stamp, || {
             spawn(cli, db, transcript, session)
         })? {
             Claim::Started(pid) => Done::Started(pid),
+            Claim::Captured => Done::Captured,
             Claim::Running => Done::Claimed,
             Claim::GaveUp(problem) => Done::GaveUp(problem),
             Claim::Locked => {
@@ -177,7 +155,7 @@ pub fn retry(cli: &Cli, g: &Globals, except: Option<&str>) -> Vec<String> {
             State::capture_ended(db, &session, None, None);
             continue;
         };
-        if let Ok(Done::Started(_)) = one(cli, g, db, &session, &transcript, stamp) {
+        if let Ok(Done::Started(_)) = one(cli, db, &session, &transcript, stamp) {
             started.push(session);
         }
     }

@@ -10,17 +10,17 @@
 //! writer of the library (an import, a capture), a library needs no migration for them,
 //! and the file holds no item text, so `forget` has nothing to wipe there.
 //!
-//! A capture started is a claim only while its process runs: one that committed is in
-//! the library's capture records (the hook answers "captured already"), one that failed
+//! A capture started is a claim only while its process runs: one that committed cleared
+//! its process id without a problem (the hook answers "captured already"), one that failed
 //! recorded its problem here (`capture_ended`), one killed without a word is a process
 //! gone; either of the last two is started again by the next hook event, up to
 //! `ATTEMPTS` times for one size and time of the transcript.
 //!
-//! The file is in WAL mode, not synced at each commit. Each write is one `BEGIN
-//! IMMEDIATE` transaction that waits for the file at most `super::WAIT`, polled every
-//! millisecond; one that cannot be made by then is skipped (`Outcome::Locked`). A
-//! folder the hook cannot write (a read-only library's) keeps no state
-//! (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
+//! The file is in WAL mode, never synced; a damaged one is started afresh (`classify`).
+//! Each write is one `BEGIN IMMEDIATE` transaction that waits for the file at most
+//! `super::WAIT`, polled every millisecond; one that cannot be made by then is skipped
+//! (`Outcome::Locked`). A folder the hook cannot write (a read-only library's) keeps no
+//! state (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
 //! pruned.
 use std::path::{Path, PathBuf};
 
@@ -124,6 +124,7 @@ pub fn path_of(library: &Path) -> PathBuf {
 
 pub struct State {
     conn: Connection,
+    path: PathBuf,
 }
 
 fn now() -> i64 {
@@ -136,7 +137,9 @@ impl State {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let mut conn = Connection::open_with_flags(path_of(library), flags).map_err(classify)?;
+        let path = path_of(library);
+        let classify = |e| classify(&path, e);
+        let mut conn = Connection::open_with_flags(&path, flags).map_err(classify)?;
         // Hooks of sessions that start together write at once: each waits its turn,
         // polled every millisecond (SQLite's own handler sleeps up to 100 ms a time).
         conn.busy_handler(Some(wait_briefly)).map_err(classify)?;
@@ -144,15 +147,17 @@ impl State {
             .query_row("pragma user_version", [], |r| r.get(0))
             .map_err(classify)?;
         if version < 4 {
-            // A write-ahead log, not synced at each commit: a write is an append, and
-            // readers never wait. A power cut may take back the last writes, which only
-            // makes a prompt answered as a first one again or a capture started again.
+            // A write-ahead log: a write is an append, and readers never wait.
             let _ = conn.query_row("pragma journal_mode = wal", [], |_| Ok(()));
         }
-        conn.pragma_update(None, "synchronous", "normal")
+        // Never synced (a sync is most of a hook's time): a power cut may take back the
+        // last writes, or damage the file, which `classify` then removes. Either only
+        // makes a prompt answered as a first one again, a file's memory shown again or a
+        // capture started again.
+        conn.pragma_update(None, "synchronous", "off")
             .map_err(classify)?;
         if version < 4 {
-            let state = State { conn };
+            let state = State { conn, path };
             state.transaction(|conn| {
                 // Read again under the lock: another hook may have made it meanwhile.
                 let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
@@ -166,7 +171,7 @@ impl State {
             })?;
             return Ok(state);
         }
-        Ok(State { conn })
+        Ok(State { conn, path })
     }
 
     /// Runs `f` in one `BEGIN IMMEDIATE` transaction (no lock upgrade, so that the busy
@@ -177,12 +182,12 @@ impl State {
     ) -> std::result::Result<T, Outcome> {
         self.conn
             .execute_batch("begin immediate")
-            .map_err(classify)?;
+            .map_err(|e| classify(&self.path, e))?;
         match f(&self.conn).and_then(|t| self.conn.execute_batch("commit").map(|()| t)) {
             Ok(t) => Ok(t),
             Err(e) => {
                 let _ = self.conn.execute_batch("rollback");
-                Err(classify(e))
+                Err(classify(&self.path, e))
             }
         }
     }
@@ -284,6 +289,10 @@ impl State {
                 Some((_, _, _, pid, attempts, problem)) if same => (pid, attempts, problem),
                 _ => (None, 0, None),
             };
+            if same && pid.is_none() && problem.is_none() {
+                // Its process cleared it without a problem: it committed.
+                return Ok(Claim::Captured);
+            }
             if let Some(pid) = pid {
                 if running(pid) {
                     return Ok(Claim::Running);
@@ -308,6 +317,7 @@ impl State {
                 )?;
                 return Ok(Claim::GaveUp(problem.unwrap_or_default()));
             }
+            prune(conn)?;
             let Some(start) = start.take() else {
                 return Err(rusqlite::Error::ExecuteReturnedResults);
             };
@@ -329,7 +339,6 @@ impl State {
                    failed_at = case when ?8 then failed_at end",
                 params![session, transcript, size, mtime_ns, now(), pid, attempts + 1, same],
             )?;
-            prune(conn)?;
             Ok(Claim::Started(pid))
         });
         match (claim, started) {
@@ -426,6 +435,8 @@ type Claimed = (
 pub enum Claim {
     /// The capture was started: its process id.
     Started(u32),
+    /// A capture of the transcript as it is committed.
+    Captured,
     /// A capture of the transcript as it is runs already.
     Running,
     /// The captures of the transcript as it is failed `ATTEMPTS` times: the last problem.
@@ -483,10 +494,17 @@ fn wait_briefly(count: i32) -> bool {
     true
 }
 
-/// A failed open or write: locked, or no state to be had here.
-fn classify(e: rusqlite::Error) -> Outcome {
+/// A failed open or write of the state at `path`: locked, or no state to be had here. A
+/// damaged file is removed, with its log, so that the next event starts it afresh.
+fn classify(path: &Path, e: rusqlite::Error) -> Outcome {
     match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Outcome::Locked,
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(sidecar(path, suffix));
+            }
+            Outcome::NoState
+        }
         _ => Outcome::NoState,
     }
 }
@@ -548,12 +566,57 @@ mod tests {
             )
             .unwrap();
         assert!(problem.contains("ended before it committed"), "{problem}");
-        // Committed: the problem goes, and nothing is due.
+        // Committed: the problem goes, nothing is due, and the transcript as it is is
+        // not captured again.
         State::capture_ended(&lib, "a", None, Some(me));
         assert_eq!(State::due(&lib, None), []);
+        assert_eq!(claim((12, 7), me), Claim::Captured);
+        assert_eq!(claim((13, 8), me), Claim::Started(me));
         // A capture claim keeps the session's first prompt.
         assert_eq!(State::first_prompt(&lib, "a"), Outcome::Unchanged);
         assert!(path_of(&lib).exists());
+    }
+
+    /// Never synced, the file may be damaged by a power cut: the event that finds it so
+    /// goes on without it and removes it, and the next one starts it afresh.
+    #[test]
+    fn a_damaged_state_is_started_afresh() {
+        let lib = library("a_damaged_state_is_started_afresh");
+        let version = |lib: &Path| -> i64 {
+            Connection::open(path_of(lib))
+                .unwrap()
+                .query_row("pragma user_version", [], |r| r.get(0))
+                .unwrap()
+        };
+        // Not a database at all.
+        std::fs::write(path_of(&lib), vec![b'x'; 8192]).unwrap();
+        assert_eq!(State::first_prompt(&lib, "a"), Outcome::NoState);
+        assert!(!path_of(&lib).exists());
+        assert_eq!(State::first_prompt(&lib, "a"), Outcome::Changed);
+        assert_eq!(version(&lib), 4);
+        // A database whose tables' pages are garbage.
+        for i in 0..50 {
+            assert_eq!(
+                State::first_prompt(&lib, &format!("s{i}")),
+                Outcome::Changed
+            );
+        }
+        Connection::open(path_of(&lib))
+            .unwrap()
+            .execute_batch("pragma wal_checkpoint(truncate)")
+            .unwrap();
+        let mut bytes = std::fs::read(path_of(&lib)).unwrap();
+        let page = 4096;
+        assert!(bytes.len() > 2 * page);
+        for b in &mut bytes[page..] {
+            *b = 0xa5;
+        }
+        std::fs::write(path_of(&lib), bytes).unwrap();
+        assert_eq!(State::first_prompt(&lib, "b"), Outcome::NoState);
+        assert!(!path_of(&lib).exists());
+        assert_eq!(State::first_prompt(&lib, "b"), Outcome::Changed);
+        assert_eq!(State::first_prompt(&lib, "b"), Outcome::Unchanged);
+        assert_eq!(version(&lib), 4);
     }
 
     #[test]

@@ -1,0 +1,268 @@
+//! `recall_bm25(table, hits, weight…)`: FTS5's `bm25()` with the rows holding each phrase
+//! given in `hits` ([`recall_core::bm25`]), as an FTS5 auxiliary function. FTS5 hands it
+//! its extension API; the SQLite calls that read arguments and set the result come from
+//! the adapter ([`SqliteCalls`]), as this crate links no SQLite.
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use recall_core::bm25;
+
+/// The name SQL calls it by.
+pub const NAME: &CStr = c"recall_bm25";
+
+const SQLITE_OK: c_int = 0;
+const SQLITE_NULL: c_int = 5;
+
+/// The SQLite calls an auxiliary function needs, from the adapter's binding.
+pub struct SqliteCalls {
+    pub value_type: unsafe fn(*mut c_void) -> c_int,
+    pub value_double: unsafe fn(*mut c_void) -> f64,
+    pub value_text: unsafe fn(*mut c_void) -> *const u8,
+    pub value_bytes: unsafe fn(*mut c_void) -> c_int,
+    pub result_double: unsafe fn(*mut c_void, f64),
+    pub result_error: unsafe fn(*mut c_void, *const c_char, c_int),
+}
+
+/// `Fts5Context`: opaque.
+#[repr(C)]
+pub struct Fts5Context {
+    _unused: u8,
+}
+
+type Ctx = *mut Fts5Context;
+
+/// The head of `Fts5ExtensionApi` (`fts5.h`) up to `xGetAuxdata`: every version of the
+/// structure starts with these entries, in this order.
+#[repr(C)]
+pub struct Fts5ExtensionApi {
+    pub i_version: c_int,
+    pub x_user_data: Option<unsafe extern "C" fn(Ctx) -> *mut c_void>,
+    pub x_column_count: Option<unsafe extern "C" fn(Ctx) -> c_int>,
+    pub x_row_count: Option<unsafe extern "C" fn(Ctx, *mut i64) -> c_int>,
+    pub x_column_total_size: Option<unsafe extern "C" fn(Ctx, c_int, *mut i64) -> c_int>,
+    pub x_tokenize: Option<unsafe extern "C" fn()>,
+    pub x_phrase_count: Option<unsafe extern "C" fn(Ctx) -> c_int>,
+    pub x_phrase_size: Option<unsafe extern "C" fn(Ctx, c_int) -> c_int>,
+    pub x_inst_count: Option<unsafe extern "C" fn(Ctx, *mut c_int) -> c_int>,
+    pub x_inst:
+        Option<unsafe extern "C" fn(Ctx, c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>,
+    pub x_rowid: Option<unsafe extern "C" fn(Ctx) -> i64>,
+    pub x_column_text: Option<unsafe extern "C" fn()>,
+    pub x_column_size: Option<unsafe extern "C" fn(Ctx, c_int, *mut c_int) -> c_int>,
+    pub x_query_phrase: Option<unsafe extern "C" fn()>,
+    pub x_set_auxdata: Option<
+        unsafe extern "C" fn(Ctx, *mut c_void, Option<unsafe extern "C" fn(*mut c_void)>) -> c_int,
+    >,
+    pub x_get_auxdata: Option<unsafe extern "C" fn(Ctx, c_int) -> *mut c_void>,
+}
+
+/// What one query's rows share, kept with the query (FTS5's auxiliary data) so that
+/// each row reads `hits` and the table's totals once.
+struct Query {
+    hits: Vec<u8>,
+    idfs: Vec<Option<f64>>,
+    avgdl: f64,
+    freqs: Vec<f64>,
+}
+
+unsafe extern "C" fn drop_query(p: *mut c_void) {
+    if !p.is_null() {
+        // SAFETY: made by `query` with Box::into_raw, dropped once by FTS5.
+        drop(unsafe { Box::from_raw(p.cast::<Query>()) });
+    }
+}
+
+pub type AuxFunction =
+    unsafe extern "C" fn(*const Fts5ExtensionApi, Ctx, *mut c_void, c_int, *mut *mut c_void);
+
+fn failed(what: &str, rc: c_int) -> String {
+    format!("FTS5's {what} failed (code {rc})")
+}
+
+/// The query's shared values for `hits` (its text as given), from the cache when the
+/// same `hits` made them.
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn query<'q>(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    hits_text: &[u8],
+) -> Result<&'q mut Query, String> {
+    let (Some(row_count), Some(total_size), Some(phrase_count), Some(set), Some(get)) = (
+        api.x_row_count,
+        api.x_column_total_size,
+        api.x_phrase_count,
+        api.x_set_auxdata,
+        api.x_get_auxdata,
+    ) else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    // SAFETY: FTS5's callbacks, with its context; the data is ours, made below.
+    unsafe {
+        let kept = get(ctx, 0).cast::<Query>();
+        if let Some(q) = kept.as_mut() {
+            if q.hits == hits_text {
+                return Ok(q);
+            }
+        }
+        let text = std::str::from_utf8(hits_text).map_err(|_| "hits is not UTF-8".to_string())?;
+        let hits = bm25::parse_hits(text)?;
+        let phrases = usize::try_from(phrase_count(ctx)).unwrap_or(0);
+        if hits.len() > phrases {
+            return Err(format!(
+                "hits has {} entries, but the query has {phrases} phrases: give one for each phrase, in the query's order",
+                hits.len()
+            ));
+        }
+        let (mut rows, mut tokens) = (0i64, 0i64);
+        let rc = row_count(ctx, &mut rows);
+        if rc != SQLITE_OK {
+            return Err(failed("xRowCount", rc));
+        }
+        let rc = total_size(ctx, -1, &mut tokens);
+        if rc != SQLITE_OK {
+            return Err(failed("xColumnTotalSize", rc));
+        }
+        let q = Box::new(Query {
+            hits: hits_text.to_vec(),
+            idfs: (0..phrases)
+                .map(|p| hits.get(p).copied().flatten().map(|h| bm25::idf(h, rows)))
+                .collect(),
+            avgdl: tokens as f64 / rows as f64,
+            freqs: vec![0.0; phrases],
+        });
+        let raw = Box::into_raw(q);
+        // FTS5 owns it from here, and frees the one before.
+        let rc = set(ctx, raw.cast(), Some(drop_query));
+        if rc != SQLITE_OK {
+            return Err(failed("xSetAuxdata", rc));
+        }
+        raw.as_mut().ok_or_else(|| "no query data".to_string())
+    }
+}
+
+/// What the function computes for the current row, or the message of its error.
+fn row_score(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    hits_text: &[u8],
+    weights: &[f64],
+) -> Result<f64, String> {
+    let (Some(inst_count), Some(inst), Some(column_size)) =
+        (api.x_inst_count, api.x_inst, api.x_column_size)
+    else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    // SAFETY: FTS5's own callbacks, with its context, during the call it made.
+    unsafe {
+        let q = query(api, ctx, hits_text)?;
+        q.freqs.iter_mut().for_each(|f| *f = 0.0);
+        let mut count: c_int = 0;
+        let rc = inst_count(ctx, &mut count);
+        if rc != SQLITE_OK {
+            return Err(failed("xInstCount", rc));
+        }
+        for i in 0..count {
+            let (mut phrase, mut column, mut offset) = (0, 0, 0);
+            let rc = inst(ctx, i, &mut phrase, &mut column, &mut offset);
+            if rc != SQLITE_OK {
+                return Err(failed("xInst", rc));
+            }
+            let weight = usize::try_from(column)
+                .ok()
+                .and_then(|c| weights.get(c))
+                .copied()
+                .unwrap_or(1.0);
+            if let Some(f) = usize::try_from(phrase)
+                .ok()
+                .and_then(|p| q.freqs.get_mut(p))
+            {
+                *f += weight;
+            }
+        }
+        let mut size: c_int = 0;
+        let rc = column_size(ctx, -1, &mut size);
+        if rc != SQLITE_OK {
+            return Err(failed("xColumnSize", rc));
+        }
+        Ok(bm25::score(&q.idfs, &q.freqs, f64::from(size), q.avgdl))
+    }
+}
+
+/// Reads `hits` (the first argument) and the weights after it.
+///
+/// # Safety
+/// `values` holds `n` live values of this call.
+unsafe fn arguments<'a>(
+    calls: &SqliteCalls,
+    values: *mut *mut c_void,
+    n: c_int,
+) -> Result<(&'a [u8], Vec<f64>), String> {
+    let n = usize::try_from(n).unwrap_or(0);
+    if n == 0 || values.is_null() {
+        return Err(
+            "give it the rows holding each phrase: recall_bm25(table, hits [, weight]…)".into(),
+        );
+    }
+    // SAFETY: SQLite passes `n` values for this call.
+    let values = unsafe { std::slice::from_raw_parts(values, n) };
+    let hits = unsafe {
+        if (calls.value_type)(values[0]) == SQLITE_NULL {
+            return Err(
+                "hits is NULL: give a JSON array of row counts or nulls, one for each phrase"
+                    .into(),
+            );
+        }
+        let text = (calls.value_text)(values[0]);
+        let len = usize::try_from((calls.value_bytes)(values[0])).unwrap_or(0);
+        if text.is_null() {
+            return Err("hits cannot be read as text".into());
+        }
+        std::slice::from_raw_parts(text, len)
+    };
+    let weights = values[1..]
+        .iter()
+        // SAFETY: a live value of this call.
+        .map(|v| unsafe { (calls.value_double)(*v) })
+        .collect();
+    Ok((hits, weights))
+}
+
+unsafe extern "C" fn x_bm25(
+    api: *const Fts5ExtensionApi,
+    ctx: Ctx,
+    result: *mut c_void,
+    n: c_int,
+    values: *mut *mut c_void,
+) {
+    let calls = match unsafe { api.as_ref() }
+        .and_then(|a| a.x_user_data)
+        // SAFETY: FTS5 hands back the pointer registered with the function.
+        .map(|f| unsafe { f(ctx) }.cast::<SqliteCalls>())
+        .filter(|p| !p.is_null())
+    {
+        // SAFETY: registered as a `&'static SqliteCalls`.
+        Some(p) => unsafe { &*p },
+        None => return,
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: FTS5's API and values for this call.
+        let (hits, weights) = unsafe { arguments(calls, values, n) }?;
+        let api = unsafe { api.as_ref() }.ok_or("no FTS5 extension API")?;
+        row_score(api, ctx, hits, &weights)
+    }));
+    let message = match outcome {
+        // SAFETY: the result context of this call.
+        Ok(Ok(score)) => return unsafe { (calls.result_double)(result, score) },
+        Ok(Err(message)) => message,
+        Err(_) => "internal error (please report it with the query that caused it)".into(),
+    };
+    let message = format!("recall_bm25: {}", message.replace('\0', "\\0"));
+    let len = c_int::try_from(message.len()).unwrap_or(c_int::MAX);
+    // SAFETY: SQLite copies the message (its length given).
+    unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };
+}
+
+/// The function itself, for [`crate::register_bm25`].
+pub const FUNCTION: AuxFunction = x_bm25;

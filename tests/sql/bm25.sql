@@ -1,0 +1,20 @@
+-- recall_bm25 and recall_bm25_bound: FTS5's bm25() from given phrase counts, to the bit.
+create virtual table b using fts5(title, body, tokenize = 'unicode61');
+insert into b(title, body) values ('deploy the shop', 'the shop deploy failed twice'), ('shop notes', 'notes on the shop and its deploy'), ('lock', 'database is locked again and again'), ('deploy', 'deploy deploy deploy a long body of words that goes on and on past the rest'), ('empty', ''), ('shop', 'shop');
+insert into b(title, body) with recursive n(i) as (select 1 union all select i + 1 from n where i < 40) select 'filler ' || i, 'words of filler rows ' || i from n;
+create table hits as select (select count(*) from b where b match 'deploy') as deploy, (select count(*) from b where b match 'shop') as shop, (select count(*) from b where b match 'filler') as filler, (select count(*) from b where b match 'again') as again;
+select 'bm25_01', (select count(*) from b, hits where b match 'deploy OR shop OR filler' and recall_bm25(b, json_array(hits.deploy, hits.shop, hits.filler), 2.0, 1.0) = bm25(b, 2.0, 1.0)) = (select count(*) from b where b match 'deploy OR shop OR filler');
+select 'bm25_02', (select count(*) from b, hits where b match 'deploy OR shop' and recall_bm25(b, json_array(hits.deploy, hits.shop)) = bm25(b)) = 4;
+select 'bm25_03', (select count(*) from b, hits where b match '{title} : (deploy OR again)' and recall_bm25(b, json_array((select count(*) from b where b match '{title} : deploy'), (select count(*) from b where b match '{title} : again')), 0.5, 3.0) = bm25(b, 0.5, 3.0)) = 2;
+-- A null phrase adds nothing: the score of a quick query equals the full query's.
+select 'bm25_04', (select group_concat(id || ':' || s, ',') from (select b.rowid as id, recall_bm25(b, json_array(null, hits.deploy, hits.shop), 2.0, 1.0) as s from b, hits where b match 'shop AND (deploy OR shop)' order by b.rowid)) = (select group_concat(id || ':' || s, ',') from (select rowid as id, bm25(b, 2.0, 1.0) as s from b where b match 'deploy OR shop' and rowid in (select rowid from b where b match 'shop') order by rowid));
+select 'bm25_05', (select count(*) from b, hits where b match 'deploy' and recall_bm25(b, '[]') = 0.0) = 3;
+select 'bm25_06', recall_bm25_bound(1, 100) > 0 and recall_bm25_bound(60, 100) = 2.2 * 1e-6;
+select 'bm25_07', (select -bm25(b) as s from b where b match 'again' order by s desc limit 1) < recall_bm25_bound((select again from hits), (select count(*) from b));
+select 'bm25_08', recall_bm25_bound(null, 10) is null;
+select 'bm25_09', recall_bm25(b, 'nope') from b where b match 'shop'; -- error: recall_bm25: hits must be a JSON array of row counts or nulls
+select 'bm25_10', recall_bm25(b, '[1, 2]') from b where b match 'shop'; -- error: recall_bm25: hits has 2 entries, but the query has 1 phrases
+select 'bm25_11', recall_bm25(b, null) from b where b match 'shop'; -- error: recall_bm25: hits is NULL
+select 'bm25_12', recall_bm25(b) from b where b match 'shop'; -- error: recall_bm25: give it the rows holding each phrase
+select 'bm25_13', recall_bm25(b, '[-3]') from b where b match 'shop'; -- error: recall_bm25: hits must hold row counts (integers >= 0) or nulls, got -3
+select 'bm25_14', recall_bm25_bound(5, 3); -- error: recall_bm25_bound: hits (5) cannot be more than rows (3)
