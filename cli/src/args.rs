@@ -648,6 +648,11 @@ pub struct UiArgs {
     /// The port to listen on, on 127.0.0.1 (0, the default, picks a free one).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
+    /// Listen on every address (0.0.0.0), not loopback only, and answer any Host name:
+    /// other machines can reach the page, guarded by the token of its URL alone (put TLS
+    /// in front, docs/ui.md).
+    #[arg(long)]
+    pub public: bool,
     // The sources the page may read and change: the server's, as for every command.
     #[command(flatten)]
     pub access: AccessArgs,

@@ -77,7 +77,13 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
         }
     };
     let json = cli.json;
-    match commands::dispatch(cli) {
+    // The review page is a front end over the commands' own code (the hook's text, the
+    // status), so the commands do not dispatch to it.
+    let ran = match &cli.command {
+        args::Command::Ui(a) => ui::run(&cli, a),
+        _ => commands::dispatch(cli),
+    };
+    match ran {
         Ok(code) => code,
         Err(e) => fail(&e.message, error::EXIT_ERROR, json),
     }

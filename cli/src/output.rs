@@ -200,7 +200,6 @@ pub fn replay(lib: &crate::library::Library, ran: Option<&crate::query::replay::
 /// its detail line under it (`--explain`: why a search hit matched), then the explain
 /// fields.
 pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Result<()> {
-    use crate::text::field;
     if json_mode {
         json(&to_json(answer)?);
         return Ok(());
@@ -213,21 +212,10 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
                 last_group = Some(group);
             }
         }
-        let item = row.listed();
-        let date: String = item.date.chars().take(10).collect();
-        crate::say!(
-            "{}[{}] {} {} ({}, {}{}){}",
-            row.prefix(),
-            item.id,
-            field(&date),
-            field(&item.title),
-            field(item.project.as_deref().unwrap_or("-")),
-            field(&item.source),
-            field(&marks(item.kind.as_deref(), item.global)),
-            row.note()
-        );
-        if let Some(detail) = row.detail() {
-            crate::say!("    {}", field(&detail));
+        let (line, detail) = lines(row);
+        crate::say!("{line}");
+        if let Some(detail) = detail {
+            crate::say!("{detail}");
         }
     }
     if answer.results.is_empty() {
@@ -239,6 +227,25 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
         explain(fields);
     }
     Ok(())
+}
+
+/// A result's line as a listing prints it, and the detail line under it (indented).
+pub fn lines<R: Listing>(row: &R) -> (String, Option<String>) {
+    use crate::text::field;
+    let item = row.listed();
+    let date: String = item.date.chars().take(10).collect();
+    let line = format!(
+        "{}[{}] {} {} ({}, {}{}){}",
+        row.prefix(),
+        item.id,
+        field(&date),
+        field(&item.title),
+        field(item.project.as_deref().unwrap_or("-")),
+        field(&item.source),
+        field(&marks(item.kind.as_deref(), item.global)),
+        row.note()
+    );
+    (line, row.detail().map(|d| format!("    {}", field(&d))))
 }
 
 /// The explain fields, one a line; judged candidates (`related`) one a line each, id and

@@ -107,17 +107,18 @@ pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
 /// What `recall hook` prints for `payload` (the hook's JSON) at `SessionStart`, a
 /// `UserPromptSubmit` answered as the session's first prompt, or a `PostToolUse` of a
 /// file tool, from the same code; other events print nothing here. Nothing is recorded:
-/// the payload's session is set aside, so no session state is read or written, and no
-/// capture is started. `recall ui` shows the agent's view with it.
+/// the payload's session is set aside, so no session state is read or written, a failure
+/// notice is shown as the next start shows it and left for it, and no capture is
+/// started. `recall ui` shows the agent's view with it.
 pub fn context(g: &Globals, a: &HookArgs, payload: &str) -> Result<String> {
     let mut p = Payload::parse(payload)?;
     p.session = None;
-    match &p.event {
+    notice::looking(|| match &p.event {
         Event::Start => start::answer(g, a, &p),
         Event::Prompt => prompt::answer(g, a, &p),
         Event::Tool => file::answer(g, a, &p),
         Event::Other(_) => Ok(String::new()),
-    }
+    })
 }
 
 /// A problem before the event is known (a usage error in the agent's settings), as one

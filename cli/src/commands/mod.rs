@@ -23,7 +23,6 @@ mod setup;
 mod sql;
 pub(crate) mod status;
 mod timeline;
-mod ui;
 
 use crate::args::{Cli, Command};
 use crate::error::Result;
@@ -82,7 +81,8 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Promote(a) => promote::run(&g, &a, true),
         Command::Demote(a) => promote::run(&g, &a, false),
         Command::Kind(a) => kind::run(&g, &a),
-        Command::Ui(a) => ui::run(g, &a),
+        // Served by `crate::run`: the page is a front end above the commands.
+        Command::Ui(_) => Ok(0),
         Command::Optimize => maintain::optimize(&g),
         Command::Embed(a) => embed::run(&g, &a),
         Command::Search(a) => search::run(&g, &a),

@@ -46,8 +46,9 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The screen: one fact a line, then what needs attention and what to do.
-fn text(s: &Status) -> String {
+/// The screen: one fact a line, then what needs attention and what to do (also what
+/// `recall ui`'s status panel shows).
+pub fn text(s: &Status) -> String {
     let mut out = Vec::new();
     let lib = field(&s.library);
     match &s.facts {

@@ -18,7 +18,8 @@ use crate::library::Library;
 use crate::mcp::libraries::Libraries;
 use crate::mcp::server::refresh;
 use crate::mcp::{signals, tools};
-use crate::query::{self, to_json};
+use crate::output::{lines, Listing};
+use crate::query::{self, to_json, Answer};
 use crate::settings::{self, Globals};
 
 /// The actions that write: a request for one must carry its page's token.
@@ -115,10 +116,10 @@ impl Api {
                 let a = search.args(&self.access)?;
                 if let Some(file) = &a.file {
                     let s = settings::FileItems::resolve(g, &a, file, None)?;
-                    return to_json(&query::file_items(lib, &s, true)?);
+                    return listing(&query::file_items(lib, &s, true)?);
                 }
                 let s = settings::Search::resolve(g, &a)?;
-                to_json(&query::search(lib, &s, true)?)
+                listing(&query::search(lib, &s, true)?)
             }
             "item" => {
                 let One { id } = input(body)?;
@@ -140,8 +141,11 @@ impl Api {
                         explain: false,
                     };
                     let s = settings::Timeline::resolve(g, &t.args(&self.access)?)?;
-                    let around = s.around.as_ref().ok_or_else(|| err!("no item to list around"))?;
-                    to_json(&query::around(lib, &s, around, false)?)
+                    let around = s
+                        .around
+                        .as_ref()
+                        .ok_or_else(|| err!("no item to list around"))?;
+                    listing(&query::around(lib, &s, around, false)?)
                 })();
                 let later = (|| {
                     let l = tools::Later {
@@ -152,7 +156,7 @@ impl Api {
                         explain: true,
                     };
                     let s = settings::Later::resolve(g, &l.args(&self.access)?)?;
-                    to_json(&query::later(lib, &s, true)?)
+                    listing(&query::later(lib, &s, true)?)
                 })();
                 Ok(json!({
                     "command": "item",
@@ -183,7 +187,10 @@ impl Api {
             "promote" | "demote" => {
                 let Ids { ids } = input(body)?;
                 let global = action == "promote";
-                Ok(set_global(lib, &non_empty(ids)?, global, &allow, None)?.to_json(action, global))
+                Ok(
+                    set_global(lib, &non_empty(ids)?, global, &allow, None)?
+                        .to_json(action, global),
+                )
             }
             "kind" => {
                 let Kind { ids, kind } = input(body)?;
@@ -268,6 +275,28 @@ fn context_of(printed: &str) -> String {
                 .map(str::to_string)
         })
         .unwrap_or_else(|| printed.to_string())
+}
+
+/// A query's answer as `recall --json` gives it, with `lines`: each result as the
+/// command's text output lists it (its line, the detail line under it, the `# matched
+/// by` group it is listed under), from the same code.
+fn listing<R: Listing + serde::Serialize>(answer: &Answer<R>) -> Result<Json> {
+    let mut doc = to_json(answer)?;
+    let rows: Vec<Json> = answer
+        .results
+        .iter()
+        .map(|row| {
+            let (line, detail) = lines(row);
+            json!({
+                "id": row.listed().id,
+                "group": row.group().map(|g| format!("# matched by {}", g.replace('_', " "))),
+                "line": line,
+                "detail": detail,
+            })
+        })
+        .collect();
+    doc["lines"] = Json::Array(rows);
+    Ok(doc)
 }
 
 fn answer_or_error(answer: Result<Json>) -> Json {

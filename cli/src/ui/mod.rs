@@ -11,14 +11,16 @@ mod server;
 pub mod status;
 mod token;
 
-use crate::args::UiArgs;
+use crate::args::{Cli, UiArgs};
 use crate::err;
 use crate::error::Result;
 use crate::mcp::libraries::Libraries;
 use crate::settings::Globals;
 
-/// Opens the library for reading and writing, and serves until the process is stopped.
-pub fn serve(mut g: Globals, a: &UiArgs) -> Result<i32> {
+/// `recall ui`: opens the library for reading and writing, and serves until the process
+/// is stopped.
+pub fn run(cli: &Cli, a: &UiArgs) -> Result<i32> {
+    let mut g = Globals::resolve(cli)?;
     // The page reads answers as JSON whatever --json says; the hook's text is its own.
     g.json = false;
     g.dash_reads_stdin = false;
@@ -30,7 +32,7 @@ pub fn serve(mut g: Globals, a: &UiArgs) -> Result<i32> {
         .map_err(|e| err!("cannot start the server: {e}"))?;
     crate::mcp::signals::watch()?;
     crate::line_process::keep_alive();
-    let served = runtime.block_on(server::run(api, a.port));
+    let served = runtime.block_on(server::run(api, a.port, a.public));
     crate::line_process::stop_all();
     drop(runtime);
     served?;

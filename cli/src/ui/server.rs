@@ -45,6 +45,8 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
      connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 struct Gate {
+    /// `--public`: any address and `Host`; the page's own origin is its `Host`'s.
+    public: bool,
     api: Arc<Api>,
     access: String,
     pages: Pages,
@@ -53,13 +55,14 @@ struct Gate {
     timeouts: Timeouts,
 }
 
-/// Serves on 127.0.0.1:`port` until the process is stopped. The URL to open is the
-/// first line on standard output.
-pub async fn run(api: Api, port: u16) -> Result<()> {
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| err!("cannot listen on {addr}: {e}; give another --port, or 0 for a free one"))?;
+/// Serves on 127.0.0.1:`port` (every address with `public`) until the process is
+/// stopped. The URL to open is the first line on standard output.
+pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
+    let ip = if public { [0, 0, 0, 0] } else { [127, 0, 0, 1] };
+    let addr = SocketAddr::from((ip, port));
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        err!("cannot listen on {addr}: {e}; give another --port, or 0 for a free one")
+    })?;
     let bound = listener
         .local_addr()
         .map_err(|e| err!("cannot listen on {addr}: {e}"))?;
@@ -69,8 +72,9 @@ pub async fn run(api: Api, port: u16) -> Result<()> {
         api: Arc::new(api),
         access: access.clone(),
         pages: Pages::default(),
+        public,
         policy: Policy {
-            public: false,
+            public,
             port: bound.port(),
             origins: Vec::new(),
         },
@@ -80,10 +84,18 @@ pub async fn run(api: Api, port: u16) -> Result<()> {
     {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "http://{bound}/?token={access}");
+        let shown = SocketAddr::from(([127, 0, 0, 1], bound.port()));
+        let _ = writeln!(out, "http://{shown}/?token={access}");
         let _ = out.flush();
     }
-    eprintln!("recall ui: serving on http://{bound}/ (open the URL above; Ctrl-C stops)");
+    if public {
+        eprintln!(
+            "recall ui: serving on every address, port {} (--public: from another machine, open the URL above with this machine's name; the token is all that guards it, and HTTP is plain; Ctrl-C stops)",
+            bound.port()
+        );
+    } else {
+        eprintln!("recall ui: serving on http://{bound}/ (open the URL above; Ctrl-C stops)");
+    }
     let slots = Slots::new();
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -128,7 +140,7 @@ impl Gate {
         if let Err(reason) = headers::shape(request.headers()) {
             return closing(plain(StatusCode::BAD_REQUEST, &reason));
         }
-        if let Err(reason) = self.policy.check(request.headers()) {
+        if let Err(reason) = self.origin(request.headers()) {
             return plain(StatusCode::FORBIDDEN, &reason);
         }
         let path = request.uri().path().to_string();
@@ -142,14 +154,23 @@ impl Gate {
                     StatusCode::METHOD_NOT_ALLOWED,
                     "the API takes POST with a JSON body",
                 ),
-                _ => plain(StatusCode::NOT_FOUND, "no such page: open the URL recall ui printed"),
+                _ => plain(
+                    StatusCode::NOT_FOUND,
+                    "no such page: open the URL recall ui printed",
+                ),
             };
         }
         let Some(action) = path.strip_prefix("/api/") else {
-            return plain(StatusCode::NOT_FOUND, "no such path: the API is at /api/ACTION");
+            return plain(
+                StatusCode::NOT_FOUND,
+                "no such path: the API is at /api/ACTION",
+            );
         };
         if method != Method::POST {
-            return plain(StatusCode::METHOD_NOT_ALLOWED, "the API takes POST with a JSON body");
+            return plain(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "the API takes POST with a JSON body",
+            );
         }
         let action = action.to_string();
         let known = WRITES.contains(&action.as_str()) || READS.contains(&action.as_str());
@@ -213,7 +234,10 @@ impl Gate {
             Ok(v @ Json::Object(_)) => v,
             Ok(_) => return error(StatusCode::BAD_REQUEST, "the body must be a JSON object"),
             Err(e) => {
-                return error(StatusCode::BAD_REQUEST, &format!("the body is not JSON: {e}"))
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("the body is not JSON: {e}"),
+                )
             }
         };
         let api = self.api.clone();
@@ -228,6 +252,36 @@ impl Gate {
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "the action failed inside recall (a bug: please report it); nothing was written, and the server goes on",
             ),
+        }
+    }
+
+    /// The `Host` and `Origin` checks of `recall mcp --http`; with `--public`, where any
+    /// `Host` is answered, an `Origin` is this page's own when it names that `Host`.
+    fn origin(&self, headers: &http::HeaderMap) -> std::result::Result<(), String> {
+        let checked = self.policy.check(headers);
+        if checked.is_ok() || !self.public {
+            return checked;
+        }
+        let named = |name: header::HeaderName| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_ascii_lowercase)
+        };
+        let (Some(origin), Some(host)) = (named(header::ORIGIN), named(header::HOST)) else {
+            return checked;
+        };
+        let own = ["http://", "https://"]
+            .iter()
+            .any(|scheme| origin.strip_prefix(scheme) == Some(host.as_str()));
+        if own {
+            Ok(())
+        } else {
+            Err(format!(
+                "the Origin {:?} is not this page's own (the Host {:?}): a request from another site's page",
+                origin.chars().take(200).collect::<String>(),
+                host.chars().take(200).collect::<String>()
+            ))
         }
     }
 
@@ -270,9 +324,18 @@ fn is_json(headers: &http::HeaderMap) -> bool {
 /// Every answer's headers: the policy, no sniffing, no referrer, no cache, no frame.
 fn secured(mut response: Response<Body>) -> Response<Body> {
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(

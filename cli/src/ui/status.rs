@@ -1,13 +1,15 @@
-//! The status panel's one source: what `recall status --json` prints, from the same
-//! code (`status::read` and the command's JSON document).
-use serde_json::Value;
+//! The status panel's one source: what `recall status` prints and what `recall status
+//! --json` prints, from the command's own code (`status::read`, its text and its JSON
+//! document).
+use serde_json::{json, Value};
 
-use crate::commands::status::json;
+use crate::commands::status::{json as document, text};
 use crate::error::Result;
 use crate::settings::Globals;
 use crate::status;
 
-/// `recall --json status`'s object.
+/// `{"text": recall status's lines, "status": recall --json status's object}`.
 pub fn report(g: &Globals) -> Result<Value> {
-    Ok(json(&status::read(g.db()?, g.tokenizer.as_deref())))
+    let s = status::read(g.db()?, g.tokenizer.as_deref());
+    Ok(json!({ "command": "status", "text": text(&s), "status": document(&s) }))
 }

@@ -17,7 +17,9 @@ pub fn random() -> Result<String> {
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
-        .map_err(|e| err!("cannot read random bytes from /dev/urandom for the page's token: {e}"))?;
+        .map_err(|e| {
+            err!("cannot read random bytes from /dev/urandom for the page's token: {e}")
+        })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 

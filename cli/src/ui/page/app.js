@@ -46,42 +46,38 @@
     if (name === "status") status();
   }
 
-  // One listed item, as the CLI lists it: [id] date title (project, source, kind, global).
-  function line(row, onOpen) {
+  // One result as the command's text output lists it (the server sends the line the
+  // CLI prints, and the detail line under it: the words it matched and where), its id a
+  // link that opens it.
+  function line(entry, onOpen) {
     const li = el("li");
-    const a = el("a", "[" + row.id + "]", "id");
+    li.dataset.id = entry.id;
+    const text = el("span", null, "line");
+    const mark = "[" + entry.id + "]";
+    const at = entry.line.indexOf(mark);
+    const a = el("a", mark, "id");
     a.href = "#";
-    a.dataset.id = row.id;
-    a.addEventListener("click", (ev) => { ev.preventDefault(); onOpen(row.id); });
-    li.append(a, " ", el("span", (row.date || "").slice(0, 10), "date"), " ",
-      el("span", row.title, "title"));
-    const about = [row.project || "-", row.source];
-    if (row.kind) about.push(row.kind);
-    if (row.global) about.push("global");
-    li.append(" ", el("span", "(" + about.join(", ") + ")", "about"));
-    if (row.anchor) li.classList.add("anchor");
+    a.dataset.id = entry.id;
+    a.addEventListener("click", (ev) => { ev.preventDefault(); onOpen(entry.id); });
+    if (at < 0) text.textContent = entry.line;
+    else text.append(entry.line.slice(0, at), a, entry.line.slice(at + mark.length));
+    li.append(text);
+    if (entry.line.startsWith("> ")) li.classList.add("anchor");
+    if (entry.detail) li.append(el("span", entry.detail, "detail"));
     return li;
   }
 
-  // Why a hit matched: each term, the fields holding it and how.
-  function matched(m) {
-    const p = el("div", null, "matched");
-    p.append(el("span", "matched: ", "label"));
-    const parts = [];
-    for (const t of m.terms) {
-      if (!t.fields.length) { parts.push([t.term, "not in this item"]); continue; }
-      const where = t.fields.map((f) => {
-        const how = f.as === "word" ? "" : " (" + f.as + (f.words ? " \u201c" + f.words + "\u201d" : "") + ")";
-        return f.field + how;
-      });
-      parts.push([t.term, "in " + where.join(", ")]);
+  // The lines of an answer into a list, under their "# matched by" headings.
+  function lines(ol, answer) {
+    let group = null;
+    for (const entry of answer.lines) {
+      if (entry.group && entry.group !== group) {
+        ol.append(el("li", entry.group, "group"));
+        group = entry.group;
+      }
+      ol.append(line(entry, open));
     }
-    parts.forEach(([term, where], i) => {
-      if (i) p.append("; ");
-      p.append(el("b", term), " " + where);
-    });
-    if (m.inside_only) p.append(el("span", " — only inside other words", "warn"));
-    return p;
+    if (!answer.lines.length) ol.append(el("li", "(no results)", "none"));
   }
 
   async function search(ev) {
@@ -97,13 +93,7 @@
     try {
       const d = await api("search", body);
       say("");
-      const byId = new Map(((d.explain && d.explain.matched) || []).map((m) => [m.id, m]));
-      for (const row of d.results) {
-        const li = line(row, open);
-        const m = byId.get(row.id);
-        if (m) li.append(matched(m));
-        list.append(li);
-      }
+      lines(list, d);
       const n = d.results.length;
       $("search-note").textContent = n ? n + (n === 1 ? " item" : " items")
         : "No item: " + ((d.explain && d.explain.reason) || "nothing matches");
@@ -127,7 +117,7 @@
     const ol = $(id);
     ol.replaceChildren();
     if (answer && answer.error) { ol.append(el("li", answer.error, "bad")); return; }
-    for (const row of answer.results) ol.append(line(row, open));
+    lines(ol, answer);
     if (note) {
       $(note).textContent = answer.results.length ? ""
         : "Nothing later: " + ((answer.explain && answer.explain.reason) || "no newer item on this subject");
@@ -236,23 +226,11 @@
     } catch (e) { say(e.message, true); }
   }
 
-  function tree(dl, value) {
-    for (const [k, v] of Object.entries(value)) {
-      dl.append(el("dt", k));
-      const dd = el("dd");
-      if (v !== null && typeof v === "object") {
-        const inner = el("dl");
-        tree(inner, v);
-        dd.append(inner);
-      } else dd.textContent = v === null ? "—" : String(v);
-      dl.append(dd);
-    }
-  }
-
+  // What recall status prints.
   async function status() {
-    const dl = $("status");
-    dl.replaceChildren();
-    try { tree(dl, await api("status", {})); } catch (e) { say(e.message, true); }
+    const pre = $("status");
+    pre.textContent = "";
+    try { pre.textContent = (await api("status", {})).text; } catch (e) { say(e.message, true); }
   }
 
   async function start() {
