@@ -67,6 +67,7 @@ mod sql_command;
 mod sql_depth;
 mod sql_files;
 mod status;
+mod ui;
 mod vector_fusion;
 mod vectors;
 mod vectors_context;

@@ -1,0 +1,675 @@
+//! `recall ui` on raw HTTP requests that break each of its rules: the page and the API
+//! without the token of the printed URL or with a wrong one (401), a `Host` that is not
+//! a loopback name (403: DNS rebinding), a foreign `Origin` (403), two `Host` headers
+//! (400), a write without its page's token or with a made-up one (403, the library
+//! unchanged byte for byte), a body that is not JSON (400) or not declared JSON (415), an
+//! unknown action (404), a GET of the API (405). And what passes: the page with its
+//! policy headers, an item holding markup answered as JSON only, a forget through the
+//! page's token leaving none of the item's bytes in the file, `--allow` binding the
+//! page's writes, and `--public`, which answers any `Host` but still wants the token.
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::cli::TempLib;
+
+/// How long a test waits for an answer before it calls the server hung: a bound on a
+/// failure, not a measure of speed.
+const HUNG: Duration = Duration::from_secs(20);
+
+/// A running `recall ui`: its port, the token of its URL, its log.
+struct Ui {
+    child: Child,
+    port: u16,
+    token: String,
+    first_log: String,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Drop for Ui {
+    fn drop(&mut self) {
+        // SAFETY: a signal to the child this test started.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let deadline = Instant::now() + HUNG;
+        while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `recall --db LIB ui ARGS`, read up to its URL.
+fn start(lib: &TempLib, args: &[&str]) -> Ui {
+    let mut child = lib
+        .command()
+        .arg("ui")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start recall ui");
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut url)
+        .expect("the URL");
+    let rest = url
+        .trim()
+        .strip_prefix("http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("the first line is not the URL: {url:?}"));
+    let (port, token) = rest
+        .split_once("/?token=")
+        .unwrap_or_else(|| panic!("no token in the URL: {url:?}"));
+    assert_eq!(token.len(), 64, "a 32-byte token as hex: {url:?}");
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()), "{url:?}");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut first_log = String::new();
+    stderr
+        .read_line(&mut first_log)
+        .expect("the first log line");
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let lines = log.clone();
+    std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let Ok(line) = line else { return };
+            lines.lock().unwrap().push(line);
+        }
+    });
+    Ui {
+        child,
+        port: port.parse().expect("the port"),
+        token: token.to_string(),
+        first_log,
+        log,
+    }
+}
+
+/// An answer: status, headers (lower-case names), body.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {}", self.status, self.body))
+    }
+}
+
+impl Ui {
+    /// One request on a connection of its own; a `Host` of 127.0.0.1:PORT unless one is
+    /// given.
+    fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Answer {
+        let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head.push_str(&format!("Host: 127.0.0.1:{}\r\n", self.port));
+        }
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        if method == "POST" {
+            head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        }
+        head.push_str("\r\n");
+        head.push_str(body);
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
+        stream.set_read_timeout(Some(HUNG)).expect("timeout");
+        stream.write_all(head.as_bytes()).expect("send");
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).expect("the answer");
+        let raw = String::from_utf8_lossy(&raw).into_owned();
+        let (head, body) = raw
+            .split_once("\r\n\r\n")
+            .unwrap_or_else(|| panic!("no header end: {raw:?}"));
+        let mut lines = head.lines();
+        let status = lines
+            .next()
+            .and_then(|l| l.split(' ').nth(1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{head}"));
+        let headers = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        Answer {
+            status,
+            headers,
+            body: body.to_string(),
+        }
+    }
+
+    /// The page, with the token of the URL.
+    fn page(&self) -> Answer {
+        self.send("GET", &format!("/?token={}", self.token), &[], "")
+    }
+
+    /// The page token the page holds.
+    fn page_token(&self) -> String {
+        let page = self.page();
+        assert_eq!(page.status, 200, "{}", page.body);
+        let marker = "<meta name=\"recall-page\" content=\"";
+        let at = page.body.find(marker).expect("the page token's meta") + marker.len();
+        page.body[at..at + 64].to_string()
+    }
+
+    /// POST /api/ACTION with the access token, the page token when given, and `extra`.
+    fn api(
+        &self,
+        action: &str,
+        page: Option<&str>,
+        extra: &[(&str, &str)],
+        body: &Value,
+    ) -> Answer {
+        let mut headers = vec![
+            ("Content-Type", "application/json"),
+            ("X-Recall-Token", self.token.as_str()),
+        ];
+        if let Some(page) = page {
+            headers.push(("X-Recall-Page", page));
+        }
+        headers.extend_from_slice(extra);
+        self.send(
+            "POST",
+            &format!("/api/{action}"),
+            &headers,
+            &body.to_string(),
+        )
+    }
+
+    fn logged(&self, needle: &str) -> bool {
+        let deadline = Instant::now() + HUNG;
+        while Instant::now() < deadline {
+            if self.log.lock().unwrap().iter().any(|l| l.contains(needle)) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
+/// A library of three items: a plain one, one holding markup, one holding a canary.
+fn library() -> TempLib {
+    let lib = TempLib::init(None);
+    let items = [
+        json!({"source": "human-notes", "project": "api", "title": "Pool size of the importer",
+               "summary": "The importer's pool is 8 connections.", "occurred_at": "2025-01-02T10:00:00Z"}),
+        json!({"source": "agent-claude", "project": "web",
+               "title": "Markup <script>alert(1)</script> <img src=x onerror=alert(2)>",
+               "summary": "</script><b>bold</b> & \"quoted\"", "occurred_at": "2025-01-03T10:00:00Z",
+               "transcript": "user: <iframe src=//evil.example></iframe>"}),
+        json!({"source": "agent-claude", "project": "api", "title": "Rotate the staging key",
+               "summary": "Key uicanary-7781-secret rotated.", "occurred_at": "2025-01-04T10:00:00Z",
+               "transcript": "user: rotate uicanary-7781-secret"}),
+    ];
+    let jsonl: String = items.iter().map(|i| format!("{i}\n")).collect();
+    lib.import(&jsonl).ok();
+    lib
+}
+
+fn global_of(lib: &TempLib, id: i64) -> bool {
+    lib.json(&["get", &id.to_string()])["item"]["global"] == json!(true)
+}
+
+#[test]
+fn the_page_and_the_api_want_the_token_of_the_printed_url() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    assert!(
+        ui.first_log
+            .contains(&format!("serving on http://127.0.0.1:{}/", ui.port)),
+        "{}",
+        ui.first_log
+    );
+    assert!(!ui.first_log.contains(&ui.token), "the log holds no token");
+    let page = ui.page();
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let csp = page.header("content-security-policy").expect("a policy");
+    assert!(
+        csp.contains("default-src 'none'") && csp.contains("script-src 'self'"),
+        "{csp}"
+    );
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
+    // Nothing from another origin: no address in the page, its script or its style.
+    for path in ["/app.js", "/app.css"] {
+        let asset = ui.send("GET", path, &[], "");
+        assert_eq!(asset.status, 200, "{path}");
+        assert!(
+            !asset.body.contains("http://") && !asset.body.contains("https://"),
+            "{path}"
+        );
+    }
+    assert!(!page.body.contains("http://") && !page.body.contains("https://"));
+
+    // No token, a wrong one, one cut short, one a byte longer.
+    let wrong = format!("{}0", &ui.token[..63]);
+    let longer = format!("{}0", ui.token);
+    for query in [
+        "".to_string(),
+        "?token=".into(),
+        format!("?token={wrong}"),
+        format!("?token={}", &ui.token[..32]),
+        format!("?token={longer}"),
+    ] {
+        let answer = ui.send("GET", &format!("/{query}"), &[], "");
+        assert_eq!(answer.status, 401, "GET /{query}: {}", answer.body);
+        assert!(
+            answer.body.starts_with("recall: ") && answer.body.lines().count() == 1,
+            "{}",
+            answer.body
+        );
+        assert!(!answer.body.contains("<meta"), "no page without the token");
+    }
+    let search = json!({"query": "importer"});
+    let ok = ui.api("search", None, &[], &search);
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert_eq!(
+        ok.json()["results"][0]["title"],
+        "Pool size of the importer"
+    );
+    for token in [None, Some(""), Some(wrong.as_str()), Some(longer.as_str())] {
+        let mut headers = vec![("Content-Type", "application/json")];
+        if let Some(t) = token {
+            headers.push(("X-Recall-Token", t));
+        }
+        let answer = ui.send("POST", "/api/search", &headers, &search.to_string());
+        assert_eq!(answer.status, 401, "{token:?}: {}", answer.body);
+        assert!(!answer.body.contains("importer"), "{}", answer.body);
+    }
+    // The token of the URL is not taken from the API's query string.
+    let by_query = ui.send(
+        "POST",
+        &format!("/api/search?token={}", ui.token),
+        &[("Content-Type", "application/json")],
+        &search.to_string(),
+    );
+    assert_eq!(by_query.status, 401, "{}", by_query.body);
+    assert!(ui.logged("POST /api/search 401"));
+}
+
+#[test]
+fn a_foreign_host_or_origin_is_refused() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    let port = ui.port;
+    let search = json!({"query": "importer"});
+    // DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends its
+    // own name as Host, with the right port, and would need no token to load a page.
+    for host in [
+        format!("evil.example:{port}"),
+        "evil.example".into(),
+        format!("127.0.0.1.evil.example:{port}"),
+    ] {
+        let page = ui.send(
+            "GET",
+            &format!("/?token={}", ui.token),
+            &[("Host", &host)],
+            "",
+        );
+        assert_eq!(page.status, 403, "Host {host}: {}", page.body);
+        assert!(!page.body.contains("<meta"), "Host {host}");
+        let api = ui.api("search", None, &[("Host", &host)], &search);
+        assert_eq!(api.status, 403, "Host {host}: {}", api.body);
+        assert!(!api.body.contains("importer"));
+    }
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(
+            ui.api("search", None, &[("Host", &host)], &search).status,
+            200,
+            "Host {host}"
+        );
+    }
+    // Two Host headers: which one counts would depend on who reads.
+    let two = ui.send(
+        "GET",
+        &format!("/?token={}", ui.token),
+        &[
+            ("Host", &format!("127.0.0.1:{port}")),
+            ("Host", "evil.example"),
+        ],
+        "",
+    );
+    assert_eq!(two.status, 400, "{}", two.body);
+    // Another site's page, or this host on another port, calling with the token.
+    for origin in [
+        "http://evil.example".to_string(),
+        format!("http://evil.example:{port}"),
+        format!("http://127.0.0.1:{}", port.wrapping_add(1)),
+        format!("https://127.0.0.1:{port}"),
+        "null".into(),
+    ] {
+        let api = ui.api("search", None, &[("Origin", &origin)], &search);
+        assert_eq!(api.status, 403, "Origin {origin}: {}", api.body);
+        assert!(!api.body.contains("importer"));
+    }
+    for origin in [
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+    ] {
+        let api = ui.api("search", None, &[("Origin", &origin)], &search);
+        assert_eq!(
+            api.status, 200,
+            "the page's own Origin {origin}: {}",
+            api.body
+        );
+    }
+}
+
+#[test]
+fn a_write_needs_the_token_of_a_page_served() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    lib.checkpoint();
+    let before = lib.files();
+    let promote = json!({"ids": [1]});
+    let page = ui.page_token();
+    let made_up = "0".repeat(64);
+    for (page_token, why) in [
+        (None, "no page token"),
+        (Some(made_up.as_str()), "a made-up one"),
+        (Some(ui.token.as_str()), "the access token"),
+        (Some(""), "an empty one"),
+    ] {
+        for (action, body) in [
+            ("promote", promote.clone()),
+            ("demote", promote.clone()),
+            ("kind", json!({"ids": [1], "kind": "decision"})),
+            ("forget", json!({"ids": [3]})),
+        ] {
+            let answer = ui.api(action, page_token, &[], &body);
+            assert_eq!(answer.status, 403, "{action} with {why}: {}", answer.body);
+        }
+    }
+    assert_eq!(lib.files(), before, "no refused write changed a byte");
+    assert!(!global_of(&lib, 1));
+    // Without the access token, the page token alone is not enough.
+    let alone = ui.send(
+        "POST",
+        "/api/promote",
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Recall-Page", &page),
+        ],
+        &promote.to_string(),
+    );
+    assert_eq!(alone.status, 401, "{}", alone.body);
+    assert!(!global_of(&lib, 1));
+    // With both, from the page's own origin: written, as recall promote writes.
+    let origin = format!("http://127.0.0.1:{}", ui.port);
+    let done = ui.api("promote", Some(&page), &[("Origin", &origin)], &promote);
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(done.json()["ids"], json!([1]));
+    assert!(global_of(&lib, 1));
+    let kind = ui.api(
+        "kind",
+        Some(&page),
+        &[],
+        &json!({"ids": [1], "kind": "decision"}),
+    );
+    assert_eq!(kind.status, 200, "{}", kind.body);
+    assert_eq!(lib.json(&["get", "1"])["item"]["kind"], "decision");
+    let bad_kind = ui.api(
+        "kind",
+        Some(&page),
+        &[],
+        &json!({"ids": [1], "kind": "nonsense"}),
+    );
+    assert_eq!(bad_kind.status, 400, "{}", bad_kind.body);
+    assert!(bad_kind.json()["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("not a known kind"));
+    // Reads need no page token: a page's reads and writes are told apart by the action.
+    assert_eq!(ui.api("status", None, &[], &json!({})).status, 200);
+}
+
+#[test]
+fn bad_requests_get_their_status_and_one_line() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    let token = ui.token.clone();
+    let not_json = ui.send(
+        "POST",
+        "/api/search",
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Recall-Token", &token),
+        ],
+        "{not json",
+    );
+    assert_eq!(not_json.status, 400, "{}", not_json.body);
+    assert!(not_json.json()["error"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("the body is not JSON"));
+    let array = ui.send(
+        "POST",
+        "/api/search",
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Recall-Token", &token),
+        ],
+        "[1]",
+    );
+    assert_eq!(array.status, 400, "{}", array.body);
+    // A form post (what a page of another site can send without asking) is refused.
+    let form = ui.send(
+        "POST",
+        "/api/search",
+        &[("Content-Type", "text/plain"), ("X-Recall-Token", &token)],
+        "{\"query\": \"importer\"}",
+    );
+    assert_eq!(form.status, 415, "{}", form.body);
+    let unknown = ui.api("drop", None, &[], &json!({}));
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+    let get = ui.send("GET", "/api/search", &[("X-Recall-Token", &token)], "");
+    assert_eq!(get.status, 405, "{}", get.body);
+    let nowhere = ui.send("GET", "/etc/passwd", &[], "");
+    assert_eq!(nowhere.status, 404, "{}", nowhere.body);
+    let unknown_field = ui.api(
+        "search",
+        None,
+        &[],
+        &json!({"query": "x", "sql": "drop table items"}),
+    );
+    assert_eq!(unknown_field.status, 400, "{}", unknown_field.body);
+    let missing = ui.api("item", None, &[], &json!({"id": 999}));
+    assert_eq!(missing.status, 400, "{}", missing.body);
+    assert!(
+        missing.json()["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("999"),
+        "{}",
+        missing.body
+    );
+    // The server goes on.
+    assert_eq!(
+        ui.api("search", None, &[], &json!({"query": "importer"}))
+            .status,
+        200
+    );
+}
+
+#[test]
+fn stored_markup_is_answered_as_json_only() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    let item = ui.api("item", None, &[], &json!({"id": 2}));
+    assert_eq!(item.status, 200, "{}", item.body);
+    assert_eq!(item.header("content-type"), Some("application/json"));
+    assert_eq!(item.header("x-content-type-options"), Some("nosniff"));
+    assert!(item
+        .header("content-security-policy")
+        .is_some_and(|c| c.contains("default-src 'none'")));
+    let doc = item.json();
+    let stored = lib.json(&["get", "2", "--transcript"]);
+    assert_eq!(
+        doc["get"]["item"], stored["item"],
+        "every field as recall get gives it"
+    );
+    assert_eq!(
+        doc["get"]["item"]["title"],
+        "Markup <script>alert(1)</script> <img src=x onerror=alert(2)>"
+    );
+    // The page itself holds no stored text: it is the same for every library.
+    let page = ui.page();
+    assert!(
+        !page.body.contains("alert(") && !page.body.contains("Markup"),
+        "{}",
+        page.body
+    );
+    // The listing's line is the CLI's, markup and all, as text.
+    let found = ui.api("search", None, &[], &json!({"query": "markup"}));
+    let line = found.json()["lines"][0]["line"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let printed = lib.run(&["search", "markup"]).ok().stdout;
+    assert_eq!(format!("{line}\n"), printed);
+}
+
+#[test]
+fn forget_through_the_page_leaves_nothing_of_the_item_in_the_file() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    lib.checkpoint();
+    let bytes = |lib: &TempLib| {
+        lib.files()
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect::<Vec<u8>>()
+    };
+    let canary = b"uicanary-7781-secret";
+    let holds = |data: &[u8]| data.windows(canary.len()).any(|w| w == canary);
+    assert!(holds(&bytes(&lib)), "the canary is in the file before");
+    let page = ui.page_token();
+    // The confirmation: a dry run naming what goes, changing nothing.
+    let before = lib.files();
+    let dry = ui.api(
+        "forget",
+        Some(&page),
+        &[],
+        &json!({"ids": [3], "dry_run": true}),
+    );
+    assert_eq!(dry.status, 200, "{}", dry.body);
+    assert_eq!(dry.json()["items"][0]["title"], "Rotate the staging key");
+    assert_eq!(lib.files(), before, "a dry run changes no byte");
+    // A forget names its items: no filter-wide forget from the page.
+    let everything = ui.api("forget", Some(&page), &[], &json!({"project": "api"}));
+    assert_eq!(everything.status, 400, "{}", everything.body);
+    assert_eq!(lib.count("select count(*) from items"), 3);
+    let done = ui.api("forget", Some(&page), &[], &json!({"ids": [3]}));
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(done.json()["ids"], json!([3]));
+    assert!(!holds(&bytes(&lib)), "none of the canary's bytes are left");
+    lib.run(&["check"]).ok();
+    assert_eq!(lib.count("select count(*) from items"), 2);
+}
+
+#[test]
+fn access_globs_bind_the_page() {
+    let lib = library();
+    let ui = start(&lib, &["--allow", "agent-*"]);
+    let page = ui.page_token();
+    // Item 1 is human-notes: not readable, not changeable, answered as a missing one.
+    let get = ui.api("item", None, &[], &json!({"id": 1}));
+    assert_eq!(get.status, 400, "{}", get.body);
+    let found = ui.api("search", None, &[], &json!({"query": "importer"}));
+    assert_eq!(found.json()["results"], json!([]), "{}", found.body);
+    let promote = ui.api("promote", Some(&page), &[], &json!({"ids": [1]}));
+    assert_eq!(promote.status, 200, "{}", promote.body);
+    assert_eq!(promote.json()["missing"], json!([1]));
+    assert!(!global_of(&lib, 1));
+    let forget = ui.api("forget", Some(&page), &[], &json!({"ids": [1]}));
+    assert_eq!(forget.json()["ids"], json!([]), "{}", forget.body);
+    assert_eq!(lib.count("select count(*) from items where id = 1"), 1);
+    // An allowed one is.
+    let promote = ui.api("promote", Some(&page), &[], &json!({"ids": [2]}));
+    assert_eq!(promote.json()["ids"], json!([2]), "{}", promote.body);
+    assert!(global_of(&lib, 2));
+}
+
+#[test]
+fn public_answers_any_host_but_still_wants_the_token() {
+    let lib = library();
+    let ui = start(&lib, &["--public"]);
+    assert!(ui.first_log.contains("every address"), "{}", ui.first_log);
+    let port = ui.port;
+    let host = format!("recall.example:{port}");
+    let search = json!({"query": "importer"});
+    let page = ui.send(
+        "GET",
+        &format!("/?token={}", ui.token),
+        &[("Host", &host)],
+        "",
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_eq!(ui.send("GET", "/", &[("Host", &host)], "").status, 401);
+    let no_token = ui.send(
+        "POST",
+        "/api/search",
+        &[("Host", &host), ("Content-Type", "application/json")],
+        &search.to_string(),
+    );
+    assert_eq!(no_token.status, 401, "{}", no_token.body);
+    // The page's own origin is its Host's; another is refused.
+    for (origin, status) in [
+        (format!("http://{host}"), 200),
+        (format!("https://{host}"), 200),
+        ("http://evil.example".to_string(), 403),
+        (format!("http://evil.example:{port}"), 403),
+    ] {
+        let answer = ui.api(
+            "search",
+            None,
+            &[("Host", &host), ("Origin", &origin)],
+            &search,
+        );
+        assert_eq!(answer.status, status, "Origin {origin}: {}", answer.body);
+    }
+}
+
+#[test]
+fn a_port_in_use_is_one_line_and_exit_2() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    let second = lib.run(&["ui", "--port", &ui.port.to_string()]);
+    assert_eq!(second.code, 2, "{second:?}");
+    assert!(
+        second
+            .stderr
+            .starts_with("recall: cannot listen on 127.0.0.1:"),
+        "{}",
+        second.stderr
+    );
+    assert_eq!(second.stderr.lines().count(), 1, "{}", second.stderr);
+    let missing = TempLib::new().run(&["ui"]);
+    assert_eq!(missing.code, 2, "{missing:?}");
+    assert_eq!(missing.stderr.lines().count(), 1, "{}", missing.stderr);
+}
