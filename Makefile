@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-mcp test-replica test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
+.PHONY: build hosts demo test test-mcp test-replica test-ui test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -17,11 +17,12 @@ demo: hosts build
 	./examples/demo.sh "$(TARGET_DIR)/debug"
 
 test: hosts
-	./tests/hosts/install.sh --node
+	./tests/hosts/install.sh --node --browser
 	$(CARGO) build --workspace $(TEST_FEATURES)
 	$(CARGO) test --workspace $(TEST_FEATURES)
 	$(MAKE) test-mcp
 	$(MAKE) test-replica
+	$(MAKE) test-ui
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
@@ -75,6 +76,13 @@ npm:
 # recall mcp with the official MCP Python SDK (a fresh virtual environment, mcp from PyPI).
 test-mcp:
 	./tests/mcp/run.sh "$(TARGET_DIR)/debug/recall"
+
+# recall ui in headless Chromium driven by Selenium (Debian's chromium, chromium-driver
+# and python3-selenium): search, an item, forget, promote, the agent's view and the status
+# against the commands' output; screenshots in $(TARGET_DIR)/ui.
+test-ui:
+	./tests/hosts/install.sh --browser
+	./tests/ui/run.sh "$(TARGET_DIR)/debug/recall" "$(TARGET_DIR)/ui"
 
 # Replicas with Litestream from PyPI (a fresh virtual environment): replicated while
 # recall writes, restored and followed, read in place through litestream-vfs (docs/team.md).

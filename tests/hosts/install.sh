@@ -5,12 +5,26 @@
 # better-sqlite3's addon), all from Debian's packages, and rustfmt and clippy (from
 # rustup); with --node (`make test`), Node and npm too (the Node package's test), which
 # must be Node 20 or newer: an older one (Debian 12 ships 18) is named here, before the
-# build, with what to do. On a machine that has them all, it does nothing.
-# Usage: tests/hosts/install.sh [--node]
+# build, with what to do; with --browser (`make test`), Chromium, its WebDriver and
+# Selenium for /usr/bin/python3 (`recall ui`'s browser test, tests/ui/), from Debian's
+# packages. On a machine that has them all, it does nothing.
+# Usage: tests/hosts/install.sh [--node] [--browser]
 set -eu
 node=""
-[ "${1:-}" = "--node" ] && node=1
+browser=""
+for arg in "$@"; do
+  case "$arg" in
+    --node) node=1 ;;
+    --browser) browser=1 ;;
+    *) echo "install.sh: unknown option $arg (--node, --browser)" >&2; exit 2 ;;
+  esac
+done
 need=""
+if [ -n "$browser" ]; then
+  [ -x /usr/bin/chromium ] || need="$need chromium"
+  [ -x /usr/bin/chromedriver ] || need="$need chromium-driver"
+  /usr/bin/python3 -c 'import selenium' 2>/dev/null || need="$need python3-selenium"
+fi
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v cc >/dev/null 2>&1 || need="$need gcc g++"
 if [ -n "$node" ]; then
