@@ -20,6 +20,8 @@ use crate::common::cli::TempLib;
 /// How long a test waits for an answer before it calls the server hung: a bound on a
 /// failure, not a measure of speed.
 const HUNG: Duration = Duration::from_secs(20);
+/// The body limit docs/ui.md states: a reading token's of `recall mcp --http`.
+const READ_BODY: usize = 1_441_792;
 
 /// A running `recall ui`: its port, the token of its URL, its log.
 struct Ui {
@@ -486,6 +488,26 @@ fn bad_requests_get_their_status_and_one_line() {
     assert_eq!(form.status, 415, "{}", form.body);
     let unknown = ui.api("drop", None, &[], &json!({}));
     assert_eq!(unknown.status, 404, "{}", unknown.body);
+    // Without the token, not even which actions there are.
+    let unknown = ui.send(
+        "POST",
+        "/api/drop",
+        &[("Content-Type", "application/json")],
+        "{}",
+    );
+    assert_eq!(unknown.status, 401, "{}", unknown.body);
+    // A body longer than the limit, refused by its declared length before it is read.
+    let mut stream = TcpStream::connect(("127.0.0.1", ui.port)).expect("connect");
+    stream.set_read_timeout(Some(HUNG)).expect("timeout");
+    let head = format!(
+        "POST /api/search HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nX-Recall-Token: {token}\r\nContent-Length: {}\r\n\r\n{{",
+        ui.port,
+        READ_BODY + 1
+    );
+    stream.write_all(head.as_bytes()).expect("send");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 413 "), "{answer}");
     let get = ui.send("GET", "/api/search", &[("X-Recall-Token", &token)], "");
     assert_eq!(get.status, 405, "{}", get.body);
     let nowhere = ui.send("GET", "/etc/passwd", &[], "");
@@ -672,4 +694,26 @@ fn a_port_in_use_is_one_line_and_exit_2() {
     let missing = TempLib::new().run(&["ui"]);
     assert_eq!(missing.code, 2, "{missing:?}");
     assert_eq!(missing.stderr.lines().count(), 1, "{}", missing.stderr);
+}
+
+#[test]
+fn sigterm_stops_it_with_one_line_and_128_plus_the_signal() {
+    let lib = library();
+    let mut ui = start(&lib, &[]);
+    assert_eq!(ui.api("status", None, &[], &json!({})).status, 200);
+    // SAFETY: a signal to the child this test started.
+    unsafe { libc::kill(ui.child.id() as i32, libc::SIGTERM) };
+    let deadline = Instant::now() + HUNG;
+    let status = loop {
+        if let Some(status) = ui.child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "recall ui did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(143));
+    assert!(ui.logged("recall: interrupted by SIGTERM: the server stopped"));
 }

@@ -172,6 +172,13 @@ impl Gate {
                 "the API takes POST with a JSON body",
             );
         }
+        let given = request.headers().get(TOKEN_HEADER).map(|v| v.as_bytes());
+        if !given.is_some_and(|t| token::same(t, self.access.as_bytes())) {
+            return plain(
+                StatusCode::UNAUTHORIZED,
+                "no access token, or a wrong one: send the token of the URL recall ui printed in X-Recall-Token",
+            );
+        }
         let action = action.to_string();
         let known = WRITES.contains(&action.as_str()) || READS.contains(&action.as_str());
         if !known {
@@ -182,13 +189,6 @@ impl Gate {
                     READS.join(", "),
                     WRITES.join(", ")
                 ),
-            );
-        }
-        let given = request.headers().get(TOKEN_HEADER).map(|v| v.as_bytes());
-        if !given.is_some_and(|t| token::same(t, self.access.as_bytes())) {
-            return plain(
-                StatusCode::UNAUTHORIZED,
-                "no access token, or a wrong one: send the token of the URL recall ui printed in X-Recall-Token",
             );
         }
         if WRITES.contains(&action.as_str()) {
@@ -223,10 +223,23 @@ impl Gate {
                         &format!("the body is longer than {MAX_READ_BODY} bytes"),
                     ))
                 }
-                Err(other) => {
+                Err(limits::Unread::Slow) => {
+                    return closing(plain(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "the body came too slowly: send it whole at once",
+                    ))
+                }
+                // A page's bodies are below the limit of long ones: never kept waiting.
+                Err(limits::Unread::Busy) => {
+                    return closing(plain(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the server is busy: try again",
+                    ))
+                }
+                Err(limits::Unread::Failed(e)) => {
                     return closing(plain(
                         StatusCode::BAD_REQUEST,
-                        &format!("the body could not be read whole ({other:?})"),
+                        &format!("the body could not be read whole: {e}"),
                     ))
                 }
             };
