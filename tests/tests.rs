@@ -36,6 +36,7 @@ mod hostile_cli;
 mod ids;
 mod inputs;
 mod judge;
+mod kind_command;
 mod kinds_global;
 mod layout;
 mod library_versions;

@@ -52,9 +52,9 @@ pub fn run(g: &Globals, a: &KindSetArgs) -> Result<i32> {
 
 /// The kind (None with --none) and the ids, from the words of the command line.
 fn kind_and_ids(a: &KindSetArgs) -> Result<(Option<String>, Vec<i64>)> {
-    let (kind, ids) = match a.none {
-        true => (None, &a.words[..]),
-        false => (Some(a.words[0].clone()), &a.words[1..]),
+    let (kind, ids) = match (a.none, a.words.split_first()) {
+        (false, Some((kind, ids))) => (Some(kind.clone()), ids),
+        _ => (None, &a.words[..]),
     };
     if let Some(k) = &kind {
         if k.parse::<i64>().is_ok() {
