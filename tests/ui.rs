@@ -717,3 +717,81 @@ fn sigterm_stops_it_with_one_line_and_128_plus_the_signal() {
     assert_eq!(status.code(), Some(143));
     assert!(ui.logged("recall: interrupted by SIGTERM: the server stopped"));
 }
+
+#[test]
+fn the_agents_view_is_what_recall_hook_prints_and_leaves_the_notice_for_the_next_start() {
+    let lib = library();
+    // A failed hook: the next session start says so, once.
+    let failed = lib.run_stdin(&["hook"], "not json");
+    assert_eq!(failed.code, 0, "{failed:?}");
+    let ui = start(&lib, &[]);
+    let ask = json!({"project": "api", "prompt": "what pool size does the importer use", "file": "src/pool.rs"});
+    let first = ui.api("agent", None, &[], &ask);
+    assert_eq!(first.status, 200, "{}", first.body);
+    let blocks = first.json()["blocks"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let events: Vec<&str> = blocks.iter().filter_map(|b| b["event"].as_str()).collect();
+    assert_eq!(events, ["SessionStart", "UserPromptSubmit", "PostToolUse"]);
+    let start_text = blocks[0]["printed"].as_str().unwrap_or("").to_string();
+    assert!(
+        start_text.contains("Pool size of the importer"),
+        "{start_text}"
+    );
+    assert!(
+        start_text.contains("run `recall status`"),
+        "the notice: {start_text}"
+    );
+    // Looking again shows it again: the page spent nothing.
+    let again = ui.api("agent", None, &[], &ask);
+    assert_eq!(again.json()["blocks"], json!(blocks));
+    for block in &blocks {
+        let payload = block["payload"].as_str().unwrap_or("");
+        assert!(!payload.contains("session_id"), "{payload}");
+        let printed = lib
+            .run_stdin(&["hook", "--project", "api"], payload)
+            .ok()
+            .stdout;
+        assert_eq!(
+            block["printed"].as_str(),
+            Some(printed.as_str()),
+            "{payload}"
+        );
+        assert_eq!(
+            block["command"], "recall hook --project api",
+            "the command shown runs the same"
+        );
+    }
+    let prompt = blocks[1]["printed"].as_str().unwrap_or("");
+    assert!(
+        prompt.contains("[1] 2025-01-02 Pool size of the importer"),
+        "{prompt}"
+    );
+    // The hook itself spent the notice: the next start has none, nor has the page.
+    let next = lib
+        .run_stdin(
+            &["hook", "--project", "api"],
+            blocks[0]["payload"].as_str().unwrap_or(""),
+        )
+        .ok()
+        .stdout;
+    assert!(!next.contains("run `recall status`"), "{next}");
+    let after = ui.api("agent", None, &[], &ask);
+    assert_eq!(
+        after.json()["blocks"][0]["printed"].as_str(),
+        Some(next.as_str())
+    );
+    // A project-less view: no start block text (the hook prints nothing), as the hook.
+    let nothing = ui.api("agent", None, &[], &json!({}));
+    assert_eq!(nothing.json()["blocks"][0]["printed"], "");
+    assert_eq!(
+        lib.run_stdin(
+            &["hook"],
+            r#"{"hook_event_name":"SessionStart","source":"startup"}"#
+        )
+        .ok()
+        .stdout,
+        ""
+    );
+}
