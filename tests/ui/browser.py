@@ -10,6 +10,7 @@ Usage: browser.py RECALL LIBRARY SCREENSHOTS
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -263,7 +264,7 @@ def run(driver, url):
     # The agent's view: what recall hook prints for each payload, and what a new
     # session is given at its start, its first prompt and on reading the file.
     driver.find_element(By.CSS_SELECTOR, "nav button[data-tab=agent]").click()
-    prompt = "remove the analytics script from the shop"
+    prompt = "don't keep the analytics script in the shop"
     set_field(driver, "agent-form", "project", "shop")
     set_field(driver, "agent-form", "prompt", prompt)
     set_field(driver, "agent-form", "file", "templates/base.html")
@@ -286,11 +287,17 @@ def run(driver, url):
              tool_input={"file_path": "templates/base.html"}),
     ]
     for b, payload in zip(blocks, fresh):
-        m = re.fullmatch(r"echo '(.*)' \| recall hook --project shop", b["cmd"], re.S)
-        check(f"{b['event']}: the page shows the command", m is not None, b["cmd"])
-        if not m:
+        words = shlex.split(b["cmd"])
+        shown = words[:1] + words[2:] == ["echo", "|", "recall", "hook", "--project", "shop"]
+        check(f"{b['event']}: the page shows the command", shown, b["cmd"])
+        if not shown:
             continue
-        same = recall("hook", "--project", "shop", stdin=m.group(1))
+        same = recall("hook", "--project", "shop", stdin=words[1])
+        env = dict(os.environ, RECALL_DB=LIBRARY,
+                   PATH=os.path.dirname(RECALL) + os.pathsep + os.environ.get("PATH", ""))
+        in_shell = subprocess.run(["sh", "-c", b["cmd"]], capture_output=True, text=True, env=env)
+        check(f"{b['event']}: the command shown, run in sh, prints the page's text",
+              in_shell.returncode == 0 and in_shell.stdout == b["printed"], in_shell.stdout + in_shell.stderr)
         check(f"{b['event']}: the page's text is what recall hook prints for its payload",
               b["printed"] == same, f"page:\n{b['printed']}\nrecall hook:\n{same}")
         session_text = recall("hook", "--project", "shop", stdin=json.dumps(payload))

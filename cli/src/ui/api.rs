@@ -253,10 +253,14 @@ impl Api {
             }
             let text = payload.to_string();
             let printed = crate::commands::hook::context(&self.globals, &hook, &text)?;
+            let quoted = shlex::try_quote(&text)
+                .map(|q| q.into_owned())
+                .unwrap_or_default();
             blocks.push(json!({
                 "event": event,
                 "payload": text,
                 "command": command,
+                "shell": format!("echo {quoted} | {command}"),
                 "printed": printed,
                 "context": context_of(&printed),
             }));

@@ -215,7 +215,7 @@
         const div = el("div", null, "block");
         div.dataset.event = b.event;
         div.append(el("h3", b.event));
-        div.append(el("p", "echo '" + b.payload + "' | " + b.command, "cmd"));
+        div.append(el("p", b.shell, "cmd"));
         div.append(el("h4", "The agent is given"));
         div.append(el("pre", b.context || "(nothing)", "context"));
         div.append(el("h4", "recall hook prints"));
