@@ -795,3 +795,33 @@ fn the_agents_view_is_what_recall_hook_prints_and_leaves_the_notice_for_the_next
         ""
     );
 }
+
+#[test]
+fn a_replica_is_read_and_its_writes_refused_in_one_line() {
+    let lib = library();
+    let mut marker = lib.db.as_os_str().to_owned();
+    marker.push("-txid");
+    std::fs::write(&marker, "0000000000000003\n").expect("the replica's marker");
+    let ui = start(&lib, &[]);
+    assert!(
+        ui.first_log.starts_with("recall ui: the page only reads:")
+            && ui.first_log.contains("replica"),
+        "{}",
+        ui.first_log
+    );
+    let kinds = ui.api("kinds", None, &[], &json!({}));
+    assert!(kinds.json()["read_only"].is_string(), "{}", kinds.body);
+    let found = ui.api("search", None, &[], &json!({"query": "importer"}));
+    assert_eq!(found.status, 200, "{}", found.body);
+    let before = lib.files();
+    let page = ui.page_token();
+    let refused = ui.api("promote", Some(&page), &[], &json!({"ids": [1]}));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    let message = refused.json()["error"].as_str().unwrap_or("").to_string();
+    assert!(
+        message.contains("only reads") && message.contains("nothing was written"),
+        "{message}"
+    );
+    assert_eq!(lib.files(), before);
+    assert!(!global_of(&lib, 1));
+}

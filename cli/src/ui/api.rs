@@ -32,6 +32,8 @@ pub struct Api {
     libraries: Libraries,
     /// `--allow`: the sources the page may read and change.
     access: AccessArgs,
+    /// Why the library could not be opened for writing, when it could not.
+    read_only: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -69,11 +71,17 @@ struct Agent {
 }
 
 impl Api {
-    pub fn new(globals: Globals, libraries: Libraries, access: AccessArgs) -> Api {
+    pub fn new(
+        globals: Globals,
+        libraries: Libraries,
+        access: AccessArgs,
+        read_only: Option<String>,
+    ) -> Api {
         Api {
             globals,
             libraries,
             access,
+            read_only,
         }
     }
 
@@ -81,9 +89,12 @@ impl Api {
     pub fn call(&self, action: &str, body: Json) -> Result<Json> {
         if WRITES.contains(&action) {
             let mut writer = self.libraries.writer()?;
-            let lib = writer
-                .as_mut()
-                .ok_or_else(|| err!("the page opened the library only for reading"))?;
+            let lib = writer.as_mut().ok_or_else(|| {
+                err!(
+                    "the page only reads this library, which could not be opened for writing when recall ui started ({}); nothing was written",
+                    self.read_only.as_deref().unwrap_or("no reason given")
+                )
+            })?;
             refresh(lib, self.globals.tokenizer.as_deref())?;
             let tool: &'static str = WRITES.iter().find(|w| **w == action).copied().unwrap_or("");
             return signals::writing(tool, Json::Null, || self.write(action, body, lib));
@@ -95,6 +106,7 @@ impl Api {
             return Ok(json!({
                 "kinds": known_kinds(self.globals.config.kinds.extra.as_deref()),
                 "library": self.globals.db()?.display().to_string(),
+                "read_only": self.read_only,
             }));
         }
         let mut reader = self.libraries.reader()?;

@@ -17,15 +17,30 @@ use crate::error::Result;
 use crate::mcp::libraries::Libraries;
 use crate::settings::Globals;
 
-/// `recall ui`: opens the library for reading and writing, and serves until the process
-/// is stopped.
+/// `recall ui`: opens the library for reading and writing (only for reading when it
+/// cannot be written: a read-only file, a replica), and serves until the process is
+/// stopped.
 pub fn run(cli: &Cli, a: &UiArgs) -> Result<i32> {
     let mut g = Globals::resolve(cli)?;
     // The page reads answers as JSON whatever --json says; the hook's text is its own.
     g.json = false;
     g.dash_reads_stdin = false;
-    let libraries = Libraries::open(g.db()?, g.tokenizer.as_deref(), true)?;
-    let api = api::Api::new(g, libraries, a.access.clone());
+    let db = g.db()?;
+    let (libraries, read_only) = match Libraries::open(db, g.tokenizer.as_deref(), true) {
+        Ok(libraries) => (libraries, None),
+        Err(unwritable) => match Libraries::open(db, g.tokenizer.as_deref(), false) {
+            Ok(libraries) => (libraries, Some(unwritable.message)),
+            // Not a library it can read either: the reason it cannot write says more.
+            Err(_) => return Err(unwritable),
+        },
+    };
+    if let Some(reason) = &read_only {
+        eprintln!(
+            "recall ui: the page only reads: {}",
+            crate::text::field(reason)
+        );
+    }
+    let api = api::Api::new(g, libraries, a.access.clone(), read_only);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -249,6 +249,7 @@
     try {
       const d = await api("kinds", {});
       $("library").textContent = d.library;
+      if (d.read_only) say("This page only reads the library: " + d.read_only, true);
       for (const k of d.kinds) {
         $("kind-filter").append(new Option(k, k));
         $("kind-set").append(new Option(k, k));
