@@ -264,7 +264,9 @@ fn the_page_and_the_api_want_the_token_of_the_printed_url() {
     assert!(!page.body.contains("http://") && !page.body.contains("https://"));
 
     // No token, a wrong one, one cut short, one a byte longer.
-    let wrong = format!("{}0", &ui.token[..63]);
+    // The token with its last digit changed.
+    let last = if ui.token.ends_with('0') { '1' } else { '0' };
+    let wrong = format!("{}{last}", &ui.token[..63]);
     let longer = format!("{}0", ui.token);
     for query in [
         "".to_string(),
