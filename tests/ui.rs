@@ -309,6 +309,13 @@ fn the_page_and_the_api_want_the_token_of_the_printed_url() {
     );
     assert_eq!(by_query.status, 401, "{}", by_query.body);
     assert!(ui.logged("POST /api/search 401"));
+    assert!(ui.logged("GET / 200"));
+    let log = ui.log.lock().unwrap().clone();
+    assert!(
+        !log.iter()
+            .any(|l| l.contains(&ui.token) || l.contains("importer")),
+        "the log holds neither a token nor what was searched: {log:?}"
+    );
 }
 
 #[test]
