@@ -1,20 +1,23 @@
 //! The library file itself: opening and creating it, its migrations, the schema they
 //! define and how a library departs from it, the columns of `items`, the rows the
 //! queries cannot read, the one reader of FTS5's records, the FTS5 index's checks
-//! and rebuild, the neighbours' titles each item is indexed with, and the wipe that leaves no copy of a forgotten item in the file.
+//! and rebuild, the neighbours' titles each item is indexed with, the wipe that leaves no copy of a forgotten item in the file,
+//! and the library's health as `recall check` reports it.
 //!
 //! The parts depend on each other in one direction only: `migrations`, `files`,
 //! `columns`, `context` and `fts_records` use none of the others; `schema` uses `migrations`;
 //! `unreadable` uses `columns` and `schema`; `reindex` uses them and `context`; `index_check` uses
 //! `fts_records` and `reindex`; `open` uses `files`, `migrations`, `schema` and `wipe` (a
 //! write finishes a wipe left pending); `wipe` uses `files`; `create` uses `open`; `turn` (the writers' turns) uses `files` and
-//! `open`.
+//! `open`; `health` uses `open`, `schema`, `index_check`, `columns`, `context`, `unreadable`,
+//! `wipe` and `replica`.
 pub mod capture_records;
 pub mod columns;
 pub mod context;
 mod create;
 mod files;
 pub mod fts_records;
+pub mod health;
 pub mod index_check;
 pub mod migrations;
 mod open;
