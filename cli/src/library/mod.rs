@@ -2,7 +2,7 @@
 //! define and how a library departs from it, the columns of `items`, the rows the
 //! queries cannot read, the one reader of FTS5's records, the FTS5 index's checks
 //! and rebuild, the neighbours' titles each item is indexed with, the wipe that leaves no copy of a forgotten item in the file,
-//! and the library's health as `recall check` reports it.
+//! the library's health as `recall check` reports it, and its repair.
 //!
 //! The parts depend on each other in one direction only: `migrations`, `files`,
 //! `columns`, `context` and `fts_records` use none of the others; `schema` uses `migrations`;
@@ -10,7 +10,7 @@
 //! `fts_records` and `reindex`; `open` uses `files`, `migrations`, `schema` and `wipe` (a
 //! write finishes a wipe left pending); `wipe` uses `files`; `create` uses `open`; `turn` (the writers' turns) uses `files` and
 //! `open`; `health` uses `open`, `schema`, `index_check`, `columns`, `context`, `unreadable`,
-//! `wipe` and `replica`.
+//! `wipe` and `replica`; `repair` uses `schema`, `migrations`, `context`, `turn` and `open`.
 pub mod capture_records;
 pub mod columns;
 pub mod context;
@@ -22,6 +22,7 @@ pub mod index_check;
 pub mod migrations;
 mod open;
 pub mod reindex;
+pub mod repair;
 pub mod replica;
 pub mod schema;
 pub mod turn;
