@@ -5,6 +5,7 @@ pub mod bounds;
 pub mod capture;
 pub mod commands;
 pub mod config;
+pub mod embed;
 pub mod error;
 pub mod fault;
 pub mod input;

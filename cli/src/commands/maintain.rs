@@ -5,9 +5,9 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::Globals;
-use crate::error::{Context, Result};
+use crate::error::Result;
 use crate::library::{self, index_check, migrations, reindex, schema, Access};
-use crate::{err, fault, interrupt, output, tokenizer};
+use crate::{err, interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
@@ -63,10 +63,7 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
         "the index was not rebuilt; the library is as it was".to_string(),
         None,
     )?;
-    let items: i64 = lib
-        .conn
-        .query_row("select count(*) from items", [], |r| r.get(0))
-        .context("counting items")?;
+    let items = reindex::count_items(&lib.conn)?;
     let rebuilt = reindex::rebuild(
         &lib.conn,
         &guard,
@@ -101,18 +98,7 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
 pub fn optimize(g: &Globals) -> Result<i32> {
     let lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
     let started = Instant::now();
-    let guard = interrupt::guard(
-        "the index was not optimized; the library is as it was".to_string(),
-        None,
-    )?;
-    let tx = crate::library::turn::immediate(&lib.conn).context("starting optimize")?;
-    tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
-        .context("merging the index segments")?;
-    fault::pause_point("optimize", 1);
-    tx.execute_batch("analyze").context("analyzing")?;
-    guard
-        .commit(|| tx.commit())
-        .context("committing optimize")?;
+    library::optimize(&lib)?;
     let seconds = started.elapsed().as_secs_f64();
     if g.json {
         output::json(&json!({ "command": "optimize", "optimized": true, "seconds": seconds }));

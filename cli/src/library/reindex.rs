@@ -17,6 +17,12 @@ pub struct Batch {
     pub count: i64,
 }
 
+/// How many items there are: what a rebuild indexes.
+pub fn count_items(conn: &Connection) -> Result<i64> {
+    conn.query_row("select count(*) from items", [], |r| r.get(0))
+        .context("counting items")
+}
+
 /// The items in id order, [`BATCH`] at a time. Each batch is read when the one before
 /// is done, so that the caller may write in between.
 pub fn batches(conn: &Connection) -> Batches<'_> {
