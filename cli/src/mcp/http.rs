@@ -20,7 +20,6 @@ use bytes::Bytes;
 use http::{header, HeaderValue, Request, Response, StatusCode};
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -128,14 +127,7 @@ pub async fn run(
     let slots = Slots::new();
     eprintln!("recall mcp: serving on http://{bound}{PATH}");
     loop {
-        let (stream, peer) = match listener.accept().await {
-            Ok(accepted) => accepted,
-            // Out of descriptors, a connection reset before it was taken: the next.
-            Err(_) => {
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                continue;
-            }
-        };
+        let (stream, peer) = limits::accept(&listener).await;
         let slot = match slots.take(peer.ip()) {
             Ok(slot) => slot,
             Err(reason) => {
@@ -159,16 +151,8 @@ pub async fn run(
                 let gate = gate.clone();
                 async move { Ok::<_, Infallible>(gate.handle(request, peer).await) }
             });
-            // A connection that fails ends alone; one whose header does not come in time
-            // (a half-sent one, an idle one between requests), or whose client leaves
-            // its answer unread, is closed.
-            let stream = limits::Stalling::new(stream, timeouts.body_gap);
-            let served = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(timeouts.header)
-                .serve_connection(TokioIo::new(stream), serve)
-                .await;
-            if let Err(e) = served {
+            // A connection that fails ends alone.
+            if let Err(e) = limits::serve(stream, timeouts, serve).await {
                 if limits::left_unread(&e) {
                     let reason = format!(
                         "the client left its answer unread for {} ms",

@@ -21,7 +21,6 @@ use bytes::Bytes;
 use http::{header, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::{json, Value as Json};
 
 use super::api::{Api, READS, WRITES};
@@ -98,13 +97,7 @@ pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
     }
     let slots = Slots::new();
     loop {
-        let (stream, peer) = match listener.accept().await {
-            Ok(accepted) => accepted,
-            Err(_) => {
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                continue;
-            }
-        };
+        let (stream, peer) = limits::accept(&listener).await;
         let Ok(slot) = slots.take(peer.ip()) else {
             // Over the caps: closed at once.
             continue;
@@ -117,12 +110,7 @@ pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
                 let gate = gate.clone();
                 async move { Ok::<_, Infallible>(secured(gate.handle(request).await)) }
             });
-            let stream = limits::Stalling::new(stream, timeouts.body_gap);
-            let _ = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(timeouts.header)
-                .serve_connection(TokioIo::new(stream), serve)
-                .await;
+            let _ = limits::serve(stream, timeouts, serve).await;
         });
     }
 }

@@ -97,6 +97,45 @@ impl Timeouts {
     }
 }
 
+/// The next connection: one that fails before it is taken (out of descriptors, reset)
+/// is passed over after a pause, so that a server keeps serving.
+pub async fn accept(
+    listener: &tokio::net::TcpListener,
+) -> (tokio::net::TcpStream, std::net::SocketAddr) {
+    loop {
+        match listener.accept().await {
+            Ok(accepted) => return accepted,
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// Serves one connection with HTTP/1: one whose header does not come within
+/// `timeouts.header` (a half-sent one, an idle one between requests), or whose client
+/// leaves its answer unread for `timeouts.body_gap` (`left_unread`), is closed.
+pub async fn serve<S, B>(
+    stream: tokio::net::TcpStream,
+    timeouts: Timeouts,
+    service: S,
+) -> Result<(), hyper::Error>
+where
+    S: hyper::service::Service<
+        hyper::Request<Incoming>,
+        Response = hyper::Response<B>,
+        Error = std::convert::Infallible,
+    >,
+    S::Future: Send + 'static,
+    B: hyper::body::Body + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let stream = Stalling::new(stream, timeouts.body_gap);
+    hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(timeouts.header)
+        .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+        .await
+}
+
 /// The connections open, in all and per peer.
 #[derive(Debug)]
 pub struct Slots {
