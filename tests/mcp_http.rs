@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, TcpStream};
 use std::os::fd::FromRawFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use crate::common::cli::{Ran, TempLib};
 use crate::common::mcp::Server as StdioServer;
 use crate::common::root;
+use crate::common::serving::{log_lines, Serving};
 
 const TOKEN: &str = "default-0123456789abcdef";
 const READER: &str = "reader-0123456789abcdef";
@@ -31,22 +32,10 @@ const READ_BODY: usize = 6 * 64 * 1024 + 1024 * 1024;
 const WRITE_BODY: usize = 221_609_984;
 
 struct Http {
-    child: Child,
+    // Held for its drop, which stops the server.
+    _server: Serving,
     port: u16,
     log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Http {
-    fn drop(&mut self) {
-        // SAFETY: a signal to the child this test started.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let deadline = Instant::now() + HUNG;
-        while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// `recall --db LIB [--config CONFIG] mcp --http 127.0.0.1:0 ARGS` with the token
@@ -98,15 +87,12 @@ fn start(
         .and_then(|rest| rest.strip_suffix("/mcp"))
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("first line: {first:?}"));
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let lines = log.clone();
-    std::thread::spawn(move || {
-        for line in stderr.lines() {
-            let Ok(line) = line else { return };
-            lines.lock().unwrap().push(line);
-        }
-    });
-    Http { child, port, log }
+    let log = log_lines(stderr);
+    Http {
+        _server: Serving::new(child, HUNG),
+        port,
+        log,
+    }
 }
 
 impl Http {

@@ -9,13 +9,14 @@
 //! page's writes, and `--public`, which answers any `Host` but still wants the token.
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::common::cli::TempLib;
+use crate::common::serving::{log_lines, Serving};
 
 /// How long a test waits for an answer before it calls the server hung: a bound on a
 /// failure, not a measure of speed.
@@ -25,24 +26,11 @@ const READ_BODY: usize = 1_441_792;
 
 /// A running `recall ui`: its port, the token of its URL, its log.
 struct Ui {
-    child: Child,
+    server: Serving,
     port: u16,
     token: String,
     first_log: String,
     log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Ui {
-    fn drop(&mut self) {
-        // SAFETY: a signal to the child this test started.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let deadline = Instant::now() + HUNG;
-        while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// `recall --db LIB ui ARGS`, read up to its URL.
@@ -74,16 +62,9 @@ fn start(lib: &TempLib, args: &[&str]) -> Ui {
     stderr
         .read_line(&mut first_log)
         .expect("the first log line");
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let lines = log.clone();
-    std::thread::spawn(move || {
-        for line in stderr.lines() {
-            let Ok(line) = line else { return };
-            lines.lock().unwrap().push(line);
-        }
-    });
+    let log = log_lines(stderr);
     Ui {
-        child,
+        server: Serving::new(child, HUNG),
         port: port.parse().expect("the port"),
         token: token.to_string(),
         first_log,
@@ -711,10 +692,10 @@ fn sigterm_stops_it_with_one_line_and_128_plus_the_signal() {
     let mut ui = start(&lib, &[]);
     assert_eq!(ui.api("status", None, &[], &json!({})).status, 200);
     // SAFETY: a signal to the child this test started.
-    unsafe { libc::kill(ui.child.id() as i32, libc::SIGTERM) };
+    unsafe { libc::kill(ui.server.child.id() as i32, libc::SIGTERM) };
     let deadline = Instant::now() + HUNG;
     let status = loop {
-        if let Some(status) = ui.child.try_wait().expect("wait") {
+        if let Some(status) = ui.server.child.try_wait().expect("wait") {
             break status;
         }
         assert!(

@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod damage;
 pub mod mcp;
+pub mod serving;
 pub mod vectors;
 
 use std::io::Write;

@@ -67,9 +67,7 @@ pub fn repair(lib: &Library, configured: Option<&str>) -> Result<Repaired> {
     tokenizer::ensure_buildable(&survey.tokenizer)?;
     let mut done = Vec::new();
     restore(&tx, &survey, &damaged, &mut done)?;
-    let items: i64 = tx
-        .query_row("select count(*) from items", [], |r| r.get(0))
-        .context("counting items")?;
+    let items = crate::library::reindex::count_items(&tx)?;
     fault::pause_point("repair", 1);
     guard
         .commit(|| tx.commit())
