@@ -1,5 +1,5 @@
 -- `recall status`, on the hook's session state beside the library (`memory.db.sessions`,
--- cli/src/commands/hook/state.rs): the sessions whose last detached capture failed, the
+-- cli/src/library/sessions.rs): the sessions whose last detached capture failed, the
 -- newest first: the problem, when (Unix seconds), the captures started for the
 -- transcript as it is, and the process id of one that may still run (NULL once ended).
 select session, transcript, problem, failed_at, attempts, pid

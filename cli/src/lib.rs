@@ -8,6 +8,7 @@ pub mod config;
 pub mod embed;
 pub mod error;
 pub mod fault;
+pub mod hook;
 pub mod input;
 pub mod interrupt;
 pub mod item;
@@ -72,16 +73,18 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
                 message.join(" ").trim_start_matches("error: ")
             );
             if hook {
-                return commands::hook_usage_error(&message);
+                return hook::usage_error(&message);
             }
             return fail(&message, error::EXIT_ERROR, json);
         }
     };
     let json = cli.json;
-    // The review page is a front end over the commands' own code (the hook's text, the
-    // status), so the commands do not dispatch to it.
+    // The review page and the hook are front ends of their own, so the commands do not
+    // dispatch to them; the hook resolves its own configuration: a bad one must not fail
+    // the prompt.
     let ran = match &cli.command {
         args::Command::Ui(a) => ui::run(&cli, a),
+        args::Command::Hook(a) => Ok(hook::run(&cli, a)),
         _ => commands::dispatch(cli),
     };
     match ran {

@@ -9,21 +9,26 @@ use crate::capture::items::Rules;
 use crate::capture::run::{capture, Counts, Options};
 use crate::config::table::SUMMARIZE_COMMAND;
 use crate::error::Result;
+use crate::library::sessions::{State, HOOK_SESSION};
 use crate::library::{self, Access};
 use crate::output;
 
 pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
     let result = capture_all(g, a);
     // Started by the hook: how it ended goes into the session state, where the hook's
-    // next event finds a failure and starts the capture again (`recall hook`).
-    if let (Ok(session), Ok(db)) = (std::env::var(super::hook::HOOK_SESSION), g.db()) {
+    // next event finds a failure and starts the capture again (`recall hook`), and a
+    // failure into the failure log too.
+    if let (Ok(session), Ok(db)) = (std::env::var(HOOK_SESSION), g.db()) {
         let problem = match &result {
             Err(e) => Some(e.message.clone()),
             // The hook hands over one file: a problem is that it is no session.
             Ok(0) => None,
             Ok(_) => Some("the transcript is not a session file that capture reads".to_string()),
         };
-        super::hook::capture_ended(db, &session, problem.as_deref());
+        State::capture_ended(db, &session, problem.as_deref(), Some(std::process::id()));
+        if let Some(problem) = &problem {
+            crate::status::log::append(db, crate::status::log::CAPTURE, Some(&session), problem);
+        }
     }
     result
 }

@@ -9,7 +9,6 @@ mod eval;
 mod export;
 mod forget;
 mod get;
-pub(crate) mod hook;
 mod import;
 mod init;
 mod kind;
@@ -29,23 +28,12 @@ use crate::error::Result;
 use crate::library::{self, Access, Library};
 pub use crate::settings::Globals;
 
-/// A usage error of `recall hook` (a mistake in the agent's settings) is one line and
-/// exit 0, like every other problem of the hook: see `hook`.
-pub fn hook_usage_error(message: &str) -> i32 {
-    hook::say_problem(message);
-    0
-}
-
 /// Opens the library for a query: read-only, with the configured tokenizer checked.
 fn open_for_query(g: &Globals) -> Result<Library> {
     library::open(g.db()?, Access::Read, g.tokenizer.as_deref())
 }
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
-    // The hook resolves its own configuration: a bad one must not fail the prompt.
-    if let Command::Hook(a) = &cli.command {
-        return Ok(hook::run(&cli, a));
-    }
     let g = Globals::resolve(&cli)?;
     match cli.command {
         Command::Init => init::run(&g),
@@ -70,7 +58,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Export(a) => export::run(&g, &a),
         Command::Capture(a) => capture::run(&g, &a),
         Command::Forget(a) => forget::run(&g, &a),
-        // Handled above, before the configuration is read.
+        // Served by `crate::run`: the hook is a front end of its own (`crate::hook`).
         Command::Hook(_) => Ok(0),
         Command::Get {
             id,

@@ -27,6 +27,7 @@ pub mod reindex;
 pub mod repair;
 pub mod replica;
 pub mod schema;
+pub mod sessions;
 pub mod turn;
 pub mod unreadable;
 pub mod wipe;

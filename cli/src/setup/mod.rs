@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 /// The timeout of each hook, in seconds (the agents' defaults are 60 s and more: the hook
-/// answers within 1 s of waiting, `commands::hook::WAIT`).
+/// answers within 1 s of waiting, `library::sessions::WAIT`).
 pub const TIMEOUT_SECONDS: u32 = 10;
 
 /// The name of the MCP server setup writes.

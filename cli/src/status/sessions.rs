@@ -1,5 +1,5 @@
 //! The hook's session state beside the library (`memory.db.sessions`, written by
-//! `commands/hook/state.rs`), read only: the captures that failed, when one last
+//! `library/sessions.rs`), read only: the captures that failed, when one last
 //! committed, and the newest failure a session start mentioned.
 use std::path::Path;
 

@@ -264,7 +264,7 @@ impl Api {
                 obj.extend(common.clone());
             }
             let text = payload.to_string();
-            let printed = crate::commands::hook::context(&self.globals, &hook, &text)?;
+            let printed = crate::hook::context(&self.globals, &hook, &text)?;
             let quoted = shlex::try_quote(&text)
                 .map(|q| q.into_owned())
                 .unwrap_or_default();

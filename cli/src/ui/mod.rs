@@ -2,7 +2,7 @@
 //! (docs/ui.md). One server on 127.0.0.1 (`server`) answers the page (`page`: HTML, CSS
 //! and script embedded in the binary) and a small JSON API (`api`) whose every answer
 //! comes from the code the commands run: the read path (`query`), the writes of items
-//! (`items`), the session hook's text (`commands::hook::context`) and the status
+//! (`items`), the session hook's text (`hook::context`) and the status
 //! (`status`). The checks of `recall mcp --http` (`mcp::http::headers`, `limits`) guard
 //! it, with a random token in the printed URL and a token per page for the writes.
 mod api;

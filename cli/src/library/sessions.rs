@@ -18,7 +18,7 @@
 //!
 //! The file is in WAL mode, never synced; a damaged one is started afresh (`classify`).
 //! Each write is one `BEGIN IMMEDIATE` transaction that waits for the file at most
-//! `super::WAIT`, polled every millisecond; one that cannot be made by then is skipped
+//! `WAIT`, polled every millisecond; one that cannot be made by then is skipped
 //! (`Outcome::Locked`). A folder the hook cannot write (a read-only library's) keeps no
 //! state (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
 //! pruned.
@@ -27,6 +27,14 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
 
 use crate::library::sidecar;
+
+/// The longest the hook waits for a lock of the library or of this session state, whatever
+/// `busy_timeout_ms` says, so that it answers well within the agents' hook timeouts.
+pub const WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The variable that tells a capture the hook started it, and for which session: the
+/// capture records how it ended here (`State::capture_ended`).
+pub const HOOK_SESSION: &str = "RECALL_HOOK_SESSION";
 
 /// How long a session's entry is kept after its last use.
 pub const KEEP_DAYS: i64 = 30;
@@ -441,7 +449,7 @@ pub enum Claim {
     Running,
     /// The captures of the transcript as it is failed `ATTEMPTS` times: the last problem.
     GaveUp(String),
-    /// The state was locked past `super::WAIT`: nothing started.
+    /// The state was locked past `WAIT`: nothing started.
     Locked,
 }
 
@@ -478,7 +486,7 @@ thread_local! {
 }
 
 /// The state's busy handler: sleeps a millisecond and tries again, for at most
-/// `super::WAIT` from the first try of this wait.
+/// `WAIT` from the first try of this wait.
 fn wait_briefly(count: i32) -> bool {
     let now = std::time::Instant::now();
     let since = WAITING_SINCE.with(|w| {
@@ -487,7 +495,7 @@ fn wait_briefly(count: i32) -> bool {
         }
         w.get().unwrap_or(now)
     });
-    if now.duration_since(since) >= super::WAIT {
+    if now.duration_since(since) >= WAIT {
         return false;
     }
     std::thread::sleep(std::time::Duration::from_millis(1));

@@ -8,7 +8,7 @@
 use std::cell::Cell;
 use std::path::Path;
 
-use super::state::{Outcome, State};
+use crate::library::sessions::{Outcome, State};
 
 thread_local! {
     /// Whether this thread is only looking at what the hook would print.

@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use super::payload::Payload;
-use super::state::{Outcome, State};
 use crate::args::{Common, HookArgs, Recency, RelatedArgs};
 use crate::error::Result;
+use crate::library::sessions::{Outcome, State};
 use crate::query;
 use crate::query::rows::RelatedRow;
 use crate::settings::{self, Globals};
@@ -28,7 +28,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     // the pasted text.
     let prompt = recall_core::prompt::prompt_of_terms(&p.prompt);
     let s = settings::Related::with_prompt(g, &related_args, prompt)?;
-    let lib = super::super::open_for_query(g)?;
+    let lib = super::open_for_query(g)?;
     // Recorded once the settings and the library are known good, so that a prompt that
     // fails on them is not taken for the session's first.
     let every = a.every_prompt || g.config.hook.every_prompt;
@@ -62,7 +62,7 @@ fn first_prompt(db: &std::path::Path, p: &Payload) -> bool {
         Outcome::Locked => {
             super::note(&format!(
                 "the session state {} is locked by another hook; this prompt is answered as a first one and not recorded",
-                super::state::path_of(db).display()
+                crate::library::sessions::path_of(db).display()
             ));
             true
         }

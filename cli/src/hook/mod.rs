@@ -4,7 +4,7 @@
 //! - `SessionStart`: the newest items of the working folder's project and one line on how
 //!   to use the memory (`start`);
 //! - `UserPromptSubmit`: the items `related` finds for the session's first prompt, nothing
-//!   for later ones (`prompt`, with the session state of `state`);
+//!   for later ones (`prompt`, with the session state of `library::sessions`);
 //! - `PostToolUse` of a file tool (Claude Code's `Read`, `Edit`, `MultiEdit`, `Write`,
 //!   `NotebookEdit`; Codex's `apply_patch`): the earlier items that edited or named the
 //!   file, once a session for each file (`file`);
@@ -28,31 +28,17 @@ mod payload;
 mod prompt;
 mod recap;
 mod start;
-mod state;
 
 use std::io::Write;
-use std::path::Path;
-use std::time::Duration;
 
 use crate::args::{Cli, HookArgs};
 use crate::error::Result;
+use crate::library::{self, Access, Library};
 use crate::settings::Globals;
 use crate::text::field;
 use payload::{Event, Payload};
 
-/// The longest the hook waits for a lock of the library or of its session state.
-pub const WAIT: Duration = Duration::from_secs(1);
-
-pub use end::HOOK_SESSION;
-
-/// Records in the session state how a capture the hook started ended: `problem`, or
-/// None when it committed (`recall capture`, when `HOOK_SESSION` is set).
-pub fn capture_ended(library: &Path, session: &str, problem: Option<&str>) {
-    state::State::capture_ended(library, session, problem, Some(std::process::id()));
-    if let Some(problem) = problem {
-        crate::status::log::append(library, crate::status::log::CAPTURE, Some(session), problem);
-    }
-}
+pub use crate::library::sessions::WAIT;
 
 /// What the failure log needs to know of this hook: the library, the event, the session.
 static SEEN: std::sync::Mutex<(Option<std::path::PathBuf>, Option<String>, Option<String>)> =
@@ -86,14 +72,14 @@ pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        say_problem(&format!("internal error: {message}"));
+        say(None, &format!("internal error: {message}"));
     }));
     match std::panic::catch_unwind(|| answer(cli, a)) {
         Ok(Ok(text)) => {
             if !text.is_empty() {
                 let mut out = std::io::stdout().lock();
                 if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                    say_problem(&format!("cannot write the context: {e}"));
+                    say(None, &format!("cannot write the context: {e}"));
                 }
             }
         }
@@ -121,10 +107,16 @@ pub fn context(g: &Globals, a: &HookArgs, payload: &str) -> Result<String> {
     })
 }
 
-/// A problem before the event is known (a usage error in the agent's settings), as one
-/// line.
-pub fn say_problem(message: &str) {
+/// A usage error of `recall hook` (a mistake in the agent's settings) is one line and
+/// exit 0, like every other problem of the hook.
+pub fn usage_error(message: &str) -> i32 {
     say(None, message);
+    0
+}
+
+/// Opens the library for a query: read-only, with the configured tokenizer checked.
+fn open_for_query(g: &Globals) -> Result<Library> {
+    library::open(g.db()?, Access::Read, g.tokenizer.as_deref())
 }
 
 /// A problem, as one line that says what the agent goes on without.

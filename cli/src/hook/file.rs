@@ -7,9 +7,9 @@
 use serde_json::json;
 
 use super::payload::Payload;
-use super::state::State;
 use crate::args::HookArgs;
 use crate::error::Result;
+use crate::library::sessions::State;
 use crate::project::{file_in_checkout, project_of};
 use crate::query;
 use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
@@ -39,7 +39,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             .as_deref()
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
-    let lib = super::super::open_for_query(g)?;
+    let lib = super::open_for_query(g)?;
     let mut found = Vec::new();
     for file in &files {
         let s = settings::FileItems {

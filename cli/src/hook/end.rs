@@ -16,16 +16,14 @@ use std::process::{Command, Stdio};
 use serde_json::json;
 
 use super::payload::Payload;
-use super::state::{Claim, State};
 use crate::args::Cli;
 use crate::err;
 use crate::error::Result;
 use crate::library::capture_records as store;
+use crate::library::sessions::HOOK_SESSION;
+use crate::library::sessions::{Claim, State};
 use crate::library::{ensure_writable, replica};
 use crate::settings::Globals;
-
-/// The variable that tells a capture the hook started it, and for which session.
-pub const HOOK_SESSION: &str = "RECALL_HOOK_SESSION";
 
 /// What the hook did about the capture (`--json`'s `capture`).
 enum Done {
@@ -64,7 +62,7 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
     if let Done::GaveUp(why) = &done {
         super::note(&format!(
             "the session is not captured: its captures failed {} times: {why}",
-            super::state::ATTEMPTS
+            crate::library::sessions::ATTEMPTS
         ));
     }
     if !g.json {
@@ -79,7 +77,7 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
         Done::GaveUp(why) => (
             format!(
                 "failed {} times, not tried again until the transcript changes: {why}",
-                super::state::ATTEMPTS
+                crate::library::sessions::ATTEMPTS
             ),
             None,
         ),
@@ -133,7 +131,7 @@ fn one(cli: &Cli, db: &Path, session: &str, transcript: &str, stamp: (i64, i64))
             Claim::Locked => {
                 super::note(&format!(
                     "the session state {} stayed locked by other hooks; no capture started (the session's next end starts it)",
-                    super::state::path_of(db).display()
+                    crate::library::sessions::path_of(db).display()
                 ));
                 Done::Locked
             }

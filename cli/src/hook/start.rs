@@ -12,11 +12,11 @@ use serde_json::json;
 
 use super::payload::Payload;
 use super::recap;
-use super::state::{Outcome, State};
 use crate::args::HookArgs;
 use crate::capture::items::is_error_line;
 use crate::capture::noise;
 use crate::error::Result;
+use crate::library::sessions::{Outcome, State};
 use crate::project::project_of;
 use crate::query;
 use crate::query::rows::{ItemRow, Listed};
@@ -33,7 +33,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         if State::resumed(db, session) == Outcome::Locked {
             super::note(&format!(
                 "the session state {} is locked by another hook; the resumed session is not recorded, so its next prompt is answered as a first one",
-                super::state::path_of(db).display()
+                crate::library::sessions::path_of(db).display()
             ));
         }
     }
@@ -61,7 +61,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             allow: allow.clone(),
             around: None,
         };
-        let lib = super::super::open_for_query(g)?;
+        let lib = super::open_for_query(g)?;
         let listed = query::timeline(&lib, &s, false)?.results;
         let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
         let full = query::get_many(&lib, &ids, false, &allow)?.items;
