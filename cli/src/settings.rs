@@ -51,6 +51,15 @@ impl Globals {
         })
     }
 
+    /// Opens the library for a query: read-only, with the configured tokenizer checked.
+    pub fn open_for_query(&self) -> Result<crate::library::Library> {
+        crate::library::open(
+            self.db()?,
+            crate::library::Access::Read,
+            self.tokenizer.as_deref(),
+        )
+    }
+
     pub fn db(&self) -> Result<&PathBuf> {
         self.db
             .as_ref()

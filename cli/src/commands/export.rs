@@ -33,7 +33,7 @@ pub fn run(g: &Globals, a: &ExportArgs) -> Result<i32> {
             ));
         }
     }
-    let lib = super::open_for_query(g)?;
+    let lib = g.open_for_query()?;
     let done = match &target {
         None => export(&lib.conn, &req, &mut std::io::stdout().lock())?,
         Some(path) => to_file(path, |out| export(&lib.conn, &req, out))?,

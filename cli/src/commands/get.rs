@@ -4,7 +4,6 @@
 //! named, not fatal.
 use super::Globals;
 use crate::error::Result;
-use crate::library::{self, Access};
 use crate::query::rows::ItemRow;
 use crate::text::field;
 use crate::{output, query};
@@ -20,7 +19,7 @@ pub fn run(
     show_sql: bool,
     allow: &[String],
 ) -> Result<i32> {
-    let lib = library::open(g.db()?, Access::Read, g.tokenizer.as_deref())?;
+    let lib = g.open_for_query()?;
     let allow = g.allow(allow);
     if let [id] = ids {
         let answer = query::get(&lib, *id, transcript, &allow)?;

@@ -25,13 +25,7 @@ mod timeline;
 
 use crate::args::{Cli, Command};
 use crate::error::Result;
-use crate::library::{self, Access, Library};
 pub use crate::settings::Globals;
-
-/// Opens the library for a query: read-only, with the configured tokenizer checked.
-fn open_for_query(g: &Globals) -> Result<Library> {
-    library::open(g.db()?, Access::Read, g.tokenizer.as_deref())
-}
 
 pub fn dispatch(cli: Cli) -> Result<i32> {
     let g = Globals::resolve(&cli)?;

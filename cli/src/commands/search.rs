@@ -1,6 +1,5 @@
 //! `recall search`: the two-stage search of `sql/search.sql` (`query::search`); with
 //! `--file`, the items that edited or named the file (`query::file_items`).
-use super::open_for_query;
 use crate::args::SearchArgs;
 use crate::err;
 use crate::error::Result;
@@ -13,12 +12,12 @@ pub fn run(g: &Globals, a: &SearchArgs) -> Result<i32> {
             err!("cannot read the current folder, against which --file is read: {e}")
         })?;
         let s = settings::FileItems::resolve(g, a, file, Some(&cwd.to_string_lossy()))?;
-        let lib = open_for_query(g)?;
+        let lib = g.open_for_query()?;
         let answer = query::file_items(&lib, &s, a.common.explain)?;
         return output::shown(g.json, a.common.show_sql, &lib, &answer);
     }
     let s = settings::Search::resolve(g, a)?;
-    let lib = open_for_query(g)?;
+    let lib = g.open_for_query()?;
     let answer = query::search(&lib, &s, a.common.explain)?;
     output::shown(g.json, a.common.show_sql, &lib, &answer)
 }

@@ -1,6 +1,5 @@
 //! `recall timeline`: items newest first (`query::timeline`), or with `--around ID` the
 //! items just before and after one item (`query::around`).
-use super::open_for_query;
 use crate::args::TimelineArgs;
 use crate::error::Result;
 use crate::settings::{self, Globals};
@@ -8,7 +7,7 @@ use crate::{output, query};
 
 pub fn run(g: &Globals, a: &TimelineArgs) -> Result<i32> {
     let s = settings::Timeline::resolve(g, a)?;
-    let lib = open_for_query(g)?;
+    let lib = g.open_for_query()?;
     let (json, show_sql) = (g.json, a.common.show_sql);
     match &s.around {
         Some(around) => {

@@ -39,7 +39,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             .as_deref()
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
-    let lib = super::open_for_query(g)?;
+    let lib = g.open_for_query()?;
     let mut found = Vec::new();
     for file in &files {
         let s = settings::FileItems {

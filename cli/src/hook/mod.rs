@@ -33,7 +33,6 @@ use std::io::Write;
 
 use crate::args::{Cli, HookArgs};
 use crate::error::Result;
-use crate::library::{self, Access, Library};
 use crate::settings::Globals;
 use crate::text::field;
 use payload::{Event, Payload};
@@ -112,11 +111,6 @@ pub fn context(g: &Globals, a: &HookArgs, payload: &str) -> Result<String> {
 pub fn usage_error(message: &str) -> i32 {
     say(None, message);
     0
-}
-
-/// Opens the library for a query: read-only, with the configured tokenizer checked.
-fn open_for_query(g: &Globals) -> Result<Library> {
-    library::open(g.db()?, Access::Read, g.tokenizer.as_deref())
 }
 
 /// A problem, as one line that says what the agent goes on without.

@@ -28,7 +28,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     // the pasted text.
     let prompt = recall_core::prompt::prompt_of_terms(&p.prompt);
     let s = settings::Related::with_prompt(g, &related_args, prompt)?;
-    let lib = super::open_for_query(g)?;
+    let lib = g.open_for_query()?;
     // Recorded once the settings and the library are known good, so that a prompt that
     // fails on them is not taken for the session's first.
     let every = a.every_prompt || g.config.hook.every_prompt;

@@ -61,7 +61,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             allow: allow.clone(),
             around: None,
         };
-        let lib = super::open_for_query(g)?;
+        let lib = g.open_for_query()?;
         let listed = query::timeline(&lib, &s, false)?.results;
         let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
         let full = query::get_many(&lib, &ids, false, &allow)?.items;
