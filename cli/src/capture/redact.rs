@@ -44,6 +44,16 @@ fn event(e: &mut Event) -> Counts {
     found
 }
 
+/// What was found in the records of `part`, a slice of `all`, by `records` (`found`, one
+/// count a record: nothing when redaction is off and `found` is empty).
+pub fn in_segment(found: &[Counts], all: &[Record], part: &[Record]) -> Counts {
+    let mut sum = Counts::default();
+    for counts in found.iter().skip(offset(all, part)).take(part.len()) {
+        sum.merge(counts);
+    }
+    sum
+}
+
 /// Where `part`, a slice of `all`, begins in it.
 pub fn offset(all: &[Record], part: &[Record]) -> usize {
     let size = std::mem::size_of::<Record>().max(1);

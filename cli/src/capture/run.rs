@@ -14,6 +14,7 @@ use super::summarize::{Request, Summarizer};
 use super::{read_session, Agent};
 use crate::error::{Context, Result};
 use crate::item::{unknown_kind, Item, Marks};
+use crate::items::options::WriteOptions;
 use crate::items::writer::ItemWriter;
 use crate::library::capture_records::{self as store, Origin};
 use crate::library::turn;
@@ -25,11 +26,11 @@ pub struct Options {
     pub dry_run: bool,
     /// Read every file, even one unchanged since the last capture.
     pub reread: bool,
-    pub redact: bool,
     /// The summariser's command line and its timeout per segment, when there is one.
     pub summarizer: Option<(String, i64)>,
-    /// The kinds an item may have (`item::known_kinds`): a summariser's must be one.
-    pub kinds: Vec<String>,
+    /// How the items are written (`WriteOptions::capture`): whether they are redacted,
+    /// and the kinds an item may have (a summariser's must be one).
+    pub write: WriteOptions,
 }
 
 /// What a capture did.
@@ -187,12 +188,13 @@ fn capture_session(
         stamp,
         read: mut session,
     } = session;
-    // Per record, so that only the segments written count theirs.
-    let found_in: Vec<Redacted> = if options.redact {
-        super::redact::records(&mut session.records)
-    } else {
-        Vec::new()
-    };
+    let mut writer = ItemWriter::new(tx, &options.write)
+        .context("preparing the capture")?
+        .with_vectors(crate::vectors::store::read(tx)?);
+    // The records are redacted under the writer's switch before they are cut into items
+    // (`capture::redact`); per record, so that only the segments written count theirs.
+    let found_in: Vec<Redacted> =
+        writer.redact_before(|| super::redact::records(&mut session.records));
     c.files += 1;
     c.sessions += 1;
     for (k, n) in &session.skipped {
@@ -200,9 +202,6 @@ fn capture_session(
     }
     let agent = session.agent.unwrap_or(Agent::Claude).name();
     {
-        let mut writer = ItemWriter::new(tx)
-            .context("preparing the capture")?
-            .with_vectors(crate::vectors::store::read(tx)?);
         for (n, segment) in segments(&session.records, options.rules.gap_seconds) {
             if let Some(why) = left_out(&session, segment) {
                 *c.skipped.entry(why.into()).or_default() += 1;
@@ -228,18 +227,11 @@ fn capture_session(
                 continue;
             };
             c.segments += 1;
-            // The records were redacted; the item is too, as `ItemWriter::prepare` does
-            // for `add` and `import`, before anything sees it: the digest, the summariser,
-            // the write. The secrets are counted when the item is written.
-            let mut literal = item;
-            let mut found = Redacted::default();
-            if options.redact {
-                let start = super::redact::offset(&session.records, segment);
-                for counts in found_in.iter().skip(start).take(segment.len()) {
-                    found.merge(counts);
-                }
-                found.merge(&literal.redact());
-            }
+            // Prepared by the writer, as every item is, before anything sees it: the
+            // digest, the summariser, the write. The secrets of its records and its own
+            // are counted when it is written.
+            let found = super::redact::in_segment(&found_in, &session.records, segment);
+            let literal = writer.prepare(item).made_from(&found);
             let command = options.summarizer.as_ref().map(|(cmd, _)| cmd.as_str());
             let digest = digest(&literal, command);
             let id = match store::origin(tx, agent, &session.id, n)
@@ -271,19 +263,17 @@ fn capture_session(
                     None
                 }
             };
-            let (mut item, kind) = match &options.summarizer {
+            let (item, kind) = match &options.summarizer {
                 Some((cmd, timeout)) => {
                     let who = (agent, session.id.as_str(), n);
-                    let (mut item, kind) =
-                        summarized(literal, cmd, *timeout, who, &options.kinds, c);
-                    if options.redact {
-                        found.merge(&item.redact());
-                    }
-                    (item, kind)
+                    let kinds = &options.write.kinds;
+                    writer.remade(literal, |literal| {
+                        summarized(literal, cmd, *timeout, who, kinds, c)
+                    })
                 }
                 None => (literal, None),
             };
-            item.id = id;
+            let item = item.with_id(id);
             // Capture's items are stored through the one writer of `add` and `import`. A
             // summariser's kind is given to a new item only: a replaced one keeps its
             // marks, which a person may have changed (`recall promote`, an import).
@@ -302,9 +292,9 @@ fn capture_session(
                 .map_err(|refusal| err!("{name}: segment {n}: {refusal}"))?;
             store::record(tx, agent, &session.id, n, id, &digest)
                 .context("recording the capture")?;
-            c.redacted.merge(&found);
             fault::pause_point("capture", (c.added + c.replaced) as i64);
         }
+        c.redacted.merge(writer.redacted());
     }
     if let Some((size, mtime)) = stamp {
         store::read_at(tx, &name, size, mtime).context("recording the capture")?;

@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::input;
 use crate::item::{known_kinds, unknown_kind, Item, Marks, MAX_TRANSCRIPT};
 use crate::items::add::add;
+use crate::items::options::{Duplicates, WriteOptions};
 use crate::library::{self, Access};
 use crate::{err, interrupt, output};
 
@@ -41,12 +42,18 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
         err!("{reason}; nothing was added")
     })?;
     let marks = Marks::from_json(&value);
-    let known = known_kinds(g.config.kinds.extra.as_deref());
+    let options = WriteOptions {
+        redact: a.redact.on(g.config.redact.enabled),
+        allow: g.allow(&a.access.allow),
+        kinds: known_kinds(g.config.kinds.extra.as_deref()),
+        duplicates: Duplicates::skipped(a.skip_duplicates),
+    };
+    // The writer refuses an unknown kind too; here it is named as the user typed it.
     let name = if from_flags { "--kind" } else { "kind" };
     if let Some(unknown) = marks
         .kind
         .as_deref()
-        .and_then(|k| unknown_kind(name, k, &known))
+        .and_then(|k| unknown_kind(name, k, &options.kinds))
     {
         return Err(err!("{unknown}; nothing was added"));
     }
@@ -55,16 +62,7 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
         "nothing was added; the library is as it was".to_string(),
         None,
     )?;
-    let added = add(
-        &mut lib,
-        item,
-        &marks,
-        g.config.kinds.extra.as_deref(),
-        &g.allow(&a.access.allow),
-        a.skip_duplicates,
-        a.redact.on(g.config.redact.enabled),
-        Some(&guard),
-    )?;
+    let added = add(&mut lib, item, &marks, &options, Some(&guard))?;
     drop(guard);
     if g.json {
         output::json(&added.to_json());

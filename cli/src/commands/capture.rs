@@ -9,6 +9,7 @@ use crate::capture::items::Rules;
 use crate::capture::run::{capture, Counts, Options};
 use crate::config::table::SUMMARIZE_COMMAND;
 use crate::error::Result;
+use crate::items::options::WriteOptions;
 use crate::library::sessions::{State, HOOK_SESSION};
 use crate::library::{self, Access};
 use crate::output;
@@ -48,9 +49,12 @@ fn capture_all(g: &Globals, a: &CaptureArgs) -> Result<i32> {
         },
         dry_run: a.dry_run,
         reread: a.reread,
-        redact: a.redact.on(g.config.redact.enabled),
         summarizer: summarizer.map(|c| (c, config.summarize_timeout_ms)),
-        kinds: crate::item::known_kinds(g.config.kinds.extra.as_deref()),
+        // No access globs: capture writes its own sources (`WriteOptions::capture`).
+        write: WriteOptions::capture(
+            a.redact.on(g.config.redact.enabled),
+            crate::item::known_kinds(g.config.kinds.extra.as_deref()),
+        ),
     };
     let roots = if a.paths.is_empty() {
         let found = discover::default_roots();

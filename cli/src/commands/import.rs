@@ -6,7 +6,9 @@ use serde_json::json;
 
 use super::Globals;
 use crate::error::Result;
+use crate::item::known_kinds;
 use crate::items::import::{import, Imported};
+use crate::items::options::{Duplicates, WriteOptions};
 use crate::items::writer::counts_json;
 use crate::library::{self, Access};
 use crate::{err, interrupt, output};
@@ -33,20 +35,17 @@ pub fn run(
     )?;
     let started = Instant::now();
     let name = if file == "-" { "stdin" } else { file };
+    let options = WriteOptions {
+        redact,
+        allow: g.allow(allow),
+        kinds: known_kinds(g.config.kinds.extra.as_deref()),
+        duplicates: Duplicates::skipped(skip_duplicates),
+    };
     let Imported {
         count,
         duplicates,
         redacted,
-    } = import(
-        &mut lib,
-        input,
-        name,
-        skip_duplicates,
-        &g.allow(allow),
-        g.config.kinds.extra.as_deref(),
-        redact,
-        &guard,
-    )?;
+    } = import(&mut lib, input, name, &options, &guard)?;
     let seconds = started.elapsed().as_secs_f64();
     if g.json {
         output::json(&json!({

@@ -3,8 +3,9 @@
 use recall_core::redact::Counts;
 use serde_json::{json, Value};
 
-use super::writer::{counts_json, ItemWriter};
-use crate::error::{Context, Result};
+use super::options::WriteOptions;
+use super::writer::{counts_json, ItemWriter, NotStored};
+use crate::error::{Context, Error, Result};
 use crate::item::{Item, Marks};
 use crate::library::Library;
 use crate::{err, fault, interrupt};
@@ -31,55 +32,34 @@ impl Added {
     }
 }
 
-/// Writes one item (validated by `Item::from_json`, as import does). An item with an
-/// `id` replaces that item, if it is one `allow` lets the caller read (see
-/// `ItemWriter::write`). A duplicate of a stored item is added again, as `import` does,
-/// unless `skip_duplicates`. With `redact`, its secrets are replaced before anything
-/// is looked up or written (`ItemWriter::prepare`). `marks` are its kind (one of the
-/// built-in kinds or the configuration's `kinds`) and whether it is global. `guard`, when given, holds interruptions off the commit (the
-/// command line's; a library caller has none).
-#[allow(clippy::too_many_arguments)]
+/// Writes one item (validated by `Item::from_json`, as import does) under the route's
+/// `options` (`ItemWriter::store`): redacted when they say so before anything is looked
+/// up or written; refused unless its source is one their globs allow and its `id`, if
+/// any, names an item of such a source; a duplicate added again or left out. `marks` are
+/// its kind (one of `options.kinds`) and whether it is global. `guard`, when given,
+/// holds interruptions off the commit (the command line's; a library caller has none).
 pub fn add(
     lib: &mut Library,
     item: Item,
     marks: &Marks,
-    kinds: Option<&[String]>,
-    allow: &Option<Vec<String>>,
-    skip_duplicates: bool,
-    redact: bool,
+    options: &WriteOptions,
     guard: Option<&interrupt::Guard>,
 ) -> Result<Added> {
     let tx = crate::library::turn::immediate(&lib.conn).context("starting to add the item")?;
     let added = {
-        let mut writer = ItemWriter::new(&tx)
+        let mut writer = ItemWriter::new(&tx, options)
             .context("preparing to add the item")?
-            .with_vectors(crate::vectors::store::read(&tx)?)
-            .with_access(allow)
-            .with_kinds(kinds)
-            .with_redaction(redact);
-        let item = &writer.prepare(item);
-        if let Some(problem) = writer.embedding_problem(item) {
-            return Err(err!("{problem}; nothing was added"));
-        }
-        let duplicate_of = writer
-            .duplicate_of(item)
-            .context("looking for a duplicate")?;
-        match duplicate_of {
-            Some(id) if skip_duplicates => Added {
-                id,
-                duplicate_of,
-                written: false,
-                redacted: writer.redacted().clone(),
-            },
-            _ => Added {
-                id: writer
-                    .write_marked(item, marks)
-                    .context("writing the item; nothing was added")?
-                    .map_err(|refusal| err!("{refusal}; nothing was added"))?,
-                duplicate_of,
-                written: true,
-                redacted: writer.redacted().clone(),
-            },
+            .with_vectors(crate::vectors::store::read(&tx)?);
+        let stored = writer.store(item, marks).map_err(|e| match e {
+            NotStored::Refused(reason) => err!("{reason}; nothing was added"),
+            NotStored::Lookup(e) => Error::sqlite("looking for a duplicate", &e),
+            NotStored::Write(e) => Error::sqlite("writing the item; nothing was added", &e),
+        })?;
+        Added {
+            id: stored.id,
+            duplicate_of: stored.duplicate_of,
+            written: stored.written,
+            redacted: writer.redacted().clone(),
         }
     };
     fault::pause_point("add", 1);

@@ -4,8 +4,9 @@ use std::io::{BufReader, Read};
 
 use recall_core::redact::Counts;
 
-use super::writer::ItemWriter;
-use crate::error::{Context, Result};
+use super::options::WriteOptions;
+use super::writer::{ItemWriter, NotStored};
+use crate::error::{Context, Error, Result};
 use crate::item::{Item, Marks};
 use crate::library::Library;
 use crate::{err, fault, input, interrupt};
@@ -20,21 +21,16 @@ pub struct Imported {
     pub redacted: Counts,
 }
 
-/// Imports the lines of `input` (`name` in messages). `allow` is the `--allow` flags
-/// (else the configuration's `[access] allow`): a line with an id may replace only an
-/// item of a source they let the caller read. With `redact`, each item's secrets are
-/// replaced before it is looked up or written. A line's `kind` must be one of the
-/// built-in kinds or `kinds` (the configuration's). `guard` holds interruptions off the
-/// commit.
-#[allow(clippy::too_many_arguments)]
+/// Imports the lines of `input` (`name` in messages) under the route's `options`
+/// (`ItemWriter::store`): each item redacted when they say so before it is looked up or
+/// written, refused unless its source is one their globs allow and its id, if any,
+/// names an item of such a source; a duplicate imported again or left out. A line's
+/// `kind` must be one of `options.kinds`. `guard` holds interruptions off the commit.
 pub fn import(
     lib: &mut Library,
     input: impl Read,
     name: &str,
-    skip_duplicates: bool,
-    allow: &Option<Vec<String>>,
-    kinds: Option<&[String]>,
-    redact: bool,
+    options: &WriteOptions,
     guard: &interrupt::Guard,
 ) -> Result<Imported> {
     let tx = crate::library::turn::immediate(&lib.conn).context("starting the import")?;
@@ -42,12 +38,9 @@ pub fn import(
     let mut duplicates = 0i64;
     let redacted;
     {
-        let mut writer = ItemWriter::new(&tx)
+        let mut writer = ItemWriter::new(&tx, options)
             .context("preparing the import")?
-            .with_vectors(crate::vectors::store::read(&tx)?)
-            .with_access(allow)
-            .with_kinds(kinds)
-            .with_redaction(redact);
+            .with_vectors(crate::vectors::store::read(&tx)?);
         let mut lines = input::Lines::new(BufReader::new(input), input::ITEM_JSON);
         let fix = "no valid item is that long (one item per line); nothing was imported";
         while let Some((n, bytes)) = lines.next_line(name, fix)? {
@@ -73,26 +66,24 @@ pub fn import(
             // A line says all of an item: without kind or global, it has neither, also
             // when it replaces an item that had them.
             let marks = Marks::from_json(&value);
-            let item = writer.prepare(item);
-            if let Some(problem) = writer.embedding_problem(&item) {
-                return Err(err!("{name}: line {n}: {problem}; nothing was imported"));
-            }
-            if writer
-                .duplicate_of(&item)
-                .context(&format!("{name}: line {n}: looking for a duplicate"))?
-                .is_some()
-            {
-                duplicates += 1;
-                if skip_duplicates {
-                    continue;
+            let stored = writer.store(item, &marks).map_err(|e| match e {
+                NotStored::Refused(reason) => {
+                    err!("{name}: line {n}: {reason}; nothing was imported")
                 }
+                NotStored::Lookup(e) => {
+                    Error::sqlite(&format!("{name}: line {n}: looking for a duplicate"), &e)
+                }
+                NotStored::Write(e) => Error::sqlite(
+                    &format!("{name}: line {n}: writing the item; nothing was imported"),
+                    &e,
+                ),
+            })?;
+            if stored.duplicate_of.is_some() {
+                duplicates += 1;
             }
-            writer
-                .write_marked(&item, &marks)
-                .context(&format!(
-                    "{name}: line {n}: writing the item; nothing was imported"
-                ))?
-                .map_err(|refusal| err!("{name}: line {n}: {refusal}; nothing was imported"))?;
+            if !stored.written {
+                continue;
+            }
             count += 1;
             fault::pause_point("import", count);
         }

@@ -1,12 +1,15 @@
 //! Writing validated items: the one insert (`sql/import_item.sql`) and duplicate lookup
-//! (`sql/find_duplicate.sql`) that `import`, `add` and the MCP `add` tool share, so that
-//! all of them store an item, spot a duplicate and decide what an id may name the same
-//! way.
+//! (`sql/find_duplicate.sql`) that `import`, `add`, the MCP `add` tool and `capture`
+//! share, so that all of them redact an item, spot a duplicate, refuse a source and
+//! decide what an id may name the same way, under the one `WriteOptions` of their route.
+use std::ops::Deref;
+
 use recall_core::redact::Counts;
 use rusqlite::{named_params, CachedStatement, Connection, OptionalExtension};
 use serde_json::{json, Map, Value};
 
-use crate::item::{known_kinds, unknown_kind, Item, Marks};
+use super::options::{Duplicates, WriteOptions};
+use crate::item::{unknown_kind, Item, Marks};
 use crate::query::sql_file::queries;
 use crate::settings::sources_param;
 use crate::vectors::embedder::to_json;
@@ -21,18 +24,75 @@ pub struct ItemWriter<'conn> {
     vectors: Option<Store>,
     /// Whether the library records the vectors' contexts (read at the first write).
     contexts: Option<bool>,
-    /// The sources the caller may read (None: every source): an id may replace only
-    /// an item of one of them.
-    access: Option<Vec<String>>,
+    /// The route's redaction switch, access globs, kinds and duplicate rule.
+    options: WriteOptions,
     /// The highest id used when the writer was made, so that the lines of one import
     /// may give new ids in any order.
     ids_used: i64,
-    /// Whether secrets are taken out of the items' text (`Item::redact`).
-    redact: bool,
-    /// The secrets taken out so far, by kind.
+    /// The secrets taken out of the items written or left out as duplicates, by kind.
     redacted: Counts,
-    /// The kinds an item may have (`item::known_kinds`).
-    kinds: Vec<String>,
+}
+
+/// An item as it will be stored: its secrets taken out when redaction is on, and what
+/// was taken out. Only `ItemWriter::prepare` makes one, and the writer looks up and
+/// writes nothing else, so that no route stores, or looks a duplicate up with, an item
+/// whose secrets are still in when redaction is on.
+#[derive(Debug)]
+pub struct Prepared {
+    item: Item,
+    redacted: Counts,
+}
+
+impl Deref for Prepared {
+    type Target = Item;
+    fn deref(&self) -> &Item {
+        &self.item
+    }
+}
+
+impl Prepared {
+    /// The secrets taken out of what the item was made from before it was made (capture
+    /// redacts a session's records before it cuts them into items: `capture::redact`),
+    /// counted with the item's own when it is written.
+    pub fn made_from(mut self, redacted: &Counts) -> Prepared {
+        self.redacted.merge(redacted);
+        self
+    }
+
+    /// The item replaces the item `id` (None: it is a new one). Ids hold no text: the
+    /// item stays as prepared.
+    pub fn with_id(mut self, id: Option<i64>) -> Prepared {
+        self.item.id = id;
+        self
+    }
+
+    /// The secrets taken out of the item and of what it was made from, by kind.
+    pub fn redacted(&self) -> &Counts {
+        &self.redacted
+    }
+}
+
+/// What `ItemWriter::store` did with an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stored {
+    /// The item's id; for a duplicate left out, that of the stored item it duplicates.
+    pub id: i64,
+    /// The stored item it is identical to, if any.
+    pub duplicate_of: Option<i64>,
+    /// Whether it was written (false: a duplicate left out).
+    pub written: bool,
+}
+
+/// Why `ItemWriter::store` stored nothing.
+#[derive(Debug)]
+pub enum NotStored {
+    /// The item may not be stored (its embedding, kind, source or id), and the one line
+    /// that says why.
+    Refused(String),
+    /// Looking for a duplicate failed.
+    Lookup(rusqlite::Error),
+    /// The write failed.
+    Write(rusqlite::Error),
 }
 
 /// Counts by kind as `--json` output and the MCP answer give them: `{"github-token": 2}`,
@@ -56,57 +116,89 @@ pub fn ids_used(conn: &Connection) -> rusqlite::Result<i64> {
 }
 
 impl<'conn> ItemWriter<'conn> {
-    /// Prepares both statements on `conn` (a connection inside the caller's transaction).
-    pub fn new(conn: &'conn Connection) -> rusqlite::Result<ItemWriter<'conn>> {
+    /// Prepares both statements on `conn` (a connection inside the caller's transaction),
+    /// for the writes of a route bound by `options`: their access globs bind every write
+    /// (an item is written only to a source they allow, and an item with an id only when
+    /// that id names an item of such a source), their switch every redaction.
+    pub fn new(
+        conn: &'conn Connection,
+        options: &WriteOptions,
+    ) -> rusqlite::Result<ItemWriter<'conn>> {
         Ok(ItemWriter {
             conn,
             insert: conn.prepare_cached(queries::IMPORT_ITEM.sql)?,
             find_duplicate: conn.prepare_cached(queries::FIND_DUPLICATE.sql)?,
             vectors: None,
             contexts: None,
-            access: None,
+            options: options.clone(),
             ids_used: ids_used(conn)?,
-            redact: true,
             redacted: Counts::default(),
-            kinds: known_kinds(None),
         })
     }
 
-    /// On by default: `--no-redact` and `[redact] enabled = false` turn it off.
-    pub fn with_redaction(mut self, on: bool) -> Self {
-        self.redact = on;
-        self
-    }
-
     /// The item as it will be stored: its secrets replaced, when redaction is on, and
-    /// counted. Every item goes through here before the duplicate lookup and the write,
-    /// so that neither sees a secret.
-    pub fn prepare(&mut self, mut item: Item) -> Item {
-        if self.redact {
-            let found = item.redact();
-            self.redacted.merge(&found);
+    /// what was replaced. Nothing else can be looked up or written, so that neither the
+    /// duplicate lookup nor the write sees a secret.
+    pub fn prepare(&self, mut item: Item) -> Prepared {
+        let redacted = if self.options.redact {
+            item.redact()
+        } else {
+            Counts::default()
+        };
+        Prepared { item, redacted }
+    }
+
+    /// What `redact` finds, run only when redaction is on (else the default: nothing
+    /// found): a route's redaction of what it makes its items of, before they are made
+    /// (capture's session records), under the same switch as the items'.
+    pub fn redact_before<T: Default>(&self, redact: impl FnOnce() -> T) -> T {
+        if self.options.redact {
+            redact()
+        } else {
+            T::default()
         }
-        item
     }
 
-    /// The kinds the configuration adds to the built-in ones (`[kinds] extra`).
-    pub fn with_kinds(mut self, extra: Option<&[String]>) -> Self {
-        self.kinds = known_kinds(extra);
-        self
+    /// An item made from a prepared one (the summary a summariser writes of its text),
+    /// prepared in turn: it carries the secrets taken out of both.
+    pub fn remade<T>(&self, from: Prepared, make: impl FnOnce(Item) -> (Item, T)) -> (Prepared, T) {
+        let (item, made) = make(from.item);
+        (self.prepare(item).made_from(&from.redacted), made)
     }
 
-    /// The secrets taken out of the items prepared so far, by kind.
+    /// The secrets taken out of the items written (by `write`, `write_marked` or `store`)
+    /// or left out as duplicates (by `store`: their text was read), by kind.
     pub fn redacted(&self) -> &Counts {
         &self.redacted
     }
 
-    /// Binds the writes to the caller's access globs (`Globals::allow`): an item is
-    /// written only to a source they allow, and an item with an id only when that id
-    /// names an item of such a source. The rule of every route that writes through here
-    /// (`add`, `import`, the MCP `add` tool).
-    pub fn with_access(mut self, allow: &Option<Vec<String>>) -> Self {
-        self.access = allow.clone();
-        self
+    /// Stores the item as `add` and `import` do: prepared (`prepare`), then refused with
+    /// the one line that says why (its embedding, kind, source or id), or looked up among
+    /// the stored items and, when it duplicates one, left out or written again by the
+    /// route's `duplicates`.
+    pub fn store(&mut self, item: Item, marks: &Marks) -> Result<Stored, NotStored> {
+        let item = self.prepare(item);
+        if let Some(problem) = self.embedding_problem(&item) {
+            return Err(NotStored::Refused(problem));
+        }
+        let duplicate_of = self.duplicate_of(&item).map_err(NotStored::Lookup)?;
+        if let (Some(id), Duplicates::Skip) = (duplicate_of, self.options.duplicates) {
+            self.redacted.merge(&item.redacted);
+            return Ok(Stored {
+                id,
+                duplicate_of,
+                written: false,
+            });
+        }
+        let id = self
+            .write_marked(&item, marks)
+            .map_err(NotStored::Write)?
+            .map_err(NotStored::Refused)?;
+        Ok(Stored {
+            id,
+            duplicate_of,
+            written: true,
+        })
     }
 
     /// With the library's vector record (`store::read`), items' embeddings are stored.
@@ -135,7 +227,7 @@ impl<'conn> ItemWriter<'conn> {
     /// The id of a stored item identical to `item` (same source, project, title,
     /// summary, questions, atoms and time), if any. An item with an id replaces that
     /// item instead and has no duplicate.
-    pub fn duplicate_of(&mut self, item: &Item) -> rusqlite::Result<Option<i64>> {
+    pub fn duplicate_of(&mut self, item: &Prepared) -> rusqlite::Result<Option<i64>> {
         // Nothing is looked up in a source the caller may not read: the write refuses it.
         if item.id.is_some() || self.source_refusal(item).is_some() {
             return Ok(None);
@@ -160,7 +252,7 @@ impl<'conn> ItemWriter<'conn> {
     /// embedding (checked by `embedding_problem`), its vector too, as of this write.
     /// An item whose id may not be written (`sql/import_item.sql` says which may) is
     /// refused, with the one line that says why, and nothing is written.
-    pub fn write(&mut self, item: &Item) -> rusqlite::Result<Result<i64, String>> {
+    pub fn write(&mut self, item: &Prepared) -> rusqlite::Result<Result<i64, String>> {
         self.write_with(item, None)
     }
 
@@ -168,28 +260,30 @@ impl<'conn> ItemWriter<'conn> {
     /// those of an item it replaces; a kind the library does not know is refused.
     pub fn write_marked(
         &mut self,
-        item: &Item,
+        item: &Prepared,
         marks: &Marks,
     ) -> rusqlite::Result<Result<i64, String>> {
         if let Some(unknown) = marks
             .kind
             .as_deref()
-            .and_then(|k| unknown_kind("kind", k, &self.kinds))
+            .and_then(|k| unknown_kind("kind", k, &self.options.kinds))
         {
             return Ok(Err(unknown));
         }
         self.write_with(item, Some(marks))
     }
 
+    /// The one write; the item's secrets count once it is written.
     fn write_with(
         &mut self,
-        item: &Item,
+        prepared: &Prepared,
         marks: Option<&Marks>,
     ) -> rusqlite::Result<Result<i64, String>> {
+        let item = &prepared.item;
         if let Some(refusal) = self.source_refusal(item) {
             return Ok(Err(refusal));
         }
-        let sources = sources_param(&self.access);
+        let sources = sources_param(&self.options.allow);
         let (sources, ids_used) = (sources.as_deref(), Some(self.ids_used));
         // A route that knows nothing of marks keeps those of an item it replaces.
         let written = item.insert_as(&mut self.insert, sources, ids_used, marks)?;
@@ -224,14 +318,16 @@ impl<'conn> ItemWriter<'conn> {
                 ))?
                 .execute((id, to_json(v)))?;
         }
+        self.redacted.merge(&prepared.redacted);
         Ok(Ok(id))
     }
 
     /// Why an item may not be written to its source, if it may not: the access globs
     /// allow the caller other sources only.
     fn source_refusal(&self, item: &Item) -> Option<String> {
-        let globs = self.access.as_ref()?;
-        (!crate::access::allowed(&self.access, &item.source)).then(|| {
+        let allow = &self.options.allow;
+        let globs = allow.as_ref()?;
+        (!crate::access::allowed(allow, &item.source)).then(|| {
             format!(
                 "source {:?} is not one the access globs ({}) allow: write to a source they allow",
                 item.source,
@@ -244,7 +340,7 @@ impl<'conn> ItemWriter<'conn> {
     /// they forbid and a forgotten one get the same answer, as `get` answers alike for
     /// a forbidden item and a missing one.
     fn refusal(&self, id: i64) -> String {
-        match &self.access {
+        match &self.options.allow {
             None => format!(
                 "id {id} was used by an item since forgotten: ids are never reused; leave id out to add a new item"
             ),

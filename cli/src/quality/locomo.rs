@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use crate::error::{Context, Result};
 use crate::item::Item;
+use crate::items::options::{Duplicates, WriteOptions};
 use crate::items::writer::{self, ItemWriter};
 use crate::library::Library;
 use crate::{err, interrupt};
@@ -48,10 +49,18 @@ pub fn import(
     let first_id = writer::ids_used(&tx).context("reading the next id")? + 1;
     let converted = convert(doc, first_id)?;
     {
-        let mut writer = ItemWriter::new(&tx).context("preparing the import")?;
+        // The cases are judged against these items' text: it is stored as the file gives
+        // it, not redacted, and under no access globs.
+        let options = WriteOptions {
+            redact: false,
+            allow: None,
+            kinds: crate::item::known_kinds(None),
+            duplicates: Duplicates::AddAgain,
+        };
+        let mut writer = ItemWriter::new(&tx, &options).context("preparing the import")?;
         for item in &converted.items {
             writer
-                .write(item)
+                .write(&writer.prepare(item.clone()))
                 .context("writing an item")?
                 .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
         }
