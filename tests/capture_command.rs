@@ -189,3 +189,51 @@ fn what_is_not_a_session_is_reported_and_the_rest_captured() {
     assert!(ran.stdout.contains("2 items added"), "{}", ran.stdout);
     assert_eq!(items(&lib).len(), 2);
 }
+
+/// Capture writes its own sources only, and the access globs, which bound what a reader
+/// sees, do not bind it: under `[access] allow = ["agent-*"]` it writes exactly what it
+/// writes without, to `claude-code` and `codex`, which that reader then does not see.
+#[test]
+fn the_access_globs_bind_readers_not_capture() {
+    let plain = TempLib::init(None);
+    let plain_dir = copy_of(&plain, &[CLAUDE, CODEX]);
+    let counted = capture(&plain, &[&plain_dir]);
+    let bound = TempLib::init(None);
+    let dir = copy_of(&bound, &[CLAUDE, CODEX]);
+    let config = bound.path("recall.toml");
+    std::fs::write(&config, "[access]\nallow = [\"agent-*\"]\n").unwrap();
+    let config = config.to_string_lossy().to_string();
+    let dir = dir.to_string_lossy().to_string();
+    let under_globs = bound
+        .run(&["--config", &config, "--json", "capture", &dir])
+        .ok()
+        .json();
+    assert_eq!(under_globs["added"], 5, "{under_globs}");
+    assert_eq!(under_globs["added"], counted["added"]);
+    let sources = |lib: &TempLib| -> Vec<(String, String)> {
+        let conn = lib.conn();
+        let mut stmt = conn
+            .prepare("select source, title from items order by id")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let written = sources(&bound);
+    assert_eq!(written, sources(&plain));
+    let mut names: Vec<&str> = written.iter().map(|(s, _)| s.as_str()).collect();
+    names.dedup();
+    assert_eq!(names, ["claude-code", "codex"]);
+    // The reader the globs bind sees none of them; a reader without sees them all.
+    let seen = |args: &[&str]| {
+        bound.run(args).ok().json()["results"]
+            .as_array()
+            .map(Vec::len)
+    };
+    let timeline = ["--json", "timeline", "--scope", "all"];
+    let mut bound_args = vec!["--config", config.as_str()];
+    bound_args.extend(timeline);
+    assert_eq!(seen(&bound_args), Some(0));
+    assert_eq!(seen(&timeline), Some(5));
+}
