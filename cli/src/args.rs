@@ -726,6 +726,18 @@ pub struct HookArgs {
     pub access: AccessArgs,
 }
 
+/// The global options that take a value, as `--long` names, read from `Cli`'s own
+/// definition: what a reader of a recall command line skips, with its value, to find the
+/// subcommand, and what a recall started by recall is given again.
+pub fn global_value_options() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_arguments()
+        .filter(|a| a.is_global_set() && a.get_action().takes_values())
+        .filter_map(|a| a.get_long().map(|long| format!("--{long}")))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::any::TypeId;

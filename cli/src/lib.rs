@@ -96,10 +96,11 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
 /// The subcommand named on a command line clap refused: the first word after the
 /// global options.
 fn subcommand(argv: &[OsString]) -> Option<&std::ffi::OsStr> {
+    let value_options = args::global_value_options();
     let mut args = argv.iter().skip(1);
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy();
-        if ["--db", "--config", "--tokenizer"].contains(&text.as_ref()) {
+        if value_options.iter().any(|o| *o == text) {
             args.next();
         } else if !text.starts_with('-') {
             return Some(arg);
@@ -119,4 +120,60 @@ fn fail(message: &str, code: i32, json: bool) -> i32 {
         eprintln!("recall: {}", text::field(message));
     }
     code
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+    use std::path::Path;
+
+    use clap::{CommandFactory, Parser};
+
+    use super::*;
+
+    /// The global options after which clap itself takes the next word as a value:
+    /// `recall OPTION search hook` runs the hook.
+    fn globals_clap_gives_a_value() -> Vec<String> {
+        args::Cli::command()
+            .get_arguments()
+            .filter(|a| a.is_global_set())
+            .filter_map(|a| a.get_long().map(|long| format!("--{long}")))
+            .filter(|option| {
+                let cli = args::Cli::try_parse_from(["recall", option, "search", "hook"]);
+                matches!(cli.map(|c| c.command), Ok(args::Command::Hook(_)))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_global_option_with_a_value_is_known_to_each_reader_of_a_command_line() {
+        let options = globals_clap_gives_a_value();
+        assert!(options.contains(&"--db".to_string()), "{options:?}");
+        assert!(!options.contains(&"--json".to_string()), "{options:?}");
+        for option in &options {
+            let argv: Vec<OsString> = ["recall", option, "search", "hook"]
+                .iter()
+                .map(OsString::from)
+                .collect();
+            assert_eq!(subcommand(&argv), Some(std::ffi::OsStr::new("hook")), "{option}");
+            assert!(
+                setup::recall_hook(&format!("recall {option} search hook")),
+                "{option}"
+            );
+        }
+        // Each set, with a value of its own; the hook's capture gets every one again.
+        let mut argv = vec!["recall".to_string()];
+        for option in &options {
+            argv.extend([option.clone(), format!("value of {option}")]);
+        }
+        argv.push("hook".to_string());
+        let cli = args::Cli::try_parse_from(&argv).expect("the globals parse");
+        let passed: Vec<(String, OsString)> =
+            hook::end::passed_on(&cli, Path::new("value of --db"));
+        let want: Vec<(String, OsString)> = options
+            .iter()
+            .map(|o| (o.clone(), OsString::from(format!("value of {o}"))))
+            .collect();
+        assert_eq!(passed, want);
+    }
 }

@@ -10,6 +10,7 @@
 //! started again by the next hook event of any session (`retry`). A library that cannot be written (a read-only file or folder, a
 //! Litestream replica) is refused, and the hook says so. Nothing is printed on stdout
 //! without `--json` (Codex takes a `Stop` hook's output as JSON).
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -189,16 +190,31 @@ fn starts_like_json_lines(path: &str) -> bool {
     head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
+/// The global options a recall this hook starts is given again, each with its value:
+/// every one that takes a value (`args::global_value_options`) and was set, `--db` as the
+/// library this hook uses.
+pub(crate) fn passed_on(cli: &Cli, db: &Path) -> Vec<(String, OsString)> {
+    crate::args::global_value_options()
+        .into_iter()
+        .filter_map(|option| {
+            let value: Option<OsString> = match option.as_str() {
+                "--db" => Some(db.into()),
+                "--config" => cli.config.clone().map(Into::into),
+                "--tokenizer" => cli.tokenizer.clone().map(Into::into),
+                // One not named here is not passed on: `crate::tests` fails for it.
+                _ => None,
+            };
+            value.map(|v| (option, v))
+        })
+        .collect()
+}
+
 /// Starts `recall capture TRANSCRIPT` on the same library and configuration, detached.
 fn spawn(cli: &Cli, db: &Path, transcript: &str, session: &str) -> Result<u32> {
     let exe = std::env::current_exe().map_err(|e| err!("cannot find the recall program ({e})"))?;
     let mut cmd = Command::new(exe);
-    cmd.arg("--db").arg(db);
-    if let Some(config) = &cli.config {
-        cmd.arg("--config").arg(config);
-    }
-    if let Some(tokenizer) = &cli.tokenizer {
-        cmd.arg("--tokenizer").arg(tokenizer);
+    for (option, value) in passed_on(cli, db) {
+        cmd.arg(option).arg(value);
     }
     cmd.arg("capture")
         .arg(transcript)

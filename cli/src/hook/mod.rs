@@ -21,7 +21,7 @@
 //! on exit 2, the code of every other recall error. The agents hide that line, so each
 //! problem is also appended to the failure log beside the library (`status::log`), which
 //! `recall status` and the next session start (`notice`) read.
-mod end;
+pub(crate) mod end;
 mod file;
 mod notice;
 mod payload;

@@ -163,9 +163,6 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
-/// The global options that take a value.
-const VALUE_OPTIONS: [&str; 3] = ["--db", "--config", "--tokenizer"];
-
 /// Whether a hook command runs `recall hook` (with any global options before `hook`).
 pub fn recall_hook(command: &str) -> bool {
     let Some(words) = command_words(command) else {
@@ -174,9 +171,10 @@ pub fn recall_hook(command: &str) -> bool {
     if !words.first().is_some_and(|p| recall_program(p)) {
         return false;
     }
+    let value_options = crate::args::global_value_options();
     let mut rest = words[1..].iter();
     while let Some(w) = rest.next() {
-        if VALUE_OPTIONS.contains(&w.as_str()) {
+        if value_options.contains(w) {
             rest.next();
         } else if !w.starts_with('-') {
             return w == "hook";
