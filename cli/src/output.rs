@@ -83,13 +83,57 @@ impl Listing for AroundRow {
     }
 }
 
+/// An item's marks in the order every line of it shows them: its kind, then `global`.
+fn mark_words(kind: Option<&str>, global: bool) -> Vec<&str> {
+    kind.into_iter().chain(global.then_some("global")).collect()
+}
+
 /// An item's marks as a listing shows them after its project and source: `; decision,
 /// global`, or nothing.
 pub fn marks(kind: Option<&str>, global: bool) -> String {
-    let marks: Vec<&str> = kind.into_iter().chain(global.then_some("global")).collect();
+    after_source(&mark_words(kind, global))
+}
+
+fn after_source<S: AsRef<str>>(marks: &[S]) -> String {
     match marks.is_empty() {
         true => String::new(),
-        false => format!("; {}", marks.join(", ")),
+        false => {
+            let words: Vec<&str> = marks.iter().map(AsRef::as_ref).collect();
+            format!("; {}", words.join(", "))
+        }
+    }
+}
+
+/// What a line of an item says of it, each fact cut and escaped once (`text::field`, so
+/// that stored text cannot add lines or drive a terminal); a listing's line (`lines`)
+/// and the agent's (`hook`) arrange them each their own way.
+pub struct RowText {
+    pub id: i64,
+    /// The day: the date's first 10 characters.
+    pub date: String,
+    pub title: String,
+    /// As stored: None for no project, an empty one stays empty.
+    pub project: Option<String>,
+    pub source: String,
+    /// `mark_words`, escaped.
+    pub marks: Vec<String>,
+}
+
+impl RowText {
+    pub fn of(item: &Listed) -> RowText {
+        use crate::text::field;
+        let date: String = item.date.chars().take(10).collect();
+        RowText {
+            id: item.id,
+            date: field(&date).into_owned(),
+            title: field(&item.title).into_owned(),
+            project: item.project.as_deref().map(|p| field(p).into_owned()),
+            source: field(&item.source).into_owned(),
+            marks: mark_words(item.kind.as_deref(), item.global)
+                .into_iter()
+                .map(|m| field(m).into_owned())
+                .collect(),
+        }
     }
 }
 
@@ -231,21 +275,20 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
 
 /// A result's line as a listing prints it, and the detail line under it (indented).
 pub fn lines<R: Listing>(row: &R) -> (String, Option<String>) {
-    use crate::text::field;
-    let item = row.listed();
-    let date: String = item.date.chars().take(10).collect();
+    let t = RowText::of(row.listed());
     let line = format!(
         "{}[{}] {} {} ({}, {}{}){}",
         row.prefix(),
-        item.id,
-        field(&date),
-        field(&item.title),
-        field(item.project.as_deref().unwrap_or("-")),
-        field(&item.source),
-        field(&marks(item.kind.as_deref(), item.global)),
+        t.id,
+        t.date,
+        t.title,
+        t.project.as_deref().unwrap_or("-"),
+        t.source,
+        after_source(&t.marks),
         row.note()
     );
-    (line, row.detail().map(|d| format!("    {}", field(&d))))
+    let detail = row.detail();
+    (line, detail.map(|d| format!("    {}", crate::text::field(&d))))
 }
 
 /// The explain fields, one a line; judged candidates (`related`) one a line each, id and

@@ -182,29 +182,23 @@ fn event_name(event: &Event) -> String {
     }
 }
 
-/// One item as a line of a block: id, date, title, and its project where asked. Stored
-/// text is escaped as in every listing, so that a title cannot add lines.
+/// One item as a line of a block: id, date, title, then its project where asked, its
+/// kind and whether it holds in every project; stored text escaped as in every listing
+/// (`output::RowText`), so that a title cannot add lines.
 fn item_line(item: &crate::query::rows::Listed, with_project: bool) -> String {
-    let date: String = item.date.chars().take(10).collect();
-    // The project, then the item's kind and whether it holds in every project.
-    let about: Vec<String> = match item.project.as_deref().unwrap_or("") {
-        p if with_project && !p.is_empty() => Some(format!("project {}", field(p))),
-        _ => None,
-    }
-    .into_iter()
-    .chain(item.kind.as_deref().map(|k| field(k).into_owned()))
-    .chain(item.global.then(|| "global".to_string()))
-    .collect();
-    let project = match about.is_empty() {
+    let t = crate::output::RowText::of(item);
+    let about: Vec<String> = t
+        .project
+        .filter(|p| with_project && !p.is_empty())
+        .map(|p| format!("project {p}"))
+        .into_iter()
+        .chain(t.marks)
+        .collect();
+    let about = match about.is_empty() {
         true => String::new(),
         false => format!(" ({})", about.join(", ")),
     };
-    format!(
-        "- [{}] {} {}{project}\n",
-        item.id,
-        field(&date),
-        field(&item.title)
-    )
+    format!("- [{}] {} {}{about}\n", t.id, t.date, t.title)
 }
 
 #[cfg(test)]
