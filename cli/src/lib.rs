@@ -155,7 +155,11 @@ mod tests {
                 .iter()
                 .map(OsString::from)
                 .collect();
-            assert_eq!(subcommand(&argv), Some(std::ffi::OsStr::new("hook")), "{option}");
+            assert_eq!(
+                subcommand(&argv),
+                Some(std::ffi::OsStr::new("hook")),
+                "{option}"
+            );
             assert!(
                 setup::recall_hook(&format!("recall {option} search hook")),
                 "{option}"

@@ -288,7 +288,10 @@ pub fn lines<R: Listing>(row: &R) -> (String, Option<String>) {
         row.note()
     );
     let detail = row.detail();
-    (line, detail.map(|d| format!("    {}", crate::text::field(&d))))
+    (
+        line,
+        detail.map(|d| format!("    {}", crate::text::field(&d))),
+    )
 }
 
 /// The explain fields, one a line; judged candidates (`related`) one a line each, id and
