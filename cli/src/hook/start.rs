@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::payload::Payload;
 use super::recap;
-use crate::args::HookArgs;
+use crate::args::{self, HookArgs};
 use crate::capture::items::is_error_line;
 use crate::capture::noise;
 use crate::error::Result;
@@ -20,7 +20,7 @@ use crate::library::sessions::{Outcome, State};
 use crate::project::project_of;
 use crate::query;
 use crate::query::rows::{ItemRow, Listed};
-use crate::settings::{self, Filters, Globals};
+use crate::settings::{self, Globals};
 use crate::text::field;
 use recall_core::defaults::LIST_MAX_LIMIT;
 
@@ -46,25 +46,30 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         return Ok(String::new());
     }
     let limit = g.config.hook.start_items;
-    let allow = g.allow(&a.access.allow);
     let (rows, newest) = if limit == 0 {
         (Vec::new(), None)
     } else {
-        let s = settings::Timeline {
-            filters: Filters {
+        // `timeline --project P --limit N` under the hook's globs, resolved and checked as
+        // the command's are; room for the trivial items left out.
+        let asked = args::TimelineArgs {
+            filters: args::Filters {
                 project: project.clone(),
-                ..Filters::default()
+                ..args::Filters::default()
             },
-            // Room for the trivial items left out.
-            limit: (limit * 3).min(LIST_MAX_LIMIT),
-            default_limit: limit,
-            allow: allow.clone(),
-            around: None,
+            around: args::AroundArgs::default(),
+            kinds: args::KindArgs::default(),
+            scope: args::ScopeArgs::default(),
+            common: args::Common {
+                limit: Some((limit * 3).min(LIST_MAX_LIMIT)),
+                access: a.access.clone(),
+                ..args::Common::default()
+            },
         };
+        let s = settings::Timeline::resolve(g, &asked)?;
         let lib = g.open_for_query()?;
         let listed = query::timeline(&lib, &s, false)?.results;
         let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
-        let full = query::get_many(&lib, &ids, false, &allow)?.items;
+        let full = query::get_many(&lib, &ids, false, &s.allow)?.items;
         let kept: Vec<(Listed, ItemRow)> = listed
             .into_iter()
             .zip(full)
