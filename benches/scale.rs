@@ -357,15 +357,15 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     // apart per project, most hits have neighbours).
     let context = |weight: f64, gap_minutes: f64| Ranking {
         context: settings::Context {
-            weight,
-            gap_minutes,
+            context_weight: weight,
+            context_gap_minutes: gap_minutes,
             ..ranking.context
         },
         ..ranking.clone()
     };
     let (off, day) = (
-        context(0.0, ranking.context.gap_minutes),
-        context(ranking.context.weight, 1440.0),
+        context(0.0, ranking.context.context_gap_minutes),
+        context(ranking.context.context_weight, 1440.0),
     );
     timings.extend(time_interleaved(
         &[
@@ -542,7 +542,8 @@ fn vector_channel(
         allow: None,
     };
     let nearest = |v: &str| -> Vec<query::vector_channel::Near> {
-        query::vector_channel::nearest(&lib, v, &Vec::new(), ranking.pool).expect("nearest")
+        query::vector_channel::nearest(&lib, v, &Vec::new(), ranking.candidate_pool)
+            .expect("nearest")
     };
     // No embedder here: the query's vector is given, and the search fuses its nearest.
     let hybrid = |i: usize| {

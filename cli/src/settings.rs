@@ -140,13 +140,19 @@ fn text_argument(arg: &str) -> Result<String> {
     Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
 }
 
-/// The ranking knobs of search and related (what `recall eval --set` varies).
+/// The ranking knobs of search and related (what `recall eval --set` varies), each named
+/// after its configuration key (`[search] recency_weight` is `recency_weight`, `[related]
+/// rule` is `related_rule`). Their flags (`--weight`), SQL parameters (`:weight`) and the
+/// names `recall eval --json` prints them under (`"weight"`) are public and stay.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Ranking {
-    pub pool: i64,
+    #[serde(rename = "pool")]
+    pub candidate_pool: i64,
     pub drop_stopwords: bool,
-    pub half_life: f64,
-    pub weight: f64,
+    #[serde(rename = "half_life")]
+    pub recency_half_life_days: f64,
+    #[serde(rename = "weight")]
+    pub recency_weight: f64,
     /// Common-term pruning: drop words in more than this share of items (None: off).
     pub prune_share: Option<f64>,
     /// An item dated in a period the query names counts 1 + this times its relevance.
@@ -166,34 +172,39 @@ pub struct Ranking {
 }
 
 /// Search's context stage (`sql/search.sql`); a weight or a radius of 0 turns it off.
+/// Named after the `[search] context_*` keys.
 #[derive(Debug, Clone, Copy, serde::Serialize)]
 pub struct Context {
-    pub weight: f64,
-    pub radius: i64,
-    pub gap_minutes: f64,
+    #[serde(rename = "weight")]
+    pub context_weight: f64,
+    #[serde(rename = "radius")]
+    pub context_radius: i64,
+    #[serde(rename = "gap_minutes")]
+    pub context_gap_minutes: f64,
     /// The bm25 weight of the index's `context` column (the neighbours' titles).
-    pub column_weight: f64,
+    #[serde(rename = "column_weight")]
+    pub context_column_weight: f64,
 }
 
 impl Context {
     pub fn on(&self) -> bool {
-        self.weight > 0.0 && self.radius > 0
+        self.context_weight > 0.0 && self.context_radius > 0
     }
 
     /// `--context-weight`, `--context-radius`, `--context-gap` and
     /// `--context-column-weight`: flags over the config.
     fn apply(&mut self, a: &args::ContextArgs) -> Result<()> {
         if let Some(w) = a.context_weight {
-            self.weight = CONTEXT_WEIGHT.flag_real(w)?;
+            self.context_weight = CONTEXT_WEIGHT.flag_real(w)?;
         }
         if let Some(r) = a.context_radius {
-            self.radius = CONTEXT_RADIUS.flag_whole(r)?;
+            self.context_radius = CONTEXT_RADIUS.flag_whole(r)?;
         }
         if let Some(g) = a.context_gap {
-            self.gap_minutes = CONTEXT_GAP_MINUTES.flag_real(g)?;
+            self.context_gap_minutes = CONTEXT_GAP_MINUTES.flag_real(g)?;
         }
         if let Some(w) = a.context_column_weight {
-            self.column_weight = CONTEXT_COLUMN_WEIGHT.flag_real(w)?;
+            self.context_column_weight = CONTEXT_COLUMN_WEIGHT.flag_real(w)?;
         }
         Ok(())
     }
@@ -202,17 +213,17 @@ impl Context {
 impl Ranking {
     pub fn from_config(c: &Config) -> Ranking {
         Ranking {
-            pool: c.search.candidate_pool,
+            candidate_pool: c.search.candidate_pool,
             drop_stopwords: c.search.drop_stopwords,
-            half_life: c.search.recency_half_life_days,
-            weight: c.search.recency_weight,
+            recency_half_life_days: c.search.recency_half_life_days,
+            recency_weight: c.search.recency_weight,
             prune_share: c.search.prune_share,
             period_weight: c.search.period_weight,
             context: Context {
-                weight: c.search.context_weight,
-                radius: c.search.context_radius,
-                gap_minutes: c.search.context_gap_minutes,
-                column_weight: c.search.context_column_weight,
+                context_weight: c.search.context_weight,
+                context_radius: c.search.context_radius,
+                context_gap_minutes: c.search.context_gap_minutes,
+                context_column_weight: c.search.context_column_weight,
             },
             related_rule: c.related.rule,
             related_min_weight: c.related.min_weight,
@@ -357,10 +368,10 @@ fn scoped(project: Option<String>, scope: Option<Scope>) -> Option<String> {
 /// is read once here, so that the settings printed are the ones used.
 fn recency(r: &args::Recency, ranking: &mut Ranking) -> Result<String> {
     if let Some(h) = r.half_life {
-        ranking.half_life = HALF_LIFE_DAYS.flag_real(h)?;
+        ranking.recency_half_life_days = HALF_LIFE_DAYS.flag_real(h)?;
     }
     if let Some(w) = r.weight {
-        ranking.weight = RECENCY_WEIGHT.flag_real(w)?;
+        ranking.recency_weight = RECENCY_WEIGHT.flag_real(w)?;
     }
     Ok(time_flag("--now", r.now.as_deref())?
         .unwrap_or_else(|| recall_core::time::normalize(&chrono::Utc::now())))
@@ -381,7 +392,7 @@ impl Search {
         let cfg = &g.config.search;
         let mut ranking = Ranking::from_config(&g.config);
         // Documented as clamped, not refused: a pool is a cost, not a meaning.
-        ranking.pool = CANDIDATE_POOL.clamp(a.pool.unwrap_or(cfg.candidate_pool));
+        ranking.candidate_pool = CANDIDATE_POOL.clamp(a.pool.unwrap_or(cfg.candidate_pool));
         ranking.drop_stopwords = cfg.drop_stopwords && !a.literal;
         if let Some(share) = a.prune {
             ranking.prune_share = Some(PRUNE_SHARE.flag_real(share)?);
@@ -407,8 +418,8 @@ impl Search {
         let r = &self.ranking;
         json!({
             "query": self.query, "tokenizer": tokenizer, "drop_stopwords": r.drop_stopwords,
-            "pool": r.pool, "limit": self.limit, "half_life_days": r.half_life,
-            "recency_weight": r.weight, "now": self.now, "filters": self.filters.shown(),
+            "pool": r.candidate_pool, "limit": self.limit, "half_life_days": r.recency_half_life_days,
+            "recency_weight": r.recency_weight, "now": self.now, "filters": self.filters.shown(),
             "allow": self.allow, "prune_share": r.prune_share, "context": r.context,
             "period_weight": r.period_weight,
         })
@@ -580,7 +591,7 @@ impl Related {
         let r = &self.ranking;
         let mut shown = json!({
             "prompt": self.prompt, "project": self.project, "limit": self.limit,
-            "half_life_days": r.half_life, "recency_weight": r.weight,
+            "half_life_days": r.recency_half_life_days, "recency_weight": r.recency_weight,
             "now": self.now, "allow": self.allow,
             "rule": r.related_rule.name(), "min_weight": r.related_min_weight,
             "min_joint_weight": r.related_min_joint_weight,

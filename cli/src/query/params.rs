@@ -29,7 +29,13 @@ fn filters(f: &Filters) -> Params {
 
 pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
     plan_search(lib, s, |filters| {
-        vector_channel::run(lib, &s.ranking.vectors, &s.query, filters, s.ranking.pool)
+        vector_channel::run(
+            lib,
+            &s.ranking.vectors,
+            &s.query,
+            filters,
+            s.ranking.candidate_pool,
+        )
     })
 }
 
@@ -73,7 +79,7 @@ fn plan_search(
     let mut params = filters(&s.filters);
     params.push((":sources", text(sources_param(&s.allow).as_deref())));
     // The pool is in range already: the settings clamp the flag and refuse the rest.
-    let pool = r.pool;
+    let pool = r.candidate_pool;
     let vectors = channel(&params)?;
     params.extend(vectors.params(&r.vectors));
     params.extend([
@@ -85,15 +91,15 @@ fn plan_search(
         (":limit", int(Some(s.limit))),
         (":max_limit", int(Some(s.limit.max(1)))),
         (":now", text(s.now.as_deref())),
-        (":half_life", real(Some(r.half_life))),
-        (":weight", real(Some(r.weight))),
+        (":half_life", real(Some(r.recency_half_life_days))),
+        (":weight", real(Some(r.recency_weight))),
         (":period_weight", real(Some(r.period_weight))),
-        (":context_weight", real(Some(r.context.weight))),
-        (":context_radius", int(Some(r.context.radius))),
-        (":context_gap", real(Some(r.context.gap_minutes))),
+        (":context_weight", real(Some(r.context.context_weight))),
+        (":context_radius", int(Some(r.context.context_radius))),
+        (":context_gap", real(Some(r.context.context_gap_minutes))),
         (
             ":context_column_weight",
-            real(Some(r.context.column_weight)),
+            real(Some(r.context.context_column_weight)),
         ),
     ]);
     Ok(SearchPlan {
@@ -171,8 +177,8 @@ pub fn related(lib: &Library, s: &settings::Related, candidates: bool) -> Params
         (":sources", text(sources_param(&s.allow).as_deref())),
         (":limit", int(Some(s.limit))),
         (":now", text(s.now.as_deref())),
-        (":half_life", real(Some(s.ranking.half_life))),
-        (":weight", real(Some(s.ranking.weight))),
+        (":half_life", real(Some(s.ranking.recency_half_life_days))),
+        (":weight", real(Some(s.ranking.recency_weight))),
     ]
 }
 

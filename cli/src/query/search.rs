@@ -58,7 +58,7 @@ fn matched(lib: &Library, s: &settings::Search, answer: &mut Answer<SearchRow>) 
     let Some(doc) = answer.explain.as_mut() else {
         return Ok(());
     };
-    let column_weight = s.ranking.context.column_weight;
+    let column_weight = s.ranking.context.context_column_weight;
     explain::attach(
         lib,
         &mut answer.results,
@@ -85,7 +85,7 @@ fn explained(
     };
     let mut fields = json!({
         "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
-        "pool": s.ranking.pool, "limit": s.limit, "context": context(s, rows),
+        "pool": s.ranking.candidate_pool, "limit": s.limit, "context": context(s, rows),
         "period": period(s),
     });
     if !matches!(plan.vectors, Channel::Off(None)) {
@@ -120,7 +120,7 @@ fn context(s: &settings::Search, rows: &[SearchRow]) -> Json {
         })
         .collect();
     json!({
-        "on": c.on(), "weight": c.weight, "radius": c.radius, "gap_minutes": c.gap_minutes,
+        "on": c.on(), "weight": c.context_weight, "radius": c.context_radius, "gap_minutes": c.context_gap_minutes,
         "joined": joined,
     })
 }
