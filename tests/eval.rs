@@ -350,6 +350,63 @@ fn bad_cases_are_refused_with_their_line() {
     .unwrap();
     lib.run(&["eval", file.to_str().unwrap()])
         .fails_with("line 1: now \"soon\" is not an ISO-8601 time");
+    // A kind of the right shape the library does not know is refused as `--kind` refuses
+    // it, naming the case, for each query a case asks.
+    for (case, id) in [
+        (
+            json!({"id": "s", "query": "auth", "kind": "colour", "expect": [1]}),
+            "s",
+        ),
+        (
+            json!({"item": 2, "kind": ["note", "colour"], "expect": [1]}),
+            "line-1",
+        ),
+        (
+            json!({"id": "r", "prompt": "slow auth endpoint", "kind": "colour", "expect": []}),
+            "r",
+        ),
+    ] {
+        std::fs::write(&file, format!("{case}\n")).unwrap();
+        let out = lib
+            .run(&["eval", file.to_str().unwrap()])
+            .fails_with(&format!(
+                "case {id}: --kind \"colour\" is not a known kind (known: decision, bugfix"
+            ));
+        assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    }
+}
+
+/// A column reads the whole library: the configuration's `[access] allow`, which binds
+/// the queries of agents, leaves out none of the items a case's labels name.
+#[test]
+fn a_column_reads_every_source_whatever_the_access_globs() {
+    let lib = sample(None);
+    let ids = |sql: &str| lib.count(sql);
+    let outside = ids("select min(id) from items where source = 'ci-bot'");
+    let file = lib.path("cases.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n",
+            json!({"id": "k8s", "query": "kubernetes-client", "expect": [outside]})
+        ),
+    )
+    .unwrap();
+    let config = lib.path("recall.toml");
+    std::fs::write(&config, "[access]\nallow = [\"agent-*\"]\n").unwrap();
+    let config = config.to_str().unwrap();
+    // The reader the globs bind does not see it; the column does.
+    let seen = lib
+        .run(&["--config", config, "--json", "search", "kubernetes-client"])
+        .ok()
+        .json();
+    assert_eq!(seen["results"].as_array().map(Vec::len), Some(0), "{seen}");
+    let out = lib
+        .run(&["--config", config, "--json", "eval", file.to_str().unwrap()])
+        .ok()
+        .json();
+    let summary = &out["variants"][0]["summary"];
+    assert_eq!(summary["recall_at_10"], 1.0, "{out}");
 }
 
 #[test]

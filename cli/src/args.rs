@@ -391,7 +391,7 @@ pub struct ContextArgs {
     pub context_column_weight: Option<f64>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default)]
 pub struct SearchArgs {
     /// Free text: nothing in it acts as an FTS5 operator; "quoted phrases" stay phrases.
     /// `-` reads it from standard input (for a query longer than the argument limit).

@@ -389,11 +389,25 @@ pub struct Search {
 
 impl Search {
     pub fn resolve(g: &Globals, a: &args::SearchArgs) -> Result<Search> {
+        Search::ranked(g, a, Ranking::from_config(&g.config), || g.text(&a.query))
+    }
+
+    /// `search` over a ranking of the caller's (a column of `recall eval`, the
+    /// configuration with its `--set` values) and a query read by `query` (after every
+    /// flag is checked, so that a bad flag is told before standard input is read): the
+    /// flags of `a` over them, checked as the command's are.
+    pub fn ranked(
+        g: &Globals,
+        a: &args::SearchArgs,
+        mut ranking: Ranking,
+        query: impl FnOnce() -> Result<String>,
+    ) -> Result<Search> {
         let cfg = &g.config.search;
-        let mut ranking = Ranking::from_config(&g.config);
         // Documented as clamped, not refused: a pool is a cost, not a meaning.
-        ranking.candidate_pool = CANDIDATE_POOL.clamp(a.pool.unwrap_or(cfg.candidate_pool));
-        ranking.drop_stopwords = cfg.drop_stopwords && !a.literal;
+        if let Some(pool) = a.pool {
+            ranking.candidate_pool = CANDIDATE_POOL.clamp(pool);
+        }
+        ranking.drop_stopwords = ranking.drop_stopwords && !a.literal;
         if let Some(share) = a.prune {
             ranking.prune_share = Some(PRUNE_SHARE.flag_real(share)?);
         }
@@ -405,7 +419,7 @@ impl Search {
         let now = recency(&a.recency, &mut ranking)?;
         ranking.stages(&a.judge, &a.vectors)?;
         Ok(Search {
-            query: g.text(&a.query)?,
+            query: query()?,
             limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),
             now: Some(now),
             filters,
@@ -573,7 +587,17 @@ impl Related {
     /// `related` for a prompt read elsewhere (the prompt hook's JSON): the flags of `a`
     /// and the configuration, but `a.prompt` is not read.
     pub fn with_prompt(g: &Globals, a: &args::RelatedArgs, prompt: String) -> Result<Related> {
-        let mut ranking = Ranking::from_config(&g.config);
+        Related::ranked(g, a, prompt, Ranking::from_config(&g.config))
+    }
+
+    /// `related` for a prompt read elsewhere, over a ranking of the caller's (a column of
+    /// `recall eval`): the flags of `a` over it.
+    pub fn ranked(
+        g: &Globals,
+        a: &args::RelatedArgs,
+        prompt: String,
+        mut ranking: Ranking,
+    ) -> Result<Related> {
         let now = recency(&a.recency, &mut ranking)?;
         judging(&a.rule, &mut ranking)?;
         Ok(Related {

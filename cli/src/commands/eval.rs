@@ -37,7 +37,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Access::Read, None)?;
-        let outcomes = quality::run_variant(&lib, &cases, &v.ranking);
+        let outcomes = quality::run_variant(g, &lib, &cases, &v.ranking);
         let outcomes = match outcomes {
             Ok(o) => o,
             Err(e) => {

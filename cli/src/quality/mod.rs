@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::args;
 use crate::error::Result;
 use crate::library::Library;
-use crate::settings::{self, time_flag, Filters, Ranking};
+use crate::settings::{self, time_flag, Globals, Ranking};
 use crate::{err, input, query};
 
 /// How many results a case reads: the first 10 for the metrics, and the ranks beyond.
@@ -151,50 +152,81 @@ pub struct Variant {
 }
 
 /// The ids a case's query returns, in rank order, and how the judge or the embedder
-/// failed when their failure gave the literal answer instead.
-pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>, Option<String>)> {
-    let now = case.now.clone();
+/// failed when their failure gave the literal answer instead. The case is asked as the
+/// command line asks it (`args`), and resolved by the command's own `settings`, over the
+/// column's ranking.
+pub fn answer(
+    g: &Globals,
+    lib: &Library,
+    case: &Case,
+    ranking: &Ranking,
+) -> Result<(Vec<i64>, Option<String>)> {
+    // A column reads the whole library, whatever the configuration's `[access] allow`:
+    // its labels name items of every source (set below, after each resolve).
+    let kinds = args::KindArgs {
+        kinds: case.kinds.clone().unwrap_or_default(),
+    };
+    let common = args::Common {
+        limit: Some(DEPTH),
+        ..args::Common::default()
+    };
+    let recency = args::Recency {
+        now: case.now.clone(),
+        ..args::Recency::default()
+    };
     match case.kind() {
         "later" => {
-            let s = settings::Later {
-                item_id: case.item.unwrap_or_default(),
+            let asked = args::LaterArgs {
+                id: case.item.unwrap_or_default(),
                 query: case.query.clone(),
-                limit: DEPTH,
-                allow: None,
-                kinds: case.kinds.clone(),
+                kinds,
+                common,
             };
+            let mut s = in_case(case, settings::Later::resolve(g, &asked))?;
+            s.allow = None;
             let rows = query::later_results(lib, &s)?;
             Ok((rows.iter().map(|r| r.item.id).collect(), None))
         }
         "related" => {
-            let s = settings::Related {
-                prompt: case.prompt.clone().unwrap_or_default(),
+            let asked = args::RelatedArgs {
+                prompt: String::new(),
                 project: case.project.clone(),
-                kinds: case.kinds.clone(),
-                ranking: ranking.clone(),
-                limit: recall_core::defaults::RELATED_LIMIT,
-                now,
-                allow: None,
+                recency,
+                rule: args::RuleArgs::default(),
+                kinds,
+                scope: args::ScopeArgs::default(),
+                common: args::Common::default(),
             };
+            let prompt = case.prompt.clone().unwrap_or_default();
+            let mut s = in_case(
+                case,
+                settings::Related::ranked(g, &asked, prompt, ranking.clone()),
+            )?;
+            s.allow = None;
             let answer = query::related(lib, &s, false)?;
             Ok((answer.results.iter().map(|r| r.item.id).collect(), None))
         }
         _ => {
-            let s = settings::Search {
-                query: case.query.clone().unwrap_or_default(),
-                ranking: ranking.clone(),
-                limit: DEPTH,
-                now,
-                filters: Filters {
+            let asked = args::SearchArgs {
+                filters: args::Filters {
                     project: case.project.clone(),
                     source: case.source.clone(),
                     since: case.since.clone(),
                     until: case.until.clone(),
-                    kinds: case.kinds.clone(),
-                    scope: None,
                 },
-                allow: None,
+                recency,
+                kinds,
+                common,
+                ..args::SearchArgs::default()
             };
+            let query = case.query.clone().unwrap_or_default();
+            let mut s = in_case(
+                case,
+                settings::Search::ranked(g, &asked, ranking.clone(), || Ok(query)),
+            )?;
+            // Every case reads DEPTH ranks, whatever the configuration's most results.
+            s.limit = DEPTH;
+            s.allow = None;
             // The judge's answer when one is set, as `recall search` gives it.
             let answer = query::search(lib, &s, false)?;
             let ids = answer.results.iter().map(|r| r.item.id).collect();
@@ -203,11 +235,24 @@ pub fn answer(lib: &Library, case: &Case, ranking: &Ranking) -> Result<(Vec<i64>
     }
 }
 
-pub fn run_variant(lib: &Library, cases: &[Case], ranking: &Ranking) -> Result<Vec<Outcome>> {
+/// A case's request refused (a kind the library does not know), named by its case.
+fn in_case<T>(case: &Case, asked: Result<T>) -> Result<T> {
+    asked.map_err(|e| {
+        let id = case.id.as_deref().unwrap_or("?");
+        err!("case {id}: {}", e.message)
+    })
+}
+
+pub fn run_variant(
+    g: &Globals,
+    lib: &Library,
+    cases: &[Case],
+    ranking: &Ranking,
+) -> Result<Vec<Outcome>> {
     cases
         .iter()
         .map(|c| {
-            let (ids, fell_back) = answer(lib, c, ranking)?;
+            let (ids, fell_back) = answer(g, lib, c, ranking)?;
             let mut outcome = metrics::outcome(
                 c.id.clone().unwrap_or_default(),
                 c.kind(),
