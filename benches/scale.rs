@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use recall_cli::library::sql_file::queries;
 use recall_cli::library::{self, Access};
-use recall_cli::query::{self, sql_file::queries};
+use recall_cli::query;
 use recall_cli::settings::{self, Filters, Ranking};
 use rusqlite::Connection;
 

@@ -542,6 +542,21 @@ fn the_mcp_server_does_not_import_the_commands() {
     );
 }
 
+/// The write services run their SQL through the storage layer's runner
+/// (`library::sql_file`), as the read path does, and never borrow from the read path.
+#[test]
+fn the_writes_do_not_import_the_read_path() {
+    let g = cli_graph();
+    let borrowed: Vec<String> = ["items", "capture", "embed"]
+        .iter()
+        .filter_map(|m| {
+            let site = g.get(*m).and_then(|deps| deps.get("query"))?;
+            Some(format!("{m} imports query ({site})"))
+        })
+        .collect();
+    assert!(borrowed.is_empty(), "{}", borrowed.join("\n"));
+}
+
 #[test]
 fn imports_are_read_from_code_only() {
     let src = r##"

@@ -180,7 +180,7 @@ fn json_rows(columns: &[String], rows: &[Vec<Value>]) -> Json {
             .map(|row| {
                 let mut obj = Map::new();
                 for (c, v) in columns.iter().zip(row) {
-                    obj.insert(c.clone(), crate::query::sql_file::json(ValueRef::from(v)));
+                    obj.insert(c.clone(), crate::library::sql_file::json(ValueRef::from(v)));
                 }
                 Json::Object(obj)
             })

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use crate::err;
 use crate::error::{Context, Result};
 use crate::item::Item;
-use crate::query::sql_file::{self, int, queries, text};
+use crate::library::sql_file::{self, int, queries, text};
 use crate::settings::{kinds_param, sources_param, Filters};
 
 /// What to export.

@@ -4,8 +4,8 @@
 use serde_json::{json, Value};
 
 use crate::error::{Context, Result};
+use crate::library::sql_file::queries;
 use crate::library::Library;
-use crate::query::sql_file::queries;
 use crate::settings::sources_param;
 use crate::{err, fault, interrupt};
 

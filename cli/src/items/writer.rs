@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::options::{Duplicates, WriteOptions};
 use crate::item::{unknown_kind, Item, Marks};
-use crate::query::sql_file::queries;
+use crate::library::sql_file::queries;
 use crate::settings::sources_param;
 use crate::vectors::embedder::to_json;
 use crate::vectors::store::{self, Store, TABLE};

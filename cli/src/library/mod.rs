@@ -28,6 +28,7 @@ pub mod repair;
 pub mod replica;
 pub mod schema;
 pub mod sessions;
+pub mod sql_file;
 pub mod turn;
 pub mod unreadable;
 pub mod wipe;

@@ -6,9 +6,9 @@ use serde_json::{Map, Value as Json};
 
 use super::replay::{self, Ran};
 use super::rows::ItemRow;
-use super::sql_file::{Params, Query};
 use crate::err;
 use crate::error::Result;
+use crate::library::sql_file::{Params, Query};
 use crate::library::Library;
 
 /// The answer of a query command: `{"command", "results", "settings", "explain"?}`, and

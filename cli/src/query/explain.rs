@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::{json, Map, Value as Json};
 
-use super::sql_file::{self, queries};
 use crate::error::Result;
+use crate::library::sql_file::{self, queries};
 use crate::library::Library;
 
 /// The terms an answer was searched with, as `explain` shows them.

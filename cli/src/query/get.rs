@@ -7,9 +7,9 @@ use super::answer::{ItemAnswer, ItemsAnswer};
 use super::params;
 use super::replay::Ran;
 use super::rows::ItemRow;
-use super::sql_file::{self, queries};
 use crate::err;
 use crate::error::Result;
+use crate::library::sql_file::{self, queries};
 use crate::library::Library;
 
 /// The answer of `get`; a missing item and one whose source `allow` forbids are the same

@@ -8,12 +8,12 @@ use serde_json::{json, Value as Json};
 
 use super::answer::{Answer, Ranked};
 use super::rows::{Listed, Rating, SearchRow};
-use super::sql_file::{self, int, queries, text, Params};
 use crate::error::Result;
 use crate::judge::protocol::Item;
 use crate::judge::rules;
 use crate::judge::verdict::{run, Outcome, Verdict};
 use crate::judge::Settings;
+use crate::library::sql_file::{self, int, queries, text, Params};
 use crate::library::Library;
 use crate::settings;
 

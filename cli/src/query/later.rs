@@ -4,9 +4,9 @@ use serde_json::json;
 use super::answer::Answer;
 use super::explain::{self, Terms};
 use super::rows::LaterRow;
-use super::sql_file::{self, queries};
 use super::{get, params};
 use crate::error::Result;
+use crate::library::sql_file::{self, queries};
 use crate::library::Library;
 use crate::settings;
 

@@ -1,5 +1,5 @@
 //! The read path: one function per query (search, later, related, timeline, get) that
-//! binds a file of `sql/` (`params`), runs it (`sql_file`) and returns a typed answer
+//! binds a file of `sql/` (`params`), runs it (`library::sql_file`) and returns a typed answer
 //! (`answer`, `rows`), which becomes JSON once, at the edge. The commands, the MCP
 //! server, the prompt hook, `recall eval` and the benchmarks all read through here.
 pub mod answer;
@@ -14,7 +14,6 @@ mod related;
 pub mod replay;
 pub mod rows;
 mod search;
-pub mod sql_file;
 mod timeline;
 pub mod vector_channel;
 

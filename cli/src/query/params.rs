@@ -1,9 +1,9 @@
 //! The named parameters of each query file of `sql/`, from resolved settings: what the
 //! CLI, `recall eval` and the scale benchmark bind alike.
 use super::prune::{self, TermShare};
-use super::sql_file::{int, real, text, Params};
 use super::vector_channel::{self, Channel};
 use crate::error::Result;
+use crate::library::sql_file::{int, real, text, Params};
 use crate::library::Library;
 use crate::settings::{self, kinds_param, sources_param, Filters};
 use recall_core::fts_match::MatchRules;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::types::Value;
 
-use super::sql_file::{Params, Query};
+use crate::library::sql_file::{Params, Query};
 use crate::library::Library;
 
 /// A query file and the parameters it ran with.

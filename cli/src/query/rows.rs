@@ -3,7 +3,7 @@
 //! is left out only where its row has no such column.
 use serde::Serialize;
 
-use super::sql_file::Cells;
+use crate::library::sql_file::Cells;
 
 type Read<T> = rusqlite::Result<T>;
 

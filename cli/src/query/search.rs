@@ -8,9 +8,9 @@ use super::explain::{self, Terms};
 use super::judge_stage;
 use super::params::{self, SearchPlan};
 use super::rows::{SearchMatch, SearchRow};
-use super::sql_file::{self, queries};
 use super::vector_channel::Channel;
 use crate::error::Result;
+use crate::library::sql_file::{self, queries};
 use crate::library::Library;
 use crate::settings;
 

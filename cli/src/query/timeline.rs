@@ -5,8 +5,8 @@ use super::answer::Answer;
 use super::explain::{self, Terms};
 use super::params;
 use super::rows::{AroundRow, Listed};
-use super::sql_file::{self, queries};
 use crate::error::Result;
+use crate::library::sql_file::{self, queries};
 use crate::library::Library;
 use crate::settings;
 

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use super::sql_file::{self, int, queries, real, text, Params};
 use crate::err;
 use crate::error::Result;
+use crate::library::sql_file::{self, int, queries, real, text, Params};
 use crate::library::Library;
 use crate::vectors::embedder::{self, Embedder, Failure};
 use crate::vectors::{store, Settings, NO_EMBEDDER};

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::library::sql_file::{self, int, queries};
 use crate::library::{self, replica, wipe, Access};
-use crate::query::sql_file::{self, int, queries};
 use crate::vectors::store;
 pub use log::Failure;
 pub use sessions::FailedCapture;

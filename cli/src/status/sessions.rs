@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
-use crate::query::sql_file::queries;
+use crate::library::sql_file::queries;
 
 /// A session whose last detached capture failed.
 #[derive(Debug, Clone, Serialize)]
