@@ -356,17 +356,15 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     // The context stage (on by default) costs what search with it off does not: its
     // neighbours within the default gap, and within a day (where, items being hours
     // apart per project, most hits have neighbours).
-    let context = |weight: f64, gap_minutes: f64| Ranking {
-        context: settings::Context {
-            context_weight: weight,
-            context_gap_minutes: gap_minutes,
-            ..ranking.context
-        },
-        ..ranking.clone()
+    let context = |weight: f64, gap_minutes: f64| {
+        let mut r = ranking.clone();
+        r.search.context_weight = weight;
+        r.search.context_gap_minutes = gap_minutes;
+        r
     };
     let (off, day) = (
-        context(0.0, ranking.context.context_gap_minutes),
-        context(ranking.context.context_weight, 1440.0),
+        context(0.0, ranking.search.context_gap_minutes),
+        context(ranking.search.context_weight, 1440.0),
     );
     timings.extend(time_interleaved(
         &[
@@ -394,10 +392,8 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     // Pruning: its speed, and how much of the unpruned top 10 it keeps.
     let mut overlaps = Vec::new();
     for share in PRUNE_SHARES {
-        let pruning = Ranking {
-            prune_share: Some(share),
-            ..ranking.clone()
-        };
+        let mut pruning = ranking.clone();
+        pruning.search.prune_share = Some(share);
         let name = format!("search, all projects, pruned at {share}");
         timings.push(time_each(&name, o.queries, |i| {
             search_with(&pruning, &queries[i], None);
@@ -443,10 +439,8 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
         query::later_results(&lib, &s).expect("later");
     }));
     // The default rule, and Jezero's, which counts no words.
-    let jezero = Ranking {
-        related_rule: recall_cli::config::RelatedRule::Jezero,
-        ..ranking.clone()
-    };
+    let mut jezero = ranking.clone();
+    jezero.related.rule = recall_cli::config::RelatedRule::Jezero;
     for (name, rule) in [("related", &ranking), ("related, rule jezero", &jezero)] {
         timings.push(time_each(name, o.queries, |i| {
             let prompt = format!(
@@ -543,7 +537,7 @@ fn vector_channel(
         allow: None,
     };
     let nearest = |v: &str| -> Vec<query::vector_channel::Near> {
-        query::vector_channel::nearest(&lib, v, &Vec::new(), ranking.candidate_pool)
+        query::vector_channel::nearest(&lib, v, &Vec::new(), ranking.search.candidate_pool)
             .expect("nearest")
     };
     // No embedder here: the query's vector is given, and the search fuses its nearest.

@@ -1,14 +1,13 @@
 //! The command line, as clap reads it. A flag that sets a declared setting takes its name
-//! and help from the declaration (`config::table`).
+//! and help from the declaration (`config::table`); the ranking settings' flags are made
+//! from it whole (`settings_flags`).
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::table::{
-    ACCESS_ALLOW, CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS,
-    CONTEXT_WEIGHT, DROP_STOPWORDS, EMBED_COMMAND, FUSION, HALF_LIFE_DAYS, HOOK_EVERY_PROMPT,
-    JUDGE_COMMAND, PERIOD_WEIGHT, PRUNE_SHARE, RECENCY_WEIGHT, REDACT_ENABLED,
-    RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT, RELATED_RULE, SUMMARIZE_COMMAND, TOKENIZER,
+    ACCESS_ALLOW, DROP_STOPWORDS, EMBED_COMMAND, FUSION, HOOK_EVERY_PROMPT, JUDGE_COMMAND,
+    REDACT_ENABLED, SUMMARIZE_COMMAND, TOKENIZER,
 };
 
 #[derive(Debug, Parser)]
@@ -369,27 +368,10 @@ pub struct Recency {
     /// The reference time for recency (default: now).
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    #[arg(long = HALF_LIFE_DAYS.long(), value_name = "DAYS", help = HALF_LIFE_DAYS.help())]
-    pub half_life: Option<f64>,
-    #[arg(long = RECENCY_WEIGHT.long(), value_name = "WEIGHT", help = RECENCY_WEIGHT.help())]
-    pub weight: Option<f64>,
 }
 
-/// Search's context stage: hits lend a share of their relevance to the items next to them
-/// in time (defaults: the config's `[search] context_*`).
-#[derive(Debug, Args, Clone, Default)]
-pub struct ContextArgs {
-    #[arg(long = CONTEXT_WEIGHT.long(), value_name = "SHARE", help = CONTEXT_WEIGHT.help())]
-    pub context_weight: Option<f64>,
-    #[arg(long = CONTEXT_RADIUS.long(), value_name = "N", help = CONTEXT_RADIUS.help())]
-    pub context_radius: Option<i64>,
-    #[arg(long = CONTEXT_GAP_MINUTES.long(), value_name = "MINUTES",
-        help = CONTEXT_GAP_MINUTES.help())]
-    pub context_gap: Option<f64>,
-    #[arg(long = CONTEXT_COLUMN_WEIGHT.long(), value_name = "WEIGHT",
-        help = CONTEXT_COLUMN_WEIGHT.help())]
-    pub context_column_weight: Option<f64>,
-}
+mod settings_flags;
+pub use settings_flags::{HookFlags, RelatedFlags, SearchFlags};
 
 #[derive(Debug, Args, Default)]
 pub struct SearchArgs {
@@ -405,16 +387,11 @@ pub struct SearchArgs {
     pub file: Option<String>,
     #[command(flatten)]
     pub filters: Filters,
-    #[arg(long = CANDIDATE_POOL.long(), value_name = "POOL", help = CANDIDATE_POOL.help())]
-    pub pool: Option<i64>,
     #[arg(long = DROP_STOPWORDS.long(), help = DROP_STOPWORDS.help())]
     pub literal: bool,
-    #[arg(long = PRUNE_SHARE.long(), value_name = "SHARE", help = PRUNE_SHARE.help())]
-    pub prune: Option<f64>,
-    #[arg(long = PERIOD_WEIGHT.long(), value_name = "WEIGHT", help = PERIOD_WEIGHT.help())]
-    pub period_weight: Option<f64>,
+    /// The ranking settings' flags (`--pool`, `--weight`, …), made from the table.
     #[command(flatten)]
-    pub context: ContextArgs,
+    pub settings: SearchFlags,
     #[command(flatten)]
     pub recency: Recency,
     #[command(flatten)]
@@ -465,27 +442,15 @@ pub struct RelatedArgs {
     pub project: Option<String>,
     #[command(flatten)]
     pub recency: Recency,
+    /// The ranking settings' flags (`--weight`, `--rule`, …), made from the table.
     #[command(flatten)]
-    pub rule: RuleArgs,
+    pub settings: RelatedFlags,
     #[command(flatten)]
     pub kinds: KindArgs,
     #[command(flatten)]
     pub scope: ScopeArgs,
     #[command(flatten)]
     pub common: Common,
-}
-
-/// How `related` judges its candidates (docs/queries.md#related).
-#[derive(Debug, Args, Clone, Default)]
-pub struct RuleArgs {
-    #[arg(long = RELATED_RULE.long(), value_enum, value_name = "RULE", help = RELATED_RULE.help())]
-    pub rule: Option<crate::config::RelatedRule>,
-    #[arg(long = RELATED_MIN_WEIGHT.long(), value_name = "WEIGHT",
-        help = RELATED_MIN_WEIGHT.help())]
-    pub min_weight: Option<f64>,
-    #[arg(long = RELATED_MIN_JOINT_WEIGHT.long(), value_name = "WEIGHT",
-        help = RELATED_MIN_JOINT_WEIGHT.help())]
-    pub min_joint_weight: Option<f64>,
 }
 
 #[derive(Debug, Args, Clone, Default)]
@@ -720,8 +685,9 @@ pub struct HookArgs {
     pub project: Option<String>,
     #[arg(long = HOOK_EVERY_PROMPT.long(), help = HOOK_EVERY_PROMPT.help())]
     pub every_prompt: bool,
+    /// The flags of `related`'s rule, made from the table.
     #[command(flatten)]
-    pub rule: RuleArgs,
+    pub settings: HookFlags,
     #[command(flatten)]
     pub access: AccessArgs,
 }

@@ -7,15 +7,12 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value as Json};
 
 use crate::args::{self, Cli, Scope};
+use crate::config::given::Given;
 use crate::config::overlay::Overlay;
-use crate::config::table::{
-    CANDIDATE_POOL, CONTEXT_COLUMN_WEIGHT, CONTEXT_GAP_MINUTES, CONTEXT_RADIUS, CONTEXT_WEIGHT,
-    EMBED_COMMAND, HALF_LIFE_DAYS, JUDGE_COMMAND, PERIOD_WEIGHT, PRUNE_SHARE, RECENCY_WEIGHT,
-    RELATED_MIN_JOINT_WEIGHT, RELATED_MIN_WEIGHT,
-};
-use crate::config::{Config, RelatedRule};
+use crate::config::table::{EMBED_COMMAND, JUDGE_COMMAND};
+use crate::config::{self, Config};
 use crate::err;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 
@@ -140,30 +137,15 @@ fn text_argument(arg: &str) -> Result<String> {
     Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
 }
 
-/// The ranking knobs of search and related (what `recall eval --set` varies), each named
-/// after its configuration key (`[search] recency_weight` is `recency_weight`, `[related]
-/// rule` is `related_rule`). Their flags (`--weight`), SQL parameters (`:weight`) and the
-/// names `recall eval --json` prints them under (`"weight"`) are public and stay.
-#[derive(Debug, Clone, serde::Serialize)]
+/// The ranking of search and related: the configuration's `[search]` and `[related]`
+/// with the values given over them (`recall eval --set`, the flags and tool arguments
+/// made from the table), and the stages. The queries bind a declared setting by its key
+/// (`query::params`); `recall eval --json` prints it under its public names (`Serialize`
+/// below).
+#[derive(Debug, Clone)]
 pub struct Ranking {
-    #[serde(rename = "pool")]
-    pub candidate_pool: i64,
-    pub drop_stopwords: bool,
-    #[serde(rename = "half_life")]
-    pub recency_half_life_days: f64,
-    #[serde(rename = "weight")]
-    pub recency_weight: f64,
-    /// Common-term pruning: drop words in more than this share of items (None: off).
-    pub prune_share: Option<f64>,
-    /// An item dated in a period the query names counts 1 + this times its relevance.
-    pub period_weight: f64,
-    /// Search's context stage: the share lent to neighbours, how many on each side, and
-    /// the most minutes between an item and a neighbour.
-    pub context: Context,
-    /// The rule `related` judges its candidates by, and its least weights under `idf`.
-    pub related_rule: RelatedRule,
-    pub related_min_weight: f64,
-    pub related_min_joint_weight: f64,
+    pub search: config::Search,
+    pub related: config::Related,
     /// The judge re-ranker of search (`judge`), off unless a command is given.
     pub judge: crate::judge::Settings,
     /// Search's vector channel (`vectors`), used when the library has vectors and an
@@ -190,44 +172,39 @@ impl Context {
     pub fn on(&self) -> bool {
         self.context_weight > 0.0 && self.context_radius > 0
     }
+}
 
-    /// `--context-weight`, `--context-radius`, `--context-gap` and
-    /// `--context-column-weight`: flags over the config.
-    fn apply(&mut self, a: &args::ContextArgs) -> Result<()> {
-        if let Some(w) = a.context_weight {
-            self.context_weight = CONTEXT_WEIGHT.flag_real(w)?;
-        }
-        if let Some(r) = a.context_radius {
-            self.context_radius = CONTEXT_RADIUS.flag_whole(r)?;
-        }
-        if let Some(g) = a.context_gap {
-            self.context_gap_minutes = CONTEXT_GAP_MINUTES.flag_real(g)?;
-        }
-        if let Some(w) = a.context_column_weight {
-            self.context_column_weight = CONTEXT_COLUMN_WEIGHT.flag_real(w)?;
-        }
-        Ok(())
+/// The names `recall eval --json` has printed each setting under since before the
+/// settings were named after their keys: public, so they stay.
+impl serde::Serialize for Ranking {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (s, r) = (&self.search, &self.related);
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("pool", &s.candidate_pool)?;
+        map.serialize_entry("drop_stopwords", &s.drop_stopwords)?;
+        map.serialize_entry("half_life", &s.recency_half_life_days)?;
+        map.serialize_entry("weight", &s.recency_weight)?;
+        map.serialize_entry("prune_share", &s.prune_share)?;
+        map.serialize_entry("period_weight", &s.period_weight)?;
+        map.serialize_entry("context", &self.context())?;
+        map.serialize_entry("related_rule", &r.rule)?;
+        map.serialize_entry("related_min_weight", &r.min_weight)?;
+        map.serialize_entry("related_min_joint_weight", &r.min_joint_weight)?;
+        map.serialize_entry("judge", &self.judge)?;
+        map.serialize_entry("vectors", &self.vectors)?;
+        map.end()
     }
 }
 
 impl Ranking {
     pub fn from_config(c: &Config) -> Ranking {
         Ranking {
-            candidate_pool: c.search.candidate_pool,
-            drop_stopwords: c.search.drop_stopwords,
-            recency_half_life_days: c.search.recency_half_life_days,
-            recency_weight: c.search.recency_weight,
-            prune_share: c.search.prune_share,
-            period_weight: c.search.period_weight,
-            context: Context {
-                context_weight: c.search.context_weight,
-                context_radius: c.search.context_radius,
-                context_gap_minutes: c.search.context_gap_minutes,
-                context_column_weight: c.search.context_column_weight,
-            },
-            related_rule: c.related.rule,
-            related_min_weight: c.related.min_weight,
-            related_min_joint_weight: c.related.min_joint_weight,
+            search: c.search.clone(),
+            related: c.related.clone(),
             judge: crate::judge::Settings {
                 command: c.judge.command.clone(),
                 on: c.judge.command.is_some(),
@@ -249,6 +226,50 @@ impl Ranking {
                 required: false,
             },
         }
+    }
+
+    pub fn context(&self) -> Context {
+        let s = &self.search;
+        Context {
+            context_weight: s.context_weight,
+            context_radius: s.context_radius,
+            context_gap_minutes: s.context_gap_minutes,
+            context_column_weight: s.context_column_weight,
+        }
+    }
+
+    /// The value of a declared setting of `[search]` or `[related]`, by its key.
+    pub fn value(&self, key: &str) -> Option<Json> {
+        self.search.value(key).or_else(|| self.related.value(key))
+    }
+
+    /// The values given by flags or tool arguments over this ranking, each checked as
+    /// the file's line is and named by its flag; a clamped flag's value is brought into
+    /// its range instead.
+    pub fn give(&mut self, given: &Given) -> Result<()> {
+        for (setting, value) in given.values() {
+            let name = setting.flag_name();
+            let value = value.map_err(|refused| err!("{refused}"))?;
+            let value = match (
+                setting.flag.as_ref().is_some_and(|f| f.clamped),
+                value.as_i64(),
+            ) {
+                (true, Some(n)) => json!(setting.clamp(n)),
+                _ => value.clone(),
+            };
+            let set = self
+                .search
+                .set_json(setting.key, &name, value.clone())
+                .map_err(Error::new)?
+                || self
+                    .related
+                    .set_json(setting.key, &name, value)
+                    .map_err(Error::new)?;
+            if !set {
+                return Err(err!("{name}: not a setting of search or related"));
+            }
+        }
+        Ok(())
     }
 
     /// `recall eval`'s column: the configuration with its `--set` values, the flags, then
@@ -364,15 +385,9 @@ fn scoped(project: Option<String>, scope: Option<Scope>) -> Option<String> {
     }
 }
 
-/// `now`, half-life and weight: flags over the config. `now` is always a time: the clock
-/// is read once here, so that the settings printed are the ones used.
-fn recency(r: &args::Recency, ranking: &mut Ranking) -> Result<String> {
-    if let Some(h) = r.half_life {
-        ranking.recency_half_life_days = HALF_LIFE_DAYS.flag_real(h)?;
-    }
-    if let Some(w) = r.weight {
-        ranking.recency_weight = RECENCY_WEIGHT.flag_real(w)?;
-    }
+/// `--now`: always a time, the clock read once here, so that the settings printed are
+/// the ones used.
+fn now(r: &args::Recency) -> Result<String> {
     Ok(time_flag("--now", r.now.as_deref())?
         .unwrap_or_else(|| recall_core::time::normalize(&chrono::Utc::now())))
 }
@@ -403,20 +418,10 @@ impl Search {
         query: impl FnOnce() -> Result<String>,
     ) -> Result<Search> {
         let cfg = &g.config.search;
-        // Documented as clamped, not refused: a pool is a cost, not a meaning.
-        if let Some(pool) = a.pool {
-            ranking.candidate_pool = CANDIDATE_POOL.clamp(pool);
-        }
-        ranking.drop_stopwords = ranking.drop_stopwords && !a.literal;
-        if let Some(share) = a.prune {
-            ranking.prune_share = Some(PRUNE_SHARE.flag_real(share)?);
-        }
-        if let Some(w) = a.period_weight {
-            ranking.period_weight = PERIOD_WEIGHT.flag_real(w)?;
-        }
-        ranking.context.apply(&a.context)?;
+        ranking.give(&a.settings.given)?;
+        ranking.search.drop_stopwords = ranking.search.drop_stopwords && !a.literal;
         let filters = Filters::resolve(g, &a.filters, &a.kinds, &a.scope)?;
-        let now = recency(&a.recency, &mut ranking)?;
+        let now = now(&a.recency)?;
         ranking.stages(&a.judge, &a.vectors)?;
         Ok(Search {
             query: query()?,
@@ -429,12 +434,12 @@ impl Search {
     }
 
     pub fn shown(&self, tokenizer: &str) -> Json {
-        let r = &self.ranking;
+        let r = &self.ranking.search;
         json!({
             "query": self.query, "tokenizer": tokenizer, "drop_stopwords": r.drop_stopwords,
             "pool": r.candidate_pool, "limit": self.limit, "half_life_days": r.recency_half_life_days,
             "recency_weight": r.recency_weight, "now": self.now, "filters": self.filters.shown(),
-            "allow": self.allow, "prune_share": r.prune_share, "context": r.context,
+            "allow": self.allow, "prune_share": r.prune_share, "context": self.ranking.context(),
             "period_weight": r.period_weight,
         })
     }
@@ -598,8 +603,8 @@ impl Related {
         prompt: String,
         mut ranking: Ranking,
     ) -> Result<Related> {
-        let now = recency(&a.recency, &mut ranking)?;
-        judging(&a.rule, &mut ranking)?;
+        ranking.give(&a.settings.given)?;
+        let now = now(&a.recency)?;
         Ok(Related {
             prompt,
             project: scoped(a.project.clone(), a.scope.scope),
@@ -612,13 +617,13 @@ impl Related {
     }
 
     pub fn shown(&self) -> Json {
-        let r = &self.ranking;
+        let (s, r) = (&self.ranking.search, &self.ranking.related);
         let mut shown = json!({
             "prompt": self.prompt, "project": self.project, "limit": self.limit,
-            "half_life_days": r.recency_half_life_days, "recency_weight": r.recency_weight,
+            "half_life_days": s.recency_half_life_days, "recency_weight": s.recency_weight,
             "now": self.now, "allow": self.allow,
-            "rule": r.related_rule.name(), "min_weight": r.related_min_weight,
-            "min_joint_weight": r.related_min_joint_weight,
+            "rule": r.rule.name(), "min_weight": r.min_weight,
+            "min_joint_weight": r.min_joint_weight,
         });
         if let Some(kinds) = &self.kinds {
             shown["kind"] = json!(kinds);
@@ -627,16 +632,53 @@ impl Related {
     }
 }
 
-/// `--rule`, `--min-weight` and `--min-joint-weight`: flags over the config.
-fn judging(a: &args::RuleArgs, ranking: &mut Ranking) -> Result<()> {
-    if let Some(rule) = a.rule {
-        ranking.related_rule = rule;
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::config::table::{CANDIDATE_POOL, PRUNE_SHARE, RECENCY_WEIGHT, RELATED_RULE};
+    use crate::config::RelatedRule;
+
+    fn given(values: &[(&'static crate::config::setting::Setting, Json)]) -> Given {
+        let mut given = Given::default();
+        for (setting, value) in values {
+            given.push(setting, value.clone());
+        }
+        given
     }
-    if let Some(w) = a.min_weight {
-        ranking.related_min_weight = RELATED_MIN_WEIGHT.flag_real(w)?;
+
+    /// A given value is set over the configuration and checked as its line in the file
+    /// is, named by its flag; a clamped one is brought into its range.
+    #[test]
+    fn given_values_are_checked_as_the_file_checks_them() {
+        let mut r = Ranking::from_config(&Config::default());
+        r.give(&given(&[
+            (&RECENCY_WEIGHT, json!(0.25)),
+            (&RELATED_RULE, json!("jezero")),
+            (&PRUNE_SHARE, json!(0.5)),
+            (&CANDIDATE_POOL, json!(3)),
+        ]))
+        .unwrap();
+        assert_eq!(r.search.recency_weight, 0.25);
+        assert_eq!(r.related.rule, RelatedRule::Jezero);
+        assert_eq!(r.search.prune_share, Some(0.5));
+        assert_eq!(r.search.candidate_pool, 10, "clamped to the pool's least");
+        assert_eq!(r.value("search.recency_weight"), Some(json!(0.25)));
+        assert_eq!(r.value("related.rule"), Some(json!("jezero")));
+        let refused = |setting, value: Json| {
+            let mut r = Ranking::from_config(&Config::default());
+            r.give(&given(&[(setting, value)])).unwrap_err().message
+        };
+        assert_eq!(
+            refused(&RECENCY_WEIGHT, json!(2)),
+            "--weight must be from 0 to 1, got 2"
+        );
+        assert_eq!(
+            refused(&RECENCY_WEIGHT, json!(2)),
+            RECENCY_WEIGHT.flag_real(2.0).unwrap_err().message
+        );
+        assert!(refused(&PRUNE_SHARE, json!(0)).starts_with("--prune "));
+        assert!(refused(&RELATED_RULE, json!("cosine")).starts_with("--rule: "));
     }
-    if let Some(w) = a.min_joint_weight {
-        ranking.related_min_joint_weight = RELATED_MIN_JOINT_WEIGHT.flag_real(w)?;
-    }
-    Ok(())
 }

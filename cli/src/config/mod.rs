@@ -2,6 +2,7 @@
 //! out-of-range values are refused with the key's name; flags override the file. Every
 //! key is declared once, in `table`: the file's types, defaults and checks, `recall eval
 //! --set` (`overlay`), the flags' help and the MCP schemas come from there.
+pub mod given;
 pub mod hook_events;
 pub mod overlay;
 pub mod projects;

@@ -18,6 +18,9 @@ pub struct Setting {
     pub flag: Option<Flag>,
     pub mcp: Option<Argument>,
     pub eval: Option<Eval>,
+    /// The commands whose flag (and MCP tool's argument) it is, and the parameter their
+    /// query files bind it to.
+    pub on: Option<On>,
     /// What leaving an optional key out means, as docs/configuration.md says it.
     pub absent: Option<&'static str>,
 }
@@ -54,6 +57,20 @@ pub struct Flag {
     pub long: &'static str,
     /// The help text, with the placeholders of `Setting::about`.
     pub help: &'static str,
+    /// The value's name in the help (`--weight <WEIGHT>`), for a flag made from the table.
+    pub value_name: Option<&'static str>,
+    /// Whether the flag's value is brought into the range rather than refused (a cost,
+    /// not a meaning).
+    pub clamped: bool,
+}
+
+/// A setting that a query command takes as a flag of its own, made from the table: the
+/// commands (`search`, `related`, `hook`), whose MCP tools take its argument too, and the
+/// named parameter the query files of `sql/` read it as.
+#[derive(Debug)]
+pub struct On {
+    pub commands: &'static [&'static str],
+    pub param: Option<&'static str>,
 }
 
 /// A setting's argument in the MCP query tools.
@@ -96,6 +113,21 @@ impl Setting {
     /// The one-line description.
     pub fn about(&self) -> String {
         self.fill(self.about.trim())
+    }
+
+    /// Whether `command` takes it as a flag made from the table (`on`).
+    pub fn is_on(&self, command: &str) -> bool {
+        self.on
+            .as_ref()
+            .is_some_and(|on| on.commands.contains(&command))
+    }
+
+    /// The named parameter its queries read, for the queries of `command`.
+    pub fn param_of(&self, command: &str) -> Option<&'static str> {
+        self.on
+            .as_ref()
+            .filter(|on| on.commands.contains(&command))
+            .and_then(|on| on.param)
     }
 
     /// The key `recall eval --set` takes, if any: the key, or its stage's switch.
@@ -343,6 +375,16 @@ macro_rules! some {
     };
 }
 
+/// A flag's value is clamped when the table says `clamped`.
+macro_rules! clamped {
+    () => {
+        false
+    };
+    (clamped) => {
+        true
+    };
+}
+
 /// An MCP argument is ranged unless the table says `unranged`.
 macro_rules! ranged {
     () => {
@@ -364,9 +406,10 @@ macro_rules! declare {
             $(
                 $(#[doc = $about:literal])*
                 $NAME:ident $field:ident: $ty:ty = $default:expr, $range:expr
-                $(, flag($long:literal, $help:literal))?
+                $(, flag($long:literal, $help:literal $(, $value_name:literal)? $(, $clamped:ident)?))?
                 $(, mcp($arg:literal $(, $unranged:ident)?))?
                 $(, eval($listed:literal $(, switch $switch:literal)?))?
+                $(, on([$($command:ident)+] $(, $param:literal)?))?
                 $(, absent($absent:literal))?
                 $(, also($rule:path))?
                 ;
@@ -392,6 +435,43 @@ macro_rules! declare {
                 }
             }
 
+            #[allow(dead_code)]
+            impl $Section {
+                /// Writes the value of `key` given as JSON (a flag's or a tool argument's),
+                /// checked as the file's line would be; `name` is how a message calls it.
+                /// False for a key of another section.
+                pub(crate) fn set_json(
+                    &mut self,
+                    key: &str,
+                    name: &str,
+                    value: serde_json::Value,
+                ) -> std::result::Result<bool, String> {
+                    use $crate::config::setting::Value;
+                    $(
+                        if key == $NAME.key {
+                            let value: $ty = serde_json::from_value(value)
+                                .map_err(|e| format!("{name}: {e}"))?;
+                            value.check(&$NAME, name)?;
+                            self.$field = value;
+                            return Ok(true);
+                        }
+                    )*
+                    Ok(false)
+                }
+
+                /// The value of `key` as JSON (null when absent); None for a key of
+                /// another section.
+                pub fn value(&self, key: &str) -> Option<serde_json::Value> {
+                    use $crate::config::setting::Value;
+                    $(
+                        if key == $NAME.key {
+                            return Some(self.$field.json());
+                        }
+                    )*
+                    None
+                }
+            }
+
             $(
                 $(#[doc = $about])*
                 pub const $NAME: $crate::config::setting::Setting = $crate::config::setting::Setting {
@@ -401,6 +481,8 @@ macro_rules! declare {
                     flag: $crate::config::setting::some!($($crate::config::setting::Flag {
                         long: $long,
                         help: $help,
+                        value_name: $crate::config::setting::some!($($value_name)?),
+                        clamped: $crate::config::setting::clamped!($($clamped)?),
                     })?),
                     mcp: $crate::config::setting::some!($($crate::config::setting::Argument {
                         name: $arg,
@@ -409,6 +491,10 @@ macro_rules! declare {
                     eval: $crate::config::setting::some!($($crate::config::setting::Eval {
                         listed: $listed,
                         switch: $crate::config::setting::some!($($switch)?),
+                    })?),
+                    on: $crate::config::setting::some!($($crate::config::setting::On {
+                        commands: &[$(stringify!($command)),+],
+                        param: $crate::config::setting::some!($($param)?),
                     })?),
                     absent: $crate::config::setting::some!($($absent)?),
                 };
@@ -471,16 +557,10 @@ macro_rules! declare {
 
             /// The value of `key` as JSON (null when absent); None for an undeclared key.
             pub fn value(&self, key: &str) -> Option<serde_json::Value> {
-                use $crate::config::setting::Value;
-                $($(
-                    if key == $NAME.key {
-                        return Some(self.$section.$field.json());
-                    }
-                )*)*
-                None
+                None$(.or_else(|| self.$section.value(key)))*
             }
         }
     };
 }
 
-pub(crate) use {declare, ranged, some};
+pub(crate) use {clamped, declare, ranged, some};

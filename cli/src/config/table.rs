@@ -5,9 +5,13 @@
 //!
 //! A line group: `/// description`, then `NAME field: type = default, range`, then
 //! `flag("long", "help")`, `mcp("argument")` (`unranged`: without range and default in
-//! its schema), `eval(place)` (`switch "name"`: a command's stage on or off), `absent("…")`
-//! and `also(rule)`, each when it applies. Sections and fields keep the order of the
-//! configuration's types, which serde's messages list.
+//! its schema), `eval(place)` (`switch "name"`: a command's stage on or off),
+//! `on([commands], ":param")`, `absent("…")` and `also(rule)`, each when it applies.
+//! `on` makes the flag of those commands (`flag("long", "help", "VALUE")`, `clamped`
+//! when a value out of range is brought into it) and the argument of their MCP tools from
+//! the line group, and binds the value to that parameter of their query files: a ranking
+//! setting costs its line group here and the SQL that reads it. Sections and fields keep
+//! the order of the configuration's types, which serde's messages list.
 use super::setting::{declare, Range};
 use super::{Fusion, RelatedRule};
 use crate::bounds::{above, real, whole};
@@ -34,19 +38,21 @@ declare! {
         /// its range.
         CANDIDATE_POOL candidate_pool: i64 = defaults::POOL,
             Range::Number(whole(POOL_MIN, POOL_MAX)),
-            flag("pool", "Stage-1 pool size (clamped to {min}..{max}; default {default})"),
-            mcp("pool"), eval(3);
+            flag("pool", "Stage-1 pool size (clamped to {min}..{max}; default {default})", "POOL",
+                clamped),
+            mcp("pool"), eval(3), on([search], ":pool");
         // A million days (2,700 years): recency no longer ranks anything.
         /// Recency half-life in days: an item this old counts half as recent.
         HALF_LIFE_DAYS recency_half_life_days: f64 = score::DEFAULT_HALF_LIFE_DAYS,
             Range::Number(above(0.0, 1e6)),
-            flag("half-life", "Recency half-life in days (default {default})"),
-            mcp("half_life"), eval(2);
+            flag("half-life", "Recency half-life in days (default {default})", "DAYS"),
+            mcp("half_life"), eval(2), on([search related], ":half_life");
         /// Recency weight, from {min} (relevance only) to {max}.
         RECENCY_WEIGHT recency_weight: f64 = defaults::RECENCY_WEIGHT,
             Range::Number(real(0.0, 1.0)),
-            flag("weight", "Recency weight, {min} (pure relevance) to {max} (default {default})"),
-            mcp("weight"), eval(1);
+            flag("weight", "Recency weight, {min} (pure relevance) to {max} (default {default})",
+                "WEIGHT"),
+            mcp("weight"), eval(1), on([search related], ":weight");
         // Results are read by people and agents: thousands is already more than either uses.
         /// How many results search gives when none is asked for.
         SEARCH_DEFAULT_LIMIT default_limit: i64 = defaults::SEARCH_LIMIT,
@@ -64,36 +70,37 @@ declare! {
         PRUNE_SHARE prune_share: Option<f64> = None, Range::Number(above(0.0, 1.0)),
             flag("prune", "Drop query words found in more than this share of items while a \
                 rarer word remains ({min} < SHARE <= {max}; default off, or the config's \
-                [search] prune_share)"),
-            mcp("prune"), eval(5), absent("off");
+                [search] prune_share)", "SHARE"),
+            mcp("prune"), eval(5), on([search]), absent("off");
         // At most all of it.
         /// The share of its relevance a hit lends the items next to it in time (the answer
         /// to a question is often the next turn or note), from {min} (off) to {max}.
         CONTEXT_WEIGHT context_weight: f64 = defaults::CONTEXT_WEIGHT,
             Range::Number(real(0.0, 1.0)),
             flag("context-weight", "The share of its relevance a hit lends its neighbours, \
-                {min} (off) to {max}"),
-            mcp("context_weight", unranged), eval(6);
+                {min} (off) to {max}", "SHARE"),
+            mcp("context_weight", unranged), eval(6), on([search], ":context_weight");
         // A handful is what "next to" means; 0 turns context off.
         /// How many items on each side of a hit are its neighbours, {min} (off) to {max}.
         CONTEXT_RADIUS context_radius: i64 = defaults::CONTEXT_RADIUS,
             Range::Number(whole(0, CONTEXT_RADIUS_MAX)),
-            flag("context-radius", "Neighbours on each side of a hit, {min} to {max} ({min}: off)"),
-            mcp("context_radius", unranged), eval(7);
+            flag("context-radius", "Neighbours on each side of a hit, {min} to {max} ({min}: off)",
+                "N"),
+            mcp("context_radius", unranged), eval(7), on([search], ":context_radius");
         // At most a year.
         /// The most minutes between a hit and a neighbour.
         CONTEXT_GAP_MINUTES context_gap_minutes: f64 = defaults::CONTEXT_GAP_MINUTES,
             Range::Number(real(0.0, 525_600.0)),
-            flag("context-gap", "The most minutes between a hit and a neighbour"),
-            mcp("context_gap", unranged), eval(8);
+            flag("context-gap", "The most minutes between a hit and a neighbour", "MINUTES"),
+            mcp("context_gap", unranged), eval(8), on([search], ":context_gap");
         // The title weighs 2: a neighbour's words count at most five times as much.
         /// The bm25 weight of the neighbours' titles each item is indexed with, from {min}
         /// (they do not count) to {max}.
         CONTEXT_COLUMN_WEIGHT context_column_weight: f64 = defaults::CONTEXT_COLUMN_WEIGHT,
             Range::Number(real(0.0, 10.0)),
             flag("context-column-weight", "The bm25 weight of the neighbours' titles each item \
-                is indexed with, {min} (off) to {max}"),
-            eval(22);
+                is indexed with, {min} (off) to {max}", "WEIGHT"),
+            eval(22), on([search], ":context_column_weight");
         // At most ten times as relevant: a date in the question reorders, it does not
         // replace the words.
         /// How much more an item dated in a period the query names counts ("in August
@@ -101,8 +108,8 @@ declare! {
         PERIOD_WEIGHT period_weight: f64 = defaults::PERIOD_WEIGHT,
             Range::Number(real(0.0, 10.0)),
             flag("period-weight", "How much more an item dated in a period the query names \
-                counts: its relevance times 1 + WEIGHT, {min} (off) to {max}"),
-            mcp("period_weight"), eval(25);
+                counts: its relevance times 1 + WEIGHT, {min} (off) to {max}", "WEIGHT"),
+            mcp("period_weight"), eval(25), on([search], ":period_weight");
     }
 
     [later] Later {
@@ -122,24 +129,24 @@ declare! {
         RELATED_RULE rule: RelatedRule = RelatedRule::default(), Range::Rule,
             flag("rule", "The rule: idf (shared words weighed by how rare they are in the \
                 library, alone and together) or jezero (any two shared words); default: the \
-                config's [related] rule, else {default}"),
-            eval(9);
+                config's [related] rule, else {default}", "RULE"),
+            eval(9), on([related hook], ":rule");
         // Each shared word weighs at most 1 and a prompt gives at most 20
         // (`recall_prompt_terms`).
         /// Under `idf`, the least total weight of the words a candidate shares.
         RELATED_MIN_WEIGHT min_weight: f64 = defaults::RELATED_MIN_WEIGHT,
             Range::Number(real(0.0, 20.0)),
             flag("min-weight", "Under idf, the least sum of the shared words' weights ({min} \
-                to {max}; default: the config's [related] min_weight, else {default})"),
-            eval(10);
+                to {max}; default: the config's [related] min_weight, else {default})", "WEIGHT"),
+            eval(10), on([related hook], ":min_weight");
         // A word's weight, 0 to 1.
         /// Under `idf`, the least weight of the shared words together.
         RELATED_MIN_JOINT_WEIGHT min_joint_weight: f64 = defaults::RELATED_MIN_JOINT_WEIGHT,
             Range::Number(real(0.0, 1.0)),
             flag("min-joint-weight", "Under idf, the least weight of the shared words \
                 together ({min} to {max}; default: the config's [related] min_joint_weight, \
-                else {default})"),
-            eval(11);
+                else {default})", "WEIGHT"),
+            eval(11), on([related hook], ":min_joint_weight");
     }
 
     [access] Access {

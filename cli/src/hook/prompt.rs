@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::payload::Payload;
-use crate::args::{Common, HookArgs, Recency, RelatedArgs};
+use crate::args::{Common, HookArgs, Recency, RelatedArgs, RelatedFlags};
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
 use crate::query;
@@ -16,7 +16,9 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         prompt: String::new(),
         project: a.project.clone(),
         recency: Recency::default(),
-        rule: a.rule.clone(),
+        settings: RelatedFlags {
+            given: a.settings.given.clone(),
+        },
         kinds: Default::default(),
         scope: Default::default(),
         common: Common {

@@ -56,8 +56,8 @@ fn search_description(judge: bool, vectors: bool) -> String {
 /// Every tool this server offers.
 pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
     let c = &config.search;
-    let declared = |mut schema: JsonObject| {
-        settings(&mut schema, config);
+    let declared = |tool: &str, mut schema: JsonObject| {
+        settings(&mut schema, tool, config);
         schema
     };
     let limits = |schema: &mut JsonObject, default: i64, max: i64| {
@@ -69,13 +69,13 @@ pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {
         );
     };
 
-    let mut search = declared(input::<tools::Search>());
+    let mut search = declared("search", input::<tools::Search>());
     limits(&mut search, c.default_limit, c.max_limit);
-    let mut later = declared(input::<tools::Later>());
+    let mut later = declared("later", input::<tools::Later>());
     limits(&mut later, config.later.default_limit, LIST_MAX_LIMIT);
-    let mut timeline = declared(input::<tools::Timeline>());
+    let mut timeline = declared("timeline", input::<tools::Timeline>());
     limits(&mut timeline, config.timeline.default_limit, LIST_MAX_LIMIT);
-    let mut related = declared(input::<tools::Related>());
+    let mut related = declared("related", input::<tools::Related>());
     limits(&mut related, RELATED_LIMIT, RELATED_LIMIT);
 
     let read = ToolAnnotations::new().read_only(true).open_world(false);
@@ -194,10 +194,27 @@ fn with(schema: &mut JsonObject, name: &str, keys: Json) {
     }
 }
 
-/// The arguments that are declared settings: the declaration's description (unless the
-/// tool words the argument for itself), and unless declared `unranged` its range and, when
-/// set, the configuration's value as the default.
-fn settings(schema: &mut JsonObject, config: &Config) {
+/// The arguments that are declared settings: those `tool` takes from the table (`on`),
+/// each a number that may be null, as schemars writes an optional field; then for each
+/// the declaration's description (unless the tool words the argument for itself), and
+/// unless declared `unranged` its range and, when set, the configuration's value as the
+/// default.
+fn settings(schema: &mut JsonObject, tool: &str, config: &Config) {
+    if let Some(Json::Object(properties)) = schema.get_mut("properties") {
+        for setting in crate::config::given::of_tool(tool) {
+            let (Some(argument), Some(bound)) = (&setting.mcp, setting.bound()) else {
+                continue;
+            };
+            let (kind, format) = match bound.integer {
+                true => ("integer", "int64"),
+                false => ("number", "double"),
+            };
+            properties.insert(
+                argument.name.to_string(),
+                json!({ "type": [kind, "null"], "format": format }),
+            );
+        }
+    }
     let properties = schema.get_mut("properties").and_then(Json::as_object_mut);
     for (name, property) in properties.into_iter().flat_map(|p| p.iter_mut()) {
         let declared = SETTINGS
@@ -239,4 +256,52 @@ fn range(setting: &Setting) -> JsonObject {
     keys.insert(low.to_string(), number(bound.min));
     keys.insert("maximum".to_string(), number(bound.max));
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each setting a tool takes from the table is a property of its schema: a number
+    /// (whole for a whole setting) that may be null, described by its declaration, and
+    /// ranged with the configuration's default unless declared `unranged`.
+    #[test]
+    fn a_tools_settings_are_in_its_schema() {
+        let mut config = Config::default();
+        config.search.recency_weight = 0.3;
+        let tools = tools(&config, false);
+        for name in ["search", "related"] {
+            let tool = tools.iter().find(|t| t.name == name).expect("the tool");
+            let properties = tool.input_schema["properties"]
+                .as_object()
+                .expect("properties");
+            let declared: Vec<&Setting> = crate::config::given::of_tool(name).collect();
+            assert!(!declared.is_empty(), "{name}");
+            for setting in declared {
+                let argument = setting.mcp.as_ref().expect("an argument");
+                let p = &properties[argument.name];
+                let kind = if setting.bound().is_some_and(|b| b.integer) {
+                    "integer"
+                } else {
+                    "number"
+                };
+                assert_eq!(p["type"], json!([kind, "null"]), "{name} {}", argument.name);
+                assert_eq!(
+                    p["description"],
+                    json!(setting.about()),
+                    "{name} {}",
+                    argument.name
+                );
+                assert_eq!(
+                    p.get("maximum").is_some(),
+                    argument.ranged,
+                    "{}",
+                    argument.name
+                );
+            }
+            assert_eq!(properties["weight"]["default"], json!(0.3), "{name}");
+        }
+        let later = tools.iter().find(|t| t.name == "later").expect("later");
+        assert!(later.input_schema["properties"].get("weight").is_none());
+    }
 }

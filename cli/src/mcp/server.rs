@@ -271,7 +271,8 @@ impl Shared {
         };
         match name {
             "search" => {
-                let a = input::<tools::Search>(checked(schema)?)?.args(access)?;
+                let (arguments, given) = tools::split(name, checked(schema)?);
+                let a = input::<tools::Search>(arguments)?.args(access, given)?;
                 if let Some(file) = &a.file {
                     let s = settings::FileItems::resolve(g, &a, file, None)?;
                     return to_json(&query::file_items(lib, &s, a.common.explain)?);
@@ -285,7 +286,8 @@ impl Shared {
                 to_json(&query::later(lib, &s, a.common.explain)?)
             }
             "related" => {
-                let a = input::<tools::Related>(checked(schema)?)?.args(access)?;
+                let (arguments, given) = tools::split(name, checked(schema)?);
+                let a = input::<tools::Related>(arguments)?.args(access, given)?;
                 let s = settings::Related::resolve(g, &a)?;
                 to_json(&query::related(lib, &s, a.common.explain)?)
             }

@@ -2,12 +2,16 @@
 //! (the writes take the real types: `item::JsonItem`, `items::forget::ForgetRequest`).
 //! The input schemas are derived from them; an argument that is a declared setting is
 //! described, ranged and given its default by its declaration (`config::table`, filled
-//! in by `catalog`), and each call becomes the command's clap arguments, resolved by
-//! `settings` as on the command line.
+//! in by `catalog`); the declared settings a tool takes are not fields here but made from
+//! the table (`split`, and `catalog` for their schemas). Each call becomes the command's
+//! clap arguments, resolved by `settings` as on the command line.
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use serde_json::Value as Json;
+
 use crate::args::{self, AccessArgs, Scope};
+use crate::config::{self, given::Given};
 use crate::err;
 use crate::error::Result;
 
@@ -32,6 +36,25 @@ fn scope(value: Option<String>) -> Result<args::ScopeArgs> {
         ),
     };
     Ok(args::ScopeArgs { scope })
+}
+
+/// The arguments of `tool` that are declared settings (`config::table`'s `on` with an
+/// `mcp` name), taken out of `arguments`, whose rest the tool's struct reads. A null is an
+/// argument left out.
+pub fn split(tool: &str, mut arguments: Json) -> (Json, Given) {
+    let mut given = Given::default();
+    if let Json::Object(map) = &mut arguments {
+        for setting in config::given::of_tool(tool) {
+            let Some(name) = setting.mcp.as_ref().map(|a| a.name) else {
+                continue;
+            };
+            match map.remove(name) {
+                None | Some(Json::Null) => {}
+                Some(value) => given.push(setting, value),
+            }
+        }
+    }
+    (arguments, given)
 }
 
 fn not_blank(name: &str, text: &str, what: &str) -> Result<()> {
@@ -63,20 +86,11 @@ pub struct Search {
     pub until: Option<String>,
     /// How many results; more than the maximum is cut to it.
     pub limit: Option<i64>,
-    // Each argument without a description here is a declared setting's.
-    pub pool: Option<i64>,
     /// Keep stop words; by default they are dropped while another word remains.
     #[serde(default)]
     pub literal: bool,
-    pub prune: Option<f64>,
-    pub period_weight: Option<f64>,
-    pub context_weight: Option<f64>,
-    pub context_radius: Option<i64>,
-    pub context_gap: Option<f64>,
     /// The reference time for recency (ISO-8601); by default the time of the call.
     pub now: Option<String>,
-    pub half_life: Option<f64>,
-    pub weight: Option<f64>,
     /// Only items of these kinds (decision, bugfix, feature, discovery, gotcha, note, or
     /// one the server's configuration adds).
     #[serde(default)]
@@ -93,7 +107,9 @@ pub struct Search {
 }
 
 impl Search {
-    pub fn args(self, access: &AccessArgs) -> Result<args::SearchArgs> {
+    /// The command's arguments; `given` holds the tool's arguments that are declared
+    /// settings (`split`).
+    pub fn args(self, access: &AccessArgs, given: Given) -> Result<args::SearchArgs> {
         // Absent and null alike: the query may be left out for a file.
         let query = self.query.unwrap_or_default();
         match &self.file {
@@ -109,22 +125,9 @@ impl Search {
                 since: self.since,
                 until: self.until,
             },
-            pool: self.pool,
             literal: self.literal,
-            prune: self.prune,
-            period_weight: self.period_weight,
-            context: args::ContextArgs {
-                context_weight: self.context_weight,
-                context_radius: self.context_radius,
-                context_gap: self.context_gap,
-                // The server's configuration weighs the neighbours' titles.
-                context_column_weight: None,
-            },
-            recency: args::Recency {
-                now: self.now,
-                half_life: self.half_life,
-                weight: self.weight,
-            },
+            settings: args::SearchFlags { given },
+            recency: args::Recency { now: self.now },
             // The server's configuration chooses the judge and the embedder, as it does
             // for the command.
             judge: Default::default(),
@@ -250,9 +253,6 @@ pub struct Related {
     pub project: Option<String>,
     /// The reference time for recency (ISO-8601); by default the time of the call.
     pub now: Option<String>,
-    /// Recency half-life in days.
-    pub half_life: Option<f64>,
-    pub weight: Option<f64>,
     /// Only items of these kinds.
     #[serde(default)]
     pub kind: Vec<String>,
@@ -270,18 +270,15 @@ pub struct Related {
 }
 
 impl Related {
-    pub fn args(self, access: &AccessArgs) -> Result<args::RelatedArgs> {
+    /// The command's arguments; `given` holds the tool's arguments that are declared
+    /// settings (`split`).
+    pub fn args(self, access: &AccessArgs, given: Given) -> Result<args::RelatedArgs> {
         not_blank("prompt", &self.prompt, "the first prompt of the session")?;
         Ok(args::RelatedArgs {
             prompt: self.prompt,
             project: self.project,
-            recency: args::Recency {
-                now: self.now,
-                half_life: self.half_life,
-                weight: self.weight,
-            },
-            // The server's configuration chooses the rule, as for `recall related`.
-            rule: args::RuleArgs::default(),
+            recency: args::Recency { now: self.now },
+            settings: args::RelatedFlags { given },
             kinds: args::KindArgs { kinds: self.kind },
             scope: scope(self.scope)?,
             common: common(self.limit, self.explain, access)?,
@@ -328,4 +325,41 @@ fn common(limit: Option<i64>, explain: bool, access: &AccessArgs) -> Result<args
         show_sql: false,
         access: access.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The declared settings a tool takes leave its arguments for `Given`, a null as left
+    /// out; the rest stays for the tool's struct, which refuses what it does not know.
+    #[test]
+    fn a_tools_settings_are_split_from_its_arguments() {
+        let (rest, given) = split(
+            "search",
+            json!({ "query": "x", "weight": 0.5, "pool": 20, "prune": null, "limit": 3 }),
+        );
+        assert_eq!(rest, json!({ "query": "x", "limit": 3 }));
+        let values: Vec<(&str, Json)> = given
+            .values()
+            .map(|(s, v)| (s.key, v.cloned().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                ("search.candidate_pool", json!(20)),
+                ("search.recency_weight", json!(0.5)),
+            ]
+        );
+        // related takes the recency settings, not search's pool; later takes none.
+        let (rest, given) = split("related", json!({ "prompt": "p", "pool": 20, "weight": 0 }));
+        assert_eq!(rest, json!({ "prompt": "p", "pool": 20 }));
+        assert_eq!(given.values().count(), 1);
+        assert!(serde_json::from_value::<Related>(rest).is_err());
+        let (rest, given) = split("later", json!({ "id": 1, "weight": 0.5 }));
+        assert_eq!(rest, json!({ "id": 1, "weight": 0.5 }));
+        assert_eq!(given.values().count(), 0);
+    }
 }

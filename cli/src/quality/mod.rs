@@ -172,7 +172,6 @@ pub fn answer(
     };
     let recency = args::Recency {
         now: case.now.clone(),
-        ..args::Recency::default()
     };
     match case.kind() {
         "later" => {
@@ -192,7 +191,7 @@ pub fn answer(
                 prompt: String::new(),
                 project: case.project.clone(),
                 recency,
-                rule: args::RuleArgs::default(),
+                settings: Default::default(),
                 kinds,
                 scope: args::ScopeArgs::default(),
                 common: args::Common::default(),

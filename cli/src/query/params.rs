@@ -2,11 +2,14 @@
 //! CLI, `recall eval` and the scale benchmark bind alike.
 use super::prune::{self, TermShare};
 use super::vector_channel::{self, Channel};
+use crate::config::table::SETTINGS;
 use crate::error::Result;
 use crate::library::sql_file::{int, real, text, Params};
 use crate::library::Library;
-use crate::settings::{self, kinds_param, sources_param, Filters};
+use crate::settings::{self, kinds_param, sources_param, Filters, Ranking};
 use recall_core::fts_match::MatchRules;
+use rusqlite::types::Value;
+use serde_json::Value as Json;
 
 /// The parameters of `sql/search.sql`. With pruning on, `:match` carries the pruned
 /// expression and `pruned` what was dropped; with the vector channel on, `:nearest` the
@@ -34,7 +37,7 @@ pub fn search(lib: &Library, s: &settings::Search) -> Result<SearchPlan> {
             &s.ranking.vectors,
             &s.query,
             filters,
-            s.ranking.candidate_pool,
+            s.ranking.search.candidate_pool,
         )
     })
 }
@@ -67,8 +70,8 @@ fn plan_search(
     let mut pruned_match = None;
     // Under an access restriction pruning is off: its counts are the whole library's, and
     // what it drops would tell how common a word is among items the caller may not read.
-    if let (Some(share), None) = (r.prune_share, &s.allow) {
-        let rules = MatchRules::for_tokenizer(&lib.tokenizer, r.drop_stopwords);
+    if let (Some(share), None) = (r.search.prune_share, &s.allow) {
+        let rules = MatchRules::for_tokenizer(&lib.tokenizer, r.search.drop_stopwords);
         let terms = recall_core::fts_match::match_terms_with(&s.query, rules);
         let (kept, dropped) = prune::prune(&lib.conn, &terms, &lib.tokenizer, share)?;
         if !dropped.is_empty() {
@@ -78,30 +81,21 @@ fn plan_search(
     }
     let mut params = filters(&s.filters);
     params.push((":sources", text(sources_param(&s.allow).as_deref())));
-    // The pool is in range already: the settings clamp the flag and refuse the rest.
-    let pool = r.candidate_pool;
     let vectors = channel(&params)?;
     params.extend(vectors.params(&r.vectors));
     params.extend([
         (":query", text(Some(&s.query))),
         (":match", text(pruned_match.as_deref())),
         (":tokenizer", text(Some(&lib.tokenizer))),
-        (":drop_stopwords", int(Some(i64::from(r.drop_stopwords)))),
-        (":pool", int(Some(pool))),
+        (
+            ":drop_stopwords",
+            int(Some(i64::from(r.search.drop_stopwords))),
+        ),
         (":limit", int(Some(s.limit))),
         (":max_limit", int(Some(s.limit.max(1)))),
         (":now", text(s.now.as_deref())),
-        (":half_life", real(Some(r.recency_half_life_days))),
-        (":weight", real(Some(r.recency_weight))),
-        (":period_weight", real(Some(r.period_weight))),
-        (":context_weight", real(Some(r.context.context_weight))),
-        (":context_radius", int(Some(r.context.context_radius))),
-        (":context_gap", real(Some(r.context.context_gap_minutes))),
-        (
-            ":context_column_weight",
-            real(Some(r.context.context_column_weight)),
-        ),
     ]);
+    params.extend(declared(r, "search"));
     Ok(SearchPlan {
         params,
         pruned,
@@ -162,13 +156,7 @@ pub fn timeline(s: &settings::Timeline) -> Params {
 /// The parameters of `sql/related.sql`; with `candidates`, every judged candidate comes
 /// back with its verdict (for `--explain`).
 pub fn related(lib: &Library, s: &settings::Related, candidates: bool) -> Params {
-    vec![
-        (":rule", text(Some(s.ranking.related_rule.name()))),
-        (":min_weight", real(Some(s.ranking.related_min_weight))),
-        (
-            ":min_joint_weight",
-            real(Some(s.ranking.related_min_joint_weight)),
-        ),
+    let mut params = vec![
         (":candidates", int(Some(i64::from(candidates)))),
         (":prompt", text(Some(&s.prompt))),
         (":project", text(s.project.as_deref())),
@@ -177,9 +165,32 @@ pub fn related(lib: &Library, s: &settings::Related, candidates: bool) -> Params
         (":sources", text(sources_param(&s.allow).as_deref())),
         (":limit", int(Some(s.limit))),
         (":now", text(s.now.as_deref())),
-        (":half_life", real(Some(s.ranking.recency_half_life_days))),
-        (":weight", real(Some(s.ranking.recency_weight))),
-    ]
+    ];
+    params.extend(declared(&s.ranking, "related"));
+    params
+}
+
+/// The parameters the declared settings of `command` are read as (`config::table`'s
+/// `on`), each its value in the ranking: a whole number as an integer, a number as a
+/// real, a name as text. The pool is in range already: the settings clamp its flag and
+/// refuse the rest.
+fn declared(ranking: &Ranking, command: &str) -> Params {
+    SETTINGS
+        .iter()
+        .filter_map(|setting| {
+            let param = setting.param_of(command)?;
+            let value = match ranking.value(setting.key)? {
+                Json::Number(n) => match n.as_i64() {
+                    Some(i) => Value::Integer(i),
+                    None => Value::Real(n.as_f64()?),
+                },
+                Json::String(t) => Value::Text(t),
+                Json::Bool(b) => Value::Integer(i64::from(b)),
+                _ => Value::Null,
+            };
+            Some((param, value))
+        })
+        .collect()
 }
 
 /// The parameters of `sql/get.sql`, for the items of `ids`.
@@ -219,4 +230,63 @@ pub fn explain(
         (":tokenizer", text(Some(&lib.tokenizer))),
         (":drop_stopwords", int(Some(i64::from(drop_stopwords)))),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::library::sql_file::queries;
+
+    /// Whether `sql` reads the parameter `name` (not only a longer one it begins).
+    fn reads(sql: &str, name: &str) -> bool {
+        sql.match_indices(name).any(|(at, _)| {
+            let next = sql[at + name.len()..].chars().next();
+            !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    }
+
+    /// Each declared setting a query command takes is bound to the parameter its
+    /// declaration names, which that command's query file reads, with the ranking's value
+    /// of the setting's kind.
+    #[test]
+    fn each_declared_setting_is_bound_to_a_parameter_its_query_reads() {
+        let mut ranking = Ranking::from_config(&Config::default());
+        ranking.search.recency_weight = 0.25;
+        ranking.search.context_radius = 4;
+        ranking.related.rule = crate::config::RelatedRule::Jezero;
+        for (command, query) in [("search", queries::SEARCH), ("related", queries::RELATED)] {
+            let bound = declared(&ranking, command);
+            let expected: Vec<&str> = SETTINGS
+                .iter()
+                .filter_map(|s| s.param_of(command))
+                .collect();
+            let names: Vec<&str> = bound.iter().map(|(n, _)| *n).collect();
+            assert_eq!(names, expected, "{command}");
+            for name in names {
+                assert!(
+                    reads(query.sql, name),
+                    "sql/{}.sql does not read {name}",
+                    query.name
+                );
+            }
+        }
+        let value = |command, name| {
+            declared(&ranking, command)
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v)
+        };
+        assert_eq!(value("search", ":weight"), Some(Value::Real(0.25)));
+        assert_eq!(value("related", ":weight"), Some(Value::Real(0.25)));
+        assert_eq!(value("search", ":context_radius"), Some(Value::Integer(4)));
+        assert_eq!(value("search", ":pool"), Some(Value::Integer(200)));
+        assert_eq!(value("search", ":half_life"), Some(Value::Real(90.0)));
+        assert_eq!(
+            value("related", ":rule"),
+            Some(Value::Text("jezero".into()))
+        );
+        assert_eq!(value("related", ":pool"), None);
+        assert!(reads(":weight)", ":weight") && !reads(":weight_x", ":weight"));
+    }
 }

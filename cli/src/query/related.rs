@@ -72,11 +72,11 @@ fn candidate(c: &RelatedCandidate, s: &settings::Related) -> Json {
         let items = if n == 1.0 { "item" } else { "items" };
         found.push_str(&format!(", together in {n} {items} (weight {w:.3})"));
     }
-    let needed = match r.related_rule {
+    let needed = match r.related.rule {
         RelatedRule::Idf => format!(
             "{RELATED_MIN_OVERLAP} words, weight {} and {} together",
-            shown_real(r.related_min_weight),
-            shown_real(r.related_min_joint_weight)
+            shown_real(r.related.min_weight),
+            shown_real(r.related.min_joint_weight)
         ),
         RelatedRule::Jezero => format!("{RELATED_MIN_OVERLAP} words"),
     };

@@ -58,7 +58,7 @@ fn matched(lib: &Library, s: &settings::Search, answer: &mut Answer<SearchRow>) 
     let Some(doc) = answer.explain.as_mut() else {
         return Ok(());
     };
-    let column_weight = s.ranking.context.context_column_weight;
+    let column_weight = s.ranking.search.context_column_weight;
     explain::attach(
         lib,
         &mut answer.results,
@@ -80,12 +80,12 @@ fn explained(
     let pruned: Vec<String> = plan.pruned.iter().map(|p| p.term.clone()).collect();
     let terms = Terms::Of {
         text: &s.query,
-        drop_stopwords: s.ranking.drop_stopwords,
+        drop_stopwords: s.ranking.search.drop_stopwords,
         pruned: &pruned,
     };
     let mut fields = json!({
         "pruned": plan.pruned, "filters": s.filters.shown(), "allow": s.allow,
-        "pool": s.ranking.candidate_pool, "limit": s.limit, "context": context(s, rows),
+        "pool": s.ranking.search.candidate_pool, "limit": s.limit, "context": context(s, rows),
         "period": period(s),
     });
     if !matches!(plan.vectors, Channel::Off(None)) {
@@ -100,7 +100,7 @@ fn period(s: &settings::Search) -> Json {
     match recall_core::period::from_query(&s.query) {
         Some(p) => {
             let mut shown = p.to_value();
-            shown["weight"] = json!(s.ranking.period_weight);
+            shown["weight"] = json!(s.ranking.search.period_weight);
             shown
         }
         None => Json::Null,
@@ -110,7 +110,7 @@ fn period(s: &settings::Search) -> Json {
 /// The context stage as explain shows it: its settings, and the results that are there
 /// only as a neighbour, each with the hit it is next to.
 fn context(s: &settings::Search, rows: &[SearchRow]) -> Json {
-    let c = &s.ranking.context;
+    let c = s.ranking.context();
     let joined: Vec<Json> = rows
         .iter()
         .filter_map(|r| {

@@ -8,7 +8,7 @@
 use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
-use crate::args::{AccessArgs, HookArgs, RuleArgs};
+use crate::args::{AccessArgs, HookArgs};
 use crate::err;
 use crate::error::Result;
 use crate::item::known_kinds;
@@ -122,10 +122,11 @@ impl Api {
         let g = &self.globals;
         match action {
             "search" => {
+                let (body, given) = tools::split("search", body);
                 let mut search: tools::Search = input(body)?;
                 // Every hit says which words it holds, and where.
                 search.explain = true;
-                let a = search.args(&self.access)?;
+                let a = search.args(&self.access, given)?;
                 if let Some(file) = &a.file {
                     let s = settings::FileItems::resolve(g, &a, file, None)?;
                     return listing(&query::file_items(lib, &s, true)?);
@@ -224,7 +225,7 @@ impl Api {
         let hook = HookArgs {
             project: project.clone(),
             every_prompt: false,
-            rule: RuleArgs::default(),
+            settings: Default::default(),
             access: self.access.clone(),
         };
         let mut common = Map::new();
