@@ -703,3 +703,146 @@ fn inner_imports_are_resolved_through_super_crate_and_groups() {
             .collect::<Vec<_>>()
     );
 }
+
+/// The contents of a Rust source's string literals ("…", r"…", r#"…"#), comments and
+/// character literals skipped, each with its line.
+fn string_literals(src: &str) -> Vec<(String, usize)> {
+    let c: Vec<char> = src.chars().collect();
+    let line_of = |i: usize| c[..i].iter().filter(|&&ch| ch == '\n').count() + 1;
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let next = c.get(i + 1).copied();
+        if c[i] == '/' && next == Some('/') {
+            i = (i..c.len()).find(|&j| c[j] == '\n').unwrap_or(c.len());
+        } else if c[i] == '/' && next == Some('*') {
+            i = (i + 2..c.len())
+                .find(|&j| c[j] == '*' && c.get(j + 1) == Some(&'/'))
+                .map_or(c.len(), |j| j + 2);
+        } else if c[i] == '\'' && (next == Some('\\') || c.get(i + 2) == Some(&'\'')) {
+            // A character literal ('"', '\''); a lifetime has no closing quote near.
+            let close = (i + 2..c.len().min(i + 12)).find(|&j| c[j] == '\'');
+            i = close.map_or(i + 1, |j| j + 1);
+        } else if c[i] == 'r' && matches!(next, Some('"') | Some('#')) {
+            let hashes = c[i + 1..].iter().take_while(|&&ch| ch == '#').count();
+            let open = i + 1 + hashes;
+            if c.get(open) != Some(&'"') {
+                i += 1;
+                continue;
+            }
+            let closing: Vec<char> = std::iter::once('"')
+                .chain("#".repeat(hashes).chars())
+                .collect();
+            let end = (open + 1..c.len())
+                .find(|&j| c[j..].starts_with(&closing))
+                .unwrap_or(c.len());
+            found.push((c[open + 1..end].iter().collect(), line_of(i)));
+            i = end + closing.len();
+        } else if c[i] == '"' {
+            let mut j = i + 1;
+            while j < c.len() && c[j] != '"' {
+                j += if c[j] == '\\' { 2 } else { 1 };
+            }
+            found.push((c[i + 1..j.min(c.len())].iter().collect(), line_of(i)));
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// Where `src` opens SQLite or holds SQL: a connection, a statement or a transaction of
+/// rusqlite's used in code, or a string literal that begins as a statement does.
+fn sql_sites(src: &str) -> Vec<String> {
+    let code = code_only(src);
+    let mut sites = Vec::new();
+    for (n, line) in code.lines().enumerate() {
+        for word in [
+            "Connection",
+            "Batch",
+            "Statement",
+            "Transaction",
+            ".prepare(",
+            ".prepare_cached(",
+            ".execute(",
+            ".execute_batch(",
+            ".query_row(",
+            ".query_map(",
+            ".pragma_update(",
+            ".pragma_query_value(",
+        ] {
+            if line.contains(word) {
+                sites.push(format!("line {}: {word}", n + 1));
+            }
+        }
+    }
+    const STATEMENTS: [&str; 13] = [
+        "select", "insert", "update", "delete", "replace", "create", "drop", "alter", "pragma",
+        "with", "begin", "vacuum", "attach",
+    ];
+    for (text, line) in string_literals(src) {
+        let first = text.split_whitespace().next().unwrap_or("");
+        if STATEMENTS.contains(&first.to_lowercase().as_str())
+            && text.trim_start().len() > first.len()
+        {
+            sites.push(format!(
+                "line {line}: {:?}",
+                text.chars().take(40).collect::<String>()
+            ));
+        }
+    }
+    sites
+}
+
+/// The command line resolves, calls and prints: the work with SQLite lives below it.
+/// No file under `cli/src/commands` opens a connection, prepares a statement or holds
+/// SQL (`recall sql` hands the user's script to `library::script`).
+#[test]
+fn the_commands_hold_no_sql_and_open_no_sqlite() {
+    let dir = root().join("cli/src/commands");
+    let found: Vec<String> = rust_files(&dir)
+        .iter()
+        .flat_map(|path| {
+            let src = std::fs::read_to_string(path).expect("source");
+            let shown = path
+                .strip_prefix(root())
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            sql_sites(&src)
+                .into_iter()
+                .map(move |site| format!("{shown} {site}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "SQL in the command line (move it to the layer below):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// The check sees each way SQL can be held, and not the words in prose or comments.
+#[test]
+fn sql_in_source_is_seen() {
+    let held = [
+        "fn f(c: &rusqlite::Connection) {}\n",
+        "fn f() { lib.conn.prepare(q); }\n",
+        "const Q: &str = \"SELECT id FROM items\";\n",
+        "const Q: &str = \"\n    select id from items\";\n",
+        "const Q: &str = r#\"insert into items(title) values (\"x\")\"#;\n",
+        "fn f() { let _ = format!(\"pragma {}\", name); }\n",
+    ];
+    for src in held {
+        assert_eq!(sql_sites(src).len(), 1, "{src:?}: {:?}", sql_sites(src));
+    }
+    let prose = [
+        "// let conn = Connection::open(path); select * from items\n",
+        "fn f() { err!(\"no SQL given: `recall sql \\\"select …\\\"`\"); }\n",
+        "fn f() { let q = '\"'; let s = \"selected items\"; let t = \"update\"; }\n",
+        "/// SELECT the rows\nfn f<'a>(x: &'a str) -> &'a str { x }\n",
+    ];
+    for src in prose {
+        assert_eq!(sql_sites(src), Vec::<String>::new(), "{src:?}");
+    }
+}

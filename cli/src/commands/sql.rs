@@ -3,22 +3,16 @@
 //! shell is too old for the library's tokenizer or cannot load extensions. Printed as a
 //! table, as JSON (`--json`: an array of objects) or as CSV (`--csv`), like
 //! `sqlite-utils query`. Read-only unless `--write`; with it, every statement runs in
-//! one transaction, so a failing script changes nothing.
-use fallible_iterator::FallibleIterator;
+//! one transaction, so a failing script changes nothing (`library::script`).
 use rusqlite::types::{Value, ValueRef};
-use rusqlite::{Batch, Connection};
 use serde_json::{Map, Value as Json};
 
 use super::Globals;
 use crate::args::SqlArgs;
-use crate::error::{Error, Result};
-use crate::library::{self, Access};
-use crate::sql_guard::{Guard, WRITE_ADVICE};
+use crate::error::Result;
+use crate::library::{self, script, Access};
 use crate::text::field;
 use crate::{err, output};
-
-/// The columns and rows of the last statement that returned rows.
-type Table = (Vec<String>, Vec<Vec<Value>>);
 
 pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     if a.csv && g.json {
@@ -51,17 +45,7 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     let tokenizer = (!params.iter().any(|(n, _)| n == "tokenizer") && sql.contains(":tokenizer"))
         .then(|| ("tokenizer".to_string(), Value::Text(lib.tokenizer.clone())));
     params.extend(tokenizer);
-    let guard = Guard::install(&mut lib.conn, a.write)?;
-    let table = if a.write {
-        let tx = crate::library::turn::immediate(&lib.conn)
-            .map_err(|e| Error::sqlite("starting the transaction", &e))?;
-        let table = guard.script(|| execute(&tx, &sql, &params, &guard))?;
-        tx.commit().map_err(|e| Error::sqlite("committing", &e))?;
-        table
-    } else {
-        guard.script(|| execute(&lib.conn, &sql, &params, &guard))?
-    };
-    let (columns, rows) = table.unwrap_or_default();
+    let (columns, rows) = script::run(&mut lib, &sql, &params, a.write)?.unwrap_or_default();
     if g.json {
         output::json(&json_rows(&columns, &rows));
     } else if a.csv {
@@ -109,69 +93,6 @@ fn parse_param(p: &str) -> Result<(String, Value)> {
         }
     };
     Ok((name.to_string(), value))
-}
-
-fn execute(
-    conn: &Connection,
-    sql: &str,
-    params: &[(String, Value)],
-    guard: &Guard,
-) -> Result<Option<Table>> {
-    let fail = |e: &rusqlite::Error| {
-        if let Some(reason) = guard.take_refusal() {
-            err!("sql: {reason}")
-        } else if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly) {
-            err!("sql: the statement writes to the library: {WRITE_ADVICE}")
-        } else {
-            Error::sqlite("sql", e)
-        }
-    };
-    let mut used = vec![false; params.len()];
-    let mut last = None;
-    let mut batch = Batch::new(conn, sql);
-    loop {
-        guard.running(false);
-        let Some(mut stmt) = batch.next().map_err(|e| fail(&e))? else {
-            break;
-        };
-        guard.running(true);
-        for index in 1..=stmt.parameter_count() {
-            let Some(name) = stmt.parameter_name(index) else {
-                return Err(err!(
-                    "sql: parameter {index} has no name: write :name and pass -p name=VALUE"
-                ));
-            };
-            let bare = name.trim_start_matches([':', '@', '$']);
-            // Unset parameters stay NULL, as in the shell: the query files read NULL as
-            // their default.
-            if let Some(i) = params.iter().position(|(n, _)| n == bare) {
-                stmt.raw_bind_parameter(index, &params[i].1)
-                    .map_err(|e| fail(&e))?;
-                used[i] = true;
-            }
-        }
-        let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
-        let mut rows = Vec::new();
-        let mut cursor = stmt.raw_query();
-        while let Some(row) = cursor.next().map_err(|e| fail(&e))? {
-            let mut values = Vec::with_capacity(columns.len());
-            for i in 0..columns.len() {
-                values.push(row.get::<_, Value>(i).map_err(|e| fail(&e))?);
-            }
-            rows.push(values);
-        }
-        if !columns.is_empty() {
-            last = Some((columns, rows));
-        }
-    }
-    if let Some(i) = used.iter().position(|u| !u) {
-        return Err(err!(
-            "-p {}: no statement has the parameter :{}",
-            params[i].0,
-            params[i].0
-        ));
-    }
-    Ok(last)
 }
 
 fn json_rows(columns: &[String], rows: &[Vec<Value>]) -> Json {

@@ -27,6 +27,7 @@ pub mod reindex;
 pub mod repair;
 pub mod replica;
 pub mod schema;
+pub mod script;
 pub mod sessions;
 pub mod sql_file;
 pub mod turn;
