@@ -16,6 +16,8 @@ use crate::error::{Error, Result};
 use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 
+mod shown;
+
 /// What every command may need: the library path, configuration and global flags.
 pub struct Globals {
     pub db: Option<PathBuf>,
@@ -155,16 +157,12 @@ pub struct Ranking {
 
 /// Search's context stage (`sql/search.sql`); a weight or a radius of 0 turns it off.
 /// Named after the `[search] context_*` keys.
-#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[derive(Debug, Clone, Copy)]
 pub struct Context {
-    #[serde(rename = "weight")]
     pub context_weight: f64,
-    #[serde(rename = "radius")]
     pub context_radius: i64,
-    #[serde(rename = "gap_minutes")]
     pub context_gap_minutes: f64,
     /// The bm25 weight of the index's `context` column (the neighbours' titles).
-    #[serde(rename = "column_weight")]
     pub context_column_weight: f64,
 }
 
@@ -174,29 +172,19 @@ impl Context {
     }
 }
 
-/// The names `recall eval --json` has printed each setting under since before the
-/// settings were named after their keys: public, so they stay.
+/// `recall eval --json`'s column: every ranking setting at its place (`shown`), the
+/// stop-word rule and the stages.
 impl serde::Serialize for Ranking {
     fn serialize<S: serde::Serializer>(
         &self,
         serializer: S,
     ) -> std::result::Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let (s, r) = (&self.search, &self.related);
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("pool", &s.candidate_pool)?;
-        map.serialize_entry("drop_stopwords", &s.drop_stopwords)?;
-        map.serialize_entry("half_life", &s.recency_half_life_days)?;
-        map.serialize_entry("weight", &s.recency_weight)?;
-        map.serialize_entry("prune_share", &s.prune_share)?;
-        map.serialize_entry("period_weight", &s.period_weight)?;
-        map.serialize_entry("context", &self.context())?;
-        map.serialize_entry("related_rule", &r.rule)?;
-        map.serialize_entry("related_min_weight", &r.min_weight)?;
-        map.serialize_entry("related_min_joint_weight", &r.min_joint_weight)?;
-        map.serialize_entry("judge", &self.judge)?;
-        map.serialize_entry("vectors", &self.vectors)?;
-        map.end()
+        let mut column = Map::new();
+        self.show_all(&mut column);
+        column.insert("drop_stopwords".into(), json!(self.search.drop_stopwords));
+        column.insert("judge".into(), json!(self.judge));
+        column.insert("vectors".into(), json!(self.vectors));
+        column.serialize(serializer)
     }
 }
 
@@ -434,14 +422,21 @@ impl Search {
     }
 
     pub fn shown(&self, tokenizer: &str) -> Json {
-        let r = &self.ranking.search;
-        json!({
-            "query": self.query, "tokenizer": tokenizer, "drop_stopwords": r.drop_stopwords,
-            "pool": r.candidate_pool, "limit": self.limit, "half_life_days": r.recency_half_life_days,
-            "recency_weight": r.recency_weight, "now": self.now, "filters": self.filters.shown(),
-            "allow": self.allow, "prune_share": r.prune_share, "context": self.ranking.context(),
-            "period_weight": r.period_weight,
-        })
+        let mut shown = Map::new();
+        self.ranking.show_for("search", &mut shown);
+        let mut shown = Json::Object(shown);
+        for (key, value) in [
+            ("query", json!(self.query)),
+            ("tokenizer", json!(tokenizer)),
+            ("drop_stopwords", json!(self.ranking.search.drop_stopwords)),
+            ("limit", json!(self.limit)),
+            ("now", json!(self.now)),
+            ("filters", json!(self.filters.shown())),
+            ("allow", json!(self.allow)),
+        ] {
+            shown[key] = value;
+        }
+        shown
     }
 }
 
@@ -617,14 +612,18 @@ impl Related {
     }
 
     pub fn shown(&self) -> Json {
-        let (s, r) = (&self.ranking.search, &self.ranking.related);
-        let mut shown = json!({
-            "prompt": self.prompt, "project": self.project, "limit": self.limit,
-            "half_life_days": s.recency_half_life_days, "recency_weight": s.recency_weight,
-            "now": self.now, "allow": self.allow,
-            "rule": r.rule.name(), "min_weight": r.min_weight,
-            "min_joint_weight": r.min_joint_weight,
-        });
+        let mut shown = Map::new();
+        self.ranking.show_for("related", &mut shown);
+        let mut shown = Json::Object(shown);
+        for (key, value) in [
+            ("prompt", json!(self.prompt)),
+            ("project", json!(self.project)),
+            ("limit", json!(self.limit)),
+            ("now", json!(self.now)),
+            ("allow", json!(self.allow)),
+        ] {
+            shown[key] = value;
+        }
         if let Some(kinds) = &self.kinds {
             shown["kind"] = json!(kinds);
         }
