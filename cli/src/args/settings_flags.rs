@@ -179,8 +179,8 @@ mod tests {
     /// nothing; a value that is not of the kind is refused by clap.
     #[test]
     fn a_flag_gives_its_setting_a_value() {
-        let given = |argv: &[&str]| -> Vec<(&'static str, Json)> {
-            let cli = Cli::try_parse_from(argv).expect("parses");
+        let given = |line: &str| -> Vec<(&'static str, Json)> {
+            let cli = Cli::try_parse_from(line.split_whitespace()).expect("parses");
             let given = match cli.command {
                 Sub::Search(a) => a.settings.given,
                 Sub::Related(a) => a.settings.given,
@@ -199,54 +199,28 @@ mod tests {
                 .collect()
         };
         assert_eq!(
-            given(&[
-                "recall",
-                "search",
-                "x",
-                "--weight",
-                "0.5",
-                "--pool",
-                "5",
-                "--context-radius",
-                "2"
-            ]),
+            given("recall search x --weight 0.5 --pool 5 --context-radius 2"),
             [
                 ("search.candidate_pool", json!(5)),
                 ("search.recency_weight", json!(0.5)),
                 ("search.context_radius", json!(2)),
             ]
         );
-        assert_eq!(given(&["recall", "search", "x"]), []);
+        assert_eq!(given("recall search x"), []);
         assert_eq!(
-            given(&[
-                "recall",
-                "related",
-                "p",
-                "--rule",
-                "jezero",
-                "--half-life",
-                "7"
-            ]),
+            given("recall related p --rule jezero --half-life 7"),
             [
                 ("search.recency_half_life_days", json!(7.0)),
                 ("related.rule", json!("jezero")),
             ]
         );
         assert_eq!(
-            given(&["recall", "hook", "--min-weight", "1"]),
+            given("recall hook --min-weight 1"),
             [("related.min_weight", json!(1.0))]
         );
         // JSON holds no NaN or infinity: such a value is refused as its check words it.
         assert_eq!(
-            given(&[
-                "recall",
-                "search",
-                "x",
-                "--weight",
-                "NaN",
-                "--half-life",
-                "inf"
-            ]),
+            given("recall search x --weight NaN --half-life inf"),
             [
                 (
                     "search.recency_half_life_days",
@@ -259,12 +233,15 @@ mod tests {
             ]
         );
         for bad in [
-            &["recall", "search", "x", "--pool", "2.5"][..],
-            &["recall", "search", "x", "--weight", "much"],
-            &["recall", "related", "p", "--rule", "cosine"],
-            &["recall", "hook", "--weight", "0.5"],
+            "recall search x --pool 2.5",
+            "recall search x --weight much",
+            "recall related p --rule cosine",
+            "recall hook --weight 0.5",
         ] {
-            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
+            assert!(
+                Cli::try_parse_from(bad.split_whitespace()).is_err(),
+                "{bad}"
+            );
         }
     }
 }

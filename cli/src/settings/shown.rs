@@ -156,6 +156,16 @@ mod tests {
         r.show_all(&mut column);
         assert_eq!(column["related_min_weight"], json!(2.5));
         assert_eq!(column["context"]["radius"], json!(3));
-        assert_eq!(column.len(), 9, "{column:?}");
+        let places: std::collections::BTreeSet<&str> = SETTINGS
+            .iter()
+            .filter(|s| s.on.is_some())
+            .map(|s| place(s, true)[0])
+            .collect();
+        let keys: std::collections::BTreeSet<&str> = column.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys, places,
+            "an eval column holds the ranking settings, no other"
+        );
+        assert!(places.contains("related_rule") && !places.contains("default_limit"));
     }
 }
