@@ -18,7 +18,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use recall_cli::library::sql_file::queries;
-use recall_cli::library::{self, Access};
+use recall_cli::library::{self, Mode};
 use recall_cli::query;
 use recall_cli::settings::{self, Filters, Ranking};
 use rusqlite::Connection;
@@ -311,7 +311,7 @@ fn measure(n: usize, o: &Opts) -> SizeReport {
     let size_mb = std::fs::metadata(&path)
         .map(|m| m.len() as f64 / 1e6)
         .unwrap_or(0.0);
-    let lib = library::open(&path, Access::Read, None).expect("open");
+    let lib = library::open(&path, Mode::Read, None).expect("open");
     let mut generator = corpus::Generator::new(SEED ^ 0xbeef);
     let queries: Vec<String> = (0..o.queries).map(|_| generator.query()).collect();
     let matches: Vec<String> = queries
@@ -525,7 +525,7 @@ fn vector_channel(
 ) -> f64 {
     let vpath = path.with_extension("vectors.db");
     let mb = vectors::library_with_vectors(path, &vpath, SEED ^ n as u64);
-    let lib = library::open(&vpath, Access::Read, None).expect("open");
+    let lib = library::open(&vpath, Mode::Read, None).expect("open");
     let query_vectors = vectors::queries(o.queries, SEED ^ 0x5eed);
     let ranking = Ranking::from_config(&recall_cli::config::Config::default());
     let search = |q: &str| settings::Search {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use recall_cli::library::{self, Access};
+use recall_cli::library::{self, Mode};
 use recall_cli::vectors::store;
 
 /// The dimensions of the benchmark's vectors (those of the example embedder).
@@ -28,7 +28,7 @@ pub fn library_with_vectors(from: &Path, to: &Path, seed: u64) -> f64 {
     if !to.exists() {
         let partial = to.with_extension("partial");
         std::fs::copy(from, &partial).expect("copy the library");
-        let mut lib = library::open(&partial, Access::Write, None).expect("open the copy");
+        let mut lib = library::open(&partial, Mode::Write, None).expect("open the copy");
         let tx = lib.conn.transaction().expect("transaction");
         store::create(&tx, "random-unit", DIMENSIONS).expect("vector table");
         {

@@ -54,7 +54,7 @@ impl Globals {
     pub fn open_for_query(&self) -> Result<crate::library::Library> {
         crate::library::open(
             self.db()?,
-            crate::library::Access::Read,
+            crate::library::Mode::Read,
             self.tokenizer.as_deref(),
         )
     }

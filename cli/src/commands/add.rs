@@ -12,7 +12,7 @@ use crate::input;
 use crate::item::{known_kinds, unknown_kind, Item, Marks, MAX_TRANSCRIPT};
 use crate::items::add::add;
 use crate::items::options::{Duplicates, WriteOptions};
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::{err, interrupt, output};
 
 pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
@@ -57,7 +57,7 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     {
         return Err(err!("{unknown}; nothing was added"));
     }
-    let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+    let mut lib = library::open(path, Mode::Write, g.tokenizer.as_deref())?;
     let guard = interrupt::guard(
         "nothing was added; the library is as it was".to_string(),
         None,

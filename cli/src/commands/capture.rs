@@ -11,7 +11,7 @@ use crate::config::table::SUMMARIZE_COMMAND;
 use crate::error::Result;
 use crate::items::options::WriteOptions;
 use crate::library::sessions::{State, HOOK_SESSION};
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::output;
 
 pub fn run(g: &Globals, a: &CaptureArgs) -> Result<i32> {
@@ -71,7 +71,7 @@ fn capture_all(g: &Globals, a: &CaptureArgs) -> Result<i32> {
     for p in &problems {
         eprintln!("recall: capture: {}", crate::text::field(p));
     }
-    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let mut lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
     let total: u64 = files
         .iter()
         .filter_map(|f| std::fs::metadata(f).ok())

@@ -8,12 +8,12 @@ use super::Globals;
 use crate::args::EmbedArgs;
 use crate::embed::{self, Options, Progress};
 use crate::error::Result;
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::vectors::store;
 use crate::{err, output};
 
 pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
-    let lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
     if a.drop {
         let had = embed::drop_vectors(&lib.conn)?;
         return say(g, json!({"command": "embed", "dropped": had}), || {

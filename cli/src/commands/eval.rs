@@ -8,7 +8,7 @@ use super::Globals;
 use crate::args::EvalArgs;
 use crate::config::overlay::Overlay;
 use crate::error::Result;
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::select::{select, Selection};
 use crate::quality::{self, locomo, Variant};
@@ -36,7 +36,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     crate::line_process::keep_alive();
     let mut columns = Vec::new();
     for v in &variants {
-        let lib = library::open(&v.library, Access::Read, None)?;
+        let lib = library::open(&v.library, Mode::Read, None)?;
         let outcomes = quality::run_variant(g, &lib, &cases, &v.ranking);
         let outcomes = match outcomes {
             Ok(o) => o,
@@ -311,7 +311,7 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
     )?;
     let doc: Value =
         serde_json::from_str(&text).map_err(|e| err!("{}: invalid JSON: {e}", file.display()))?;
-    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let mut lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
     let guard = crate::interrupt::guard(
         "nothing was imported; the library is as it was".to_string(),
         None,

@@ -6,7 +6,7 @@ use crate::args::ForgetArgs;
 use crate::error::Result;
 use crate::items::forget::{self, ForgetReport, ForgetRequest};
 use crate::library::wipe;
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::text::field;
 use crate::{interrupt, output};
 
@@ -17,7 +17,7 @@ pub fn run(g: &Globals, a: &ForgetArgs) -> Result<i32> {
     let path = g.db()?;
     if a.finish {
         wipe::defer_pending();
-        let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+        let mut lib = library::open(path, Mode::Write, g.tokenizer.as_deref())?;
         let _wiping = interrupt::guard(
             format!("the file was not wiped; {} again", wipe::FINISH),
             None,
@@ -41,12 +41,8 @@ pub fn run(g: &Globals, a: &ForgetArgs) -> Result<i32> {
         dry_run: a.dry_run,
     };
     // A dry run only reads: it works on a library this user cannot write.
-    let access = if a.dry_run {
-        Access::Read
-    } else {
-        Access::Write
-    };
-    let mut lib = library::open(path, access, g.tokenizer.as_deref())?;
+    let mode = if a.dry_run { Mode::Read } else { Mode::Write };
+    let mut lib = library::open(path, mode, g.tokenizer.as_deref())?;
     let report = forget::forget_allowed(&mut lib, &req, &g.allow(&a.access.allow), true)?;
     if g.json {
         output::json(&forget::report_json(&report));

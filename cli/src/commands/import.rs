@@ -10,7 +10,7 @@ use crate::item::known_kinds;
 use crate::items::import::{import, Imported};
 use crate::items::options::{Duplicates, WriteOptions};
 use crate::items::writer::counts_json;
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::{err, interrupt, output};
 
 /// `allow` is the `--allow` flags (else the configuration's `[access] allow`); `redact`
@@ -28,7 +28,7 @@ pub fn run(
     } else {
         Box::new(std::fs::File::open(file).map_err(|e| err!("cannot read {file}: {e}"))?)
     };
-    let mut lib = library::open(path, Access::Write, g.tokenizer.as_deref())?;
+    let mut lib = library::open(path, Mode::Write, g.tokenizer.as_deref())?;
     let guard = interrupt::guard(
         "nothing was imported; the library is as it was".to_string(),
         None,

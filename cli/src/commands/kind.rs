@@ -6,7 +6,7 @@ use crate::err;
 use crate::error::Result;
 use crate::item::known_kinds;
 use crate::items::marks::set_kind;
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::{interrupt, output};
 
 /// The exit status when some ids named no item the caller may read: the others were set.
@@ -15,7 +15,7 @@ const EXIT_SOME_MISSING: i32 = 1;
 pub fn run(g: &Globals, a: &KindSetArgs) -> Result<i32> {
     let (kind, ids) = kind_and_ids(a)?;
     let known = known_kinds(g.config.kinds.extra.as_deref());
-    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let mut lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
     let guard = interrupt::guard(
         "no kind was set; the library is as it was".to_string(),
         None,

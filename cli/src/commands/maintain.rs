@@ -6,11 +6,11 @@ use serde_json::json;
 
 use super::Globals;
 use crate::error::Result;
-use crate::library::{self, index_check, migrations, reindex, schema, Access};
+use crate::library::{self, index_check, migrations, reindex, schema, Mode};
 use crate::{err, interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
-    let mut lib = library::open_unchecked(g.db()?, Access::Write)?;
+    let mut lib = library::open_unchecked(g.db()?, Mode::Write)?;
     library::ensure_recorded(&lib)?;
     if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{} cannot be migrated: {why}", lib.path.display()));
@@ -36,7 +36,7 @@ pub fn migrate(g: &Globals) -> Result<i32> {
 }
 
 pub fn rebuild(g: &Globals) -> Result<i32> {
-    let lib = library::open_unchecked(g.db()?, Access::Write)?;
+    let lib = library::open_unchecked(g.db()?, Mode::Write)?;
     library::ensure_recorded(&lib)?;
     if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{}: {why}", lib.path.display()));
@@ -96,7 +96,7 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
 }
 
 pub fn optimize(g: &Globals) -> Result<i32> {
-    let lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
     let started = Instant::now();
     library::optimize(&lib)?;
     let seconds = started.elapsed().as_secs_f64();

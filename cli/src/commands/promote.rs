@@ -4,7 +4,7 @@ use super::Globals;
 use crate::args::MarkArgs;
 use crate::error::Result;
 use crate::items::marks::set_global;
-use crate::library::{self, Access};
+use crate::library::{self, Mode};
 use crate::{interrupt, output};
 
 /// The exit status when some ids named no item the caller may read: the others were
@@ -14,7 +14,7 @@ const EXIT_SOME_MISSING: i32 = 1;
 /// `global`: true for promote, false for demote.
 pub fn run(g: &Globals, a: &MarkArgs, global: bool) -> Result<i32> {
     let command = if global { "promote" } else { "demote" };
-    let mut lib = library::open(g.db()?, Access::Write, g.tokenizer.as_deref())?;
+    let mut lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
     let guard = interrupt::guard(
         "nothing was marked; the library is as it was".to_string(),
         None,

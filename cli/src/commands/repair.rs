@@ -7,12 +7,12 @@ use serde_json::json;
 use super::Globals;
 use crate::error::Result;
 use crate::library::migrations::latest_version;
-use crate::library::{self, repair, Access};
+use crate::library::{self, repair, Mode};
 use crate::{output, tokenizer};
 
 pub fn run(g: &Globals) -> Result<i32> {
     let path = g.db()?;
-    let lib = library::open_unchecked(path, Access::Write)?;
+    let lib = library::open_unchecked(path, Mode::Write)?;
     let configured = g.tokenizer.as_deref().map(tokenizer::parse).transpose()?;
     let started = Instant::now();
     let r = repair::repair(&lib, configured.as_deref())?;

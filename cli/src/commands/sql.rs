@@ -10,7 +10,7 @@ use serde_json::{Map, Value as Json};
 use super::Globals;
 use crate::args::SqlArgs;
 use crate::error::Result;
-use crate::library::{self, script, Access};
+use crate::library::{self, script, Mode};
 use crate::text::field;
 use crate::{err, output};
 
@@ -39,8 +39,8 @@ pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
         .iter()
         .map(|p| parse_param(p))
         .collect::<Result<Vec<_>>>()?;
-    let access = if a.write { Access::Write } else { Access::Read };
-    let mut lib = library::open(g.db()?, access, g.tokenizer.as_deref())?;
+    let mode = if a.write { Mode::Write } else { Mode::Read };
+    let mut lib = library::open(g.db()?, mode, g.tokenizer.as_deref())?;
     // The queries of sql/ take the library's tokenizer as :tokenizer: given unless set.
     let tokenizer = (!params.iter().any(|(n, _)| n == "tokenizer") && sql.contains(":tokenizer"))
         .then(|| ("tokenizer".to_string(), Value::Text(lib.tokenizer.clone())));

@@ -6,7 +6,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::files::{kind_of, sidecar, SIDECARS};
 use super::migrations::{self, latest_version};
 use super::open::{
-    busy_timeout, configure, is_empty_database, open_unchecked, Access, Library, APPLICATION_ID,
+    busy_timeout, configure, is_empty_database, open_unchecked, Library, Mode, APPLICATION_ID,
 };
 use crate::err;
 use crate::error::{Context, Result};
@@ -65,7 +65,7 @@ pub fn create(path: &Path, tokenizer_spec: &str) -> Result<Library> {
 /// A non-empty file is refused, unless it is an empty database an interrupted `init`
 /// left behind.
 fn refuse_non_empty(path: &Path) -> Result<()> {
-    if open_unchecked(path, Access::Read).is_ok() {
+    if open_unchecked(path, Mode::Read).is_ok() {
         return Err(err!(
             "{} is already a recall library: use it as it is, or `recall migrate` it",
             path.display()

@@ -38,6 +38,6 @@ pub use create::create;
 pub use files::{ensure_writable, sidecar};
 pub use open::{
     cap_busy_timeout, check_configured, ensure_present, ensure_recorded, open, open_unchecked,
-    set_busy_timeout, Access, Library, BUSY_TIMEOUT,
+    set_busy_timeout, Library, Mode, BUSY_TIMEOUT,
 };
 pub use optimize::optimize;

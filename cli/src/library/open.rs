@@ -35,8 +35,10 @@ pub(super) fn busy_timeout() -> Duration {
     CAP.get().map_or(set, |cap| set.min(*cap))
 }
 
+/// How a command opens the library: to read it (read-only), or to write it. What a
+/// caller may read of it is `crate::access`'s.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Access {
+pub enum Mode {
     Read,
     Write,
 }
@@ -57,8 +59,8 @@ pub(super) fn configure(conn: &Connection) -> Result<()> {
 
 /// Opens an existing library, checks it is one, and that its schema and tokenizer are
 /// the ones this command expects. `configured` is the tokenizer of a flag or config.
-pub fn open(path: &Path, access: Access, configured: Option<&str>) -> Result<Library> {
-    let lib = open_unchecked(path, access)?;
+pub fn open(path: &Path, mode: Mode, configured: Option<&str>) -> Result<Library> {
+    let lib = open_unchecked(path, mode)?;
     ensure_recorded(&lib)?;
     if let Some(why) = schema::version_mismatch(&lib.conn) {
         return Err(err!("{}: {why}", path.display()));
@@ -72,7 +74,7 @@ pub fn open(path: &Path, access: Access, configured: Option<&str>) -> Result<Lib
         ));
     }
     check_configured(&lib, configured)?;
-    if access == Access::Write {
+    if mode == Mode::Write {
         schema::ensure_sound(&lib.conn, &lib.tokenizer)?;
     }
     Ok(lib)
@@ -143,12 +145,12 @@ fn open_for_reading(path: &Path, doing: &str) -> Result<Connection> {
 
 /// Opens a library without the schema-version and tokenizer checks (for `migrate` and
 /// `check`, which report on those themselves).
-pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
+pub fn open_unchecked(path: &Path, mode: Mode) -> Result<Library> {
     ensure_present(path)?;
     let doing = format!("opening {}", path.display());
-    let conn = match access {
-        Access::Read => open_for_reading(path, &doing)?,
-        Access::Write => {
+    let conn = match mode {
+        Mode::Read => open_for_reading(path, &doing)?,
+        Mode::Write => {
             if super::replica::of(path).is_some() {
                 return Err(err!(
                     "{} is a replica that Litestream keeps current (it wrote {}): write to \
@@ -206,7 +208,7 @@ pub fn open_unchecked(path: &Path, access: Access) -> Result<Library> {
             .and_then(tokenizer::declared)
             .unwrap_or_else(|| tokenizer::DEFAULT.to_string()),
     };
-    if access == Access::Write {
+    if mode == Mode::Write {
         // A library whose init was killed after its commit is complete but still in
         // rollback-journal mode: give it the WAL mode every library has.
         let mode: String = conn

@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::err;
 use crate::error::Result;
-use crate::library::{self, Access, Library};
+use crate::library::{self, Library, Mode};
 
 /// Idle read connections kept for the next calls; more are opened when calls overlap.
 const IDLE_READERS: usize = 4;
@@ -44,8 +44,8 @@ pub struct Reader<'a> {
 impl Libraries {
     /// Opens the library as the server starts: for writing with `writes`.
     pub fn open(path: &Path, tokenizer: Option<&str>, writes: bool) -> Result<Libraries> {
-        let access = if writes { Access::Write } else { Access::Read };
-        let mut first = library::open(path, access, tokenizer)?;
+        let mode = if writes { Mode::Write } else { Mode::Read };
+        let mut first = library::open(path, mode, tokenizer)?;
         if writes {
             watch_commits(&mut first)?;
         }
@@ -82,7 +82,7 @@ impl Libraries {
         drop(state);
         let library = match idle {
             Some(library) => library,
-            None => library::open(&self.path, Access::Read, self.tokenizer.as_deref())?,
+            None => library::open(&self.path, Mode::Read, self.tokenizer.as_deref())?,
         };
         Ok(Reader {
             owner: self,
@@ -114,13 +114,13 @@ impl Libraries {
                 e.message
             )
         };
-        let access = if writer.is_some() {
-            Access::Write
+        let mode = if writer.is_some() {
+            Mode::Write
         } else {
-            Access::Read
+            Mode::Read
         };
         let mut fresh =
-            library::open(&self.path, access, self.tokenizer.as_deref()).map_err(replaced)?;
+            library::open(&self.path, mode, self.tokenizer.as_deref()).map_err(replaced)?;
         state.file = file_id(&self.path).map_err(replaced)?;
         state.generation += 1;
         state.readers.clear();

@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::library::sql_file::{self, int, queries};
-use crate::library::{self, replica, wipe, Access};
+use crate::library::{self, replica, wipe, Mode};
 use crate::vectors::store;
 pub use log::Failure;
 pub use sessions::FailedCapture;
@@ -155,7 +155,7 @@ pub fn read(path: &Path, tokenizer: Option<&str>) -> Status {
             ),
         });
     } else {
-        match library::open(path, Access::Read, tokenizer) {
+        match library::open(path, Mode::Read, tokenizer) {
             Ok(lib) => {
                 if let Err(e) = read_library(&lib, &mut s) {
                     s.notes.push(e.message);

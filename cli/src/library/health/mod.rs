@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::index_check::verify_index;
 use super::schema;
-use super::{open_unchecked, Access};
+use super::{open_unchecked, Mode};
 use crate::error::{blocks_check, describe_sqlite, Result};
 use crate::{err, tokenizer};
 
@@ -73,7 +73,7 @@ fn one<T: rusqlite::types::FromSql>(conn: &Connection, sql: &str) -> rusqlite::R
 /// Checks the library at `path`; `configured` is the tokenizer the configuration or
 /// `--tokenizer` names, compared with the library's.
 pub fn check(path: &Path, configured: Option<&str>) -> Result<Health> {
-    let lib = match open_unchecked(path, Access::Read) {
+    let lib = match open_unchecked(path, Mode::Read) {
         Ok(lib) => lib,
         // A library too damaged to open is a finding, not a failure of the check.
         Err(e) if e.kind == crate::error::Kind::Corrupt => {
