@@ -47,7 +47,8 @@ struct Gate {
     /// `--public`: any address and `Host`; the page's own origin is its `Host`'s.
     public: bool,
     api: Arc<Api>,
-    access: String,
+    /// The token of the printed URL.
+    url_token: String,
     pages: Pages,
     policy: Policy,
     budget: Budget,
@@ -65,11 +66,11 @@ pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
     let bound = listener
         .local_addr()
         .map_err(|e| err!("cannot listen on {addr}: {e}"))?;
-    let access = token::random()?;
+    let url_token = token::random()?;
     let timeouts = Timeouts::get();
     let gate = Arc::new(Gate {
         api: Arc::new(api),
-        access: access.clone(),
+        url_token: url_token.clone(),
         pages: Pages::default(),
         public,
         policy: Policy {
@@ -84,7 +85,7 @@ pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
         let shown = SocketAddr::from(([127, 0, 0, 1], bound.port()));
-        let _ = writeln!(out, "http://{shown}/?token={access}");
+        let _ = writeln!(out, "http://{shown}/?token={url_token}");
         let _ = out.flush();
     }
     if public {
@@ -161,7 +162,7 @@ impl Gate {
             );
         }
         let given = request.headers().get(TOKEN_HEADER).map(|v| v.as_bytes());
-        if !given.is_some_and(|t| token::same(t, self.access.as_bytes())) {
+        if !given.is_some_and(|t| token::same(t, self.url_token.as_bytes())) {
             return plain(
                 StatusCode::UNAUTHORIZED,
                 "no access token, or a wrong one: send the token of the URL recall ui printed in X-Recall-Token",
@@ -292,7 +293,7 @@ impl Gate {
             .unwrap_or("")
             .split('&')
             .find_map(|pair| pair.strip_prefix("token="));
-        if !given.is_some_and(|t| token::same(t.as_bytes(), self.access.as_bytes())) {
+        if !given.is_some_and(|t| token::same(t.as_bytes(), self.url_token.as_bytes())) {
             return plain(
                 StatusCode::UNAUTHORIZED,
                 "no access token, or a wrong one: open the URL recall ui printed, with its ?token=",
