@@ -192,7 +192,7 @@ mod tests {
                 .map(|(s, v)| {
                     (
                         s.key,
-                        v.map(Json::clone)
+                        v.cloned()
                             .unwrap_or_else(|refused| json!({ "refused": refused })),
                     )
                 })
