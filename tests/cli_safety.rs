@@ -146,6 +146,65 @@ fn flags_out_of_range_are_refused_naming_the_flag() {
     .ok();
 }
 
+// With several bad values, the one told is the first of the ranking settings in the
+// table's order (docs/configuration.md), then the filters and --now; nothing runs.
+#[test]
+fn of_several_bad_values_the_first_in_the_tables_order_is_told() {
+    let lib = TempLib::with_items(None, &sample(3));
+    let before = lib.snapshot();
+    for (args, told) in [
+        (
+            &["search", "deploy", "--prune", "0", "--weight", "2"][..],
+            "--weight must be from 0 to 1, got 2",
+        ),
+        (
+            &[
+                "search",
+                "deploy",
+                "--period-weight",
+                "50",
+                "--context-weight",
+                "5",
+            ],
+            "--context-weight must be",
+        ),
+        (
+            &["search", "deploy", "--since", "bogus", "--half-life", "0"],
+            "--half-life must be above 0",
+        ),
+        (
+            &["search", "deploy", "--kind", "bogus", "--prune", "2"],
+            "--prune must be above 0",
+        ),
+        (
+            &[
+                "related",
+                "deploy widget",
+                "--min-weight",
+                "50",
+                "--now",
+                "bogus",
+            ],
+            "--min-weight must be from 0 to 20, got 50",
+        ),
+        (
+            &[
+                "related",
+                "deploy widget",
+                "--min-joint-weight=-1",
+                "--weight",
+                "3",
+            ],
+            "--weight must be from 0 to 1, got 3",
+        ),
+    ] {
+        let ran = lib.run(args);
+        assert_eq!(ran.code, 2, "{args:?}");
+        ran.fails_with(told);
+    }
+    assert_eq!(lib.snapshot(), before);
+}
+
 // 7. A repeated --set key would label two columns with values that never ran.
 #[test]
 fn eval_refuses_a_repeated_set_key() {

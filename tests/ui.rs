@@ -468,6 +468,33 @@ fn bad_requests_get_their_status_and_one_line() {
         "[1]",
     );
     assert_eq!(array.status, 400, "{}", array.body);
+    // A setting of the wrong type, or out of its range, is one line that names it.
+    for (body, told) in [
+        (
+            json!({ "query": "importer", "weight": "0.5" }),
+            "bad arguments: invalid type: string \"0.5\", expected f64",
+        ),
+        (
+            json!({ "query": "importer", "pool": 20.5 }),
+            "bad arguments: invalid type: floating point `20.5`, expected i64",
+        ),
+        (
+            json!({ "query": "importer", "weight": 2 }),
+            "--weight must be from 0 to 1, got 2",
+        ),
+    ] {
+        let answer = ui.send(
+            "POST",
+            "/api/search",
+            &[
+                ("Content-Type", "application/json"),
+                ("X-Recall-Token", &token),
+            ],
+            &body.to_string(),
+        );
+        assert_eq!(answer.status, 400, "{body}: {}", answer.body);
+        assert_eq!(answer.json()["error"], told, "{body}");
+    }
     // A form post (what a page of another site can send without asking) is refused.
     let form = ui.send(
         "POST",

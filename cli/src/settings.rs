@@ -673,10 +673,6 @@ mod tests {
             refused(&RECENCY_WEIGHT, json!(2)),
             "--weight must be from 0 to 1, got 2"
         );
-        assert_eq!(
-            refused(&RECENCY_WEIGHT, json!(2)),
-            RECENCY_WEIGHT.flag_real(2.0).unwrap_err().message
-        );
         assert!(refused(&PRUNE_SHARE, json!(0)).starts_with("--prune "));
         assert!(refused(&RELATED_RULE, json!("cosine")).starts_with("--rule: "));
     }

@@ -271,7 +271,7 @@ impl Shared {
         };
         match name {
             "search" => {
-                let (arguments, given) = tools::split(name, checked(schema)?);
+                let (arguments, given) = tools::split(name, checked(schema)?)?;
                 let a = input::<tools::Search>(arguments)?.args(access, given)?;
                 if let Some(file) = &a.file {
                     let s = settings::FileItems::resolve(g, &a, file, None)?;
@@ -286,7 +286,7 @@ impl Shared {
                 to_json(&query::later(lib, &s, a.common.explain)?)
             }
             "related" => {
-                let (arguments, given) = tools::split(name, checked(schema)?);
+                let (arguments, given) = tools::split(name, checked(schema)?)?;
                 let a = input::<tools::Related>(arguments)?.args(access, given)?;
                 let s = settings::Related::resolve(g, &a)?;
                 to_json(&query::related(lib, &s, a.common.explain)?)

@@ -40,8 +40,10 @@ fn scope(value: Option<String>) -> Result<args::ScopeArgs> {
 
 /// The arguments of `tool` that are declared settings (`config::table`'s `on` with an
 /// `mcp` name), taken out of `arguments`, whose rest the tool's struct reads. A null is an
-/// argument left out.
-pub fn split(tool: &str, mut arguments: Json) -> (Json, Given) {
+/// argument left out; one not of its setting's kind of number is refused as the struct
+/// refuses a field of the wrong type (the MCP server's schema check refuses it before,
+/// the review page's API has none).
+pub fn split(tool: &str, mut arguments: Json) -> Result<(Json, Given)> {
     let mut given = Given::default();
     if let Json::Object(map) = &mut arguments {
         for setting in config::given::of_tool(tool) {
@@ -50,11 +52,23 @@ pub fn split(tool: &str, mut arguments: Json) -> (Json, Given) {
             };
             match map.remove(name) {
                 None | Some(Json::Null) => {}
-                Some(value) => given.push(setting, value),
+                Some(value) => {
+                    of_its_kind(setting, &value).map_err(|e| err!("bad arguments: {e}"))?;
+                    given.push(setting, value);
+                }
             }
         }
     }
-    (arguments, given)
+    Ok((arguments, given))
+}
+
+/// Whether `value` reads as `setting`'s kind of number, in serde's words when it does not.
+fn of_its_kind(setting: &config::setting::Setting, value: &Json) -> serde_json::Result<()> {
+    match &setting.range {
+        config::setting::Range::Number(b) if b.integer => i64::deserialize(value).map(drop),
+        config::setting::Range::Number(_) => f64::deserialize(value).map(drop),
+        _ => Ok(()),
+    }
 }
 
 fn not_blank(name: &str, text: &str, what: &str) -> Result<()> {
@@ -340,7 +354,8 @@ mod tests {
         let (rest, given) = split(
             "search",
             json!({ "query": "x", "weight": 0.5, "pool": 20, "prune": null, "limit": 3 }),
-        );
+        )
+        .unwrap();
         assert_eq!(rest, json!({ "query": "x", "limit": 3 }));
         let values: Vec<(&str, Json)> = given
             .values()
@@ -354,12 +369,27 @@ mod tests {
             ]
         );
         // related takes the recency settings, not search's pool; later takes none.
-        let (rest, given) = split("related", json!({ "prompt": "p", "pool": 20, "weight": 0 }));
+        let (rest, given) =
+            split("related", json!({ "prompt": "p", "pool": 20, "weight": 0 })).unwrap();
         assert_eq!(rest, json!({ "prompt": "p", "pool": 20 }));
         assert_eq!(given.values().count(), 1);
         assert!(serde_json::from_value::<Related>(rest).is_err());
-        let (rest, given) = split("later", json!({ "id": 1, "weight": 0.5 }));
+        let (rest, given) = split("later", json!({ "id": 1, "weight": 0.5 })).unwrap();
         assert_eq!(rest, json!({ "id": 1, "weight": 0.5 }));
         assert_eq!(given.values().count(), 0);
+        // A value of the wrong kind is refused in serde's words, as a field of the struct.
+        let refused = |arguments: Json| split("search", arguments).unwrap_err().message;
+        assert_eq!(
+            refused(json!({ "query": "x", "weight": "0.5" })),
+            "bad arguments: invalid type: string \"0.5\", expected f64"
+        );
+        assert_eq!(
+            refused(json!({ "query": "x", "pool": 20.0 })),
+            "bad arguments: invalid type: floating point `20.0`, expected i64"
+        );
+        assert!(
+            split("search", json!({ "weight": 1 })).is_ok(),
+            "a whole number is a real"
+        );
     }
 }

@@ -122,7 +122,7 @@ impl Api {
         let g = &self.globals;
         match action {
             "search" => {
-                let (body, given) = tools::split("search", body);
+                let (body, given) = tools::split("search", body)?;
                 let mut search: tools::Search = input(body)?;
                 // Every hit says which words it holds, and where.
                 search.explain = true;
