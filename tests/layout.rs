@@ -17,25 +17,26 @@ type Site = String;
 /// For each top-level module, the top-level modules it imports, each with where first.
 type Graph = BTreeMap<String, BTreeMap<String, Site>>;
 
-/// Rust source with comments, string and character literals blanked (line breaks kept,
-/// so lines still count).
-fn code_only(src: &str) -> String {
-    let c: Vec<char> = src.chars().collect();
-    let mut out = c.clone();
-    let blank = |out: &mut Vec<char>, from: usize, to: usize| {
-        for ch in out.iter_mut().take(to.min(c.len())).skip(from) {
-            if *ch != '\n' {
-                *ch = ' ';
-            }
-        }
-    };
+/// What `literal_spans` finds: a comment, a string literal (with where its text is,
+/// inside its quotes) or a character literal.
+#[derive(Debug, Clone, PartialEq)]
+enum Span {
+    Comment,
+    Text(std::ops::Range<usize>),
+    Char,
+}
+
+/// The comments, string and character literals of Rust source, each with the range of
+/// characters it covers.
+fn literal_spans(c: &[char]) -> Vec<(Span, std::ops::Range<usize>)> {
+    let mut spans = Vec::new();
     let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
     let mut i = 0;
     while i < c.len() {
         let next = c.get(i + 1).copied();
         if c[i] == '/' && next == Some('/') {
             let end = (i..c.len()).find(|&j| c[j] == '\n').unwrap_or(c.len());
-            blank(&mut out, i, end);
+            spans.push((Span::Comment, i..end));
             i = end;
         } else if c[i] == '/' && next == Some('*') {
             let (mut depth, mut j) = (1, i + 2);
@@ -50,7 +51,7 @@ fn code_only(src: &str) -> String {
                     j += 1;
                 }
             }
-            blank(&mut out, i, j);
+            spans.push((Span::Comment, i..j.min(c.len())));
             i = j;
         } else if c[i] == 'r'
             && (i == 0 || !ident(c[i - 1]) || (c[i - 1] == 'b' && (i < 2 || !ident(c[i - 2]))))
@@ -70,14 +71,15 @@ fn code_only(src: &str) -> String {
                 j += 1;
             }
             let end = (j + 1 + hashes).min(c.len());
-            blank(&mut out, i, end);
+            spans.push((Span::Text(i + 2 + hashes..j.min(c.len())), i..end));
             i = end;
         } else if c[i] == '"' {
             let mut j = i + 1;
             while j < c.len() && c[j] != '"' {
                 j += if c[j] == '\\' { 2 } else { 1 };
             }
-            blank(&mut out, i, j + 1);
+            let end = (j + 1).min(c.len());
+            spans.push((Span::Text(i + 1..j.min(c.len())), i..end));
             i = j + 1;
         } else if c[i] == '\'' {
             // A character literal ('x', '\n', '\''), else a lifetime ('a).
@@ -86,16 +88,31 @@ fn code_only(src: &str) -> String {
                 while j < c.len() && c[j] != '\'' {
                     j += 1;
                 }
-                blank(&mut out, i, j + 1);
+                spans.push((Span::Char, i..(j + 1).min(c.len())));
                 i = j + 1;
             } else if c.get(i + 2) == Some(&'\'') {
-                blank(&mut out, i, i + 3);
+                spans.push((Span::Char, i..i + 3));
                 i += 3;
             } else {
                 i += 1;
             }
         } else {
             i += 1;
+        }
+    }
+    spans
+}
+
+/// Rust source with comments, string and character literals blanked (line breaks kept,
+/// so lines still count).
+fn code_only(src: &str) -> String {
+    let c: Vec<char> = src.chars().collect();
+    let mut out = c.clone();
+    for (_, range) in literal_spans(&c) {
+        for ch in &mut out[range] {
+            if *ch != '\n' {
+                *ch = ' ';
+            }
         }
     }
     out.into_iter().collect()
@@ -704,52 +721,20 @@ fn inner_imports_are_resolved_through_super_crate_and_groups() {
     );
 }
 
-/// The contents of a Rust source's string literals ("…", r"…", r#"…"#), comments and
-/// character literals skipped, each with its line.
+/// The contents of a Rust source's string literals ("…", r"…", r#"…"#), each with its
+/// line.
 fn string_literals(src: &str) -> Vec<(String, usize)> {
     let c: Vec<char> = src.chars().collect();
-    let line_of = |i: usize| c[..i].iter().filter(|&&ch| ch == '\n').count() + 1;
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < c.len() {
-        let next = c.get(i + 1).copied();
-        if c[i] == '/' && next == Some('/') {
-            i = (i..c.len()).find(|&j| c[j] == '\n').unwrap_or(c.len());
-        } else if c[i] == '/' && next == Some('*') {
-            i = (i + 2..c.len())
-                .find(|&j| c[j] == '*' && c.get(j + 1) == Some(&'/'))
-                .map_or(c.len(), |j| j + 2);
-        } else if c[i] == '\'' && (next == Some('\\') || c.get(i + 2) == Some(&'\'')) {
-            // A character literal ('"', '\''); a lifetime has no closing quote near.
-            let close = (i + 2..c.len().min(i + 12)).find(|&j| c[j] == '\'');
-            i = close.map_or(i + 1, |j| j + 1);
-        } else if c[i] == 'r' && matches!(next, Some('"') | Some('#')) {
-            let hashes = c[i + 1..].iter().take_while(|&&ch| ch == '#').count();
-            let open = i + 1 + hashes;
-            if c.get(open) != Some(&'"') {
-                i += 1;
-                continue;
+    literal_spans(&c)
+        .into_iter()
+        .filter_map(|(span, range)| match span {
+            Span::Text(text) => {
+                let line = c[..range.start].iter().filter(|&&ch| ch == '\n').count() + 1;
+                Some((c[text].iter().collect(), line))
             }
-            let closing: Vec<char> = std::iter::once('"')
-                .chain("#".repeat(hashes).chars())
-                .collect();
-            let end = (open + 1..c.len())
-                .find(|&j| c[j..].starts_with(&closing))
-                .unwrap_or(c.len());
-            found.push((c[open + 1..end].iter().collect(), line_of(i)));
-            i = end + closing.len();
-        } else if c[i] == '"' {
-            let mut j = i + 1;
-            while j < c.len() && c[j] != '"' {
-                j += if c[j] == '\\' { 2 } else { 1 };
-            }
-            found.push((c[i + 1..j.min(c.len())].iter().collect(), line_of(i)));
-            i = j + 1;
-        } else {
-            i += 1;
-        }
-    }
-    found
+            Span::Comment | Span::Char => None,
+        })
+        .collect()
 }
 
 /// Where `src` opens SQLite or holds SQL: a connection, a statement or a transaction of
