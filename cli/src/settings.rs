@@ -424,7 +424,6 @@ impl Search {
     pub fn shown(&self, tokenizer: &str) -> Json {
         let mut shown = Map::new();
         self.ranking.show_for("search", &mut shown);
-        let mut shown = Json::Object(shown);
         for (key, value) in [
             ("query", json!(self.query)),
             ("tokenizer", json!(tokenizer)),
@@ -434,9 +433,9 @@ impl Search {
             ("filters", json!(self.filters.shown())),
             ("allow", json!(self.allow)),
         ] {
-            shown[key] = value;
+            shown.insert(key.into(), value);
         }
-        shown
+        Json::Object(shown)
     }
 }
 
@@ -614,7 +613,6 @@ impl Related {
     pub fn shown(&self) -> Json {
         let mut shown = Map::new();
         self.ranking.show_for("related", &mut shown);
-        let mut shown = Json::Object(shown);
         for (key, value) in [
             ("prompt", json!(self.prompt)),
             ("project", json!(self.project)),
@@ -622,12 +620,12 @@ impl Related {
             ("now", json!(self.now)),
             ("allow", json!(self.allow)),
         ] {
-            shown[key] = value;
+            shown.insert(key.into(), value);
         }
         if let Some(kinds) = &self.kinds {
-            shown["kind"] = json!(kinds);
+            shown.insert("kind".into(), json!(kinds));
         }
-        shown
+        Json::Object(shown)
     }
 }
 

@@ -163,11 +163,6 @@ impl Setting {
         self.check(&self.flag_name(), value).map_err(Error::new)
     }
 
-    /// The flag's whole number, checked as the configuration's.
-    pub fn flag_whole(&self, value: i64) -> Result<i64> {
-        self.check_int(&self.flag_name(), value).map_err(Error::new)
-    }
-
     /// The flag's text, checked as the configuration's.
     pub fn flag_text(&self, value: &str) -> Result<String> {
         let value = value.to_string();
