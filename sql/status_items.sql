@@ -1,17 +1,21 @@
 -- `recall status`: what the library holds, one row per fact. grouping 'total' is the
 -- number of items; 'source' one row per source (an agent's, or an import's); 'project'
--- the :top projects with the most items (name NULL: the items of no project; 5 when
--- :top is unset); 'projects' how many projects there are in all; 'capture_files' how
--- many files `recall capture` has read (sql/migrations/0004_capture.sql).
+-- the :top groups of items by project with the most items (name NULL: the items of no
+-- project, a blank name among them, as libraries written before blank names were
+-- stored as none may hold it; 5 when :top is unset); 'projects' how many such groups
+-- there are in all, counted as the list counts them; 'capture_files' how many files
+-- `recall capture` has read (sql/migrations/0004_capture.sql).
 select 'total' as grouping, null as name, count(*) as items from items
 union all
 select 'source', source, count(*) from items group by source
 union all
 select * from (
-  select 'project', project, count(*) from items
-  group by project order by count(*) desc, project limit coalesce(:top, 5)
+  select 'project', nullif(trim(project), '') as name, count(*) from items
+  group by name order by count(*) desc, name limit coalesce(:top, 5)
 )
 union all
-select 'projects', null, count(distinct project) from items
+select 'projects', null, count(*) from (
+  select 1 from items group by nullif(trim(project), '')
+)
 union all
 select 'capture_files', null, count(*) from capture_files;

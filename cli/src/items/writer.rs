@@ -140,6 +140,11 @@ impl<'conn> ItemWriter<'conn> {
     /// what was replaced. Nothing else can be looked up or written, so that neither the
     /// duplicate lookup nor the write sees a secret.
     pub fn prepare(&self, mut item: Item) -> Prepared {
+        // A blank project name is no project: filters, listings and the status's counts
+        // would otherwise show a nameless project beside the items of none.
+        if item.project.as_deref().is_some_and(|p| p.trim().is_empty()) {
+            item.project = None;
+        }
         let redacted = if self.options.redact {
             item.redact()
         } else {

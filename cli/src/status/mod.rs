@@ -36,8 +36,10 @@ pub struct Count {
 pub struct Facts {
     pub items: i64,
     pub sources: Vec<Count>,
-    /// The `PROJECTS_SHOWN` projects with the most items.
+    /// The `PROJECTS_SHOWN` projects with the most items (the items of no project as
+    /// one of them, named None).
     pub projects: Vec<Count>,
+    /// How many there are, counted as `projects` counts them.
     pub projects_total: i64,
     /// The files `recall capture` has read.
     pub capture_files: i64,
