@@ -634,7 +634,14 @@ fn a_missing_library_is_named_with_how_to_make_one() {
 #[test]
 fn blank_projects_are_no_project_and_counted_as_listed() {
     let lib = TempLib::init(None);
-    let names = [Some(""), Some("   "), None, Some("api"), Some("api"), Some("web")];
+    let names = [
+        Some(""),
+        Some("   "),
+        None,
+        Some("api"),
+        Some("api"),
+        Some("web"),
+    ];
     let lines: Vec<String> = names
         .iter()
         .enumerate()
@@ -648,7 +655,16 @@ fn blank_projects_are_no_project_and_counted_as_listed() {
         })
         .collect();
     lib.import(&(lines.join("\n") + "\n")).ok();
-    lib.run(&["add", "--source", "s", "--title", "added", "--project", "\t"]).ok();
+    lib.run(&[
+        "add",
+        "--source",
+        "s",
+        "--title",
+        "added",
+        "--project",
+        "\t",
+    ])
+    .ok();
     assert_eq!(
         lib.count("select count(*) from items where project is null"),
         4,
