@@ -735,6 +735,56 @@ fn sigterm_stops_it_with_one_line_and_128_plus_the_signal() {
     assert!(ui.logged("recall: interrupted by SIGTERM: the server stopped"));
 }
 
+/// The agent's view's command, run as printed in dash (Debian's sh) and bash, prints
+/// what the page shows, whatever the prompt holds: newlines, backslashes (`\n` in the
+/// payload's JSON, which dash's `echo` would turn into a line break), quotes, `%`, `$`
+/// and backquotes.
+#[test]
+fn the_agents_view_command_runs_as_printed_in_posix_shells() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    let prompts = [
+        "pool size\nof the importer",
+        "path C:\\temp\\new and \\t tab \\0 nul \\c stop",
+        "it's \"quoted\" 100% $HOME `id` $(id) \\\\ twice",
+        "ünïcode 東京 pool\ttab",
+    ];
+    let recall = crate::common::cli::recall_bin();
+    let dir = recall.parent().expect("the binary's folder").to_path_buf();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for prompt in prompts {
+        let ask = json!({"project": "api", "prompt": prompt, "file": "src/pool.rs"});
+        let answer = ui.api("agent", None, &[], &ask);
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        for block in answer.json()["blocks"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+        {
+            let shell = block["shell"].as_str().unwrap_or("");
+            let printed = block["printed"].as_str().unwrap_or("");
+            for sh in ["/bin/dash", "/bin/bash"] {
+                let out = std::process::Command::new(sh)
+                    .args(["-c", shell])
+                    .env("RECALL_DB", &lib.db)
+                    .env("PATH", &path)
+                    .output()
+                    .expect("run the shell");
+                assert!(out.status.success(), "{sh}: {shell}: {out:?}");
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout),
+                    printed,
+                    "{sh} ran {shell}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_agents_view_is_what_recall_hook_prints_and_leaves_the_notice_for_the_next_start() {
     let lib = library();

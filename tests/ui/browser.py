@@ -288,11 +288,11 @@ def run(driver, url):
     ]
     for b, payload in zip(blocks, fresh):
         words = shlex.split(b["cmd"])
-        shown = words[:1] + words[2:] == ["echo", "|", "recall", "hook", "--project", "shop"]
+        shown = words[:2] + words[3:] == ["printf", "%s\\n", "|", "recall", "hook", "--project", "shop"]
         check(f"{b['event']}: the page shows the command", shown, b["cmd"])
         if not shown:
             continue
-        same = recall("hook", "--project", "shop", stdin=words[1])
+        same = recall("hook", "--project", "shop", stdin=words[2])
         env = dict(os.environ, RECALL_DB=LIBRARY,
                    PATH=os.path.dirname(RECALL) + os.pathsep + os.environ.get("PATH", ""))
         in_shell = subprocess.run(["sh", "-c", b["cmd"]], capture_output=True, text=True, env=env)

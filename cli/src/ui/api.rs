@@ -273,7 +273,10 @@ impl Api {
                 "event": event,
                 "payload": text,
                 "command": command,
-                "shell": format!("echo {quoted} | {command}"),
+                // printf, not echo: dash's echo (Debian's sh) turns the payload's `\n`
+                // and other backslashes into other bytes; `%s` passes it as it is in
+                // every POSIX shell.
+                "shell": format!("printf '%s\\n' {quoted} | {command}"),
                 "printed": printed,
                 "context": context_of(&printed),
             }));
