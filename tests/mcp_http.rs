@@ -674,11 +674,14 @@ fn a_foreign_origin_is_refused() {
     for own in [
         format!("http://127.0.0.1:{port}"),
         format!("http://localhost:{port}"),
-        format!("http://[::1]:{port}"),
     ] {
         initialized(call(&http, &[("Origin", &own)]));
     }
+    // A loopback name the server does not listen on (127.0.0.1 here) is another
+    // server's page.
     let foreign = [
+        format!("http://[::1]:{port}"),
+        format!("http://127.0.0.2:{port}"),
         "http://evil.example".to_string(),
         format!("http://evil.example:{port}"),
         "http://localhost:1".into(),
@@ -695,7 +698,7 @@ fn a_foreign_origin_is_refused() {
         http.post(&[("Origin", "http://evil.example")], INITIALIZE.as_bytes()),
         "no token",
     );
-    assert_eq!(http.logged("refused 403", 8).len(), 8);
+    assert_eq!(http.logged("refused 403", 10).len(), 10);
     drop(http);
     // --allow-origin: that one too.
     let http = start(
@@ -773,6 +776,40 @@ fn two_host_headers_are_refused() {
     assert_eq!(http.logged("refused 400", 7).len(), 7);
     // One of each: served.
     initialized(call(&http, &[("Mcp-Protocol-Version", "2025-06-18")]));
+}
+
+#[test]
+fn a_host_is_a_host_and_an_optional_port() {
+    let lib = sample_library();
+    let http = start(&lib, None, &[], None, None);
+    let port = http.port;
+    // RFC 9110: uri-host [":" port]; a user name, a path, a space: none is a Host, and a
+    // user name before a loopback name never passes for it.
+    for host in [
+        format!("evil.com@localhost:{port}"),
+        format!("user:pw@127.0.0.1:{port}"),
+        format!("127.0.0.1:{port}/mcp"),
+        format!("local host:{port}"),
+        format!("[::1:{port}"),
+        format!("127.0.0.1:{port}:1"),
+    ] {
+        let (status, _, body) = call(&http, &[("Host", &host)]);
+        assert_eq!(status, 400, "Host {host}: {body}");
+        assert!(body.contains("not a host and an optional port"), "{body}");
+    }
+    for host in [
+        format!("127.0.0.1:{port}"),
+        "localhost".into(),
+        format!("[::1]:{port}"),
+    ] {
+        initialized(call(&http, &[("Host", &host)]));
+    }
+    drop(http);
+    // Under --public too: any name, but a name.
+    let http = start(&lib, None, &["--public"], None, None);
+    let (status, _, body) = call(&http, &[("Host", "evil.com@memory.example")]);
+    assert_eq!(status, 400, "{body}");
+    initialized(call(&http, &[("Host", "memory.example:443")]));
 }
 
 #[test]

@@ -346,8 +346,55 @@ fn a_foreign_host_or_origin_is_refused() {
         "",
     );
     assert_eq!(two.status, 400, "{}", two.body);
-    // Another site's page, or this host on another port, calling with the token.
+    // A Host is a host and an optional port (RFC 9110): a user name before a loopback
+    // name, a path, a space, are refused before anything else, on the page and the API.
+    for host in [
+        format!("evil.com@localhost:{port}"),
+        format!("user:pw@127.0.0.1:{port}"),
+        format!("localhost:{port}/x"),
+        format!("local host:{port}"),
+        format!("[::1:{port}"),
+        format!("localhost:{port}:1"),
+    ] {
+        let page = ui.send(
+            "GET",
+            &format!("/?token={}", ui.token),
+            &[("Host", &host)],
+            "",
+        );
+        assert_eq!(page.status, 400, "Host {host}: {}", page.body);
+        assert!(
+            page.body.contains("not a host and an optional port"),
+            "{}",
+            page.body
+        );
+        let api = ui.api("search", None, &[("Host", &host)], &search);
+        assert_eq!(api.status, 400, "Host {host}: {}", api.body);
+    }
+    // Two access tokens, or two page tokens: one of each, or none.
+    for name in ["X-Recall-Token", "X-Recall-Page"] {
+        let twice = ui.send(
+            "POST",
+            "/api/search",
+            &[
+                ("Content-Type", "application/json"),
+                ("X-Recall-Token", &ui.token),
+                (name, "0000"),
+                (name, "1111"),
+            ],
+            &search.to_string(),
+        );
+        assert_eq!(twice.status, 400, "{name}: {}", twice.body);
+        let n = if name == "X-Recall-Token" { 3 } else { 2 };
+        let told = format!("{n} {} headers", name.to_ascii_lowercase());
+        assert!(twice.body.contains(&told), "{}", twice.body);
+    }
+    // Another site's page, this host on another port, or a loopback name this server
+    // does not listen on (it listens on 127.0.0.1: a page of [::1] is another server's),
+    // calling with the token.
     for origin in [
+        format!("http://[::1]:{port}"),
+        format!("http://127.0.0.2:{port}"),
         "http://evil.example".to_string(),
         format!("http://evil.example:{port}"),
         format!("http://127.0.0.1:{}", port.wrapping_add(1)),

@@ -118,7 +118,7 @@ pub async fn run(
         service,
         policy: Policy {
             public,
-            port: bound.port(),
+            bound,
             origins,
         },
         budget: Budget::new(),

@@ -28,15 +28,10 @@ use super::page;
 use super::token::{self, Pages};
 use crate::err;
 use crate::error::Result;
-use crate::mcp::http::headers::{self, Policy};
+use crate::mcp::http::headers::{self, Policy, PAGE_HEADER, TOKEN_HEADER};
 use crate::mcp::http::limits::{self, Budget, Slots, Timeouts, MAX_READ_BODY};
 
 type Body = BoxBody<Bytes, Infallible>;
-
-/// The header that carries the access token of the printed URL.
-pub const TOKEN_HEADER: &str = "x-recall-token";
-/// The header that carries a page's token, which a write must show.
-pub const PAGE_HEADER: &str = "x-recall-page";
 
 /// The policy of every answer: nothing but this server's own script, style and API; no
 /// inline script or style, no frame, no form posted elsewhere.
@@ -75,7 +70,7 @@ pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
         public,
         policy: Policy {
             public,
-            port: bound.port(),
+            bound,
             origins: Vec::new(),
         },
         budget: Budget::new(),
