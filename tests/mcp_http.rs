@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use crate::common::cli::{Ran, TempLib};
 use crate::common::mcp::Server as StdioServer;
 use crate::common::root;
-use crate::common::serving::{log_lines, Serving};
+use crate::common::serving::{log_lines, Flood, Serving};
 
 const TOKEN: &str = "default-0123456789abcdef";
 const READER: &str = "reader-0123456789abcdef";
@@ -303,6 +303,8 @@ fn connections_past_the_caps_are_refused_and_calls_go_on() {
     let (total, per_peer) = (192, 48);
     let http = start(&lib, None, &[], Some(60_000), Some(256));
     let one = Ipv4Addr::new(127, 0, 0, 1);
+    // Half-sent headers from one peer, more than its share: each newcomer takes the
+    // place of its oldest, which is closed; none is refused.
     let mut idle = Vec::new();
     for _ in 0..300 {
         let mut s = http.connect(one);
@@ -310,30 +312,52 @@ fn connections_past_the_caps_are_refused_and_calls_go_on() {
             .expect("send");
         idle.push(s);
     }
-    // A call from another peer, on a connection it keeps.
-    let mut kept = http.connect(Ipv4Addr::new(127, 0, 0, 2));
+    let made_room = http.logged("closed the connection of 127.0.0.1:", 300 - per_peer);
+    assert_eq!(made_room.len(), 300 - per_peer, "{:?}", made_room.first());
+    assert!(
+        made_room
+            .iter()
+            .all(|l| l.contains("it had shown no token")),
+        "{}",
+        made_room[0]
+    );
+    assert!(http.logged("refused 503", 0).is_empty());
+    for (i, s) in idle.iter_mut().enumerate().take(300 - per_peer) {
+        assert!(closed_within(s, HUNG), "the oldest are closed: {i}");
+    }
+    // A call from another peer, on a connection it keeps: trusted from then on.
     let init = request(
         http.port,
         &[("Authorization", &format!("Bearer {TOKEN}"))],
         INITIALIZE.as_bytes(),
     );
-    kept.write_all(&init).expect("send");
-    initialized(response(&mut kept));
-    let refused = http.logged("refused 503 from 127.0.0.1:", 300 - per_peer);
-    assert_eq!(refused.len(), 300 - per_peer, "{:?}", refused.first());
-    assert!(
-        refused
-            .iter()
-            .all(|l| l.contains(&format!("127.0.0.1 holds {per_peer} connections"))),
-        "{}",
-        refused[0]
-    );
-    // Fill the rest from three more peers: 48 + 1 + 48 + 48 + 47 is the total.
-    for (peer, n) in [(3, per_peer), (4, per_peer), (5, total - 3 * per_peer - 1)] {
+    let trusted = |peer: u8| {
+        let mut s = http.connect(Ipv4Addr::new(127, 0, 0, peer));
+        s.write_all(&init).expect("send");
+        initialized(response(&mut s));
+        s
+    };
+    let mut kept = trusted(2);
+    // Fill the caps with trusted connections from more peers: the waiting ones of
+    // 127.0.0.1 make room for them, oldest first, until none is left.
+    let mut held = Vec::new();
+    for (peer, n) in [
+        (3, per_peer),
+        (4, per_peer),
+        (5, per_peer),
+        (7, total - 3 * per_peer - 1),
+    ] {
         for _ in 0..n {
-            idle.push(http.connect(Ipv4Addr::new(127, 0, 0, peer)));
+            held.push(trusted(peer));
         }
     }
+    assert_eq!(
+        http.logged("closed the connection of 127.0.0.1:", 300)
+            .len(),
+        300,
+        "every half-sent one made room"
+    );
+    // Every place trusted: a newcomer is refused, its peer's share or the total full.
     let mut late = http.connect(Ipv4Addr::new(127, 0, 0, 6));
     assert!(
         closed_within(&mut late, HUNG),
@@ -344,13 +368,55 @@ fn connections_past_the_caps_are_refused_and_calls_go_on() {
         full.len() == 1 && full[0].contains(&format!("holds {total} connections, its most")),
         "{full:?}"
     );
-    // The connection held goes on serving.
+    let mut fourth = http.connect(Ipv4Addr::new(127, 0, 0, 3));
+    assert!(closed_within(&mut fourth, HUNG));
+    let share = http.logged("refused 503 from 127.0.0.3:", 1);
+    assert!(
+        share.len() == 1 && share[0].contains(&format!("127.0.0.3 holds {per_peer} connections")),
+        "{share:?}"
+    );
+    // The connections held go on serving.
     kept.write_all(&init).expect("send");
     initialized(response(&mut kept));
-    assert_eq!(
-        http.logged("refused 503", 300 - per_peer + 1).len(),
-        300 - per_peer + 1
+    for s in held.iter_mut().step_by(37) {
+        s.write_all(&init).expect("send");
+        initialized(response(s));
+    }
+}
+
+/// A flood of connections that show no token, from the one address every local process
+/// has (127.0.0.1), reopened as fast as the server closes them, leaves room for every
+/// client with a token: each call made during the flood is answered.
+#[test]
+fn a_flood_without_a_token_leaves_room_for_clients_with_one() {
+    let lib = sample_library();
+    let http = start(&lib, None, &[], None, None);
+    let flood = Flood::start(
+        http.port,
+        100,
+        3_000,
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n",
     );
+    // The flood has filled 127.0.0.1's share (64) before the first call.
+    let deadline = Instant::now() + HUNG;
+    while flood.closed() < 36 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(flood.closed() >= 36, "the flood reached the cap");
+    // From the flood's own address, as another local process would call.
+    let auth = format!("Bearer {TOKEN}");
+    for i in 0..20 {
+        let stream = http.connect(Ipv4Addr::LOCALHOST);
+        let init = request(
+            http.port,
+            &[("Authorization", &auth)],
+            INITIALIZE.as_bytes(),
+        );
+        let (status, _, body) = exchange(stream, init);
+        assert_eq!(status, 200, "call {i} during the flood: {body}");
+    }
+    assert!(http.logged("refused 503", 0).is_empty());
+    drop(flood);
 }
 
 #[test]

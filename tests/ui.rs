@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::common::cli::TempLib;
-use crate::common::serving::{log_lines, Serving};
+use crate::common::serving::{log_lines, Flood, Serving};
 
 /// How long a test waits for an answer before it calls the server hung: a bound on a
 /// failure, not a measure of speed.
@@ -297,6 +297,66 @@ fn the_page_and_the_api_want_the_token_of_the_printed_url() {
             .any(|l| l.contains(&ui.token) || l.contains("importer")),
         "the log holds neither a token nor what was searched: {log:?}"
     );
+}
+
+/// A flood of connections that show no token, from 127.0.0.1 as every local process,
+/// reopened as fast as the page closes them, leaves room for the page and its API: each
+/// request with the token is answered; and a connection past the caps is answered 503
+/// with a status line, not closed without a word.
+#[test]
+fn a_flood_without_a_token_leaves_room_for_the_page() {
+    let lib = library();
+    let ui = start(&lib, &[]);
+    let flood = Flood::start(
+        ui.port,
+        100,
+        3_000,
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n",
+    );
+    let deadline = Instant::now() + HUNG;
+    while flood.closed() < 36 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(flood.closed() >= 36, "the flood reached the cap");
+    let search = json!({"query": "importer"});
+    for i in 0..20 {
+        let page = ui.send("GET", &format!("/?token={}", ui.token), &[], "");
+        assert_eq!(page.status, 200, "page {i} during the flood: {}", page.body);
+        let api = ui.api("search", None, &[], &search);
+        assert_eq!(api.status, 200, "search {i} during the flood: {}", api.body);
+    }
+    drop(flood);
+    assert!(ui.logged("it had shown no token"));
+    // Trusted connections (the page loaded with the token, kept alive) fill the
+    // peer's share, 64 of 256; the next is answered 503 with a status line.
+    let head = format!(
+        "HEAD /?token={} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        ui.token
+    );
+    let answered = |s: &mut std::net::TcpStream| -> String {
+        s.set_read_timeout(Some(HUNG)).expect("timeout");
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&got).into_owned()
+    };
+    let mut held = Vec::new();
+    for i in 0..64 {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", ui.port)).expect("connect");
+        s.write_all(head.as_bytes()).expect("send");
+        let got = answered(&mut s);
+        assert!(got.starts_with("HTTP/1.1 200"), "{i}: {got}");
+        held.push(s);
+    }
+    let mut late = std::net::TcpStream::connect(("127.0.0.1", ui.port)).expect("connect");
+    let got = answered(&mut late);
+    assert!(got.starts_with("HTTP/1.1 503"), "{got}");
+    assert!(ui.logged("refused 503 from 127.0.0.1:"));
 }
 
 #[test]

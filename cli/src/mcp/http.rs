@@ -33,7 +33,7 @@ use super::server::Server;
 use crate::err;
 use crate::error::Result;
 use headers::{Origin, Policy};
-use limits::{Budget, Slots, Timeouts, Unread, MAX_READ_BODY, MAX_WRITE_BODY};
+use limits::{Budget, Timeouts, Trust, Unread, MAX_READ_BODY, MAX_WRITE_BODY};
 
 /// Where the endpoint is.
 pub const PATH: &str = "/mcp";
@@ -124,45 +124,21 @@ pub async fn run(
         budget: Budget::new(),
         timeouts,
     });
-    let slots = Slots::new();
     eprintln!("recall mcp: serving on http://{bound}{PATH}");
-    loop {
-        let (stream, peer) = limits::accept(&listener).await;
-        let slot = match slots.take(peer.ip()) {
-            Ok(slot) => slot,
-            Err(reason) => {
-                calls::refused(503, &peer, &reason);
-                // Best effort, without waiting: the connection is closed either way.
-                let _ = stream.try_write(
-                    head(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        &format!("recall: {reason}"),
-                    )
-                    .as_bytes(),
-                );
-                continue;
-            }
-        };
-        let _ = stream.set_nodelay(true);
+    let log = limits::Log {
+        refused: |peer, reason| calls::refused(503, peer, reason),
+        closed: calls::closed,
+    };
+    limits::run(listener, timeouts, log, move |peer, trust| {
         let gate = gate.clone();
-        tokio::spawn(async move {
-            let _slot = slot;
-            let serve = hyper::service::service_fn(move |request| {
-                let gate = gate.clone();
-                async move { Ok::<_, Infallible>(gate.handle(request, peer).await) }
-            });
-            // A connection that fails ends alone.
-            if let Err(e) = limits::serve(stream, timeouts, serve).await {
-                if limits::left_unread(&e) {
-                    let reason = format!(
-                        "the client left its answer unread for {} ms",
-                        timeouts.body_gap.as_millis()
-                    );
-                    calls::closed(&peer, &reason);
-                }
-            }
-        });
-    }
+        hyper::service::service_fn(move |request| {
+            let gate = gate.clone();
+            let trust = trust.clone();
+            async move { Ok::<_, Infallible>(gate.handle(request, peer, &trust).await) }
+        })
+    })
+    .await;
+    Ok(())
 }
 
 struct Gate {
@@ -174,7 +150,12 @@ struct Gate {
 }
 
 impl Gate {
-    async fn handle(&self, request: Request<Incoming>, peer: SocketAddr) -> Response<Body> {
+    async fn handle(
+        &self,
+        request: Request<Incoming>,
+        peer: SocketAddr,
+        trust: &Trust,
+    ) -> Response<Body> {
         if request.uri().path() != PATH {
             return plain(
                 StatusCode::NOT_FOUND,
@@ -194,7 +175,10 @@ impl Gate {
             .get(header::AUTHORIZATION)
             .map(|v| v.as_bytes());
         let grant = match self.tokens.grant(authorization) {
-            Ok(grant) => grant,
+            Ok(grant) => {
+                trust.trusted();
+                grant
+            }
             Err(reason) => {
                 calls::refused(401, &peer, reason);
                 let mut response = plain(StatusCode::UNAUTHORIZED, &format!("recall: {reason}"));
@@ -349,17 +333,6 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
         HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
-}
-
-/// A whole response written on a connection hyper does not serve.
-fn head(status: StatusCode, text: &str) -> String {
-    format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\n\
-         connection: close\r\n\r\n{text}\n",
-        status.as_u16(),
-        status.canonical_reason().unwrap_or(""),
-        text.len() + 1
-    )
 }
 
 #[cfg(test)]

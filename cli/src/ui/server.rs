@@ -29,7 +29,7 @@ use super::token::{self, Pages};
 use crate::err;
 use crate::error::Result;
 use crate::mcp::http::headers::{self, Policy, PAGE_HEADER, TOKEN_HEADER};
-use crate::mcp::http::limits::{self, Budget, Slots, Timeouts, MAX_READ_BODY};
+use crate::mcp::http::limits::{self, Budget, Timeouts, Trust, MAX_READ_BODY};
 
 type Body = BoxBody<Bytes, Infallible>;
 
@@ -91,36 +91,32 @@ pub async fn run(api: Api, port: u16, public: bool) -> Result<()> {
     } else {
         eprintln!("recall ui: serving on http://{bound}/ (open the URL above; Ctrl-C stops)");
     }
-    let slots = Slots::new();
-    loop {
-        let (stream, peer) = limits::accept(&listener).await;
-        let Ok(slot) = slots.take(peer.ip()) else {
-            // Over the caps: closed at once.
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
+    let log = limits::Log {
+        refused: |peer, reason| eprintln!("recall ui: refused 503 from {peer}: {reason}"),
+        closed: |peer, reason| eprintln!("recall ui: closed the connection of {peer}: {reason}"),
+    };
+    limits::run(listener, timeouts, log, move |_peer, trust| {
         let gate = gate.clone();
-        tokio::spawn(async move {
-            let _slot = slot;
-            let serve = hyper::service::service_fn(move |request| {
-                let gate = gate.clone();
-                async move { Ok::<_, Infallible>(secured(gate.handle(request).await)) }
-            });
-            let _ = limits::serve(stream, timeouts, serve).await;
-        });
-    }
+        hyper::service::service_fn(move |request| {
+            let gate = gate.clone();
+            let trust = trust.clone();
+            async move { Ok::<_, Infallible>(secured(gate.handle(request, &trust).await)) }
+        })
+    })
+    .await;
+    Ok(())
 }
 
 impl Gate {
-    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+    async fn handle(&self, request: Request<Incoming>, trust: &Trust) -> Response<Body> {
         let method = request.method().clone();
         let path = request.uri().path().to_string();
-        let answer = self.answer(request).await;
+        let answer = self.answer(request, trust).await;
         eprintln!("recall ui: {method} {path} {}", answer.status().as_u16());
         answer
     }
 
-    async fn answer(&self, request: Request<Incoming>) -> Response<Body> {
+    async fn answer(&self, request: Request<Incoming>, trust: &Trust) -> Response<Body> {
         if let Err(reason) = headers::shape(request.headers()) {
             return closing(plain(StatusCode::BAD_REQUEST, &reason));
         }
@@ -131,7 +127,7 @@ impl Gate {
         let method = request.method().clone();
         if method == Method::GET || method == Method::HEAD {
             return match path.as_str() {
-                "/" => self.page(request.uri().query()),
+                "/" => self.page(request.uri().query(), trust),
                 "/app.js" => asset("text/javascript; charset=utf-8", page::SCRIPT),
                 "/app.css" => asset("text/css; charset=utf-8", page::STYLE),
                 _ if path.starts_with("/api/") => plain(
@@ -163,6 +159,7 @@ impl Gate {
                 "no access token, or a wrong one: send the token of the URL recall ui printed in X-Recall-Token",
             );
         }
+        trust.trusted();
         let action = action.to_string();
         let known = WRITES.contains(&action.as_str()) || READS.contains(&action.as_str());
         if !known {
@@ -283,7 +280,7 @@ impl Gate {
     }
 
     /// The page, for the access token; a new page token in it.
-    fn page(&self, query: Option<&str>) -> Response<Body> {
+    fn page(&self, query: Option<&str>, trust: &Trust) -> Response<Body> {
         let given = query
             .unwrap_or("")
             .split('&')
@@ -294,6 +291,7 @@ impl Gate {
                 "no access token, or a wrong one: open the URL recall ui printed, with its ?token=",
             );
         }
+        trust.trusted();
         match self.pages.issue() {
             Ok(page_token) => {
                 let mut r = Response::new(Full::new(Bytes::from(page::html(&page_token))).boxed());

@@ -136,67 +136,222 @@ where
         .await
 }
 
-/// The connections open, in all and per peer.
+/// How a server logs what its accept loop decides alone.
+pub struct Log {
+    /// A connection refused at accept (503), with why.
+    pub refused: fn(&std::net::SocketAddr, &str),
+    /// A connection closed mid-answer, with why.
+    pub closed: fn(&std::net::SocketAddr, &str),
+}
+
+/// Accepts and serves connections until the process is stopped, for `recall mcp --http`
+/// and `recall ui` alike: each gets a place in `slots` (or a 503 written without waiting,
+/// and the close), the service `make` builds for it with its peer and its `Trust`, and is
+/// closed when it is made room for (`Slots`).
+pub async fn run<F, S, B>(listener: tokio::net::TcpListener, timeouts: Timeouts, log: Log, make: F)
+where
+    F: Fn(std::net::SocketAddr, Trust) -> S,
+    S: hyper::service::Service<
+            hyper::Request<Incoming>,
+            Response = hyper::Response<B>,
+            Error = std::convert::Infallible,
+        > + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let slots = Slots::new();
+    loop {
+        let (stream, peer) = accept(&listener).await;
+        let slot = match slots.take(peer.ip()) {
+            Ok(slot) => slot,
+            Err(reason) => {
+                (log.refused)(&peer, &reason);
+                // Best effort, without waiting: the connection is closed either way.
+                let _ = stream.try_write(unavailable(&reason).as_bytes());
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = make(peer, slot.trust());
+        let closed = log.closed;
+        tokio::spawn(async move {
+            tokio::select! {
+                served = serve(stream, timeouts, service) => {
+                    if let Err(e) = served {
+                        if left_unread(&e) {
+                            let reason = format!(
+                                "the client left its answer unread for {} ms",
+                                timeouts.body_gap.as_millis()
+                            );
+                            closed(&peer, &reason);
+                        }
+                    }
+                }
+                () = slot.evicted.notified() => {
+                    closed(&peer, "it had shown no token when a newcomer needed its place");
+                }
+            }
+            drop(slot);
+        });
+    }
+}
+
+/// The whole answer of a connection refused at accept: 503, the reason, and the close.
+fn unavailable(reason: &str) -> String {
+    let text = format!("recall: {reason}");
+    format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{text}\n",
+        text.len() + 1
+    )
+}
+
+/// The connections open, in all and per peer, and which of them have yet to show a
+/// token. A connection is *waiting* from its accept until a request on it passes the
+/// token check (`Trust::trusted`), *trusted* from then on. When a newcomer finds the caps
+/// full, the oldest waiting connection (of its peer, when the peer's share is full) is
+/// closed to make room: connections that never show a token — half-sent, idle, a flood
+/// of them from one address, as every local process is 127.0.0.1 — cannot keep out a
+/// client that has one. Only trusted connections fill the caps for good (then 503).
 #[derive(Debug)]
 pub struct Slots {
-    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+    open: Mutex<Open>,
     pub total: usize,
     pub per_peer: usize,
 }
 
-/// One connection's place, given back when it closes.
+#[derive(Debug, Default)]
+struct Open {
+    count: usize,
+    per_peer: HashMap<IpAddr, usize>,
+    /// The waiting connections by age (their number, given in order), with their peer
+    /// and the signal that closes them.
+    waiting: std::collections::BTreeMap<u64, (IpAddr, Arc<tokio::sync::Notify>)>,
+    /// The connections closed to make room whose task has not ended yet: their place is
+    /// already given back.
+    evicted: std::collections::HashSet<u64>,
+    next: u64,
+}
+
+/// One connection's place, given back when it closes (or when it is closed to make room).
 #[derive(Debug)]
 pub struct Slot {
     slots: Arc<Slots>,
     peer: IpAddr,
+    number: u64,
+    /// Notified when the connection is closed to make room.
+    pub evicted: Arc<tokio::sync::Notify>,
+}
+
+/// What a request handler marks its connection trusted with (a clone per request).
+#[derive(Debug, Clone)]
+pub struct Trust {
+    slots: Arc<Slots>,
+    number: u64,
+}
+
+impl Trust {
+    /// The connection showed a valid token: it is no longer closed to make room.
+    pub fn trusted(&self) {
+        self.slots.lock().waiting.remove(&self.number);
+    }
 }
 
 impl Slots {
     /// The caps under this process's limit of open files.
     pub fn new() -> Arc<Slots> {
-        let total = caps(descriptor_limit());
-        Arc::new(Slots {
-            open: Mutex::new((0, HashMap::new())),
-            total,
-            per_peer: (total / PEER_SHARE).max(1),
-        })
+        Arc::new(Slots::with_total(caps(descriptor_limit())))
     }
 
-    /// A place for a connection of `peer`, or why there is none.
+    fn with_total(total: usize) -> Slots {
+        Slots {
+            open: Mutex::new(Open::default()),
+            total,
+            per_peer: (total / PEER_SHARE).max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for a connection of `peer` (the oldest waiting connection closed to make
+    /// room, where the caps are full), or why there is none.
     pub fn take(self: &Arc<Slots>, peer: IpAddr) -> Result<Slot, String> {
         let peer = peer_of(peer);
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        if open.0 >= self.total {
-            return Err(format!(
-                "the server holds {} connections, its most: try again soon",
-                self.total
-            ));
+        let mut open = self.lock();
+        let peer_full = open.per_peer.get(&peer).copied().unwrap_or(0) >= self.per_peer;
+        let total_full = open.count >= self.total;
+        if peer_full || total_full {
+            let victim = open
+                .waiting
+                .iter()
+                .find(|(_, (p, _))| !peer_full || *p == peer)
+                .map(|(n, _)| *n);
+            let Some(victim) = victim else {
+                return Err(if peer_full {
+                    format!(
+                        "{peer} holds {} connections, the most one peer may: close idle ones",
+                        self.per_peer
+                    )
+                } else {
+                    format!(
+                        "the server holds {} connections, its most: try again soon",
+                        self.total
+                    )
+                });
+            };
+            if let Some((p, signal)) = open.waiting.remove(&victim) {
+                signal.notify_one();
+                open.evicted.insert(victim);
+                release(&mut open, p);
+            }
         }
-        let mine = open.1.entry(peer).or_insert(0);
-        if *mine >= self.per_peer {
-            return Err(format!(
-                "{peer} holds {} connections, the most one peer may: close idle ones",
-                self.per_peer
-            ));
-        }
-        *mine += 1;
-        open.0 += 1;
+        open.count += 1;
+        *open.per_peer.entry(peer).or_insert(0) += 1;
+        let number = open.next;
+        open.next += 1;
+        let evicted = Arc::new(tokio::sync::Notify::new());
+        open.waiting.insert(number, (peer, evicted.clone()));
         Ok(Slot {
             slots: self.clone(),
             peer,
+            number,
+            evicted,
         })
+    }
+}
+
+impl Slot {
+    pub fn trust(&self) -> Trust {
+        Trust {
+            slots: self.slots.clone(),
+            number: self.number,
+        }
+    }
+}
+
+/// One connection of `peer` fewer.
+fn release(open: &mut Open, peer: IpAddr) {
+    open.count = open.count.saturating_sub(1);
+    if let Some(n) = open.per_peer.get_mut(&peer) {
+        *n -= 1;
+        if *n == 0 {
+            open.per_peer.remove(&peer);
+        }
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut open = self.slots.open.lock().unwrap_or_else(|e| e.into_inner());
-        open.0 = open.0.saturating_sub(1);
-        if let Some(n) = open.1.get_mut(&self.peer) {
-            *n -= 1;
-            if *n == 0 {
-                open.1.remove(&self.peer);
-            }
+        let mut open = self.slots.lock();
+        // A connection closed to make room gave its place back then.
+        if !open.evicted.remove(&self.number) {
+            open.waiting.remove(&self.number);
+            release(&mut open, self.peer);
         }
     }
 }
@@ -463,31 +618,96 @@ mod tests {
         assert_eq!(caps(1 << 20), MAX_CONNECTIONS);
         assert_eq!(caps(u64::MAX), MAX_CONNECTIONS);
         assert_eq!(caps(10), 1);
+        // Trusted connections (a token shown) fill the caps: per peer, then in all.
+        let slots = Arc::new(Slots::with_total(5));
+        assert_eq!(slots.per_peer, 1);
         let slots = Arc::new(Slots {
-            open: Mutex::new((0, HashMap::new())),
-            total: 5,
             per_peer: 2,
+            ..Slots::with_total(5)
         });
+        let trusted = |ip: IpAddr| {
+            let slot = slots.take(ip).unwrap();
+            slot.trust().trusted();
+            slot
+        };
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let a6: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
         let b: IpAddr = "2001:db8::1".parse().unwrap();
         let b2: IpAddr = "2001:db8::ffff:2".parse().unwrap();
         let c: IpAddr = "2001:db8:0:1::1".parse().unwrap();
-        let first = slots.take(a).unwrap();
-        let _second = slots.take(a6).unwrap();
+        let first = trusted(a);
+        let _second = trusted(a6);
         assert!(slots.take(a).unwrap_err().contains("the most one peer may"));
-        let _b = slots.take(b).unwrap();
-        let _b2 = slots.take(b2).unwrap();
+        let _b = trusted(b);
+        let _b2 = trusted(b2);
         assert!(slots.take(b).unwrap_err().contains("one peer"), "one /64");
-        let _c = slots.take(c).unwrap();
+        let _c = trusted(c);
         assert!(slots
             .take("10.0.0.9".parse().unwrap())
             .unwrap_err()
             .contains("its most"));
         drop(first);
-        let _again = slots.take(a).unwrap();
-        drop(_again);
+        let again = slots.take(a).unwrap();
+        drop(again);
         drop(_second);
-        assert!(!slots.open.lock().unwrap().1.contains_key(&a), "emptied");
+        assert!(!slots.lock().per_peer.contains_key(&a), "emptied");
+    }
+
+    #[test]
+    fn waiting_connections_make_room_oldest_first() {
+        let slots = Arc::new(Slots {
+            per_peer: 3,
+            ..Slots::with_total(4)
+        });
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        // A peer's share full of waiting connections: its newcomer closes its oldest.
+        let w1 = slots.take(a).unwrap();
+        let w2 = slots.take(a).unwrap();
+        let w3 = slots.take(a).unwrap();
+        let n1 = slots.take(a).unwrap();
+        assert!(is_notified(&w1.evicted) && !is_notified(&w2.evicted));
+        assert_eq!(slots.lock().per_peer[&a], 3);
+        // The total full: another peer's newcomer closes the oldest waiting of any peer.
+        let ob = slots.take(b).unwrap();
+        assert!(!is_notified(&w2.evicted), "room was left");
+        let ob2 = slots.take(b).unwrap();
+        assert!(is_notified(&w2.evicted) && !is_notified(&w3.evicted));
+        assert_eq!(slots.lock().count, 4);
+        // A trusted connection is never closed to make room.
+        for slot in [&n1, &ob, &ob2] {
+            slot.trust().trusted();
+        }
+        let n2 = slots.take(a).unwrap();
+        assert!(is_notified(&w3.evicted) && !is_notified(&n1.evicted));
+        n2.trust().trusted();
+        // Now every connection is trusted: refused, with nothing closed.
+        assert!(slots.take(a).unwrap_err().contains("its most"));
+        assert!(slots.take(b).unwrap_err().contains("its most"));
+        assert!(!is_notified(&n1.evicted) && !is_notified(&ob.evicted));
+        // The closed ones' tasks end later: their places were given back already.
+        drop((w1, w2, w3));
+        assert_eq!(slots.lock().count, 4);
+        drop((n1, n2, ob, ob2));
+        let open = slots.lock();
+        assert_eq!(
+            (open.count, open.per_peer.len(), open.waiting.len()),
+            (0, 0, 0)
+        );
+        assert!(open.evicted.is_empty());
+    }
+
+    fn is_notified(signal: &tokio::sync::Notify) -> bool {
+        let notified = signal.notified();
+        tokio::pin!(notified);
+        // A stored permit completes the future at its first poll.
+        let waker = std::task::Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        let ready = notified.as_mut().poll(&mut cx).is_ready();
+        if ready {
+            // Put the permit back for the next look.
+            signal.notify_one();
+        }
+        ready
     }
 }
