@@ -61,6 +61,8 @@ class Checks:
 
     def __init__(self):
         self.results = []
+        # What a run found beside the checks (versions, record types), for --compare.
+        self.facts = {}
 
     def check(self, name, ok, detail=""):
         self.results.append({"name": name, "ok": bool(ok), "detail": detail})
@@ -569,6 +571,8 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         types = record_types(run.home, name)
         with open(os.path.join(folder, "record-types.json"), "w", encoding="utf-8") as f:
             json.dump({"transcripts": types, "capture_skipped": dict(skipped)}, f, indent=1)
+        checks.facts[name] = {"version": version, "folder": folder,
+                              "record_types": types, "capture_skipped": dict(skipped)}
         checks.check(f"{prefix} no record type of the transcripts is unknown to capture",
                      cap.returncode == 0 and not skipped,
                      f"capture skipped {dict(skipped)} (exit {cap.returncode})")
@@ -602,11 +606,15 @@ def main(argv):
     ap.add_argument("--newest", action="store_true",
                     help="the newest versions on npm instead of versions.json's")
     ap.add_argument("--results", help="write the checks as JSON to this file")
+    ap.add_argument("--compare", nargs=2, metavar=("PINNED", "NEWEST"),
+                    help="compare two --results files (newest.sh) and exit")
     ap.add_argument("--root", default=os.path.join(ROOT, "target", "agents"),
                     help="where the agents are installed (NAME-VERSION)")
     ap.add_argument("--runs", default=RUNS,
                     help="where each run's HOME and records are kept")
     args = ap.parse_args(argv[1:])
+    if args.compare:
+        return compare(*args.compare)
     if not os.access(args.recall, os.X_OK):
         print(f"run.py: no recall at {args.recall}: build it (cargo build -p recall-cli) "
               "or pass --recall PATH", file=sys.stderr)
@@ -633,9 +641,47 @@ def main(argv):
     passed, failed = checks.summary()
     if args.results:
         with open(args.results, "w", encoding="utf-8") as f:
-            json.dump({"versions": versions, "checks": checks.results}, f, indent=1)
+            json.dump({"versions": versions, "facts": checks.facts, "checks": checks.results},
+                      f, indent=1)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def compare(pinned_path, newest_path):
+    """What changed between two runs: versions, checks whose result changed, and the
+    record types of the newest transcripts that capture does not know."""
+    with open(pinned_path, encoding="utf-8") as f:
+        pinned = json.load(f)
+    with open(newest_path, encoding="utf-8") as f:
+        newest = json.load(f)
+
+    # Check names carry no version, so the same check of two versions lines up.
+    old = {r["name"]: r for r in pinned["checks"]}
+    new = {r["name"]: r for r in newest["checks"]}
+    for agent in sorted(set(pinned["versions"]) | set(newest["versions"])):
+        print(f"{agent}: {pinned['versions'].get(agent, '-')} -> "
+              f"{newest['versions'].get(agent, '-')}")
+    changed = 0
+    for name in sorted(set(old) | set(new)):
+        a = old.get(name, {}).get("ok")
+        b = new.get(name, {}).get("ok")
+        if a != b:
+            changed += 1
+            word = {True: "ok", False: "FAIL", None: "absent"}
+            print(f"changed: {name}: {word[a]} -> {word[b]}")
+            if b is False:
+                print(f"       {new[name]['detail']}")
+    for agent, facts in sorted(newest.get("facts", {}).items()):
+        before = set(pinned.get("facts", {}).get(agent, {}).get("record_types", {}))
+        now = facts.get("record_types", {})
+        fresh = sorted(set(now) - before)
+        gone = sorted(before - set(now))
+        print(f"{agent} {facts['version']}: record types new since the pinned version: "
+              f"{', '.join(fresh) or 'none'}; gone: {', '.join(gone) or 'none'}")
+        print(f"{agent} {facts['version']}: record types capture does not know: "
+              f"{', '.join(sorted(facts.get('capture_skipped', {}))) or 'none'}")
+    print(f"{changed} checks changed")
+    return 1 if changed else 0
 
 
 def docs_name_versions(pins):
