@@ -7,23 +7,20 @@ every request. The checks assert on what reached the model and on the library; e
 printed as `ok` or `FAIL`, and the run ends with `N passed, N failed` (exit 1 on a failure).
 
     /usr/bin/python3 tests/agents/run.py [--agent claude-code|codex] [--recall PATH]
-        [--newest] [--results FILE]
+        [--newest] [--results FILE] [--compare PINNED NEWEST]
 
-The run's folder (target/agents/runs/AGENT-VERSION-…) keeps HOME, the recorded requests
-(requests.jsonl) and each command's output, for reading after a failure.
+Each run's folder (under RUNS, AGENT-VERSION-…) keeps HOME, the recorded requests
+(requests.jsonl) and each command's output (commands.log), for reading after a failure.
+docs/testing.md#the-real-agents describes the suite.
 """
 
 import argparse
-import glob
-import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -31,29 +28,18 @@ sys.path.insert(0, HERE)
 
 import install  # noqa: E402
 import project  # noqa: E402
+from agents import AGENTS  # noqa: E402
+from home import Home, diff_trees, record_types, tree_hashes  # noqa: E402
+from model_view import blocks, texts, usage_command  # noqa: E402
 from standin import StandIn  # noqa: E402
 
-# Each agent command is stopped after this long: an agent that cannot reach its API
-# retries for many minutes.
-AGENT_TIMEOUT = 240
-# How long a session's capture (started detached by the hook at the session's end) is
-# waited for before the next session starts.
-CAPTURE_WAIT = 30
 # Runs live outside the repository: Claude Code loads the .mcp.json of every folder above
 # its working folder, and this repository's (the plugin's `recall mcp`) would replace the
 # server setup wired. Not under /tmp either: Codex refuses to make its helper commands
 # under a temporary folder.
 RUNS = "/var/tmp/sqlite-recall-agents"
-# Flags that keep the agents from reaching anything but the stand-in (REAL-AGENTS.md).
-QUIET = {
-    "DISABLE_TELEMETRY": "1",
-    "DISABLE_ERROR_REPORTING": "1",
-    "DISABLE_AUTOUPDATER": "1",
-    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-}
 # The notices of a failure the session start may carry (docs/cli.md, Status).
 FAILURE_NOTICES = ("the session hook failed", "the last capture failed")
-BLOCK = re.compile(r'<recall-memory block="(\w+)">(.*?)</recall-memory block="\1">', re.S)
 
 
 class Checks:
@@ -77,326 +63,6 @@ class Checks:
         return passed, len(self.results) - passed
 
 
-def texts(value):
-    """Every string inside a JSON value, joined: what the model reads of a request."""
-    out = []
-
-    def walk(v):
-        if isinstance(v, str):
-            out.append(v)
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-
-    walk(value)
-    return "\n".join(out)
-
-
-def blocks(text):
-    """The recall memory blocks of a text, by what they hold."""
-    found = {"start": [], "related": [], "file": [], "other": []}
-    for _, body in BLOCK.findall(text):
-        if "The newest items of project" in body or "newest items" in body:
-            found["start"].append(body)
-        elif "share words with this prompt" in body:
-            found["related"].append(body)
-        elif "edited or named this file" in body:
-            found["file"].append(body)
-        else:
-            found["other"].append(body)
-    return found
-
-
-def usage_command(text):
-    """The CLI command the usage line after the start block tells the agent to run."""
-    for line in text.splitlines():
-        if line.startswith("How to use the recall memory"):
-            for cmd in re.findall(r"`([^`]+)`", line):
-                if cmd.startswith("recall search"):
-                    return cmd, line
-            return None, line
-    return None, None
-
-
-def tree_hashes(home, skip=()):
-    """sha256 of every file under HOME, by path relative to it."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(home):
-        rel_dir = os.path.relpath(dirpath, home)
-        if any(rel_dir == s or rel_dir.startswith(s + os.sep) for s in skip):
-            dirnames[:] = []
-            continue
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue
-            with open(path, "rb") as f:
-                out[os.path.relpath(path, home)] = hashlib.sha256(f.read()).hexdigest()
-    return out
-
-
-def diff_trees(before, after):
-    changed = sorted(k for k in before.keys() & after.keys() if before[k] != after[k])
-    return {"changed": changed, "added": sorted(after.keys() - before.keys()),
-            "removed": sorted(before.keys() - after.keys())}
-
-
-def record_types(home, agent):
-    """Each record type in the transcripts the agent wrote, with how often it occurs."""
-    if agent == "claude-code":
-        files = glob.glob(os.path.join(home, ".claude", "projects", "**", "*.jsonl"),
-                          recursive=True)
-    else:
-        files = glob.glob(os.path.join(home, ".codex", "sessions", "**", "*.jsonl"),
-                          recursive=True)
-    seen = {}
-    for path in files:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    seen["(not JSON)"] = seen.get("(not JSON)", 0) + 1
-                    continue
-                kind = str(rec.get("type"))
-                payload = rec.get("payload")
-                if agent == "codex" and isinstance(payload, dict) and "type" in payload:
-                    kind += "/" + str(payload["type"])
-                seen[kind] = seen.get(kind, 0) + 1
-    return dict(sorted(seen.items()))
-
-
-class Run:
-    """One agent's run: its HOME, repository, stand-in and library."""
-
-    def __init__(self, agent, version, exe, recall, folder):
-        self.agent = agent
-        self.bin = os.path.dirname(exe)
-        self.version = version
-        self.exe = exe
-        self.folder = folder
-        self.home = os.path.join(folder, "home")
-        self.lib = os.path.join(self.home, "memory.db")
-        self.repo = os.path.join(self.home, "work", project.NAME)
-        self.log = os.path.join(folder, "commands.log")
-        os.makedirs(os.path.join(self.home, ".local", "bin"))
-        # A person's HOME: the distribution's shell files, and recall where a user install
-        # puts it (pip's --user, pipx, cargo install --root ~/.local), linked as pipx does
-        # (setup names the binary the link leads to).
-        for name in (".profile", ".bashrc"):
-            if os.path.exists(os.path.join("/etc/skel", name)):
-                shutil.copy(os.path.join("/etc/skel", name), self.home)
-        self.recall = os.path.join(self.home, ".local", "bin", "recall")
-        os.symlink(recall, self.recall)
-        project.make(self.repo)
-
-    def env(self, extra=None):
-        env = {
-            "HOME": self.home,
-            "USER": os.environ.get("USER", "root"),
-            "LOGNAME": os.environ.get("LOGNAME", "root"),
-            "SHELL": "/bin/bash",
-            "LANG": "C.UTF-8",
-            "TERM": "dumb",
-            # The PATH of the person's shell: ~/.local/bin (Debian's ~/.profile adds it),
-            # the agent's folder (npm's global bin), then the system's (node among them).
-            "PATH": f"{self.home}/.local/bin:{self.bin}:/usr/local/bin:/usr/bin:/bin",
-        }
-        env.update(QUIET)
-        env.update(extra or {})
-        return env
-
-    def sh(self, argv, extra=None, timeout=60, cwd=None, stdin_text=None):
-        """Runs a command as the person would; logs it; returns the CompletedProcess."""
-        start = time.time()
-        try:
-            p = subprocess.run(argv, cwd=cwd or self.repo, env=self.env(extra),
-                               input=stdin_text if stdin_text is not None else "",
-                               capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired as e:
-            p = subprocess.CompletedProcess(argv, 124, e.stdout or "", (e.stderr or "") +
-                                            f"\n(timed out after {timeout}s)")
-            if isinstance(p.stdout, bytes):
-                p.stdout = p.stdout.decode("utf-8", "replace")
-            if isinstance(p.stderr, bytes):
-                p.stderr = p.stderr.decode("utf-8", "replace")
-        with open(self.log, "a", encoding="utf-8") as f:
-            f.write(f"$ {' '.join(argv)}   [exit {p.returncode}, {time.time() - start:.1f}s]\n"
-                    f"{p.stdout}\n--- stderr\n{p.stderr}\n\n")
-        return p
-
-    def library_items(self):
-        """Every item of the library in full (`recall get --json`), newest first."""
-        p = self.sh([self.recall, "--db", self.lib, "timeline", "--json", "--limit", "100"])
-        if p.returncode != 0:
-            return []
-        items = []
-        for row in json.loads(p.stdout)["results"]:
-            g = self.sh([self.recall, "--db", self.lib, "get", "--json", str(row["id"])])
-            if g.returncode == 0:
-                items.append(json.loads(g.stdout)["item"])
-        return items
-
-    def wait_for_capture(self, prompt):
-        """Waits until the library holds an item asked by PROMPT (or CAPTURE_WAIT passed)."""
-        deadline = time.time() + CAPTURE_WAIT
-        while time.time() < deadline:
-            p = self.sh([self.recall, "--db", self.lib, "timeline", "--json", "--limit", "100"])
-            if p.returncode == 0 and any(
-                    project.same_start(r["title"], prompt)
-                    for r in json.loads(p.stdout)["results"]):
-                return True
-            time.sleep(1)
-        return False
-
-
-# -- the agents' own steps --------------------------------------------------------------
-
-class ClaudeCode:
-    name = "claude-code"
-    api = "anthropic"
-
-    def __init__(self, run, standin):
-        self.run = run
-        self.standin = standin
-
-    def extra(self):
-        return {"ANTHROPIC_BASE_URL": self.standin.base_url, "ANTHROPIC_API_KEY": "stand-in"}
-
-    def prepare(self):
-        """Nothing: Claude Code makes its files on its first run."""
-
-    def session(self, prompt):
-        return self.run.sh([self.run.exe, "-p", prompt, "--allowedTools",
-                            "Read,Edit,Write,Bash,ToolSearch,mcp__recall__search,"
-                            "mcp__recall__get,mcp__recall__later"],
-                           self.extra(), timeout=AGENT_TIMEOUT)
-
-    def read(self, path):
-        return {"tool": "Read", "input": {"file_path": os.path.join(self.run.repo, path)}}
-
-    def edit(self, path, old, new):
-        return {"tool": "Edit", "input": {"file_path": os.path.join(self.run.repo, path),
-                                          "old_string": old, "new_string": new}}
-
-    def shell(self, command):
-        return {"tool": "Bash", "input": {"command": command, "description": "run it"}}
-
-    def mcp_search(self, query):
-        """Turns: load the deferred tool, then call it."""
-        return [{"tool": "ToolSearch", "input": {"query": "select:mcp__recall__search",
-                                                 "max_results": 1}},
-                {"tool": "mcp__recall__search", "input": {"query": query}}]
-
-    def tool_results(self, body):
-        """Each tool result of a request: (tool_use_id, text), in order."""
-        out = []
-        for msg in body.get("messages", []):
-            if isinstance(msg.get("content"), list):
-                for part in msg["content"]:
-                    if isinstance(part, dict) and part.get("type") == "tool_result":
-                        out.append((part.get("tool_use_id"), texts(part.get("content"))))
-        return out
-
-    def between(self, checks):
-        """`claude mcp list` between sessions, as a person checks the server."""
-        p = self.run.sh([self.run.exe, "mcp", "list"], self.extra(), timeout=90)
-        checks.check(f"{self.name}: `claude mcp list` connects to recall's server",
-                     p.returncode == 0 and re.search(r"recall.*(✓|Connected)", p.stdout),
-                     f"exit {p.returncode}: {p.stdout.strip()[-300:]} {p.stderr.strip()[-300:]}")
-
-
-class Codex:
-    name = "codex"
-    api = "openai"
-    KEY = "STANDIN_API_KEY"
-
-    def __init__(self, run, standin):
-        self.run = run
-        self.standin = standin
-
-    def extra(self):
-        return {self.KEY: "stand-in"}
-
-    def prepare(self):
-        """The person's config.toml: a provider of their own (the stand-in), model gpt-5.5
-        (a model name Codex knows, so that it offers apply_patch)."""
-        codex_home = os.path.join(self.run.home, ".codex")
-        os.makedirs(codex_home, exist_ok=True)
-        with open(os.path.join(codex_home, "config.toml"), "w", encoding="utf-8") as f:
-            f.write(
-                'model = "gpt-5.5"\n'
-                'model_provider = "standin"\n'
-                "\n"
-                "[model_providers.standin]\n"
-                'name = "stand-in"\n'
-                f'base_url = "{self.standin.base_url}/v1"\n'
-                'wire_api = "responses"\n'
-                f'env_key = "{self.KEY}"\n'
-                "request_max_retries = 0\n"
-                "stream_max_retries = 0\n")
-
-    def session(self, prompt):
-        return self.run.sh([self.run.exe, "exec", "--json",
-                            "--dangerously-bypass-approvals-and-sandbox", prompt],
-                           self.extra(), timeout=AGENT_TIMEOUT)
-
-    def read(self, path):
-        return self.shell(f"cat {path}")
-
-    def edit(self, path, old, new):
-        patch = (f"*** Begin Patch\n*** Update File: {path}\n@@\n"
-                 + "".join(f"-{line}\n" for line in old.splitlines())
-                 + "".join(f"+{line}\n" for line in new.splitlines())
-                 + "*** End Patch\n")
-        return {"custom": "apply_patch", "input": patch}
-
-    def shell(self, command):
-        return {"tool": "exec_command", "input": {"cmd": command}}
-
-    def mcp_search(self, query):
-        """Turns: tool_search for recall's tools, then the search tool it returned."""
-        def call(body):
-            ns, name = self.found_tool(body, "search")
-            if name is None:
-                return {"text": "tool_search returned no recall search tool"}
-            turn = {"tool": name, "input": {"query": query}}
-            if ns:
-                turn["namespace"] = ns
-            return turn
-        return [{"search": {"query": "recall memory search", "limit": 8}}, call]
-
-    @staticmethod
-    def found_tool(body, wanted):
-        """(namespace, name) of the tool WANTED in the request's tool_search output."""
-        for item in body.get("input", []):
-            if item.get("type") != "tool_search_output":
-                continue
-            for tool in item.get("tools", []):
-                if tool.get("type") == "namespace":
-                    for sub in tool.get("tools", []):
-                        if sub.get("name") == wanted:
-                            return tool.get("name"), wanted
-                elif tool.get("name", "").endswith(wanted):
-                    return None, tool["name"]
-        return None, None
-
-    def tool_results(self, body):
-        out = []
-        for item in body.get("input", []):
-            if item.get("type") in ("function_call_output", "custom_tool_call_output"):
-                out.append((item.get("call_id"), texts(item.get("output"))))
-        return out
-
-    def between(self, checks):
-        """Codex has no command between sessions that would touch recall."""
-
-
-# -- the run ---------------------------------------------------------------------------
-
 def conv(standin, label):
     return [r for r in standin.records(label) if r["conversation"]]
 
@@ -405,7 +71,7 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
     name = agent_cls.name
     folder = tempfile.mkdtemp(prefix=f"{name}-{version}-", dir=runs_root)
     print(f"== {name} {version} ({folder})", flush=True)
-    run = Run(name, version, exe, recall, folder)
+    run = Home(name, version, exe, recall, folder)
     record_path = os.path.join(folder, "requests.jsonl")
     with StandIn(agent_cls.api, record_path) as standin:
         agent = agent_cls(run, standin)
@@ -631,14 +297,13 @@ def main(argv):
               "Claude Code would load: choose a folder outside it", file=sys.stderr)
         return 2
     os.makedirs(runs_root, exist_ok=True)
-    agents = {"claude-code": ClaudeCode, "codex": Codex}
     versions = {}
-    for name in args.agent or list(agents):
+    for name in args.agent or list(AGENTS):
         spec = pins[name]
         version = install.newest(spec["package"]) if args.newest else spec["version"]
         versions[name] = version
-        exe = install.install(name, spec["package"], version, args.root)
-        run_agent(agents[name], version, exe, os.path.abspath(args.recall), runs_root, checks)
+        exe = install.install(name, spec["package"], version, os.path.abspath(args.root))
+        run_agent(AGENTS[name], version, exe, os.path.abspath(args.recall), runs_root, checks)
     passed, failed = checks.summary()
     if args.results:
         with open(args.results, "w", encoding="utf-8") as f:
