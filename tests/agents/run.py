@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +39,8 @@ from standin import StandIn  # noqa: E402
 # server setup wired. Not under /tmp either: Codex refuses to make its helper commands
 # under a temporary folder.
 RUNS = "/var/tmp/sqlite-recall-agents"
+# Runs of one agent kept (the newest), so that the folder does not grow with every run.
+KEEP_RUNS = 3
 # The notices of a failure the session start may carry (docs/cli.md, Status).
 FAILURE_NOTICES = ("the session hook failed", "the last capture failed")
 
@@ -67,8 +70,19 @@ def conv(standin, label):
     return [r for r in standin.records(label) if r["conversation"]]
 
 
+def prune(runs_root, name):
+    """Removes all but the newest KEEP_RUNS - 1 runs of NAME, before a new one."""
+    pattern = re.compile("^" + re.escape(name) + r"-\d[^/]*-\w{8}$")
+    runs = sorted((os.path.getmtime(p), p) for p in
+                  (os.path.join(runs_root, f) for f in os.listdir(runs_root))
+                  if pattern.search(os.path.basename(p)) and os.path.isdir(p))
+    for _, path in runs[:max(0, len(runs) - (KEEP_RUNS - 1))]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def run_agent(agent_cls, version, exe, recall, runs_root, checks):
     name = agent_cls.name
+    prune(runs_root, name)
     folder = tempfile.mkdtemp(prefix=f"{name}-{version}-", dir=runs_root)
     print(f"== {name} {version} ({folder})", flush=True)
     run = Home(name, version, exe, recall, folder)
