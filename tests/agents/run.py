@@ -203,14 +203,18 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
                      out3.returncode == 0 and standin.script == [],
                      f"exit {out3.returncode}: {out3.stderr.strip()[-400:]}")
         s3 = conv(standin, "s3")
-        results = agent.tool_results(s3[-1]["body"]) if s3 else []
-        mcp_text = results[-2][1] if len(results) >= 2 else ""
+        results = dict(agent.tool_results(s3[-1]["body"])) if s3 else {}
+        played = standin.turns("s3")
+        search = [t for t in played if t.get("input") == {"query": project.QUERY}]
+        mcp_text = (results.get(search[0]["call_id"], "(no result came back)") if search
+                    else "(the session never called the search tool)")
         checks.check(f"{prefix} MCP search answers with session 1's item",
                      project.same_start(mcp_text, p1, inside=True),
                      f"the search tool's result: {mcp_text[:400]!r}")
-        shell_text = results[-1][1] if results else ""
-        if "cmd" not in said:
-            shell_text = "(the session ended before its shell step)"
+        shell = [t for t in played
+                 if "cmd" in said and t.get("input") == agent.shell(said["cmd"])["input"]]
+        shell_text = (results.get(shell[0]["call_id"], "(no result came back)") if shell
+                      else "(the session ended before its shell step)")
         checks.check(f"{prefix} the usage line's command works from the agent's shell",
                      not said.get("fallback") and project.same_start(shell_text, p1, inside=True),
                      f"usage line: {said.get('line')!r}; ran {said.get('cmd')!r}; "

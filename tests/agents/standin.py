@@ -35,6 +35,7 @@ class StandIn:
         self.record_path = record_path
         self.lock = threading.Lock()
         self.script = []
+        self.played = []
         self.label = ""
         self.ids = itertools.count(1)
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -85,9 +86,20 @@ class StandIn:
     def _next_turn(self, body):
         with self.lock:
             turn = self.script.pop(0) if self.script else {"text": END_TEXT}
+            label = self.label
         if callable(turn):
             turn = turn(body)
+        # The id of the tool call, in each API's form, so that a test finds its result.
+        prefix = "toolu" if self.api == "anthropic" else "call"
+        turn = dict(turn, call_id=f"{prefix}_{next(self.ids):06d}")
+        with self.lock:
+            self.played.append((label, turn))
         return turn
+
+    def turns(self, label):
+        """The turns played to the conversation requests of LABEL, each with its call_id."""
+        with self.lock:
+            return [turn for lab, turn in self.played if lab == label]
 
     def _is_conversation(self, path, body):
         """The agent's own loop: the request that offers the tools (others are side calls)."""
@@ -169,7 +181,7 @@ def _sse(event, data):
 def anthropic_blocks(turn, ids):
     """The content blocks of a turn and its stop reason."""
     if "tool" in turn:
-        block = {"type": "tool_use", "id": f"toolu_{next(ids):06d}", "name": turn["tool"],
+        block = {"type": "tool_use", "id": turn["call_id"], "name": turn["tool"],
                  "input": turn["input"]}
         return [block], "tool_use"
     return [{"type": "text", "text": turn["text"]}], "end_turn"
@@ -212,16 +224,16 @@ def anthropic_sse(turn, model, ids):
 def openai_item(turn, ids):
     n = next(ids)
     if "tool" in turn:
-        item = {"type": "function_call", "id": f"fc_{n:06d}", "call_id": f"call_{n:06d}",
+        item = {"type": "function_call", "id": f"fc_{n:06d}", "call_id": turn["call_id"],
                 "name": turn["tool"], "arguments": json.dumps(turn["input"])}
         if "namespace" in turn:
             item["namespace"] = turn["namespace"]
         return item
     if "custom" in turn:
-        return {"type": "custom_tool_call", "id": f"ctc_{n:06d}", "call_id": f"call_{n:06d}",
+        return {"type": "custom_tool_call", "id": f"ctc_{n:06d}", "call_id": turn["call_id"],
                 "name": turn["custom"], "input": turn["input"]}
     if "search" in turn:
-        return {"type": "tool_search_call", "id": f"ts_{n:06d}", "call_id": f"call_{n:06d}",
+        return {"type": "tool_search_call", "id": f"ts_{n:06d}", "call_id": turn["call_id"],
                 "status": "completed", "execution": "client", "arguments": turn["search"]}
     return {"type": "message", "id": f"msg_{n:06d}", "role": "assistant", "status": "completed",
             "content": [{"type": "output_text", "text": turn["text"], "annotations": []}]}
