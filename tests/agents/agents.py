@@ -26,6 +26,34 @@ class ClaudeCode:
     def prepare(self):
         """Nothing: Claude Code makes its files on its first run."""
 
+    def personal_settings(self):
+        """What a person's files hold before recall, each written by its own writer: an MCP
+        server added and removed again by `claude mcp` (it leaves an empty `mcpServers`),
+        numbers and text as Node writes them into ~/.claude.json, and settings of their own
+        (a permission, a hook on another event) in ~/.claude/settings.json."""
+        exe, extra = self.run.exe, self.extra()
+        for argv in ([exe, "mcp", "add", "--scope", "user", "notes", "--", "/bin/cat"],
+                     [exe, "mcp", "remove", "--scope", "user", "notes"]):
+            p = self.run.sh(argv, extra, timeout=60)
+            if p.returncode != 0:
+                return f"{' '.join(argv[1:])}: exit {p.returncode}: {p.stderr.strip()[-300:]}"
+        return node_write(self.run, r"""
+            const fs = require("fs");
+            const home = process.env.HOME;
+            const state = home + "/.claude.json";
+            const text = fs.readFileSync(state, "utf8");
+            const d = JSON.parse(text);
+            d.suiteNumbers = {small: 0.000001234, sum: 0.1 + 0.2, big: 12345678901234567890,
+                              huge: 1e21, negative: -0.0005, words: "café ✓ \u2028 tab\t"};
+            fs.writeFileSync(state, JSON.stringify(d, null, 2) + (text.endsWith("\n") ? "\n" : ""));
+            fs.mkdirSync(home + "/.claude", {recursive: true});
+            fs.writeFileSync(home + "/.claude/settings.json", JSON.stringify({
+              permissions: {allow: ["Bash(npm test)"]},
+              hooks: {Stop: [{hooks: [{type: "command", command: "true", timeout: 5}]}]},
+              model: "sonnet",
+            }, null, 2) + "\n");
+        """)
+
     def session(self, prompt):
         return self.run.sh([self.run.exe, "-p", prompt, "--allowedTools",
                             "Read,Edit,Write,Bash,ToolSearch,mcp__recall__search,"
@@ -96,6 +124,22 @@ class Codex:
                 "request_max_retries = 0\n"
                 "stream_max_retries = 0\n")
 
+    def personal_settings(self):
+        """What a person's config.toml holds beside the provider: comments, blank lines,
+        a profile, a table of inline tables."""
+        with open(os.path.join(self.run.home, ".codex", "config.toml"), "a",
+                  encoding="utf-8") as f:
+            f.write("\n"
+                    "# my own settings, kept as I wrote them\n"
+                    "[profiles.fast]   # for quick questions\n"
+                    'model = "gpt-5.5"\n'
+                    'model_reasoning_effort = "low"\n'
+                    "\n"
+                    "[shell_environment_policy]\n"
+                    'inherit = "core"\n'
+                    'set = { EDITOR = "vi", PAGER = "less" }\n')
+        return None
+
     def session(self, prompt):
         return self.run.sh([self.run.exe, "exec", "--json",
                             "--dangerously-bypass-approvals-and-sandbox", prompt],
@@ -150,6 +194,13 @@ class Codex:
 
     def between(self, checks):
         """Codex has no command between sessions that would touch recall."""
+
+
+def node_write(run, script):
+    """Runs a Node script in the person's HOME (the writer Claude Code itself uses for its
+    JSON files); returns None, or what went wrong."""
+    p = run.sh(["node", "-e", script], timeout=60)
+    return None if p.returncode == 0 else f"node: exit {p.returncode}: {p.stderr.strip()[-300:]}"
 
 
 AGENTS = {"claude-code": ClaudeCode, "codex": Codex}

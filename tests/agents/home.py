@@ -1,6 +1,7 @@
 """A person's HOME for one run: the shell files, recall on the PATH, the project, and the
 commands a person runs there (each logged, with a timeout)."""
 
+import difflib
 import glob
 import hashlib
 import json
@@ -122,6 +123,16 @@ def tree_hashes(home, skip=()):
             with open(path, "rb") as f:
                 out[os.path.relpath(path, home)] = hashlib.sha256(f.read()).hexdigest()
     return out
+
+
+def file_diff(home, rel, old_bytes, lines=12):
+    """The first lines of a unified diff of a file against its earlier bytes."""
+    with open(os.path.join(home, rel), "rb") as f:
+        new_bytes = f.read()
+    old = old_bytes.decode("utf-8", "replace").splitlines(keepends=True)
+    new = new_bytes.decode("utf-8", "replace").splitlines(keepends=True)
+    out = list(difflib.unified_diff(old, new, f"a/{rel}", f"b/{rel}", n=0))
+    return "".join(out[2:2 + lines])
 
 
 def diff_trees(before, after):

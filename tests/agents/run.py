@@ -30,7 +30,7 @@ sys.path.insert(0, HERE)
 import install  # noqa: E402
 import project  # noqa: E402
 from agents import AGENTS  # noqa: E402
-from home import Home, diff_trees, record_types, tree_hashes  # noqa: E402
+from home import Home, diff_trees, file_diff, record_types, tree_hashes  # noqa: E402
 from model_view import blocks, texts, usage_command  # noqa: E402
 from standin import StandIn  # noqa: E402
 
@@ -41,6 +41,8 @@ from standin import StandIn  # noqa: E402
 RUNS = "/var/tmp/sqlite-recall-agents"
 # Runs of one agent kept (the newest), so that the folder does not grow with every run.
 KEEP_RUNS = 3
+# The files `recall setup` writes in HOME (docs/cli.md, Setting up an agent).
+SETUP_FILES = {".claude/settings.json", ".claude.json", ".codex/hooks.json", ".codex/config.toml"}
 # The notices of a failure the session start may carry (docs/cli.md, Status).
 FAILURE_NOTICES = ("the session hook failed", "the last capture failed")
 
@@ -99,21 +101,31 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
                      warm.returncode == 0 and conv(standin, "warm-up"),
                      f"exit {warm.returncode}: {warm.stderr.strip()[-400:]}")
 
+        problem = agent.personal_settings()
+        checks.check(f"{prefix} the person's own settings are written", problem is None,
+                     problem or "")
+
         init = run.sh([run.recall, "--db", run.lib, "init"])
         checks.check(f"{prefix} recall init", init.returncode == 0, init.stderr.strip())
 
         # setup then --remove on that HOME: every file back byte for byte.
         skip = (os.path.relpath(run.repo, run.home),)
         before = tree_hashes(run.home, skip)
+        kept = {}
+        for rel in SETUP_FILES:
+            if os.path.exists(os.path.join(run.home, rel)):
+                with open(os.path.join(run.home, rel), "rb") as f:
+                    kept[rel] = f.read()
         s = run.sh([run.recall, "--db", run.lib, "setup", name])
         r = run.sh([run.recall, "setup", name, "--remove"])
         after = tree_hashes(run.home, skip)
         d = diff_trees(before, after)
         # The backups setup documents (FILE.recall-backup) are the only files it may leave.
         d["added"] = [f for f in d["added"] if not f.endswith(".recall-backup")]
+        diffs = "".join(file_diff(run.home, rel, kept[rel]) for rel in d["changed"] if rel in kept)
         checks.check(f"{prefix} `setup` then `setup --remove` gives every file back byte for byte",
                      s.returncode == 0 and r.returncode == 0 and not any(d.values()),
-                     f"setup exit {s.returncode}, remove exit {r.returncode}: {d}")
+                     f"setup exit {s.returncode}, remove exit {r.returncode}: {d}\n{diffs}")
 
         s = run.sh([run.recall, "--db", run.lib, "setup", name])
         checks.check(f"{prefix} `recall --db LIB setup {name}` wires recall",
@@ -274,12 +286,10 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         after = tree_hashes(run.home, skip)
         d = diff_trees(before, after)
         touched = set(d["changed"]) | set(d["added"]) | set(d["removed"])
-        setup_files = {".claude/settings.json", ".claude.json", ".codex/hooks.json",
-                       ".codex/config.toml"}
-        backups = {f + ".recall-backup" for f in setup_files}
+        backups = {f + ".recall-backup" for f in SETUP_FILES}
         listing = run.sh([run.recall, "setup"])
         checks.check(f"{prefix} `setup --remove` after the sessions touches only setup's files",
-                     r.returncode == 0 and touched <= setup_files | backups,
+                     r.returncode == 0 and touched <= SETUP_FILES | backups,
                      f"exit {r.returncode}: {d}")
         with open(os.path.join(folder, "setup.txt"), "a", encoding="utf-8") as f:
             f.write("\n--- after --remove\n" + listing.stdout + listing.stderr)
