@@ -4,7 +4,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-mcp test-replica test-ui test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
+.PHONY: build hosts demo test test-agents test-mcp test-replica test-ui test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
 build:
 	$(CARGO) build --workspace
 
@@ -72,6 +72,15 @@ test-node:
 npm:
 	$(CARGO) build --release -p recall-cli -p recall0
 	./bindings/node/pack.sh "$(TARGET_DIR)"
+
+# Whole sessions of the real Claude Code and Codex CLI (the versions of
+# tests/agents/versions.json, installed from npm once into $(TARGET_DIR)/agents) against
+# local stand-ins of their model APIs, recall wired by `recall setup` alone; the build a
+# user has, without the test hooks (docs/testing.md#the-real-agents).
+test-agents:
+	./tests/hosts/install.sh --node
+	$(CARGO) build -p recall-cli
+	/usr/bin/python3 tests/agents/run.py --recall "$(TARGET_DIR)/debug/recall" --root "$(TARGET_DIR)/agents"
 
 # recall mcp with the official MCP Python SDK (a fresh virtual environment, mcp from PyPI).
 test-mcp:
