@@ -124,12 +124,8 @@ pub fn write(path: &Path, text: &str, like: Option<&Path>) -> std::io::Result<()
     result
 }
 
-/// Removes the file (the link's target, for a link, and the link).
+/// Removes the file (for a link, the file it names: the link stays, as it was before
+/// setup wrote through it).
 pub fn delete(path: &Path) -> std::io::Result<()> {
-    let target = real(path);
-    std::fs::remove_file(&target)?;
-    if target != path {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
+    std::fs::remove_file(real(path))
 }

@@ -255,10 +255,7 @@ impl Before {
 /// The backup read as a value with `remove` applied; None when there is none, it cannot
 /// be read, or the removal leaves it empty (the file was setup's alone).
 fn before(backup: Option<&str>, remove: impl Fn(&mut Object)) -> Before {
-    let value = backup
-        .map(|b| spans::split_bom(b).1)
-        .and_then(|t| serde_json::from_str::<Json>(t).ok());
-    let Some(Json::Object(mut root)) = value else {
+    let Some(Ok(mut root)) = backup.map(root_value) else {
         return Before(None);
     };
     let original = root.clone();
@@ -602,7 +599,10 @@ fn remove_server_value(root: &mut Object) {
     }
 }
 
-/// A file's root object read as a value (BOM allowed), for what is wired.
+/// A file's root object as far as setup reads it (BOM allowed): `hooks` and
+/// `mcpServers` as values, every other member as null (its key is all that counts). A
+/// member is read alone, so that a string elsewhere that serde cannot hold (a lone
+/// surrogate, which JSON.parse accepts) stops nothing.
 fn root_value(file: &str) -> Result<Object, String> {
     let text = spans::split_bom(file).1;
     if text.trim().is_empty() {
@@ -610,17 +610,16 @@ fn root_value(file: &str) -> Result<Object, String> {
     }
     spans::validate(text)?;
     let (start, _) = spans::root(text)?;
-    // The members setup reads, each read alone (another member's lone surrogate does
-    // not stop the listing).
     let root = spans::container(text, start, true)?
         .ok_or_else(|| "holds no JSON object at its top".to_string())?;
     let mut out = Object::new();
-    for key in ["hooks", "mcpServers"] {
-        if let Some(i) = root.last(key) {
-            if let Some(v) = read(text, &root.items[i]) {
-                out.insert(key.to_string(), v);
-            }
-        }
+    for item in &root.items {
+        let key = item.key.clone().unwrap_or_default();
+        let value = match key.as_str() {
+            "hooks" | "mcpServers" => read(text, item).unwrap_or(Json::Null),
+            _ => Json::Null,
+        };
+        out.insert(key, value);
     }
     Ok(out)
 }
