@@ -3,13 +3,13 @@
 //!
 //! - Every file is read and its change computed before any is written: a file that
 //!   cannot be parsed stops the whole command, and no file is changed.
-//! - A change keeps everything else of the file: other hooks and servers, key order and
-//!   indentation (JSON, `json`), comments and layout byte for byte (TOML, `toml`).
+//! - A change keeps everything else of the file byte for byte: JSON is edited in place,
+//!   recall's entries spliced in and out (`json`, `spans`); TOML through `toml_edit`.
 //! - Setup is idempotent: a file whose value would not change is not written.
 //! - Before a file is changed, what it held is copied to `FILE.recall-backup` (`files`).
 //! - `remove` takes out recall's entries, recognised by their command (`recall … hook`,
-//!   an MCP server `recall` that runs `recall`), and an object they leave empty; a file
-//!   left holding nothing is deleted.
+//!   an MCP server `recall` that runs `recall`), and an object they leave empty unless
+//!   the backup shows it was the file's own; a file setup created is deleted.
 pub mod claude;
 pub mod codex;
 pub mod files;
