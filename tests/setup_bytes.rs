@@ -405,6 +405,12 @@ fn round_trip(label: &str, agent: &str, files: &[(&str, &str, Vec<u8>)]) {
     for (rel, part, bytes) in files {
         let after = std::fs::read(h.home().join(rel)).unwrap();
         assert_ne!(&after, bytes, "{label} {rel}: setup wrote its entries");
+        if !bytes.contains(&b'\n') {
+            assert!(
+                !after.contains(&b'\n'),
+                "{label} {rel}: a compact file stays on one line"
+            );
+        }
         only_recalls_bytes_added(&h, bytes, &after, part, &format!("{label} {rel}"));
     }
     let set = h.snapshot();

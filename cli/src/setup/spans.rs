@@ -178,10 +178,12 @@ pub fn container(text: &str, open: usize, object: bool) -> Result<Option<Contain
     }
 }
 
-/// How a file is laid out: its indentation unit and its line ending.
+/// How a file is laid out: its indentation unit and its line ending, or compact (all on
+/// one line, as `JSON.stringify(v)` writes it).
 pub struct Layout {
     pub unit: String,
     pub newline: &'static str,
+    pub compact: bool,
 }
 
 impl Layout {
@@ -203,7 +205,12 @@ impl Layout {
             Some(n) if n > 0 && text.as_bytes()[n - 1] == b'\r' => "\r\n",
             _ => "\n",
         };
-        Layout { unit, newline }
+        let compact = !text.trim().is_empty() && !text.trim_end().contains('\n');
+        Layout {
+            unit,
+            newline,
+            compact,
+        }
     }
 
     /// The indentation of the line holding byte `at`.
@@ -217,6 +224,10 @@ impl Layout {
     /// `value` printed as Node prints it (one item a line, `"key": value`), its inner
     /// lines indented from `base`, the indentation of the line it starts on.
     pub fn print<T: serde::Serialize>(&self, value: &T, base: &str) -> String {
+        if self.compact {
+            // serde_json's compact form is JSON.stringify's: no space after `:` or `,`.
+            return serde_json::to_string(value).unwrap_or_default();
+        }
         let mut out = Vec::new();
         let formatter = serde_json::ser::PrettyFormatter::with_indent(self.unit.as_bytes());
         let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
@@ -227,7 +238,12 @@ impl Layout {
 
     /// A member `"key": value` printed at indentation `base`.
     pub fn member<T: serde::Serialize>(&self, key: &str, value: &T, base: &str) -> String {
-        format!("{}: {}", self.print(&key, base), self.print(value, base))
+        let colon = if self.compact { ":" } else { ": " };
+        format!(
+            "{}{colon}{}",
+            self.print(&key, base),
+            self.print(value, base)
+        )
     }
 }
 
@@ -256,6 +272,7 @@ pub fn rebuild(text: &str, c: &Container, acts: &[Act], added: &[String], lay: &
     };
     let sep_before = |i: usize| &text[items[i - 1].end..items[i].start];
     let (lead, tail, between) = match n {
+        0 if lay.compact => (String::new(), String::new(), ",".to_string()),
         0 => (
             format!("{}{base}", lay.newline),
             format!("{}{}", lay.newline, Layout::line_indent(text, c.open)),
