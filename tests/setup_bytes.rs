@@ -728,6 +728,38 @@ fn a_byte_order_mark_and_other_tools_hooks_are_kept() {
 }
 
 #[test]
+fn the_listing_reads_files_with_a_byte_order_mark() {
+    for (indent, nl) in [("  ", "\n"), ("", "\n"), ("\t", "\r\n")] {
+        let h = Home::new();
+        let bom = |j: &J| {
+            format!(
+                "\u{feff}{}",
+                String::from_utf8(text(j, indent, nl)).unwrap()
+            )
+        };
+        h.put(
+            ".claude/settings.json",
+            bom(&claude_settings(vec![])).as_bytes(),
+        );
+        h.put(".claude.json", bom(&claude_state(2, 17, vec![])).as_bytes());
+        h.setup(&["claude-code"]).ok();
+        let listed = h.setup(&["--json"]).ok().json();
+        let user = &listed["agents"][0]["user"];
+        assert_eq!(
+            user[0]["events"].as_array().map(Vec::len),
+            Some(4),
+            "{listed}"
+        );
+        assert_eq!(user[1]["server"], true, "{listed}");
+        assert_eq!(
+            user[1]["libraries"][0],
+            serde_json::json!(h.db()),
+            "{listed}"
+        );
+    }
+}
+
+#[test]
 fn an_earlier_recall_entry_is_updated_in_place() {
     // recall's entry of an older binary, among numbers a re-serialisation would change:
     // only its command and args change, and the bytes before and after it stay.
