@@ -502,21 +502,20 @@ fn files_setup_created_are_deleted_by_remove() {
 }
 
 #[test]
-fn a_hand_formatted_file_keeps_its_value_not_its_layout() {
+fn a_hand_formatted_file_keeps_its_layout() {
     let f = Fixture::new();
-    // One-line lists, as people write them: the value comes back, the layout is the
-    // printer's (two spaces, one item a line).
+    // One-line lists, as people write them: setup adds its entries and leaves the rest of
+    // the layout; remove gives the bytes back.
     let hand = "{\n  \"permissions\": { \"allow\": [\"Bash(ls)\", \"Bash(pwd)\"] },\n  \"model\": \"sonnet\"\n}\n";
     let settings = f.put(".claude/settings.json", hand);
     f.setup(&["claude-code"]).ok();
-    f.setup(&["claude-code", "--remove"]).ok();
-    let back = std::fs::read_to_string(&settings).unwrap();
-    assert_eq!(
-        serde_json::from_str::<Value>(&back).unwrap(),
-        serde_json::from_str::<Value>(hand).unwrap()
+    let set = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        set.starts_with("{\n  \"permissions\": { \"allow\": [\"Bash(ls)\", \"Bash(pwd)\"] },\n"),
+        "{set}"
     );
-    assert_ne!(back, hand, "the layout is re-printed");
-    same_key_order(hand, &back, "  ");
+    f.setup(&["claude-code", "--remove"]).ok();
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), hand);
 }
 
 #[test]

@@ -23,14 +23,73 @@ pub fn backup_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The file a write of `path` changes: the one a symbolic link names.
+/// The file a write of `path` changes: the one a symbolic link names, followed link by
+/// link, so that a link whose file does not exist yet (a dotfiles repository not filled
+/// in) is written where it points, not replaced by a file.
 fn real(path: &Path) -> PathBuf {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    let mut at = path.to_path_buf();
+    // As many links as Linux follows (MAXSYMLINKS); a loop beyond it stays a link, and
+    // the write fails on it with the system's word.
+    for _ in 0..40 {
+        match std::fs::read_link(&at) {
+            Ok(target) => {
+                at = match at.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                }
+            }
+            Err(_) => return at,
         }
-        _ => path.to_path_buf(),
     }
+    at
+}
+
+/// Whether setup may write `path` (before any file is written, so that a setup that
+/// cannot finish changes nothing): a file there that is read-only is not replaced (an
+/// atomic rename would replace it all the same), and the folder it is written in (or
+/// the nearest one that exists, to be created under) must be writable. The error
+/// completes "PATH …" and says how to fix it.
+pub fn writable(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let file = real(path);
+    let shown = match file.as_path() == path {
+        true => String::new(),
+        false => format!(" (a link to {})", file.display()),
+    };
+    match std::fs::metadata(&file) {
+        Ok(m) if m.is_dir() => return Err(format!("{shown} is a folder: move it away")),
+        Ok(m) if m.permissions().mode() & 0o200 == 0 => {
+            return Err(format!(
+                "{shown} is read-only: make it writable (`chmod u+w`) if recall may change it"
+            ))
+        }
+        _ => {}
+    }
+    let mut dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    if dir.as_os_str().is_empty() {
+        dir = PathBuf::from(".");
+    }
+    let existing = dir
+        .ancestors()
+        .find(|d| std::fs::symlink_metadata(d).is_ok())
+        .unwrap_or(Path::new("/"));
+    if !existing.is_dir() {
+        return Err(format!(
+            "{shown} cannot be written: {} is not a folder",
+            existing.display()
+        ));
+    }
+    let name = std::ffi::CString::new(existing.as_os_str().as_encoded_bytes())
+        .map_err(|_| format!("{shown} has a NUL in its path"))?;
+    // SAFETY: `name` is a NUL-terminated path that lives through the call.
+    if unsafe { libc::access(name.as_ptr(), libc::W_OK) } != 0 {
+        return Err(format!(
+            "{shown} cannot be written: {}: {}",
+            existing.display(),
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `text` to `path` atomically, with the permissions of `like` when it exists.
@@ -65,12 +124,8 @@ pub fn write(path: &Path, text: &str, like: Option<&Path>) -> std::io::Result<()
     result
 }
 
-/// Removes the file (the link's target, for a link, and the link).
+/// Removes the file (for a link, the file it names: the link stays, as it was before
+/// setup wrote through it).
 pub fn delete(path: &Path) -> std::io::Result<()> {
-    let target = real(path);
-    std::fs::remove_file(&target)?;
-    if target != path {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
+    std::fs::remove_file(real(path))
 }

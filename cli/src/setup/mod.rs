@@ -3,17 +3,18 @@
 //!
 //! - Every file is read and its change computed before any is written: a file that
 //!   cannot be parsed stops the whole command, and no file is changed.
-//! - A change keeps everything else of the file: other hooks and servers, key order and
-//!   indentation (JSON, `json`), comments and layout byte for byte (TOML, `toml`).
+//! - A change keeps everything else of the file byte for byte: JSON is edited in place,
+//!   recall's entries spliced in and out (`json`, `spans`); TOML through `toml_edit`.
 //! - Setup is idempotent: a file whose value would not change is not written.
 //! - Before a file is changed, what it held is copied to `FILE.recall-backup` (`files`).
 //! - `remove` takes out recall's entries, recognised by their command (`recall … hook`,
-//!   an MCP server `recall` that runs `recall`), and an object they leave empty; a file
-//!   left holding nothing is deleted.
+//!   an MCP server `recall` that runs `recall`), and an object they leave empty unless
+//!   the backup shows it was the file's own; a file setup created is deleted.
 pub mod claude;
 pub mod codex;
 pub mod files;
 pub mod json;
+pub mod spans;
 pub mod toml;
 
 use std::path::{Path, PathBuf};
@@ -263,32 +264,26 @@ fn sep(name: &str) -> &'static str {
     }
 }
 
-/// The new text of one file, with `wiring` set (None: recall's entries taken out). The
-/// error says what is wrong with the file.
+/// The new text of one file, with `wiring` set (None: recall's entries taken out);
+/// `backup` is what the file held before recall's last change. The error says what is
+/// wrong with the file.
 fn edit(
     part: Part,
     before: Option<&str>,
     wiring: Option<&Wiring>,
+    backup: Option<&str>,
 ) -> Result<Option<String>, String> {
     match part {
-        Part::HooksJson(_) | Part::ServerJson => {
-            let mut doc = json::Doc::parse(before)?;
-            let original = doc.root.clone();
-            match (part, wiring) {
-                (Part::HooksJson(events), Some(w)) => {
-                    json::set_hooks(&mut doc.root, events, &w.hook_command()?)?
-                }
-                (Part::HooksJson(events), None) => json::remove_hooks(&mut doc.root, events),
-                (_, Some(w)) => json::set_server(&mut doc.root, &w.recall, &w.mcp_args(), true)?,
-                (_, None) => json::remove_server(&mut doc.root),
-            }
-            if doc.root == original {
-                return Ok(before.map(str::to_string));
-            }
-            if wiring.is_none() && doc.root.is_empty() {
-                return Ok(None);
-            }
-            Ok(Some(doc.print()))
+        Part::HooksJson(events) => {
+            let command = wiring.map(Wiring::hook_command).transpose()?;
+            json::edit_hooks(before, events, command.as_deref(), backup)
+        }
+        Part::ServerJson => {
+            let args = wiring.map(Wiring::mcp_args);
+            let run = wiring
+                .zip(args.as_deref())
+                .map(|(w, a)| (w.recall.as_str(), a));
+            json::edit_server(before, run, backup)
         }
         Part::ServerToml => {
             let mut doc = toml::parse(before)?;
@@ -316,7 +311,8 @@ pub fn plan(targets: &[Target], wiring: Option<&Wiring>) -> Result<Vec<Change>, 
         let fix = "fix it (or move it away) and run `recall setup` again; no file was changed";
         let before =
             files::read(&t.path).map_err(|e| format!("{} {e}; {fix}", t.path.display()))?;
-        let after = edit(t.part, before.as_deref(), wiring)
+        let backup = files::read(&files::backup_path(&t.path)).ok().flatten();
+        let after = edit(t.part, before.as_deref(), wiring, backup.as_deref())
             .map_err(|e| format!("{}: {e}; {fix}", t.path.display()))?;
         changes.push(Change {
             path: t.path.clone(),
@@ -331,6 +327,14 @@ pub fn plan(targets: &[Target], wiring: Option<&Wiring>) -> Result<Vec<Change>, 
 /// Writes the changes: for each changed file, its backup first (when it had content),
 /// then the file. Returns the backups written, by change.
 pub fn apply(changes: &[Change]) -> Result<Vec<Option<PathBuf>>, String> {
+    for c in changes.iter().filter(|c| c.changed()) {
+        files::writable(&c.path).map_err(|e| {
+            format!(
+                "{} {e}, and run `recall setup` again; no file was changed",
+                c.path.display()
+            )
+        })?;
+    }
     let mut backups = Vec::new();
     for (i, c) in changes.iter().enumerate() {
         if !c.changed() {
@@ -419,9 +423,9 @@ pub fn wired(t: &Target) -> Option<Wired> {
         }
     };
     let server = match t.part {
-        Part::HooksJson(_) => match json::Doc::parse(Some(&text)) {
-            Ok(doc) => {
-                for (event, command) in json::wired_hooks(&doc.root) {
+        Part::HooksJson(_) => match json::wired_hooks(&text) {
+            Ok(hooks) => {
+                for (event, command) in hooks {
                     library(hook_library(&command));
                     if !out.events.contains(&event) {
                         out.events.push(event);
@@ -434,8 +438,8 @@ pub fn wired(t: &Target) -> Option<Wired> {
                 None
             }
         },
-        Part::ServerJson => match json::Doc::parse(Some(&text)) {
-            Ok(doc) => Some(json::wired_server(&doc.root)),
+        Part::ServerJson => match json::wired_server(&text) {
+            Ok(server) => Some(server),
             Err(e) => {
                 out.problem = Some(e);
                 None
