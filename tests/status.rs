@@ -697,3 +697,72 @@ fn blank_projects_are_no_project_and_counted_as_listed() {
         "{text}"
     );
 }
+
+/// Under access globs (`--allow`, or the configuration's `[access] allow`) status counts
+/// only the items of the sources they allow: the total, the sources, the projects, and
+/// each agent's captures; no other source or project is named.
+#[test]
+fn status_under_access_globs_names_only_allowed_items() {
+    let (lib, _) = sample();
+    let sessions = root().join("examples/sessions");
+    lib.run(&["capture", sessions.to_str().unwrap()]).ok();
+    let allowed = |source: &str| source.starts_with("agent-") || source == "codex";
+    let all: Vec<(String, Option<String>)> = {
+        let conn = lib.conn();
+        let mut stmt = conn.prepare("select source, project from items").unwrap();
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        rows
+    };
+    let mine: Vec<&(String, Option<String>)> = all.iter().filter(|(s, _)| allowed(s)).collect();
+    assert!(mine.len() < all.len() && !mine.is_empty());
+    let mut sources = BTreeMap::new();
+    let mut projects = BTreeMap::new();
+    for (s, p) in &mine {
+        *sources.entry(s.clone()).or_insert(0) += 1;
+        *projects
+            .entry(p.clone().unwrap_or("(none)".into()))
+            .or_insert(0) += 1;
+    }
+    let config = lib.path("access.toml");
+    std::fs::write(&config, "[access]\nallow = [\"agent-*\", \"codex\"]\n").unwrap();
+    let config = config.to_str().unwrap();
+    for (before, after) in [
+        (vec![], vec!["--allow", "agent-*", "--allow", "codex"]),
+        (vec!["--config", config], vec![]),
+    ] {
+        let json = [&before[..], &["--json", "status"], &after[..]].concat();
+        let ran = lib.run(&json);
+        let (code, doc) = (ran.code, ran.json());
+        assert_eq!(code, 0, "{doc:#}");
+        let facts = &doc["facts"];
+        assert_eq!(facts["items"], mine.len(), "{json:?}");
+        assert_eq!(counted(&facts["sources"]), sources);
+        let top: BTreeMap<String, i64> = counted(&facts["projects"]);
+        assert!(
+            top.iter().all(|(p, n)| projects.get(p) == Some(n)),
+            "{top:?}"
+        );
+        assert_eq!(facts["projects_total"], projects.len());
+        let agents: Vec<&str> = doc["captures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["agent"].as_str())
+            .collect();
+        // The Claude Code sessions' items are of source claude-code: not allowed.
+        assert_eq!(agents, ["codex"], "{json:?}");
+        let text = lib
+            .run(&[&before[..], &["status"], &after[..]].concat())
+            .stdout;
+        for forbidden in all.iter().filter(|(s, _)| !allowed(s)) {
+            assert!(!text.contains(&forbidden.0), "{} in {text}", forbidden.0);
+        }
+    }
+    // Without globs, every source.
+    let (_, doc) = status(&lib, &[]);
+    assert_eq!(doc["facts"]["items"], all.len());
+}

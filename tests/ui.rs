@@ -759,6 +759,25 @@ fn access_globs_bind_the_page() {
     let promote = ui.api("promote", Some(&page), &[], &json!({"ids": [2]}));
     assert_eq!(promote.json()["ids"], json!([2]), "{}", promote.body);
     assert!(global_of(&lib, 2));
+    // The status panel counts and names only the allowed items, as `recall status
+    // --allow` does: no human-notes, no count of its item.
+    let status = ui.api("status", None, &[], &json!({}));
+    assert_eq!(status.status, 200, "{}", status.body);
+    let doc = status.json();
+    let text = doc["text"].as_str().unwrap_or("");
+    assert!(!text.contains("human-notes"), "{text}");
+    assert_eq!(doc["status"]["facts"]["items"], 2, "{}", status.body);
+    let cli = lib.run(&["status", "--allow", "agent-*"]).stdout;
+    let same = |t: &str| -> Vec<String> {
+        // The last write's time moves with the page's own reads of the library: compared
+        // apart from it.
+        t.lines()
+            .map(|l| l.split(", last written").next().unwrap_or(l).to_string())
+            .collect()
+    };
+    assert_eq!(same(text), same(&cli));
+    let unbound = lib.run(&["status"]).stdout;
+    assert!(unbound.contains("human-notes"), "{unbound}");
 }
 
 #[test]

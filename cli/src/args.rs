@@ -49,7 +49,10 @@ pub enum Command {
     /// One screen on the library and what fills it: items, the agents' last captures,
     /// the hook's failures, a pending wipe, the vectors; exit 1 when something needs
     /// attention (docs/cli.md#status).
-    Status,
+    Status {
+        #[command(flatten)]
+        access: AccessArgs,
+    },
     /// Rebuild the index; with a new --tokenizer, recreate it with that tokenizer.
     Rebuild,
     /// Restore a damaged schema from the migrations (tables, indexes, triggers, the index

@@ -33,7 +33,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Init => init::run(&g),
         Command::Migrate => maintain::migrate(&g),
         Command::Check => check::run(&g),
-        Command::Status => status::run(&g),
+        Command::Status { access } => status::run(&g, &access),
         Command::Rebuild => maintain::rebuild(&g),
         Command::Repair => repair::run(&g),
         Command::Import {

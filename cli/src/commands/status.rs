@@ -2,13 +2,15 @@
 //! printed as text, or with `--json` the typed `Status` turned into JSON once. Exit 0
 //! when nothing needs attention, 1 when something does (docs/cli.md#status).
 use super::Globals;
+use crate::args::AccessArgs;
 use crate::error::{Result, EXIT_PROBLEMS};
 use crate::output;
 use crate::status::{self, Status};
 use crate::text::field;
 
-pub fn run(g: &Globals) -> Result<i32> {
-    let s = status::read(g.db()?, g.tokenizer.as_deref());
+pub fn run(g: &Globals, access: &AccessArgs) -> Result<i32> {
+    let allow = g.allow(&access.allow);
+    let s = status::read(g.db()?, g.tokenizer.as_deref(), allow.as_ref());
     if g.json {
         output::json(&json(&s));
     } else {

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::library::sql_file::{self, int, queries};
+use crate::library::sql_file::{self, int, queries, text};
 use crate::library::{self, replica, wipe, Mode};
 use crate::vectors::store;
 pub use log::Failure;
@@ -126,7 +126,7 @@ pub struct Status {
 
 /// The status of the library at `path`; `tokenizer` is the configured one, checked as
 /// every command checks it.
-pub fn read(path: &Path, tokenizer: Option<&str>) -> Status {
+pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -> Status {
     let shown = path.display().to_string();
     let mut s = Status {
         library: shown.clone(),
@@ -159,7 +159,8 @@ pub fn read(path: &Path, tokenizer: Option<&str>) -> Status {
     } else {
         match library::open(path, Mode::Read, tokenizer) {
             Ok(lib) => {
-                if let Err(e) = read_library(&lib, &mut s) {
+                let sources = allow.map(|globs| serde_json::json!(globs).to_string());
+                if let Err(e) = read_library(&lib, sources, &mut s) {
                     s.notes.push(e.message);
                 }
             }
@@ -262,12 +263,19 @@ pub fn read(path: &Path, tokenizer: Option<&str>) -> Status {
     s
 }
 
-fn read_library(lib: &library::Library, s: &mut Status) -> crate::error::Result<()> {
+fn read_library(
+    lib: &library::Library,
+    globs: Option<String>,
+    s: &mut Status,
+) -> crate::error::Result<()> {
     let conn = &lib.conn;
     let rows = sql_file::read(
         conn,
         queries::STATUS_ITEMS,
-        &vec![(":top", int(Some(PROJECTS_SHOWN)))],
+        &vec![
+            (":top", int(Some(PROJECTS_SHOWN))),
+            (":sources", text(globs.as_deref())),
+        ],
         |c| {
             Ok((
                 c.text("grouping")?.unwrap_or_default(),
@@ -316,7 +324,8 @@ fn read_library(lib: &library::Library, s: &mut Status) -> crate::error::Result<
         last_write,
         replica: replica::of(&lib.path).map(|r| r.describe(std::time::SystemTime::now())),
     });
-    s.captures = sql_file::read(conn, queries::STATUS_CAPTURES, &Vec::new(), |c| {
+    let by_sources = vec![(":sources", text(globs.as_deref()))];
+    s.captures = sql_file::read(conn, queries::STATUS_CAPTURES, &by_sources, |c| {
         Ok(AgentCaptures {
             agent: c.text("agent")?.unwrap_or_default(),
             sessions: c.int("sessions")?.unwrap_or(0),
@@ -336,7 +345,7 @@ fn read_library(lib: &library::Library, s: &mut Status) -> crate::error::Result<
             Ok(true) => queries::STATUS_VECTORS,
             _ => queries::STATUS_VECTORS_WITHOUT_CONTEXTS,
         };
-        let counts = sql_file::read(conn, query, &Vec::new(), |c| {
+        let counts = sql_file::read(conn, query, &by_sources, |c| {
             Ok((
                 c.int("vectors")?.unwrap_or(0),
                 c.int("missing")?.unwrap_or(0),

@@ -100,7 +100,7 @@ impl Api {
             return signals::writing(tool, Json::Null, || self.write(action, body, lib));
         }
         if action == "status" {
-            return super::status::report(&self.globals);
+            return super::status::report(&self.globals, self.allow().as_ref());
         }
         if action == "kinds" {
             return Ok(json!({

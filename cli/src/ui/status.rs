@@ -8,8 +8,9 @@ use crate::error::Result;
 use crate::settings::Globals;
 use crate::status;
 
-/// `{"text": recall status's lines, "status": recall --json status's object}`.
-pub fn report(g: &Globals) -> Result<Value> {
-    let s = status::read(g.db()?, g.tokenizer.as_deref());
+/// `{"text": recall status's lines, "status": recall --json status's object}`, under the
+/// page's access globs as `recall status --allow` is.
+pub fn report(g: &Globals, allow: Option<&Vec<String>>) -> Result<Value> {
+    let s = status::read(g.db()?, g.tokenizer.as_deref(), allow);
     Ok(json!({ "command": "status", "text": text(&s), "status": document(&s) }))
 }
