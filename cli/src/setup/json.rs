@@ -101,20 +101,20 @@ fn object_at<'a>(parent: &'a mut Object, key: &str, path: &str) -> Result<&'a mu
     }
 }
 
-/// A hook event to wire: its name and its matcher (tool events).
+/// A hook event to wire: its name, its matcher (tool events), and its timeout where the
+/// agent allows less than `TIMEOUT_SECONDS` (Codex's `SessionEnd`).
+#[derive(Clone, Copy)]
 pub struct Event {
     pub name: &'static str,
     pub matcher: Option<&'static str>,
+    pub timeout: Option<u32>,
 }
 
-fn handler(command: &str) -> Json {
+fn handler(command: &str, timeout: u32) -> Json {
     let mut h = Object::new();
     h.insert("type".into(), Json::String("command".into()));
     h.insert("command".into(), Json::String(command.into()));
-    h.insert(
-        "timeout".into(),
-        Json::Number(super::TIMEOUT_SECONDS.into()),
-    );
+    h.insert("timeout".into(), Json::Number(timeout.into()));
     Json::Object(h)
 }
 
@@ -123,7 +123,8 @@ fn group(event: &Event, command: &str) -> Json {
     if let Some(m) = event.matcher {
         g.insert("matcher".into(), Json::String(m.into()));
     }
-    g.insert("hooks".into(), Json::Array(vec![handler(command)]));
+    let timeout = event.timeout.unwrap_or(super::TIMEOUT_SECONDS);
+    g.insert("hooks".into(), Json::Array(vec![handler(command, timeout)]));
     Json::Object(g)
 }
 

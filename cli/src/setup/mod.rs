@@ -12,6 +12,8 @@
 //!   left holding nothing is deleted.
 pub mod claude;
 pub mod codex;
+pub mod codex_app;
+pub mod codex_trust;
 pub mod files;
 pub mod json;
 pub mod toml;
@@ -28,21 +30,40 @@ pub const TIMEOUT_SECONDS: u32 = 10;
 pub const SERVER: &str = "recall";
 
 /// What setup writes in one file.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum Part {
-    /// `hooks`: these events, in a JSON settings file.
-    HooksJson(&'static [json::Event]),
+    /// `hooks`: these events, in a JSON settings file; recall's hook is taken out of the
+    /// `drop` events (Codex's `Stop` once it has `SessionEnd`, an event wired through
+    /// `config.toml`'s `[hooks]` tables).
+    HooksJson {
+        events: Vec<json::Event>,
+        drop: Vec<json::Event>,
+    },
     /// `mcpServers.recall` in a JSON file (with `"type": "stdio"`, as Claude Code writes).
     ServerJson,
-    /// `[mcp_servers.recall]` in Codex's `config.toml`.
-    ServerToml,
+    /// Codex's `config.toml`: `[mcp_servers.recall]` (`server`), and the trust of hooks
+    /// to record (key, hash) or take out (keys), in the user's file.
+    CodexToml {
+        server: bool,
+        trust: Vec<(String, String)>,
+        untrust: Vec<String>,
+    },
 }
 
 impl Part {
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
-            Part::HooksJson(_) => "hooks",
-            Part::ServerJson | Part::ServerToml => "MCP server",
+            Part::HooksJson { .. } => "hooks",
+            Part::ServerJson | Part::CodexToml { server: true, .. } => "MCP server",
+            Part::CodexToml { server: false, .. } => "hook trust",
+        }
+    }
+
+    /// Recall's hooks in these events of a JSON file.
+    pub fn hooks(events: &[json::Event]) -> Part {
+        Part::HooksJson {
+            events: events.to_vec(),
+            drop: Vec::new(),
         }
     }
 }
@@ -266,19 +287,23 @@ fn sep(name: &str) -> &'static str {
 /// The new text of one file, with `wiring` set (None: recall's entries taken out). The
 /// error says what is wrong with the file.
 fn edit(
-    part: Part,
+    part: &Part,
     before: Option<&str>,
     wiring: Option<&Wiring>,
 ) -> Result<Option<String>, String> {
     match part {
-        Part::HooksJson(_) | Part::ServerJson => {
+        Part::HooksJson { .. } | Part::ServerJson => {
             let mut doc = json::Doc::parse(before)?;
             let original = doc.root.clone();
             match (part, wiring) {
-                (Part::HooksJson(events), Some(w)) => {
-                    json::set_hooks(&mut doc.root, events, &w.hook_command()?)?
+                (Part::HooksJson { events, drop }, Some(w)) => {
+                    json::set_hooks(&mut doc.root, events, &w.hook_command()?)?;
+                    json::remove_hooks(&mut doc.root, drop);
                 }
-                (Part::HooksJson(events), None) => json::remove_hooks(&mut doc.root, events),
+                (Part::HooksJson { events, drop }, None) => {
+                    json::remove_hooks(&mut doc.root, events);
+                    json::remove_hooks(&mut doc.root, drop);
+                }
                 (_, Some(w)) => json::set_server(&mut doc.root, &w.recall, &w.mcp_args(), true)?,
                 (_, None) => json::remove_server(&mut doc.root),
             }
@@ -290,12 +315,19 @@ fn edit(
             }
             Ok(Some(doc.print()))
         }
-        Part::ServerToml => {
+        Part::CodexToml {
+            server,
+            trust,
+            untrust,
+        } => {
             let mut doc = toml::parse(before)?;
-            match wiring {
-                Some(w) => toml::set_server(&mut doc, &w.recall, &w.mcp_args())?,
-                None => toml::remove_server(&mut doc),
+            match (wiring, server) {
+                (Some(w), true) => toml::set_server(&mut doc, &w.recall, &w.mcp_args())?,
+                (None, true) => toml::remove_server(&mut doc),
+                (_, false) => {}
             }
+            toml::set_trust(&mut doc, trust)?;
+            toml::remove_trust(&mut doc, untrust);
             let after = doc.to_string();
             if after == before.unwrap_or("") {
                 return Ok(before.map(str::to_string));
@@ -316,11 +348,11 @@ pub fn plan(targets: &[Target], wiring: Option<&Wiring>) -> Result<Vec<Change>, 
         let fix = "fix it (or move it away) and run `recall setup` again; no file was changed";
         let before =
             files::read(&t.path).map_err(|e| format!("{} {e}; {fix}", t.path.display()))?;
-        let after = edit(t.part, before.as_deref(), wiring)
+        let after = edit(&t.part, before.as_deref(), wiring)
             .map_err(|e| format!("{}: {e}; {fix}", t.path.display()))?;
         changes.push(Change {
             path: t.path.clone(),
-            part: t.part,
+            part: t.part.clone(),
             before,
             after,
         });
@@ -418,8 +450,8 @@ pub fn wired(t: &Target) -> Option<Wired> {
             out.libraries.push(db);
         }
     };
-    let server = match t.part {
-        Part::HooksJson(_) => match json::Doc::parse(Some(&text)) {
+    let server = match &t.part {
+        Part::HooksJson { .. } => match json::Doc::parse(Some(&text)) {
             Ok(doc) => {
                 for (event, command) in json::wired_hooks(&doc.root) {
                     library(hook_library(&command));
@@ -441,8 +473,19 @@ pub fn wired(t: &Target) -> Option<Wired> {
                 None
             }
         },
-        Part::ServerToml => match toml::parse(Some(&text)) {
-            Ok(doc) => Some(toml::wired_server(&doc)),
+        Part::CodexToml { .. } => match toml::parse(Some(&text)) {
+            Ok(doc) => {
+                // Hooks wired through `[hooks]` tables are recall's too.
+                for h in toml::table_hooks(&doc) {
+                    if recall_hook(&h.command) {
+                        library(hook_library(&h.command));
+                        if !out.events.contains(&h.event) {
+                            out.events.push(h.event);
+                        }
+                    }
+                }
+                Some(toml::wired_server(&doc))
+            }
             Err(e) => {
                 out.problem = Some(e);
                 None
