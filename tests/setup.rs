@@ -177,6 +177,8 @@ impl Fixture {
             .args(args)
             .current_dir(self.repo().join("src"))
             .env("HOME", self.home())
+            // No `codex` on the PATH unless a test puts one in `bin`: setup asks it.
+            .env("PATH", self.dir.path().join("bin"))
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("CODEX_HOME")
             .env_remove("RECALL_DB")

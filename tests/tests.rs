@@ -62,6 +62,7 @@ mod redaction_corpus;
 mod related_pool;
 mod replace_routes;
 mod setup;
+mod setup_codex;
 mod shell_parity;
 mod show_sql;
 mod sql_command;

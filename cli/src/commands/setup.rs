@@ -43,10 +43,11 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
     let trust = match (agent, &wiring) {
-        (Agent::Codex, Some(_)) => Some(codex_trust::after_setup(
+        (Agent::Codex, Some(w)) => Some(codex_trust::after_setup(
             &targets,
             &changes,
             root.as_deref(),
+            &w.hook_command().map_err(|e| err!("{e}"))?,
             a.dry_run,
         )),
         _ => None,

@@ -447,16 +447,44 @@ pub fn same_key(a: &str, b: &str) -> bool {
 }
 
 /// The trust entries to take out with recall's hooks of `dir`: those of the user's
-/// `config.toml` whose key names one of recall's `hooks.json` hooks.
+/// `config.toml` whose key names one of recall's hooks there (in `hooks.json`, which
+/// `--remove` takes out, and in `[hooks]` tables, which it leaves: untrusted, Codex skips
+/// them).
 pub fn trust_to_remove(dir: &Path, recorded: &[(String, String)]) -> Vec<String> {
-    let path = dir.join("hooks.json");
-    let ours = match super::files::read(&path) {
-        Ok(Some(text)) => json_hooks(&source_name(&path), &text),
-        _ => Vec::new(),
-    };
+    let ours = scope_hooks(dir);
     recorded
         .iter()
         .filter(|(k, _)| ours.iter().any(|h| same_key(k, &h.key)))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
+/// Trust entries left by recall's hooks that are gone (Codex's `Stop` replaced by
+/// `SessionEnd`, an older path): a key of the scope's `hooks.json` that Codex no longer
+/// lists, whose hash is the one a recall hook with `command` has in some event.
+pub fn stale_trust(
+    dir: &Path,
+    recorded: &[(String, String)],
+    listed: &[String],
+    command: &str,
+) -> Vec<String> {
+    let file = source_name(&dir.join("hooks.json"));
+    let ours: Vec<String> = EVERY_EVENT
+        .iter()
+        .map(|e| {
+            let timeout = e.timeout.unwrap_or(super::TIMEOUT_SECONDS);
+            hook_hash(e.name, e.matcher, command, Some(i64::from(timeout)))
+        })
+        .collect();
+    recorded
+        .iter()
+        .filter(|(k, hash)| {
+            let in_file = k
+                .rsplitn(4, ':')
+                .nth(3)
+                .is_some_and(|path| same_file(Path::new(path), &file));
+            in_file && !listed.iter().any(|l| same_key(l, k)) && ours.contains(hash)
+        })
         .map(|(k, _)| k.clone())
         .collect()
 }
@@ -471,6 +499,8 @@ pub struct Asked {
     /// The events of the hooks Codex does not trust, and of those changed since trusted.
     pub untrusted: Vec<String>,
     pub modified: Vec<String>,
+    /// The keys of every hook Codex lists in the scope's files, recall's or not.
+    pub keys: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -555,6 +585,12 @@ pub fn ask(dir: &Path, cwd: &Path) -> Result<Asked, String> {
             .iter()
             .filter(|h| h.trust_status == "modified")
             .map(|h| file_event(&h.event))
+            .collect(),
+        keys: listing
+            .hooks
+            .iter()
+            .filter(|h| sources.iter().any(|s| same_file(s, &h.source_path)))
+            .map(|h| h.key.clone())
             .collect(),
         warnings: listing.warnings,
     })

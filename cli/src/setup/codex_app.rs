@@ -127,11 +127,12 @@ fn answer_to(stdout: std::process::ChildStdout, id: u64) -> Result<Value, String
             }
         }
     });
-    let message = rx.recv_timeout(ANSWER_WITHIN).map_err(|_| {
-        format!(
+    let message = rx.recv_timeout(ANSWER_WITHIN).map_err(|e| match e {
+        mpsc::RecvTimeoutError::Timeout => format!(
             "no answer to hooks/list within {} s",
             ANSWER_WITHIN.as_secs()
-        )
+        ),
+        mpsc::RecvTimeoutError::Disconnected => "it ended without answering hooks/list".into(),
     })?;
     if let Some(error) = message.get("error") {
         let what = error

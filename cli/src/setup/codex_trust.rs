@@ -69,6 +69,7 @@ pub fn after_setup(
     targets: &[Target],
     changes: &[Change],
     project: Option<&Path>,
+    command: &str,
     dry_run: bool,
 ) -> Report {
     let installed = codex::installed();
@@ -151,7 +152,8 @@ pub fn after_setup(
         r.json["trust"] = json!("not listed by Codex");
         return r;
     }
-    if asked.to_trust.is_empty() {
+    let stale = codex::stale_trust(&dir, &recorded(&user), &asked.keys, command);
+    if asked.to_trust.is_empty() && stale.is_empty() {
         r.notes.push(format!(
             "{}: hook trust unchanged: Codex trusts recall's {} hooks",
             user.display(),
@@ -160,7 +162,7 @@ pub fn after_setup(
         r.json["trust"] = json!("trusted");
         return r;
     }
-    if let Err(e) = record(&user, &asked.to_trust, changes) {
+    if let Err(e) = record(&user, &asked.to_trust, &stale, changes) {
         r.warnings.push(format!(
             "recall's hooks are written but not trusted ({e}): {TRUST_BY_HAND}"
         ));
@@ -200,15 +202,20 @@ pub fn after_setup(
     r
 }
 
-/// Writes the trust into the user's `config.toml`; backed up first unless this run
+/// Writes the trust into the user's `config.toml` (and takes stale entries out); backed up first unless this run
 /// backed it up already (the backup holds what the file held before setup).
-fn record(user: &Path, trust: &[(String, String)], changes: &[Change]) -> Result<(), String> {
+fn record(
+    user: &Path,
+    trust: &[(String, String)],
+    stale: &[String],
+    changes: &[Change],
+) -> Result<(), String> {
     let target = Target {
         path: user.to_path_buf(),
         part: Part::CodexToml {
             server: false,
             trust: trust.to_vec(),
-            untrust: Vec::new(),
+            untrust: stale.to_vec(),
         },
     };
     let plan = super::plan(std::slice::from_ref(&target), None)?;
