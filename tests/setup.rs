@@ -1150,6 +1150,8 @@ fn wiring_of(settings: &Value) -> Vec<(String, Option<String>, String)> {
 fn setup_the_readme_and_the_plugin_wire_the_same_events() {
     let f = Fixture::new();
     f.setup(&["claude-code"]).ok();
+    // The README shows the hooks of a Codex with SessionEnd.
+    crate::setup_codex::put_codex(&f.dir.path().join("bin"), "0.169.0", false);
     f.setup(&["codex"]).ok();
     let claude = wiring_of(&read_json(&f.home().join(".claude/settings.json")));
     let codex = wiring_of(&read_json(&f.home().join(".codex/hooks.json")));

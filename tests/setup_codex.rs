@@ -64,6 +64,21 @@ fn python() -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
+/// Puts the stand-in `codex` of this version in the folder `bin` (`refuse`: its app
+/// server answers hooks/list with an error).
+pub fn put_codex(bin: &Path, version: &str, refuse: bool) {
+    let template = std::fs::read_to_string(root().join("tests/setup_codex/codex.py")).unwrap();
+    let script = template
+        .replace("@PYTHON@", &python())
+        .replace("@VERSION@", version)
+        .replace("@REFUSE@", if refuse { "yes" } else { "no" });
+    std::fs::create_dir_all(bin).unwrap();
+    let path = bin.join("codex");
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 struct Home {
     dir: tempfile::TempDir,
     lib: TempLib,
@@ -100,15 +115,7 @@ impl Home {
     /// Puts the stand-in `codex` of this version on the PATH (`refuse`: its app server
     /// answers hooks/list with an error).
     fn with_codex(&self, version: &str, refuse: bool) {
-        let template = std::fs::read_to_string(root().join("tests/setup_codex/codex.py")).unwrap();
-        let script = template
-            .replace("@PYTHON@", &python())
-            .replace("@VERSION@", version)
-            .replace("@REFUSE@", if refuse { "yes" } else { "no" });
-        let path = self.dir.path().join("bin/codex");
-        std::fs::write(&path, script).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        put_codex(&self.dir.path().join("bin"), version, refuse);
     }
 
     fn without_codex(&self) {
