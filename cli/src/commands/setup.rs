@@ -260,7 +260,7 @@ fn list(g: &Globals) -> Result<i32> {
                 };
                 crate::say!("  {scope} {}: {what}{library}", w.path.display());
             }
-            if let Some(t) = trust_of(*agent, *scope, root.as_deref()) {
+            if let Some(t) = trust_of(*agent, scope, root.as_deref()) {
                 crate::say!("  {scope} hook trust: {}", t.line());
             }
         }

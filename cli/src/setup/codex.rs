@@ -615,13 +615,54 @@ mod tests {
 
     #[test]
     fn keys_match_across_spellings_of_one_file() {
-        let dir = std::env::temp_dir();
-        let a = format!("{}:stop:0:1", dir.join("hooks.json").display());
-        let b = format!("{}:stop:0:1", dir.join(".").join("hooks.json").display());
+        let dir = std::env::temp_dir().join(format!("recall-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("hooks.json"), "{}").unwrap();
+        let link = dir.with_extension("link");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        let key = |d: &Path, file: &str, rest: &str| format!("{}:{rest}", d.join(file).display());
+        let a = key(&dir, "hooks.json", "stop:0:1");
         assert!(same_key(&a, &a));
-        assert!(!same_key(&a, &a.replace(":0:1", ":1:1")));
-        assert!(!same_key(&a, &a.replace("stop", "session_end")));
-        // `dir/./hooks.json` is the same file only where it exists.
-        assert_eq!(same_key(&a, &b), dir.join("hooks.json").exists());
+        assert!(same_key(&a, &key(&dir.join("."), "hooks.json", "stop:0:1")));
+        // Through a link to the folder: the same file.
+        assert!(same_key(&a, &key(&link, "hooks.json", "stop:0:1")));
+        for other in [
+            key(&dir, "hooks.json", "stop:1:1"),
+            key(&dir, "hooks.json", "session_end:0:1"),
+            key(&dir, "config.toml", "stop:0:1"),
+        ] {
+            assert!(!same_key(&a, &other), "{other}");
+        }
+        let _ = std::fs::remove_file(&link);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_hash_is_the_one_codex_lists() {
+        // Hashes that Codex 0.169.0's app server listed (hooks/list) for these hooks.
+        let command = "/bin/recall --db /m.db hook";
+        assert_eq!(
+            hook_hash("SessionStart", None, command, Some(10)),
+            "sha256:c8a140de8abb350cac5847a1db231b4cf9ad4996dde052e76ec10c5998604792"
+        );
+        assert_eq!(
+            hook_hash("PostToolUse", Some("apply_patch"), command, Some(10)),
+            "sha256:dad8441e13f2936f2951b66ba21e8c5a8b3da0add756051483f8143fb7e69a60"
+        );
+        // SessionEnd's timeout of 10, clamped to 3 as Codex does.
+        assert_eq!(
+            hook_hash("SessionEnd", None, command, Some(10)),
+            "sha256:b63636930f4d6326f65ac32d4aa3a5e457dc658d3f2509bf085df2f4dc5c6c7e"
+        );
+        assert_eq!(
+            hook_hash("SessionEnd", None, command, Some(3)),
+            hook_hash("SessionEnd", None, command, Some(10))
+        );
+        // A matcher Codex ignores for the event is no part of the identity.
+        assert_eq!(
+            hook_hash("Stop", Some("x"), command, Some(10)),
+            hook_hash("Stop", None, command, Some(10))
+        );
     }
 }
