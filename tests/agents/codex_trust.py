@@ -17,6 +17,7 @@ Exit 0 when all hold; 1 with what failed; 2 when Codex is not installed (never a
 pass). Usage: python3 tests/agents/codex_trust.py [--recall BIN] [--codex PATH]
 """
 import argparse
+import difflib
 import json
 import os
 import subprocess
@@ -176,8 +177,12 @@ def main():
         # 3. Out again, byte for byte.
         out = recall("setup", "codex", "--remove")
         check(out.returncode == 0, "recall setup codex --remove exits 0")
-        check((codex_home / "config.toml").read_text() == config, "config.toml as it was")
-        check(not (codex_home / "hooks.json").exists(), "hooks.json gone, as before setup")
+        left = (codex_home / "config.toml").read_text()
+        check(left == config, "config.toml as it was" + ("" if left == config else
+              ":\n" + "".join(difflib.unified_diff(config.splitlines(True), left.splitlines(True)))))
+        hooks = codex_home / "hooks.json"
+        check(not hooks.exists(),
+              "hooks.json gone, as before setup" + (f": {hooks.read_text()}" if hooks.exists() else ""))
     server.shutdown()
     print("codex_trust: " + ("all checks passed" if not failures
                              else f"{len(failures)} failed: " + "; ".join(failures)))
