@@ -355,15 +355,25 @@ impl Trust {
     /// One line: the state, and what to do where Codex will not run the hooks.
     pub fn line(&self) -> String {
         match self {
+            Trust::NotTrusted { .. } | Trust::Changed { .. } => {
+                format!("{}: {TRUST_BY_HAND}", self.state())
+            }
+            _ => self.state(),
+        }
+    }
+
+    /// The state alone.
+    pub fn state(&self) -> String {
+        match self {
             Trust::NotWired => "no recall hook".into(),
             Trust::Trusted { hooks } => format!("Codex trusts recall's {hooks} hooks"),
             Trust::NotTrusted { hooks, untrusted } => format!(
-                "not trusted: Codex skips {} of recall's {hooks} hooks ({}): {TRUST_BY_HAND}",
+                "not trusted: Codex skips {} of recall's {hooks} hooks ({})",
                 untrusted.len(),
                 untrusted.join(", ")
             ),
             Trust::Changed { hooks, changed } => format!(
-                "changed since trusted: Codex skips {} of recall's {hooks} hooks ({}): {TRUST_BY_HAND}",
+                "changed since trusted: Codex skips {} of recall's {hooks} hooks ({})",
                 changed.len(),
                 changed.join(", ")
             ),

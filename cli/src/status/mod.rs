@@ -273,7 +273,7 @@ pub fn read(path: &Path, tokenizer: Option<&str>) -> Status {
             what: format!(
                 "Codex does not run recall's hooks in {}: {}",
                 c.folder,
-                c.trust.line()
+                c.trust.state()
             ),
             todo: crate::setup::codex::TRUST_BY_HAND.to_string(),
         });
