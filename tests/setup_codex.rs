@@ -607,6 +607,19 @@ fn hooks_turned_off_are_named_by_the_setting_that_does_it() {
 fn a_projects_hooks_are_trusted_in_the_users_config() {
     let h = Home::new();
     h.with_codex("0.169.0", false);
+    // The user's file turning hooks off is said for a project's setup too.
+    std::fs::write(h.config(), "[features]\ncodex_hooks = false\n").unwrap();
+    let out = h.recall(&["setup", "codex", "--project"]).ok();
+    assert_eq!(warnings(&out).len(), 1, "{}", out.stderr);
+    assert!(
+        warnings(&out)[0].contains(&format!(
+            "{} turns Codex's hooks off ([features] codex_hooks = false)",
+            h.config().display()
+        )),
+        "{}",
+        out.stderr
+    );
+    h.recall(&["setup", "codex", "--project", "--remove"]).ok();
     let user_config = "# mine\nmodel = \"gpt-5.5\"\n";
     std::fs::write(h.config(), user_config).unwrap();
     // The project is not trusted by Codex yet: it loads none of its .codex/.

@@ -112,7 +112,21 @@ pub fn after_setup(
         .filter(|c| matches!(c.part, Part::CodexToml { .. }))
         .filter_map(|c| toml::parse(c.after.as_deref()).ok())
         .any(|doc| toml::hooks_off(&doc).is_some());
-    if off {
+    // A project's setup: the user's file may turn them off too (setup's own warning
+    // names the files it changed).
+    let user_off = match files::read(&user) {
+        Ok(Some(text)) if !changes.iter().any(|c| c.path == user) => toml::parse(Some(&text))
+            .ok()
+            .and_then(|doc| toml::hooks_off(&doc)),
+        _ => None,
+    };
+    if let Some(key) = user_off {
+        r.warnings.push(format!(
+            "{} turns Codex's hooks off ([features] {key} = false): the hooks will not run until it is true or taken out",
+            user.display()
+        ));
+    }
+    if off || user_off.is_some() {
         r.json["trust"] = json!("not asked: hooks turned off");
         return r;
     }
