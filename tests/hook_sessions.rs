@@ -950,7 +950,12 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     let codex_hooks = &blocks[1];
     assert_eq!(
         expected_events(codex_hooks),
-        ["PostToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
+        [
+            "PostToolUse",
+            "SessionEnd",
+            "SessionStart",
+            "UserPromptSubmit"
+        ]
     );
     assert!(codex_hooks.get("env").is_none());
     let rollout = lib.path("rollout-x.jsonl");
@@ -974,14 +979,10 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
         &shop,
         &[("Why is the tapir deploy slow?", "The tapir image is 4 GB.")],
     );
-    let stop = codex(
-        "Stop",
-        s,
-        &shop,
-        1,
-        json!({"transcript_path": rollout, "stop_hook_active": false, "last_assistant_message": null}),
-    );
-    silent(&run_configured(codex_hooks, "Stop", &on, &stop));
+    // SessionEnd as Codex 0.169 sends it: no turn, no model, the reason "other".
+    let end = json!({"session_id": s, "transcript_path": rollout, "cwd": shop,
+        "hook_event_name": "SessionEnd", "reason": "other"});
+    silent(&run_configured(codex_hooks, "SessionEnd", &on, &end));
     wait_captured(&lib, &rollout);
     assert_eq!(captured(&lib, "tapir image", "codex").len(), 1);
     assert_eq!(

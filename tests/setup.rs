@@ -177,6 +177,8 @@ impl Fixture {
             .args(args)
             .current_dir(self.repo().join("src"))
             .env("HOME", self.home())
+            // No `codex` on the PATH unless a test puts one in `bin`: setup asks it.
+            .env("PATH", self.dir.path().join("bin"))
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("CODEX_HOME")
             .env_remove("RECALL_DB")
@@ -1147,6 +1149,8 @@ fn wiring_of(settings: &Value) -> Vec<(String, Option<String>, String)> {
 fn setup_the_readme_and_the_plugin_wire_the_same_events() {
     let f = Fixture::new();
     f.setup(&["claude-code"]).ok();
+    // The README shows the hooks of a Codex with SessionEnd.
+    crate::setup_codex::put_codex(&f.dir.path().join("bin"), "0.169.0", false);
     f.setup(&["codex"]).ok();
     let claude = wiring_of(&read_json(&f.home().join(".claude/settings.json")));
     let codex = wiring_of(&read_json(&f.home().join(".codex/hooks.json")));

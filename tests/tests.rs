@@ -63,6 +63,7 @@ mod related_pool;
 mod replace_routes;
 mod setup;
 mod setup_bytes;
+mod setup_codex;
 mod shell_parity;
 mod show_sql;
 mod sql_command;

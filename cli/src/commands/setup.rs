@@ -9,7 +9,7 @@ use crate::args::{SetupAgent, SetupArgs};
 use crate::err;
 use crate::error::Result;
 use crate::output;
-use crate::setup::{self, Agent, Part, Wiring};
+use crate::setup::{self, codex_trust, Agent, Part, Wiring};
 
 pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
     let Some(agent) = a.agent else {
@@ -25,19 +25,37 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
         }
         false => None,
     };
-    let targets = agent.targets(root.as_deref()).ok_or_else(|| {
+    let mut targets = agent.targets(root.as_deref()).ok_or_else(|| {
         err!("HOME is not set, so the user's settings cannot be found: set HOME, or give --project")
     })?;
     let wiring = match a.remove {
         true => None,
         false => Some(wiring(g)?),
     };
+    if agent == Agent::Codex && a.remove {
+        codex_trust::untrust(&mut targets);
+    }
     let changes = setup::plan(&targets, wiring.as_ref()).map_err(|e| err!("{e}"))?;
     let backups = match a.dry_run {
         true => vec![None; changes.len()],
         false => setup::apply(&changes).map_err(|e| err!("{e}"))?,
     };
     let mut warnings = Vec::new();
+    let mut notes = Vec::new();
+    let trust = match (agent, &wiring) {
+        (Agent::Codex, Some(w)) => Some(codex_trust::after_setup(
+            &targets,
+            &changes,
+            root.as_deref(),
+            &w.hook_command().map_err(|e| err!("{e}"))?,
+            a.dry_run,
+        )),
+        _ => None,
+    };
+    if let Some(t) = &trust {
+        notes.extend(t.notes.iter().cloned());
+        warnings.extend(t.warnings.iter().cloned());
+    }
     if let Some(w) = &wiring {
         if !Path::new(&w.library).exists() {
             warnings.push(format!(
@@ -47,19 +65,23 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
             ));
         }
         for c in &changes {
-            let off = matches!(c.part, Part::ServerToml)
-                && setup::toml::parse(c.after.as_deref())
-                    .is_ok_and(|doc| setup::toml::hooks_off(&doc));
-            if off {
+            if !matches!(c.part, Part::CodexToml { .. }) {
+                continue;
+            }
+            let off = setup::toml::parse(c.after.as_deref())
+                .ok()
+                .and_then(|doc| setup::toml::hooks_off(&doc));
+            if let Some(key) = off {
                 warnings.push(format!(
-                    "{} turns Codex's hooks off ([features] hooks = false): the hooks will not run until it is true",
+                    "{} turns Codex's hooks off ([features] {key} = false): the hooks will not run until it is true or taken out",
                     c.path.display()
                 ));
             }
         }
     }
     let scope = if a.project { "project" } else { "user" };
-    let changed = changes.iter().any(setup::Change::changed);
+    let changed =
+        changes.iter().any(setup::Change::changed) || trust.as_ref().is_some_and(|t| t.wrote);
     if g.json {
         let files: Vec<_> = changes
             .iter()
@@ -79,6 +101,7 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
             "dry_run": a.dry_run, "recall": wiring.as_ref().map(|w| &w.recall),
             "library": wiring.as_ref().map(|w| &w.library), "changed": changed,
             "files": files, "warnings": warnings,
+            "codex": trust.as_ref().map(|t| &t.json),
         }));
         return Ok(0);
     }
@@ -107,6 +130,9 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
             c.part.name(),
             c.status()
         );
+    }
+    for n in &notes {
+        crate::say!("  {n}");
     }
     for w in &warnings {
         eprintln!("recall: warning: {w}");
@@ -181,6 +207,9 @@ fn list(g: &Globals) -> Result<i32> {
                 });
                 for (scope, wired) in scopes {
                     o[*scope] = json!(wired);
+                    if let Some(t) = trust_of(*agent, scope, root.as_deref()) {
+                        o[format!("{scope}_trust")] = json!(t);
+                    }
                 }
                 o
             })
@@ -231,9 +260,27 @@ fn list(g: &Globals) -> Result<i32> {
                 };
                 crate::say!("  {scope} {}: {what}{library}", w.path.display());
             }
+            if let Some(t) = trust_of(*agent, scope, root.as_deref()) {
+                crate::say!("  {scope} hook trust: {}", t.line());
+            }
         }
     }
     Ok(0)
+}
+
+/// Whether Codex trusts recall's hooks of a scope (None: not Codex, or nothing wired).
+fn trust_of(agent: Agent, scope: &str, root: Option<&Path>) -> Option<setup::codex::Trust> {
+    if agent != Agent::Codex {
+        return None;
+    }
+    let (dir, cwd) = match (scope, root) {
+        ("project", Some(root)) => (root.join(".codex"), root.to_path_buf()),
+        _ => (setup::codex::config_dir()?, std::env::current_dir().ok()?),
+    };
+    match setup::codex::trust(&dir, &cwd) {
+        setup::codex::Trust::NotWired => None,
+        t => Some(t),
+    }
 }
 
 fn shown(path: Option<PathBuf>) -> String {

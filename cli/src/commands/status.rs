@@ -157,6 +157,13 @@ pub fn text(s: &Status) -> String {
             None => "vectors: none (search is literal)".to_string(),
         });
     }
+    for c in &s.codex_hooks {
+        out.push(format!(
+            "codex hooks in {}: {}",
+            field(&c.folder),
+            field(&c.trust.line())
+        ));
+    }
     for note in &s.notes {
         out.push(format!("note: {}", field(note)));
     }

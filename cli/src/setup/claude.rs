@@ -11,18 +11,22 @@ pub const EVENTS: &[Event] = &[
     Event {
         name: "SessionStart",
         matcher: None,
+        timeout: None,
     },
     Event {
         name: "UserPromptSubmit",
         matcher: None,
+        timeout: None,
     },
     Event {
         name: "SessionEnd",
         matcher: None,
+        timeout: None,
     },
     Event {
         name: "PostToolUse",
         matcher: Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
+        timeout: None,
     },
 ];
 
@@ -40,7 +44,7 @@ pub fn user_targets() -> Option<Vec<Target>> {
     Some(vec![
         Target {
             path: config_dir()?.join("settings.json"),
-            part: Part::HooksJson(EVENTS),
+            part: Part::hooks(EVENTS),
         },
         Target {
             path: state,
@@ -53,7 +57,7 @@ pub fn project_targets(root: &Path) -> Vec<Target> {
     vec![
         Target {
             path: root.join(".claude").join("settings.json"),
-            part: Part::HooksJson(EVENTS),
+            part: Part::hooks(EVENTS),
         },
         Target {
             path: root.join(".mcp.json"),

@@ -28,10 +28,13 @@ pub enum Json {
 
 pub type Object = IndexMap<String, Json>;
 
-/// A hook event to wire: its name and its matcher (tool events).
+/// A hook event to wire: its name, its matcher (tool events), and its timeout where the
+/// agent allows less than `TIMEOUT_SECONDS` (Codex's `SessionEnd`).
+#[derive(Clone, Copy)]
 pub struct Event {
     pub name: &'static str,
     pub matcher: Option<&'static str>,
+    pub timeout: Option<u32>,
 }
 
 fn kind(value: &Json) -> &'static str {
@@ -62,14 +65,11 @@ fn read(text: &str, item: &spans::Item) -> Option<Json> {
     serde_json::from_str(&text[item.value..item.end]).ok()
 }
 
-fn handler(command: &str) -> Json {
+fn handler(command: &str, timeout: u32) -> Json {
     let mut h = Object::new();
     h.insert("type".into(), Json::String("command".into()));
     h.insert("command".into(), Json::String(command.into()));
-    h.insert(
-        "timeout".into(),
-        Json::Number(super::TIMEOUT_SECONDS.into()),
-    );
+    h.insert("timeout".into(), Json::Number(timeout.into()));
     Json::Object(h)
 }
 
@@ -78,7 +78,8 @@ fn group(event: &Event, command: &str) -> Json {
     if let Some(m) = event.matcher {
         g.insert("matcher".into(), Json::String(m.into()));
     }
-    g.insert("hooks".into(), Json::Array(vec![handler(command)]));
+    let timeout = event.timeout.unwrap_or(super::TIMEOUT_SECONDS);
+    g.insert("hooks".into(), Json::Array(vec![handler(command, timeout)]));
     Json::Object(g)
 }
 
@@ -698,10 +699,12 @@ mod tests {
         Event {
             name: "SessionStart",
             matcher: None,
+            timeout: None,
         },
         Event {
             name: "PostToolUse",
             matcher: Some("Edit"),
+            timeout: Some(3),
         },
     ];
 

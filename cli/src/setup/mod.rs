@@ -12,6 +12,8 @@
 //!   the backup shows it was the file's own; a file setup created is deleted.
 pub mod claude;
 pub mod codex;
+pub mod codex_app;
+pub mod codex_trust;
 pub mod files;
 pub mod json;
 pub mod spans;
@@ -29,21 +31,40 @@ pub const TIMEOUT_SECONDS: u32 = 10;
 pub const SERVER: &str = "recall";
 
 /// What setup writes in one file.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum Part {
-    /// `hooks`: these events, in a JSON settings file.
-    HooksJson(&'static [json::Event]),
+    /// `hooks`: these events, in a JSON settings file; recall's hook is taken out of the
+    /// `drop` events (Codex's `Stop` once it has `SessionEnd`, an event wired through
+    /// `config.toml`'s `[hooks]` tables).
+    HooksJson {
+        events: Vec<json::Event>,
+        drop: Vec<json::Event>,
+    },
     /// `mcpServers.recall` in a JSON file (with `"type": "stdio"`, as Claude Code writes).
     ServerJson,
-    /// `[mcp_servers.recall]` in Codex's `config.toml`.
-    ServerToml,
+    /// Codex's `config.toml`: `[mcp_servers.recall]` (`server`), and the trust of hooks
+    /// to record (key, hash) or take out (keys), in the user's file.
+    CodexToml {
+        server: bool,
+        trust: Vec<(String, String)>,
+        untrust: Vec<String>,
+    },
 }
 
 impl Part {
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
-            Part::HooksJson(_) => "hooks",
-            Part::ServerJson | Part::ServerToml => "MCP server",
+            Part::HooksJson { .. } => "hooks",
+            Part::ServerJson | Part::CodexToml { server: true, .. } => "MCP server",
+            Part::CodexToml { server: false, .. } => "hook trust",
+        }
+    }
+
+    /// Recall's hooks in these events of a JSON file.
+    pub fn hooks(events: &[json::Event]) -> Part {
+        Part::HooksJson {
+            events: events.to_vec(),
+            drop: Vec::new(),
         }
     }
 }
@@ -268,15 +289,29 @@ fn sep(name: &str) -> &'static str {
 /// `backup` is what the file held before recall's last change. The error says what is
 /// wrong with the file.
 fn edit(
-    part: Part,
+    part: &Part,
     before: Option<&str>,
     wiring: Option<&Wiring>,
     backup: Option<&str>,
 ) -> Result<Option<String>, String> {
     match part {
-        Part::HooksJson(events) => {
+        Part::HooksJson { events, drop } => {
             let command = wiring.map(Wiring::hook_command).transpose()?;
-            json::edit_hooks(before, events, command.as_deref(), backup)
+            match command {
+                Some(command) => {
+                    let set = json::edit_hooks(before, events, Some(&command), backup)?;
+                    if drop.is_empty() {
+                        return Ok(set);
+                    }
+                    // recall's hooks of the events it no longer wires (Codex's Stop once
+                    // its SessionEnd is): taken out of what was just set.
+                    Ok(json::edit_hooks(set.as_deref(), drop, None, backup)?.or(set))
+                }
+                None => {
+                    let all: Vec<json::Event> = events.iter().chain(drop.iter()).copied().collect();
+                    json::edit_hooks(before, &all, None, backup)
+                }
+            }
         }
         Part::ServerJson => {
             let args = wiring.map(Wiring::mcp_args);
@@ -285,12 +320,19 @@ fn edit(
                 .map(|(w, a)| (w.recall.as_str(), a));
             json::edit_server(before, run, backup)
         }
-        Part::ServerToml => {
+        Part::CodexToml {
+            server,
+            trust,
+            untrust,
+        } => {
             let mut doc = toml::parse(before)?;
-            match wiring {
-                Some(w) => toml::set_server(&mut doc, &w.recall, &w.mcp_args())?,
-                None => toml::remove_server(&mut doc),
+            match (wiring, server) {
+                (Some(w), true) => toml::set_server(&mut doc, &w.recall, &w.mcp_args())?,
+                (None, true) => toml::remove_server(&mut doc),
+                (_, false) => {}
             }
+            toml::set_trust(&mut doc, trust)?;
+            toml::remove_trust(&mut doc, untrust);
             let after = doc.to_string();
             if after == before.unwrap_or("") {
                 return Ok(before.map(str::to_string));
@@ -312,11 +354,11 @@ pub fn plan(targets: &[Target], wiring: Option<&Wiring>) -> Result<Vec<Change>, 
         let before =
             files::read(&t.path).map_err(|e| format!("{} {e}; {fix}", t.path.display()))?;
         let backup = files::read(&files::backup_path(&t.path)).ok().flatten();
-        let after = edit(t.part, before.as_deref(), wiring, backup.as_deref())
+        let after = edit(&t.part, before.as_deref(), wiring, backup.as_deref())
             .map_err(|e| format!("{}: {e}; {fix}", t.path.display()))?;
         changes.push(Change {
             path: t.path.clone(),
-            part: t.part,
+            part: t.part.clone(),
             before,
             after,
         });
@@ -422,8 +464,8 @@ pub fn wired(t: &Target) -> Option<Wired> {
             out.libraries.push(db);
         }
     };
-    let server = match t.part {
-        Part::HooksJson(_) => match json::wired_hooks(&text) {
+    let server = match &t.part {
+        Part::HooksJson { .. } => match json::wired_hooks(&text) {
             Ok(hooks) => {
                 for (event, command) in hooks {
                     library(hook_library(&command));
@@ -445,8 +487,19 @@ pub fn wired(t: &Target) -> Option<Wired> {
                 None
             }
         },
-        Part::ServerToml => match toml::parse(Some(&text)) {
-            Ok(doc) => Some(toml::wired_server(&doc)),
+        Part::CodexToml { .. } => match toml::parse(Some(&text)) {
+            Ok(doc) => {
+                // Hooks wired through `[hooks]` tables are recall's too.
+                for h in toml::table_hooks(&doc) {
+                    if recall_hook(&h.command) {
+                        library(hook_library(&h.command));
+                        if !out.events.contains(&h.event) {
+                            out.events.push(h.event);
+                        }
+                    }
+                }
+                Some(toml::wired_server(&doc))
+            }
             Err(e) => {
                 out.problem = Some(e);
                 None

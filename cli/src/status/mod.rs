@@ -79,6 +79,14 @@ pub struct Vectors {
     pub stale: i64,
 }
 
+/// recall's hooks in one of Codex's folders, and whether Codex trusts them.
+#[derive(Debug, Clone, Serialize)]
+pub struct CodexHooks {
+    pub folder: String,
+    #[serde(flatten)]
+    pub trust: crate::setup::codex::Trust,
+}
+
 /// Something that needs a person: what, and what to do.
 #[derive(Debug, Clone, Serialize)]
 pub struct Attention {
@@ -117,6 +125,9 @@ pub struct Status {
     pub wipe_pending: Option<String>,
     pub wipe_unfinished: Option<String>,
     pub vectors: Option<Vectors>,
+    /// Whether Codex trusts recall's hooks, by folder (the user's, the project's), where
+    /// recall's hooks are wired (read from the files, `setup::codex::offline_trust`).
+    pub codex_hooks: Vec<CodexHooks>,
     /// What could not be read beside the library (the log, the session state).
     pub notes: Vec<String>,
     pub attention: Vec<Attention>,
@@ -142,6 +153,7 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
         wipe_pending: None,
         wipe_unfinished: None,
         vectors: None,
+        codex_hooks: Vec::new(),
         notes: Vec::new(),
         attention: Vec::new(),
         healthy: true,
@@ -258,9 +270,42 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
             });
         }
     }
+    s.codex_hooks = codex_hooks();
+    for c in s.codex_hooks.iter().filter(|c| !c.trust.runs()) {
+        attention.push(Attention {
+            what: format!(
+                "Codex does not run recall's hooks in {}: {}",
+                c.folder,
+                c.trust.state()
+            ),
+            todo: crate::setup::codex::TRUST_BY_HAND.to_string(),
+        });
+    }
     s.healthy = attention.is_empty();
     s.attention = attention;
     s
+}
+
+/// recall's hooks in Codex's user folder and in the working folder's project, where
+/// wired.
+fn codex_hooks() -> Vec<CodexHooks> {
+    use crate::setup::{self, codex};
+    let user = codex::config_dir();
+    let project = setup::project_root().ok().map(|r| r.join(".codex"));
+    let mut folders: Vec<std::path::PathBuf> = user.into_iter().collect();
+    if let Some(p) = project.filter(|p| !folders.contains(p)) {
+        folders.push(p);
+    }
+    folders
+        .into_iter()
+        .filter_map(|dir| match codex::offline_trust(&dir) {
+            codex::Trust::NotWired => None,
+            trust => Some(CodexHooks {
+                folder: dir.display().to_string(),
+                trust,
+            }),
+        })
+        .collect()
 }
 
 fn read_library(
