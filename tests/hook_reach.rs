@@ -222,7 +222,7 @@ fn the_usage_line_s_command_runs_from_the_agent_s_shell() {
 /// prompt's block names the same way to get an item.
 #[test]
 fn the_mcp_tools_are_named_where_the_server_is_wired() {
-    let (lib, shop) = sample();
+    let (lib, _) = sample();
     let server = json!({"mcpServers": {"recall": {"type": "stdio", "command": recall_bin(),
         "args": ["--db", lib.db, "mcp"]}}})
     .to_string();
@@ -485,6 +485,10 @@ fn a_transcript_that_exists_and_fails_is_still_a_failure() {
     .into_iter()
     .enumerate()
     {
+        // Failures are told to the second: the next one in a later second.
+        if i > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(1100));
+        }
         let out = home.hook(&lib, None, &end(json!(transcript), &shop, "SessionEnd"));
         assert!(out.stderr.contains(reason), "{out:?}");
         assert!(

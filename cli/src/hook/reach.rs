@@ -155,17 +155,43 @@ fn server_wired(agent: Agent, p: &Payload) -> bool {
             .unwrap_or(cwd)
             .to_path_buf()
     });
-    let targets = agent.targets(None).into_iter().flatten().chain(
+    let mut targets = agent.targets(None).into_iter().flatten().chain(
         repository
             .iter()
             .flat_map(|r| agent.targets(Some(r)).into_iter().flatten()),
     );
-    targets
-        .filter(|t| matches!(t.part, setup::Part::ServerJson | setup::Part::ServerToml))
-        .filter(|t| {
-            std::fs::read(&t.path).is_ok_and(|bytes| bytes.windows(6).any(|w| w == b"recall"))
-        })
-        .any(|t| setup::wired(&t).is_some_and(|w| w.server == Some(true)))
+    targets.any(|t| {
+        let Ok(bytes) = std::fs::read(&t.path) else {
+            return false;
+        };
+        if !bytes.windows(6).any(|w| w == b"recall") {
+            return false;
+        }
+        match t.part {
+            setup::Part::ServerJson => json_server(&bytes),
+            setup::Part::ServerToml => setup::wired(&t).is_some_and(|w| w.server == Some(true)),
+            setup::Part::HooksJson(_) => false,
+        }
+    })
+}
+
+/// Whether a JSON settings file's `mcpServers.recall` runs recall. Read for its servers
+/// only, every other key skipped unparsed: Claude Code's `~/.claude.json` grows to tens
+/// of megabytes, and the hook answers at every session start.
+fn json_server(bytes: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Settings {
+        #[serde(rename = "mcpServers")]
+        servers: Option<std::collections::HashMap<String, Server>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Server {
+        command: Option<String>,
+    }
+    serde_json::from_slice::<Settings>(bytes)
+        .ok()
+        .and_then(|s| s.servers?.remove(setup::SERVER)?.command)
+        .is_some_and(|command| setup::recall_program(&command))
 }
 
 /// The hook's own program and its library, as a command line for a POSIX shell.
