@@ -49,6 +49,9 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
     }
+    if rows.is_empty() {
+        return Ok(String::new());
+    }
     Ok(block(&rows, &super::reach::Reach::of(g, p)))
 }
 
@@ -80,11 +83,9 @@ struct HookAnswer<'a> {
 }
 
 /// The context block: a heading saying what these are and how to see one, then one line
-/// per item, as one block of memory handed over as data (`memory_block`).
+/// per item, as one block of memory handed over as data (`memory_block`); `rows` is not
+/// empty.
 fn block(rows: &[RelatedRow], reach: &super::reach::Reach) -> String {
-    if rows.is_empty() {
-        return String::new();
-    }
     let lines: Vec<String> = rows
         .iter()
         .map(|row| super::item_line(&row.item, true))
