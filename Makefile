@@ -4,9 +4,21 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # The tests drive the CLI through test hooks (cli/src/fault.rs) no other build has.
 TEST_FEATURES := --features recall-cli/test-hooks
 
-.PHONY: build hosts demo test test-agents test-mcp test-replica test-ui test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
+.PHONY: build plugin hosts demo test test-agents test-mcp test-replica test-ui test-python test-judge test-vectors wheel test-node npm bench bench-scale bench-quick bench-capture fuzz
 build:
 	$(CARGO) build --workspace
+
+# The Claude Code plugin with recall bundled (plugin/ and libexec/recall), in
+# target/plugin/recall: `claude --plugin-dir target/plugin/recall`, or a marketplace
+# (docs/cli.md#the-claude-code-plugin). PLUGIN_PROFILE=dev bundles the debug build.
+PLUGIN_PROFILE ?= release
+PLUGIN_DIR := $(TARGET_DIR)/plugin/recall
+plugin:
+	$(CARGO) build --profile $(PLUGIN_PROFILE) -p recall-cli
+	rm -rf "$(PLUGIN_DIR)"
+	mkdir -p "$(PLUGIN_DIR)/libexec"
+	cp -R plugin/. "$(PLUGIN_DIR)/"
+	cp "$(TARGET_DIR)/$(if $(filter dev,$(PLUGIN_PROFILE)),debug,$(PLUGIN_PROFILE))/recall" "$(PLUGIN_DIR)/libexec/recall"
 
 # The sqlite3 shell, /usr/bin/python3, make, a C compiler, rustfmt and clippy, installed
 # when missing (`make test` adds Node and npm: tests/hosts/install.sh).

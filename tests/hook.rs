@@ -41,7 +41,7 @@ fn listed(out: &Ran) -> Vec<i64> {
     let heading = lines.next().unwrap_or("");
     assert!(
         heading.starts_with("Earlier items from the recall memory")
-            && heading.contains("`recall get ID`"),
+            && heading.ends_with(" get ID` shows one in full):"),
         "{heading}"
     );
     lines

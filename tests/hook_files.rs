@@ -489,6 +489,9 @@ fn documented(event: &str) -> String {
         .to_string()
 }
 
+/// The docs show Claude Code with recall's MCP server wired in its user file, as `recall
+/// setup claude-code` leaves it; the command line of the usage line, which names this
+/// machine's paths, as `/usr/local/bin/recall --db /home/me/memory.db`.
 #[test]
 fn the_docs_show_each_block_exactly_as_printed() {
     let lib = TempLib::init(None);
@@ -496,9 +499,33 @@ fn the_docs_show_each_block_exactly_as_printed() {
     lib.run(&["import", sample.to_str().unwrap()]).ok();
     let api = lib.path("api");
     std::fs::create_dir_all(api.join(".git")).unwrap();
-    let start = json!({"session_id": "d", "transcript_path": "/tmp/none.jsonl", "cwd": api,
+    let home = lib.path("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join(".claude.json"),
+        json!({"mcpServers": {"recall": {"type": "stdio", "command": crate::common::cli::recall_bin(),
+            "args": ["--db", lib.db, "mcp"]}}})
+        .to_string(),
+    )
+    .unwrap();
+    let transcript = home.join(".claude/projects/-home-me-api/d.jsonl");
+    let send = |payload: &Value| {
+        let mut cmd = lib.command();
+        cmd.arg("hook")
+            .env("HOME", &home)
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CLAUDE_PLUGIN_ROOT");
+        let out = Ran::from(crate::common::pipe(&mut cmd, &payload.to_string()));
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        out.stdout.trim().replace(
+            &crate::hook_reach::shell_line(&lib),
+            "/usr/local/bin/recall --db /home/me/memory.db",
+        )
+    };
+    let start = json!({"session_id": "d", "transcript_path": transcript, "cwd": api,
         "hook_event_name": "SessionStart", "source": "startup"});
-    assert_eq!(send(&lib, &start).stdout.trim(), documented("SessionStart"));
-    let read = claude_tool("d", &api, "Read", &api.join("src/ratelimit.rs"));
-    assert_eq!(send(&lib, &read).stdout.trim(), documented("PostToolUse"));
+    assert_eq!(send(&start), documented("SessionStart"));
+    let mut read = claude_tool("d", &api, "Read", &api.join("src/ratelimit.rs"));
+    read["transcript_path"] = json!(transcript);
+    assert_eq!(send(&read), documented("PostToolUse"));
 }

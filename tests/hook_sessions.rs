@@ -81,10 +81,12 @@ fn assert_start_block(context: &str, lib: &TempLib, project: Option<&str>, limit
     let rows = expected["results"].as_array().unwrap();
     let all: Vec<&str> = context.lines().collect();
     let usage = all.last().expect("the usage line");
+    let shell = crate::hook_reach::shell_line(lib);
     for words in [
         "literal",
-        "`recall later ID`",
-        "`recall get ID`",
+        &format!("from the shell with `{shell}`"),
+        "`later ID`",
+        "`get ID`",
         "decision",
     ] {
         assert!(usage.contains(words), "{usage:?} lacks {words}");
@@ -651,19 +653,18 @@ fn a_missing_library_prints_nothing_for_any_event() {
 fn a_transcript_missing_or_not_a_transcript_captures_nothing() {
     let (lib, shop) = sample();
     let items = lib.count("select count(*) from items");
+    // Never written: nothing to capture, and no failure (tests/hook_reach.rs).
     let missing = lib.path("missing.jsonl");
     let out = send(&lib, &[], &end("T", &shop, &missing));
     assert_eq!((out.code, out.stdout.as_str()), (0, ""));
     assert!(
-        out.stderr.starts_with("recall: hook: the transcript ")
-            && out.stderr.contains("cannot be read")
-            && out
-                .stderr
-                .trim_end()
-                .ends_with("the session is not captured"),
+        out.stderr
+            .starts_with("recall: hook: SessionEnd: nothing to capture: the transcript ")
+            && out.stderr.trim_end().ends_with("was never written"),
         "{}",
         out.stderr
     );
+    assert!(!Path::new(&format!("{}.failures", lib.db.display())).exists());
     let text = lib.path("notes.txt");
     std::fs::write(&text, "just some notes\n").unwrap();
     let out = send(&lib, &[], &end("T", &shop, &text));
@@ -688,7 +689,8 @@ fn a_transcript_missing_or_not_a_transcript_captures_nothing() {
         &json!({"session_id": "T", "cwd": shop, "hook_event_name": "Stop", "transcript_path": null}),
     );
     assert!(
-        out.stderr.contains("no \"transcript_path\""),
+        out.stderr
+            .contains("Stop: nothing to capture: the hook's JSON names no transcript"),
         "{}",
         out.stderr
     );

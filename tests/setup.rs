@@ -731,286 +731,6 @@ fn setup_needs_a_library_and_lists_without_one() {
     assert!(out.stdout.contains("codex: not found"), "{}", out.stdout);
 }
 
-/// The events Claude Code's hooks documentation names.
-const CLAUDE_CODE_HOOK_EVENTS: [&str; 9] = [
-    "PreToolUse",
-    "PostToolUse",
-    "Notification",
-    "UserPromptSubmit",
-    "Stop",
-    "SubagentStop",
-    "PreCompact",
-    "SessionStart",
-    "SessionEnd",
-];
-
-/// Claude Code's plugin names: kebab-case, a letter first.
-fn kebab_case(name: &str) -> bool {
-    let mut parts = name.split('-');
-    parts
-        .next()
-        .is_some_and(|p| p.starts_with(|c: char| c.is_ascii_lowercase()))
-        && name.split('-').all(|p| {
-            !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
-}
-
-fn string_list(value: &Value) -> bool {
-    value
-        .as_array()
-        .is_some_and(|a| a.iter().all(Value::is_string))
-}
-
-/// The plugin's manifest, the marketplace that holds it, its hooks and its MCP server
-/// file, checked against the plugin and marketplace references: required fields, their
-/// types, and paths that exist.
-#[test]
-fn the_claude_code_plugin_files_follow_the_documented_schema() {
-    let root = root();
-    let manifest = read_json(&root.join(".claude-plugin/plugin.json"));
-    let name = manifest["name"]
-        .as_str()
-        .expect("plugin.json: name, a string");
-    assert!(kebab_case(name), "{name}");
-    for key in [
-        "version",
-        "description",
-        "license",
-        "homepage",
-        "repository",
-    ] {
-        assert!(
-            manifest.get(key).is_none_or(Value::is_string),
-            "plugin.json: {key} is a string"
-        );
-    }
-    if let Some(author) = manifest.get("author") {
-        assert!(author["name"].is_string(), "plugin.json: author.name");
-    }
-    assert!(manifest.get("keywords").is_none_or(string_list));
-    let version = manifest["version"].as_str().unwrap();
-    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
-    let cargo: toml::Table = cargo.parse().unwrap();
-    assert_eq!(
-        cargo["workspace"]["package"]["version"].as_str(),
-        Some(version),
-        "the plugin's version is recall's"
-    );
-    assert_eq!(version.split('.').count(), 3, "semantic version: {version}");
-    assert!(version.split('.').all(|n| n.parse::<u32>().is_ok()));
-    // Component paths, when the manifest names any, are relative (./) and exist.
-    for key in [
-        "commands",
-        "agents",
-        "skills",
-        "hooks",
-        "mcpServers",
-        "outputStyles",
-        "lspServers",
-    ] {
-        if let Some(Value::String(path)) = manifest.get(key) {
-            assert!(path.starts_with("./"), "{key}: {path}");
-            assert!(root.join(path).exists(), "{key}: {path}");
-        }
-    }
-
-    let market = read_json(&root.join(".claude-plugin/marketplace.json"));
-    assert!(kebab_case(
-        market["name"].as_str().expect("marketplace name")
-    ));
-    assert!(
-        market["owner"]["name"].is_string(),
-        "marketplace owner.name"
-    );
-    let plugins = market["plugins"].as_array().expect("marketplace plugins");
-    assert_eq!(plugins.len(), 1);
-    let entry = &plugins[0];
-    assert_eq!(
-        entry["name"].as_str(),
-        Some(name),
-        "the entry names the plugin"
-    );
-    let source = entry["source"].as_str().expect("a relative source");
-    assert!(source.starts_with("./"), "{source}");
-    let plugin_root = root.join(source);
-    assert_eq!(
-        read_json(&plugin_root.join(".claude-plugin/plugin.json"))["name"],
-        json!(name)
-    );
-
-    // hooks/hooks.json: events Claude Code has, groups of command handlers; the same
-    // events, matchers and timeout as `recall setup claude-code` writes, naming
-    // `recall hook` from the PATH.
-    let hooks = read_json(&plugin_root.join("hooks/hooks.json"));
-    assert!(hooks.get("description").is_none_or(Value::is_string));
-    let events = hooks["hooks"].as_object().expect("hooks, an object");
-    let mut wired: Vec<(String, Option<String>)> = Vec::new();
-    for (event, groups) in events {
-        assert!(CLAUDE_CODE_HOOK_EVENTS.contains(&event.as_str()), "{event}");
-        for group in groups.as_array().expect("a list of groups") {
-            assert!(group.get("matcher").is_none_or(Value::is_string));
-            for handler in group["hooks"].as_array().expect("handlers") {
-                assert_eq!(handler["type"], "command");
-                assert_eq!(handler["command"], "recall hook");
-                assert_eq!(handler["timeout"], 10);
-            }
-            wired.push((event.clone(), group["matcher"].as_str().map(str::to_string)));
-        }
-    }
-    let expected: Vec<(String, Option<String>)> = CLAUDE_EVENTS
-        .iter()
-        .map(|(e, m)| (e.to_string(), m.map(str::to_string)))
-        .collect();
-    wired.sort();
-    let mut expected = expected;
-    expected.sort();
-    assert_eq!(wired, expected);
-
-    // .mcp.json: the server `recall mcp` from the PATH.
-    let mcp = read_json(&plugin_root.join(".mcp.json"));
-    let server = &mcp["mcpServers"]["recall"];
-    assert_eq!(server["command"], "recall");
-    assert_eq!(server["args"], json!(["mcp"]));
-    assert!(server["env"]
-        .as_object()
-        .unwrap()
-        .values()
-        .all(Value::is_string));
-}
-
-/// `${NAME}` and `${NAME:-default}` expanded as Claude Code expands them in `.mcp.json`.
-fn expand(text: &str, env: &[(&str, &str)]) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let end = rest[start..].find('}').expect("a closing brace") + start;
-        let inner = &rest[start + 2..end];
-        let (name, default) = inner.split_once(":-").unwrap_or((inner, ""));
-        let value = env.iter().find(|(k, _)| *k == name).map(|(_, v)| *v);
-        out.push_str(value.unwrap_or(default));
-        rest = &rest[end + 1..];
-    }
-    out + rest
-}
-
-/// A PATH with the recall under test first, as an installed recall would be found.
-fn path_with_recall() -> std::ffi::OsString {
-    let bin = recall_bin().parent().unwrap().to_path_buf();
-    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .unwrap()
-}
-
-/// The plugin's hook commands, run as Claude Code runs them (a shell, RECALL_DB in the
-/// environment) with payloads of Claude Code's documented shapes, answer as `recall
-/// hook` does; its MCP server starts and lists recall's tools.
-#[test]
-fn the_plugin_runs_the_hook_and_the_server_as_recall_does() {
-    let f = Fixture::new();
-    let hooks = read_json(&root().join("hooks/hooks.json"));
-    let db = f.lib.db.to_str().unwrap().to_string();
-    let base = |session: &str, event: &str| {
-        json!({
-            "session_id": session, "transcript_path": f.dir.path().join("none.jsonl"),
-            "cwd": "/work/shop", "permission_mode": "default", "hook_event_name": event,
-        })
-    };
-    // SessionEnd last: its capture of a transcript that does not exist fails, and the next
-    // session start mentions that failure once, so a start after it would differ between
-    // the plugin's run and the direct one.
-    let mut events: Vec<(&String, &Value)> = hooks["hooks"].as_object().unwrap().iter().collect();
-    events.sort_by_key(|(event, _)| event.as_str() == "SessionEnd");
-    for (event, groups) in events {
-        let extra = match event.as_str() {
-            "SessionStart" => json!({"source": "startup", "model": "claude-sonnet-4-5"}),
-            "UserPromptSubmit" => {
-                json!({"prompt": "the checkout test fails with database is locked again"})
-            }
-            "SessionEnd" => json!({"reason": "prompt_input_exit"}),
-            "PostToolUse" => json!({
-                "tool_name": "Read", "tool_use_id": "toolu_01",
-                "tool_input": {"file_path": "/work/shop/src/db.rs"},
-                "tool_response": {"type": "text", "file": {"filePath": "/work/shop/src/db.rs", "content": "fn main() {}\n", "numLines": 1, "startLine": 1, "totalLines": 1}},
-            }),
-            other => panic!("no payload written for {other}"),
-        };
-        let payload = |session: &str| {
-            let mut p = base(session, event);
-            p.as_object_mut()
-                .unwrap()
-                .extend(extra.as_object().unwrap().clone());
-            p
-        };
-        let command = groups[0]["hooks"][0]["command"].as_str().unwrap();
-        let mut cmd = Command::new("sh");
-        cmd.args(["-c", command])
-            .env("PATH", path_with_recall())
-            .env("RECALL_DB", &db)
-            .env_remove("RECALL_CONFIG");
-        let plugin = Ran::from(pipe(
-            &mut cmd,
-            &payload(&format!("plugin-{event}")).to_string(),
-        ));
-        let direct = f
-            .lib
-            .run_stdin(&["hook"], &payload(&format!("direct-{event}")).to_string());
-        assert_eq!(
-            (plugin.code, &plugin.stdout, &plugin.stderr),
-            (direct.code, &direct.stdout, &direct.stderr),
-            "{event}"
-        );
-        if matches!(event.as_str(), "SessionStart" | "UserPromptSubmit") {
-            assert!(!plugin.stdout.is_empty(), "{event}: {plugin:?}");
-        }
-    }
-
-    let mcp = read_json(&root().join(".mcp.json"));
-    let server = &mcp["mcpServers"]["recall"];
-    let env = [("RECALL_DB", db.as_str())];
-    let mut cmd = Command::new("sh");
-    let line = std::iter::once(server["command"].as_str().unwrap())
-        .chain(
-            server["args"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| a.as_str().unwrap()),
-        )
-        .map(|w| expand(w, &env))
-        .collect::<Vec<_>>()
-        .join(" ");
-    cmd.args(["-c", &format!("exec {line}")])
-        .env("PATH", path_with_recall())
-        .env_remove("RECALL_DB")
-        .env_remove("RECALL_CONFIG");
-    for (k, v) in server["env"].as_object().unwrap() {
-        cmd.env(k, expand(v.as_str().unwrap(), &env));
-    }
-    let mut s = crate::common::mcp::Server::start_with(&mut cmd);
-    s.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-    let tools = s.answer(&json!(1));
-    let names: Vec<&str> = tools["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["search", "later", "related", "timeline", "get"]);
-    let found = s
-        .tool("search", json!({"query": "database is locked"}))
-        .unwrap();
-    assert!(!found["results"].as_array().unwrap().is_empty(), "{found}");
-    assert_eq!(
-        expand("${RECALL_DB:-}", &[]),
-        "",
-        "unset: empty, which recall reads as unset"
-    );
-}
-
 /// The agents' own folder variables, quoting of paths the shell would split, a settings
 /// file that is a symbolic link (a dotfiles repository), a private file's permissions,
 /// and an earlier MCP entry of recall's updated in place.
@@ -1089,11 +809,17 @@ fn paths_links_permissions_and_an_earlier_server_entry() {
         format!("{}\n--db\n{}\nhook\n", recall_bin().display(), db.display())
     );
     let started = run_hook_command(&command, &start_payload("quoted"));
-    assert_eq!(
-        started.stdout,
-        f.lib
-            .run_stdin(&["hook"], &start_payload("direct").to_string())
-            .stdout
+    // The same answer but for the usage line, which names each its own library.
+    let before_usage = |out: &str| out.split("How to use").next().unwrap_or("").to_string();
+    let direct = f
+        .lib
+        .run_stdin(&["hook"], &start_payload("direct").to_string())
+        .stdout;
+    assert_eq!(before_usage(&started.stdout), before_usage(&direct));
+    assert!(
+        started.stdout.contains("my memory's folder/memory.db"),
+        "{}",
+        started.stdout
     );
     // The earlier entry: recall's own, updated, its env kept; still private.
     assert_eq!(
@@ -1171,7 +897,7 @@ fn setup_the_readme_and_the_plugin_wire_the_same_events() {
     assert_eq!(wiring_of(&blocks[0]), claude, "README, Claude Code");
     assert_eq!(wiring_of(&blocks[1]), codex, "README, Codex");
     assert_eq!(
-        wiring_of(&read_json(&root().join("hooks/hooks.json"))),
+        wiring_of(&read_json(&root().join("plugin/hooks/hooks.json"))),
         claude,
         "the plugin"
     );

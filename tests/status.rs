@@ -587,7 +587,10 @@ fn a_session_start_mentions_a_failure_once() {
     assert!(
         notice.starts_with("recall: the session hook failed at ")
             && notice.contains("(hook: standard input is not the hook's JSON")
-            && notice.ends_with("; run `recall status`"),
+            && notice.ends_with(&format!(
+                "; run `{} status`",
+                crate::hook_reach::shell_line(&lib)
+            )),
         "{first}"
     );
     assert!(lines[usage].starts_with("How to use the recall memory"));

@@ -933,7 +933,10 @@ fn the_agents_view_is_what_recall_hook_prints_and_leaves_the_notice_for_the_next
         "{start_text}"
     );
     assert!(
-        start_text.contains("run `recall status`"),
+        start_text.contains(&format!(
+            "run `{} status`",
+            crate::hook_reach::shell_line(&lib)
+        )),
         "the notice: {start_text}"
     );
     // Looking again shows it again: the page spent nothing.
@@ -969,7 +972,7 @@ fn the_agents_view_is_what_recall_hook_prints_and_leaves_the_notice_for_the_next
         )
         .ok()
         .stdout;
-    assert!(!next.contains("run `recall status`"), "{next}");
+    assert!(!next.contains(" status`"), "{next}");
     let after = ui.api("agent", None, &[], &ask);
     assert_eq!(
         after.json()["blocks"][0]["printed"].as_str(),

@@ -44,10 +44,10 @@ enum Done {
 
 pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
     let db = g.db()?;
-    let transcript = p
-        .transcript
-        .as_deref()
-        .ok_or_else(|| err!("the hook's JSON has no \"transcript_path\" to capture"))?;
+    let transcript = match unwritten(p.transcript.as_deref()) {
+        Ok(transcript) => transcript,
+        Err(why) => return nothing(cli, g, p, &why),
+    };
     let stamp = stamp(transcript)?;
     // Without a session id, the transcript's path stands for the session.
     let session = p.session.as_deref().unwrap_or(transcript);
@@ -86,6 +86,51 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
     let doc = json!({
         "command": "hook", "event": event_name(p), "transcript": transcript,
         "capture": what, "pid": pid, "retried": retried,
+    });
+    Ok(format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    ))
+}
+
+/// The transcript to capture, or why there is nothing to capture: the payload names
+/// none (Codex's `Stop` of a session it keeps no rollout of), or names one that was never
+/// written (Claude Code's commands that start no conversation, `claude mcp list` among
+/// them, end a session whose transcript does not exist), or an empty file. None of these
+/// is a failure: nothing was lost. A transcript that exists and cannot be captured is one.
+fn unwritten(transcript: Option<&str>) -> std::result::Result<&str, String> {
+    let Some(transcript) = transcript else {
+        return Err("the hook's JSON names no transcript".to_string());
+    };
+    match std::fs::metadata(transcript) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("the transcript {transcript} was never written"))
+        }
+        Ok(meta) if meta.is_file() && meta.len() == 0 => {
+            Err(format!("the transcript {transcript} is empty"))
+        }
+        _ => Ok(transcript),
+    }
+}
+
+/// A capture event with nothing to capture: one line on stderr, which the agents keep
+/// in their debug logs, and not the failure log, so that no session start reports it.
+/// Other sessions' failed captures are started again, as at every event.
+fn nothing(cli: &Cli, g: &Globals, p: &Payload, why: &str) -> Result<String> {
+    eprintln!(
+        "recall: hook: {}",
+        crate::text::field(&format!("{}: nothing to capture: {why}", event_name(p)))
+    );
+    let retried = match refused(g.db()?) {
+        Some(_) => Vec::new(),
+        None => retry(cli, g, p.session.as_deref()),
+    };
+    if !g.json {
+        return Ok(String::new());
+    }
+    let doc = json!({
+        "command": "hook", "event": event_name(p), "transcript": p.transcript,
+        "capture": format!("nothing to capture: {why}"), "pid": null, "retried": retried,
     });
     Ok(format!(
         "{}\n",

@@ -85,10 +85,11 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             )
         })
         .collect();
-    let text = crate::memory_block::block(
-        "Earlier sessions in the recall memory that edited or named this file, newest first (`recall get ID` shows one in full):",
-        &lines,
+    let heading = format!(
+        "Earlier sessions in the recall memory that edited or named this file, newest first ({} shows one in full):",
+        super::reach::Reach::of(g, p).get()
     );
+    let text = crate::memory_block::block(&heading, &lines);
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "PostToolUse", "additionalContext": text }
     });

@@ -26,6 +26,7 @@ mod file;
 mod notice;
 mod payload;
 mod prompt;
+mod reach;
 mod recap;
 mod start;
 

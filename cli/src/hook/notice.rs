@@ -23,9 +23,10 @@ pub fn looking<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// One line naming the newest failure not mentioned before, or None.
-pub fn failure_notice(library: &Path) -> Option<String> {
-    let (at, line) = crate::status::unmentioned_failure(library)?;
+/// One line naming the newest failure not mentioned before, or None; `status` is the
+/// command line that runs `recall status` from the agent's shell (`reach`).
+pub fn failure_notice(library: &Path, status: &str) -> Option<String> {
+    let (at, line) = crate::status::unmentioned_failure(library, status)?;
     if LOOKING.with(Cell::get) {
         return Some(line);
     }

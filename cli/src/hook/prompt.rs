@@ -49,7 +49,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
     }
-    Ok(block(&rows))
+    if rows.is_empty() {
+        return Ok(String::new());
+    }
+    Ok(block(&rows, &super::reach::Reach::of(g, p)))
 }
 
 /// Whether this is the session's first prompt. A prompt whose first-ness cannot be known
@@ -80,17 +83,16 @@ struct HookAnswer<'a> {
 }
 
 /// The context block: a heading saying what these are and how to see one, then one line
-/// per item, as one block of memory handed over as data (`memory_block`).
-fn block(rows: &[RelatedRow]) -> String {
-    if rows.is_empty() {
-        return String::new();
-    }
+/// per item, as one block of memory handed over as data (`memory_block`); `rows` is not
+/// empty.
+fn block(rows: &[RelatedRow], reach: &super::reach::Reach) -> String {
     let lines: Vec<String> = rows
         .iter()
         .map(|row| super::item_line(&row.item, true))
         .collect();
-    crate::memory_block::block(
-        "Earlier items from the recall memory that share words with this prompt (`recall get ID` shows one in full):",
-        &lines,
-    )
+    let heading = format!(
+        "Earlier items from the recall memory that share words with this prompt ({} shows one in full):",
+        reach.get()
+    );
+    crate::memory_block::block(&heading, &lines)
 }

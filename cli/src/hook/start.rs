@@ -24,9 +24,6 @@ use crate::settings::{self, Globals};
 use crate::text::field;
 use recall_core::defaults::LIST_MAX_LIMIT;
 
-/// The line that tells the agent how to use the memory.
-pub const USAGE: &str = "How to use the recall memory: search is literal, so search for distinctive words, fragments of names and quoted error text (`recall search`); before answering with a decision, a plan, a status or a number, run `recall later ID` on the item it rests on; `recall get ID` shows an item in full.";
-
 pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     let db = g.db()?;
     if let (Some(session), Some("resume" | "compact")) = (&p.session, p.source.as_deref()) {
@@ -107,8 +104,11 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
         text.push_str(&crate::memory_block::block(&heading, &lines));
     }
-    text.extend(super::notice::failure_notice(db).map(|line| line + "\n"));
-    text.push_str(USAGE);
+    let reach = super::reach::Reach::of(g, p);
+    text.extend(
+        super::notice::failure_notice(db, &reach.command("status")).map(|line| line + "\n"),
+    );
+    text.push_str(&reach.usage());
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
     });

@@ -128,15 +128,20 @@ fn targets(dir: &Path) -> Vec<Target> {
                 drop,
             },
         },
-        Target {
-            path: dir.join("config.toml"),
-            part: Part::CodexToml {
-                server: true,
-                trust: Vec::new(),
-                untrust: Vec::new(),
-            },
-        },
+        server_target(dir),
     ]
+}
+
+/// The `config.toml` of a folder, for its MCP server.
+pub fn server_target(dir: &Path) -> Target {
+    Target {
+        path: dir.join("config.toml"),
+        part: Part::CodexToml {
+            server: true,
+            trust: Vec::new(),
+            untrust: Vec::new(),
+        },
+    }
 }
 
 pub fn user_targets() -> Option<Vec<Target>> {

@@ -109,6 +109,22 @@ impl Agent {
     }
 
     /// The files of a scope: the user's (None when HOME is not set), or the project's.
+    /// The files of a scope that hold the MCP server, found without asking the agent's
+    /// program anything (the session hook asks at every start).
+    pub fn server_targets(self, project: Option<&Path>) -> Option<Vec<Target>> {
+        match (self, project) {
+            (Agent::Codex, None) => Some(vec![codex::server_target(&codex::config_dir()?)]),
+            (Agent::Codex, Some(root)) => Some(vec![codex::server_target(&root.join(".codex"))]),
+            (agent, project) => Some(
+                agent
+                    .targets(project)?
+                    .into_iter()
+                    .filter(|t| matches!(t.part, Part::ServerJson))
+                    .collect(),
+            ),
+        }
+    }
+
     pub fn targets(self, project: Option<&Path>) -> Option<Vec<Target>> {
         match (self, project) {
             (Agent::ClaudeCode, None) => claude::user_targets(),

@@ -411,8 +411,9 @@ fn read_library(
 
 /// The newest failure (of the hook, or of a capture it started) that no session start
 /// has mentioned and that no capture has since made good, as the one line a session
-/// start shows, with the failure's time to record as mentioned.
-pub fn unmentioned_failure(library: &Path) -> Option<(String, String)> {
+/// start shows, with the failure's time to record as mentioned; `status` is the command
+/// that runs `recall status` where the line is read.
+pub fn unmentioned_failure(library: &Path, status: &str) -> Option<(String, String)> {
     let state = sessions::read(library).ok()?;
     let seen = [state.mentioned.clone(), state.captured_at.clone()]
         .into_iter()
@@ -425,7 +426,7 @@ pub fn unmentioned_failure(library: &Path) -> Option<(String, String)> {
         .filter(|f| newer(&f.at))
         .map(|f| {
             let line = format!(
-                "recall: the session hook failed at {} ({}: {}); run `recall status`",
+                "recall: the session hook failed at {} ({}: {}); run `{status}`",
                 f.at,
                 f.event,
                 short(&f.reason)
@@ -440,7 +441,7 @@ pub fn unmentioned_failure(library: &Path) -> Option<(String, String)> {
         .max_by(|a, b| a.0.cmp(&b.0))
         .map(|(at, f)| {
             let line = format!(
-                "recall: the last capture failed at {at} ({}); run `recall status`",
+                "recall: the last capture failed at {at} ({}); run `{status}`",
                 short(&f.problem)
             );
             (at, line)
