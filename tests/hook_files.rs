@@ -529,3 +529,92 @@ fn the_docs_show_each_block_exactly_as_printed() {
     read["transcript_path"] = json!(transcript);
     assert_eq!(send(&read), documented("PostToolUse"));
 }
+
+/// A file tool's event the hook reads whatever else the agent sends along: a tool
+/// response nested past any parser's depth or larger than any prompt (skipped unread),
+/// a path holding a NUL (no file: silent, no failure), and a file reached through a
+/// symbolic link inside the repository (its memory under the name it was edited by).
+#[test]
+fn a_file_event_reads_past_what_it_does_not_use() {
+    let (lib, first) = captured();
+    let older = item_of(&lib, "off by a cent");
+    let tax = first.join("src/billing/tax.rs");
+    std::fs::write(&tax, "fn tax() {}\n").unwrap();
+    let shown_text = |payload: &str| -> Vec<i64> {
+        let out = lib.run_stdin(&["hook"], payload);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        context(&out, "PostToolUse")
+            .map(|t| item_lines(&t).into_iter().map(|(id, _)| id).collect())
+            .unwrap_or_default()
+    };
+    let shown = |payload: &Value| shown_text(&payload.to_string());
+    // Deep responses: at, past and far past serde_json's depth of 128 (written as text:
+    // a value that deep is past what this test's own stack would walk).
+    for (i, depth) in [127, 129, 300, 100_000].into_iter().enumerate() {
+        let mut p = claude_tool(&format!("deep{i}"), &first, "Read", &tax);
+        p["tool_response"] = json!("DEEP");
+        let deep = format!("{}\"leaf\"{}", "[".repeat(depth), "]".repeat(depth));
+        let text = p.to_string().replace("\"DEEP\"", &deep);
+        assert_eq!(shown_text(&text), [older], "depth {depth}");
+    }
+    // Large responses: past the 16 MiB of a prompt, a file read whole.
+    for (i, mib) in [17usize, 40].into_iter().enumerate() {
+        let mut p = claude_tool(&format!("big{i}"), &first, "Read", &tax);
+        p["tool_response"] = json!({"file": {"content": "y".repeat(mib << 20)}});
+        assert_eq!(shown(&p), [older], "{mib} MiB");
+    }
+    // A NUL in the path, by each file tool: nothing to show, nothing failed.
+    let nul = PathBuf::from(format!("{}\u{0}x", tax.display()));
+    for (i, tool) in ["Read", "Edit", "NotebookEdit"].into_iter().enumerate() {
+        assert!(shown(&claude_tool(&format!("nul{i}"), &first, tool, &nul)).is_empty());
+    }
+    let patch =
+        "*** Begin Patch\n*** Update File: src/billing/t\u{0}ax.rs\n@@\n-a\n+b\n*** End Patch";
+    assert!(shown(&codex_patch("nul-patch", &first, patch)).is_empty());
+    assert!(
+        !lib.path("library.db.failures").exists(),
+        "no failure logged"
+    );
+    // A prompt past its limit is refused by name, the agent not failed.
+    let long = json!({"session_id": "long", "cwd": first, "hook_event_name": "UserPromptSubmit",
+        "prompt": "z".repeat((16 << 20) + 1)});
+    let out = lib.run_stdin(&["hook"], &long.to_string());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("the prompt in the hook's JSON is longer than 16 MiB"),
+        "{}",
+        out.stderr
+    );
+    // Symbolic links inside the repository: to the file, to its folder, named
+    // absolutely or relative to the working folder.
+    std::os::unix::fs::symlink("src/billing/tax.rs", first.join("tax-link.rs")).unwrap();
+    std::os::unix::fs::symlink("src/billing", first.join("money")).unwrap();
+    for (i, name) in [
+        first.join("tax-link.rs"),
+        PathBuf::from("tax-link.rs"),
+        first.join("money/tax.rs"),
+        PathBuf::from("money/tax.rs"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_eq!(
+            shown(&claude_tool(&format!("link{i}"), &first, "Read", &name)),
+            [older],
+            "{}",
+            name.display()
+        );
+    }
+    // A link to a file nobody touched: nothing.
+    std::fs::write(first.join("src/other.rs"), "").unwrap();
+    std::os::unix::fs::symlink("src/other.rs", first.join("other-link.rs")).unwrap();
+    assert!(shown(&claude_tool(
+        "link-none",
+        &first,
+        "Read",
+        &first.join("other-link.rs")
+    ))
+    .is_empty());
+}

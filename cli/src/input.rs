@@ -20,9 +20,12 @@ pub const ITEM_JSON: u64 = (6 * (MAX_TRANSCRIPT + 3 * MAX_INDEXED + 3 * MAX_TITL
     + 48 * MAX_DIMENSIONS as u64)
     .div_ceil(MIB)
     * MIB;
-/// A query or prompt read from standard input (`search -`, `related -`), and the whole
-/// JSON of `recall hook`.
+/// A query or prompt read from standard input (`search -`, `related -`), and the prompt
+/// of `recall hook`'s JSON.
 pub const PROMPT: u64 = 16 * MIB;
+/// The whole JSON of `recall hook`: a tool's response rides along in `PostToolUse` (a
+/// file read or written whole, a command's output), which the hook skips unread.
+pub const HOOK_PAYLOAD: u64 = 256 * MIB;
 /// A labeled cases file of `recall eval` and a LoCoMo dataset.
 pub const DATASET: u64 = 64 * MIB;
 /// The configuration file.

@@ -16,12 +16,20 @@ use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
 use crate::text::field;
 
 pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
-    let mut files: Vec<String> = p
-        .files
-        .iter()
-        .map(|f| file_in_checkout(f, p.cwd.as_deref()))
-        .collect();
-    files.dedup();
+    let mut files: Vec<String> = Vec::new();
+    for f in &p.files {
+        for name in [
+            Some(file_in_checkout(f, p.cwd.as_deref())),
+            resolved(f, p.cwd.as_deref()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if !files.contains(&name) {
+                files.push(name);
+            }
+        }
+    }
     if files.is_empty() {
         return Ok(String::new());
     }
@@ -94,4 +102,21 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         "hookSpecificOutput": { "hookEventName": "PostToolUse", "additionalContext": text }
     });
     Ok(format!("{out}\n"))
+}
+
+/// The file a name reaches through symbolic links, as its checkout names it, where that
+/// differs from the name (a link inside the repository to a file earlier sessions
+/// edited under its own name); None where the file does not exist here.
+fn resolved(file: &str, cwd: Option<&str>) -> Option<String> {
+    let path = std::path::Path::new(file);
+    let path = match (path.is_absolute(), cwd) {
+        (true, _) => path.to_path_buf(),
+        (false, Some(cwd)) => std::path::Path::new(cwd).join(path),
+        (false, None) => return None,
+    };
+    let real = std::fs::canonicalize(&path).ok()?;
+    if real == path {
+        return None;
+    }
+    Some(file_in_checkout(real.to_str()?, None))
 }

@@ -44,22 +44,43 @@ impl Payload {
             ));
         }
         let what = "standard input (the hook's JSON)";
-        let bytes = input::read_limited(stdin, input::PROMPT, what, "give a shorter prompt")?;
+        let bytes = input::read_limited(
+            stdin,
+            input::HOOK_PAYLOAD,
+            what,
+            "the agent sent more than any hook event holds",
+        )?;
         Payload::parse(&input::text(bytes, what)?)
     }
 
     pub fn parse(text: &str) -> Result<Payload> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| err!("standard input is not the hook's JSON ({e})"))?;
-        let text_of = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+        // Only the fields the hook reads are parsed; the rest (a tool's response above
+        // all, however large or deeply nested) is skipped unread.
+        let not_json = |e: serde_json::Error| err!("standard input is not the hook's JSON ({e})");
+        // An object is read for its fields; any other JSON holds none of them (a struct
+        // would also take a list, field by field).
+        let raw: Raw = match text.trim_start().starts_with('{') {
+            true => serde_json::from_str(text).map_err(not_json)?,
+            false => {
+                serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
+                Raw::default()
+            }
+        };
+        let text_of = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
         // A payload without an event name is the prompt hook's, as this hook began.
-        let event = match text_of("hook_event_name").as_deref() {
+        let event = match text_of(&raw.hook_event_name).as_deref() {
             Some("SessionStart") => Event::Start,
             Some("UserPromptSubmit") | None => Event::Prompt,
             Some("PostToolUse") => Event::Tool,
             Some(other) => Event::Other(other.to_string()),
         };
-        let prompt = match (&event, value.get("prompt")) {
+        let prompt = match (&event, &raw.prompt) {
+            (Event::Prompt, Some(Value::String(p))) if p.len() as u64 > input::PROMPT => {
+                return Err(err!(
+                    "the prompt in the hook's JSON is longer than {}: give a shorter prompt",
+                    input::size(input::PROMPT)
+                ))
+            }
             (Event::Prompt, Some(Value::String(p))) => p.clone(),
             (Event::Prompt, Some(_)) => {
                 return Err(err!("the hook's JSON has a \"prompt\" that is not text"))
@@ -68,13 +89,15 @@ impl Payload {
             _ => String::new(),
         };
         Ok(Payload {
-            session: text_of("session_id").filter(|s| !s.is_empty()),
-            cwd: text_of("cwd").filter(|s| !s.is_empty()),
-            transcript: text_of("transcript_path").filter(|s| !s.is_empty()),
-            source: text_of("source"),
+            session: text_of(&raw.session_id).filter(|s| !s.is_empty()),
+            cwd: text_of(&raw.cwd).filter(|s| !s.is_empty()),
+            transcript: text_of(&raw.transcript_path).filter(|s| !s.is_empty()),
+            source: text_of(&raw.source),
             prompt,
             files: match event {
-                Event::Tool => tool_files(&value),
+                Event::Tool => {
+                    tool_files(text_of(&raw.tool_name).as_deref(), raw.tool_input.as_ref())
+                }
                 _ => Vec::new(),
             },
             event,
@@ -82,13 +105,26 @@ impl Payload {
     }
 }
 
+/// The fields of a hook event the hook reads. Each is any JSON (a field of the wrong type
+/// counts as absent); every other field is skipped without being read into memory.
+#[derive(serde::Deserialize, Default)]
+struct Raw {
+    hook_event_name: Option<Value>,
+    session_id: Option<Value>,
+    cwd: Option<Value>,
+    transcript_path: Option<Value>,
+    source: Option<Value>,
+    prompt: Option<Value>,
+    tool_name: Option<Value>,
+    tool_input: Option<Value>,
+}
+
 /// The files of a file tool's input. Claude Code's `Read`, `Edit`, `MultiEdit` and
 /// `Write` name one in `file_path`, `NotebookEdit` in `notebook_path`; Codex's
 /// `apply_patch` holds its patch in `command`, whose `*** Add File:`, `*** Update File:`
 /// and `*** Move to:` lines name the files (relative to `cwd`, or absolute). Any other
 /// tool names none.
-fn tool_files(value: &Value) -> Vec<String> {
-    let input = value.get("tool_input");
+fn tool_files(tool: Option<&str>, input: Option<&Value>) -> Vec<String> {
     let field = |key: &str| {
         input
             .and_then(|i| i.get(key))
@@ -98,7 +134,7 @@ fn tool_files(value: &Value) -> Vec<String> {
             .map(str::to_string)
     };
     let patch = field("file_path").is_none() && field("command").is_some();
-    let mut files: Vec<String> = match value.get("tool_name").and_then(Value::as_str) {
+    let mut files: Vec<String> = match tool {
         Some("Read" | "Edit" | "MultiEdit" | "Write") if !patch => {
             field("file_path").into_iter().collect()
         }
@@ -123,7 +159,8 @@ fn tool_files(value: &Value) -> Vec<String> {
         _ => Vec::new(),
     };
     let mut seen = std::collections::HashSet::new();
-    files.retain(|f| seen.insert(f.clone()));
+    // No file's path holds a NUL: a name with one names none.
+    files.retain(|f| !f.contains('\0') && seen.insert(f.clone()));
     files
 }
 
