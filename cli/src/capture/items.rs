@@ -172,7 +172,7 @@ pub fn item_of(
     }
     let value = json!({
         "source": rules.source(agent),
-        "project": session.cwd.as_deref().and_then(|c| project_of(c, &rules.projects)),
+        "project": session.project_folder.as_deref().or(session.cwd.as_deref()).and_then(|c| project_of(c, &rules.projects)),
         "title": clean(&title),
         "summary": clean(&summary),
         "questions": clean(&bounded(&questions.join("\n"), MAX_INDEXED)),

@@ -5,6 +5,7 @@ pub mod claude;
 pub mod codex;
 pub mod copies;
 pub mod discover;
+pub mod folders;
 pub mod items;
 pub mod lines;
 pub mod noise;
@@ -95,6 +96,9 @@ pub struct Session {
     pub titled: Vec<(usize, String)>,
     /// The session's title as the person named it (Claude Code's `/rename`).
     pub custom_title: Option<String>,
+    /// The folder the session's project is read from when it is not `cwd`: an outer
+    /// folder another session ran in (`folders`).
+    pub project_folder: Option<String>,
     /// The title the agent generated for the session.
     pub ai_title: Option<String>,
     /// The git branch the session worked on, when the transcript names one.

@@ -318,17 +318,17 @@ pub fn about_itself(answer: &str) -> bool {
 /// Terminal frame characters (box drawing: `│ ╭ ╰ ─`) taken out of a title, which a
 /// prompt pasted from a terminal screen brings along.
 pub fn unframed(title: &str) -> String {
+    let frame = |c: char| ('\u{2500}'..='\u{257f}').contains(&c);
+    if !title.chars().any(frame) {
+        return title.trim().to_string();
+    }
     let kept: String = title
         .chars()
-        .map(|c| {
-            if ('\u{2500}'..='\u{257f}').contains(&c) {
-                ' '
-            } else {
-                c
-            }
-        })
+        .map(|c| if frame(c) { ' ' } else { c })
         .collect();
-    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+    let words = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The input box's prompt mark, pasted with its frame.
+    words.strip_prefix("> ").unwrap_or(&words).to_string()
 }
 
 /// Whether text in the person's turn was put there by the agent's program.

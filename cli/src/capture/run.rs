@@ -98,12 +98,17 @@ pub fn capture(
             conn, path, options, false, &mut seen, &mut c, &guard, problem, done,
         )?;
     }
-    // The sessions that the summaries of new files title, not read in this run (their
-    // files unchanged, or not given): read again, so that they take their titles.
-    let owners: Vec<PathBuf> = std::mem::take(&mut seen.owners)
-        .into_iter()
-        .filter(|p| !seen.read.contains(p))
-        .collect();
+    // The sessions captured before that the summaries of new files title, not read in
+    // this run (their files unchanged, or not given): read again, so that they take
+    // their titles. One never captured takes it when it is.
+    let mut owners = Vec::new();
+    for p in std::mem::take(&mut seen.owners) {
+        if !seen.read.contains(&p)
+            && store::known(conn, &store::file_key(&p)).context("reading the capture records")?
+        {
+            owners.push(p);
+        }
+    }
     for path in &owners {
         one(
             conn,
@@ -164,6 +169,11 @@ fn one(
     seen.copies.drop_copied(path, &mut session.read);
     super::titles::own(&mut session.read);
     seen.titles.title(path, &mut session.read);
+    if session.read.agent == Some(super::Agent::Claude) {
+        if let Some(cwd) = session.read.cwd.as_deref() {
+            session.read.project_folder = super::folders::project_folder(path, cwd);
+        }
+    }
     // A file new to the library may summarise sessions already captured.
     let foreign: Vec<&str> = session
         .read
