@@ -153,14 +153,17 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     if session.id.is_empty() {
         session.id = stem(path);
     } else if agent == Some(Agent::Claude) && stem(path) != session.id {
-        if stem(path).starts_with("agent-") {
+        let own = stem(path);
+        let named =
+            |v: &serde_json::Value| v.get("sessionId").and_then(|i| i.as_str()) == Some(&own);
+        if !own.starts_with("agent-") && lines.values.iter().any(|(_, v)| named(v)) {
+            // A resumed session of version 1.0 opens with records copied under the
+            // earlier session's id, then writes its own: the file's name.
+            session.id = own;
+        } else {
             // A sub-agent's transcript carries its parent's session id.
             claude::sub_agent(path, &mut session);
-            session.id = format!("{}/{}", session.id, stem(path));
-        } else {
-            // A resumed session of version 1.0 opens with records copied under the
-            // earlier session's id: the file's name is its own.
-            session.id = stem(path);
+            session.id = format!("{}/{}", session.id, own);
         }
     }
     if session.helper.is_none() {

@@ -36,6 +36,7 @@ pub const NOT_WRITTEN: &[&str] = &[
     "Unknown slash command:",
     "Unknown command:",
     "Update available!",
+    "Claude AI usage limit reached",
     "✻ Welcome to Claude Code",
     // Codex's `/review` presets: the program's request, not the person's words.
     "Review the current code changes (staged, unstaged, and untracked files)",
