@@ -55,9 +55,9 @@ fn claude_transcript_as_read() {
             ("block:fancy_new_block", 1),
             ("bytes not UTF-8 (replaced)", 1),
             ("last line cut short", 1),
-            ("type:mystery-record", 1),
         ]
     );
+    assert_eq!(s.program_records.get("mystery-record"), Some(&1));
     let prompts: Vec<&str> = s
         .records
         .iter()
@@ -96,8 +96,15 @@ fn claude_segments_become_items() {
     for it in &items {
         assert_eq!(it.source, "claude-code");
         assert_eq!(it.project.as_deref(), Some("shop"));
-        assert_eq!(it.title, summary_title, "the summary record is the title");
     }
+    // The summary names (`leafUuid`) the last message of the first segment: it titles
+    // that segment only; the later ones are titled by their own requests.
+    assert_eq!(
+        items[0].title, summary_title,
+        "the summary record is the title"
+    );
+    assert_eq!(items[1].title, "Now make the retry configurable");
+    assert_ne!(items[2].title, summary_title);
     let first = &items[0];
     assert_eq!(first.occurred_at, "2025-06-02T09:04:00Z");
     assert_eq!(
@@ -157,13 +164,8 @@ fn codex_rollout_as_read() {
     let s = read_session(&fixture(CODEX)).unwrap();
     assert_eq!(s.agent, Some(Agent::Codex));
     assert_eq!(s.id, "0199a1b2-c3d4-7e5f-8a9b-000000000002");
-    assert_eq!(
-        skipped(&s),
-        vec![
-            ("response_item:web_search_call", 1),
-            ("type:shiny_new_envelope", 1)
-        ]
-    );
+    assert_eq!(skipped(&s), vec![("response_item:web_search_call", 1),]);
+    assert_eq!(s.program_records.get("shiny_new_envelope"), Some(&1));
     let items = items(&s);
     assert_eq!(items.len(), 2, "split where the rollout was compacted");
     let first = &items[0];

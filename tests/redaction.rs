@@ -476,6 +476,14 @@ fn pasted_secrets_are_redacted_through_add_and_capture() {
             .to_string()
         })
         .collect();
+    // Answered, so that it is work (a prompt never answered makes no item).
+    let mut records = records;
+    records.push(
+        json!({"type": "assistant", "sessionId": "s-pasted", "cwd": "/home/dev/shop",
+               "timestamp": "2025-05-01T11:00:00Z",
+               "message": {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]}})
+        .to_string(),
+    );
     let session = cap.path("s-pasted.jsonl");
     std::fs::write(&session, records.join("\n") + "\n").expect("session");
     let out = cap

@@ -14,6 +14,7 @@ mod capture_items;
 mod capture_kill;
 mod capture_projects;
 mod capture_read;
+mod capture_sessions;
 mod check_repair;
 mod cli_library;
 mod cli_safety;

@@ -10,20 +10,63 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The project of the working folder `cwd`; none when it names no folder.
+/// The project of the working folder `cwd`; none when it names no folder, or a home or
+/// system folder (`/home/NAME`, `C:\Users\NAME`, `C:\Windows\System32`, `/root`,
+/// `/tmp`), which is where a person is, not what they work on.
 pub fn project_of(cwd: &str, prefixes: &BTreeMap<String, String>) -> Option<String> {
     let folder = Folder::parse(cwd);
     if let Some(name) = mapped(&folder, prefixes) {
         return Some(name);
     }
+    if folder.no_project() {
+        return None;
+    }
     match repository(&folder) {
         Some(Repository::Checkout(top)) => {
             let top_folder = Folder::parse(&top.to_string_lossy());
+            // A home kept in git (dotfiles) is no project: the folder's own name is.
+            if top_folder.no_project() {
+                return folder.name();
+            }
             mapped(&top_folder, prefixes).or_else(|| top_folder.name())
         }
         Some(Repository::Named(name)) => Some(name),
         None => folder.name(),
     }
+}
+
+/// Whether `cwd` is a folder of this system that is here, so that its repository is
+/// read from git.
+pub fn is_here(cwd: &str) -> bool {
+    let folder = Folder::parse(cwd);
+    folder.native() && Path::new(cwd.trim()).is_dir()
+}
+
+/// The folders holding `cwd` that may be a project, outermost first: neither a root nor
+/// a home or system folder, nor one holding one; `cwd` itself last. Written as the agent
+/// wrote `cwd`, with `/` between parts (`\` for a Windows folder).
+pub fn project_folders(cwd: &str) -> Vec<String> {
+    let folder = Folder::parse(cwd);
+    if !folder.absolute {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for n in 1..=folder.parts.len() {
+        let f = Folder {
+            parts: folder.parts[..n].to_vec(),
+            ..folder.clone()
+        };
+        let home_or_above = f.no_project()
+            || Folder {
+                parts: [f.parts.clone(), vec!["x".into()]].concat(),
+                ..folder.clone()
+            }
+            .no_project();
+        if !home_or_above {
+            out.push(f.written());
+        }
+    }
+    out
 }
 
 /// Whether `text` is an absolute folder of either kind: `/…`, `C:\…` or `C:/…`, `\\server\share…`.
@@ -81,7 +124,7 @@ fn normal(parts: &[String]) -> Vec<String> {
     out
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Folder {
     windows: bool,
     absolute: bool,
@@ -160,6 +203,47 @@ impl Folder {
             _ => last.as_str(),
         };
         Some(name.to_string())
+    }
+
+    /// Whether the folder is a root, a home or a system folder: where a person or the
+    /// system is, never a project (`/`, `/home`, `/home/NAME`, `/Users/NAME`, `/root`,
+    /// `/tmp`, `C:\`, `C:\Users\NAME`, `C:\Windows\System32`).
+    fn no_project(&self) -> bool {
+        if !self.absolute {
+            return false;
+        }
+        let p: Vec<String> = self.parts.iter().map(|p| p.to_lowercase()).collect();
+        let p: Vec<&str> = p.iter().map(String::as_str).collect();
+        // WSL reaches the Windows drives under `/mnt/c`.
+        let p: &[&str] = match p.as_slice() {
+            ["mnt", drive, rest @ ..] if drive.len() == 1 => rest,
+            whole => whole,
+        };
+        matches!(
+            p,
+            [] | ["home"
+                | "users"
+                | "root"
+                | "tmp"
+                | "temp"
+                | "var"
+                | "private"
+                | "windows"
+                | "opt"]
+                | ["home" | "users", _]
+                | ["private", "tmp" | "var"]
+                | ["var", "tmp" | "folders"]
+                | ["windows", "system32" | "syswow64"]
+        )
+    }
+
+    /// The folder as the agent would write it.
+    fn written(&self) -> String {
+        match (self.windows, self.root.contains('\\')) {
+            (true, false) => format!("{}\\{}", self.root, self.parts.join("\\")),
+            (true, true) => format!("\\\\{}\\{}", self.root, self.parts.join("\\")),
+            (false, _) => format!("/{}", self.parts.join("/")),
+        }
     }
 
     /// A folder of this system's kind, absolute: one that can be looked up here.
@@ -251,6 +335,43 @@ fn worktree_owner(parts: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn home_and_system_folders_are_no_project() {
+        let none = BTreeMap::new();
+        for folder in [
+            "/home/dev",
+            "/home/dev/",
+            "/Users/Mischa",
+            r"C:\Users\Mischa",
+            "c:/users/mischa",
+            r"C:\Windows\System32",
+            "/root",
+            "/tmp",
+            "/",
+            r"C:\",
+            "/mnt/c/Users/mischa",
+        ] {
+            assert_eq!(project_of(folder, &none), None, "{folder}");
+        }
+        for (folder, name) in [
+            ("/home/dev/shop", "shop"),
+            (r"C:\Users\Mischa\Documents\M-Claude", "M-Claude"),
+            ("/tmp/scratch-repo", "scratch-repo"),
+            ("/srv/app", "app"),
+        ] {
+            assert_eq!(project_of(folder, &none).as_deref(), Some(name), "{folder}");
+        }
+        assert_eq!(
+            project_folders("/home/dev/shop/api"),
+            vec!["/home/dev/shop", "/home/dev/shop/api"]
+        );
+        assert_eq!(
+            project_folders(r"C:\Users\me\shop"),
+            vec![r"c:\Users\me\shop"]
+        );
+        assert!(project_folders("/home/dev").is_empty());
+    }
 
     #[test]
     fn mapping_then_git_then_folder() {

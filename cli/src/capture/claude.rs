@@ -11,17 +11,47 @@ use serde_json::Value;
 use super::lines::Lines;
 use super::{noise, person_text, time_of, Agent, Event, Record, Session};
 
-/// Records of the program's own, read and left out without being counted as unknown.
-const KNOWN_OTHER: &[&str] = &[
+/// Records of the program's own, read and left out without being counted as unknown:
+/// its bookkeeping of progress, snapshots, settings, requests and costs (2.1.328 writes
+/// `api-request`, `api-request-blob`, `api-request-shape`, `atis-latch`, `cost-state`,
+/// `tools-used`). A type not listed that holds no message is counted quietly as the
+/// program's (`Session::program_records`); one that holds a message is `type:NAME`.
+pub const KNOWN_OTHER: &[&str] = &[
     "progress",
     "file-history-snapshot",
+    "file-history-delta",
     "queue-operation",
     "attachment",
     "permission-mode",
     "pr-link",
     "agent-name",
+    "agent-color",
+    "agent-setting",
     "last-prompt",
     "mode",
+    "memory-mode",
+    "tag",
+    "continued-in",
+    "content-replacement",
+    "relocated",
+    "worktree-state",
+    "fork-context-ref",
+    "frame-link",
+    "ended-by-model",
+    "api-request",
+    "api-request-blob",
+    "api-request-shape",
+    "atis-latch",
+    "isolation-latch",
+    "cost-state",
+    "tools-used",
+    "dev-mods",
+    "bridge-session",
+    "history-suppression",
+    "attribution-snapshot",
+    "observer-ref",
+    "artifact-comment-monitor",
+    "artifact-autoreact-ledger",
 ];
 /// The model name Claude Code gives the turns it writes itself (API errors, time-outs).
 const SYNTHETIC: &str = "<synthetic>";
@@ -52,6 +82,9 @@ pub fn read(lines: &Lines) -> Session {
         }
         let at = time_of(v);
         let sidechain = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
+        if let Some(uuid) = v.get("uuid").and_then(Value::as_str) {
+            s.uuids.entry(uuid.to_string()).or_insert(s.records.len());
+        }
         let mut push = |event: Event| {
             s.records.push(Record {
                 at,
@@ -60,8 +93,16 @@ pub fn read(lines: &Lines) -> Session {
             })
         };
         match v.get("type").and_then(Value::as_str) {
+            // A summary titles the session holding its `leafUuid`, often another file's
+            // (`titles`): kept apart from this file's records.
             Some("summary") => match v.get("summary").and_then(Value::as_str) {
-                Some(text) => push(Event::Summary(text.to_string())),
+                Some(text) => {
+                    let leaf = v
+                        .get("leafUuid")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                    s.summaries.push((leaf, text.to_string()))
+                }
                 None => s.skip("summary without text"),
             },
             Some("system") => {
@@ -140,6 +181,9 @@ pub fn read(lines: &Lines) -> Session {
                 }
             }
             Some(other) if KNOWN_OTHER.contains(&other) => {}
+            Some(other) if v.get("message").is_none() => {
+                *s.program_records.entry(other.to_string()).or_default() += 1
+            }
             Some(other) => s.skip(&format!("type:{other}")),
             None => s.skip("record without type"),
         }
@@ -181,6 +225,12 @@ pub fn sub_agent(path: &Path, s: &mut Session) {
         .unwrap_or_default();
     if name.starts_with("agent-acompact") {
         s.helper = Some("compaction call");
+        return;
+    }
+    // A side question (`/btw`, 2.1) replays the parent's conversation to answer one
+    // aside without tools: a copy of the session, not work of its own.
+    if name.starts_with("agent-aside_question") {
+        s.helper = Some("side question");
         return;
     }
     let meta = path.with_extension("meta.json");

@@ -37,6 +37,17 @@ const ITEM_TYPES: &[&str] = &[
 /// snapshots of the work tree for undo, and compaction's encrypted state.
 const KNOWN_OTHER: &[&str] = &["ghost_snapshot", "compaction", "compaction_summary"];
 
+/// Envelope types of the program's own bookkeeping (0.169: each response's token usage,
+/// the state of its environments), read and left out without being counted.
+const PROGRAM_RECORDS: &[&str] = &["token_usage_record", "world_state"];
+
+/// Whether a payload holds something said: a message, text or a tool's input or output.
+fn holds_talk(payload: &Value) -> bool {
+    ["content", "message", "text", "output", "arguments", "input"]
+        .iter()
+        .any(|k| payload.get(k).is_some())
+}
+
 /// How the text Codex itself puts in the person's turn begins: the project's and the
 /// person's instructions (AGENTS.md), the environment, the sandbox's permissions, the
 /// skills, an interruption, a shell command the person ran with `!`.
@@ -114,6 +125,14 @@ pub fn read(lines: &Lines) -> Session {
             }
             // Before the envelope: the item itself, or the header on the first line.
             Some(t) if ITEM_TYPES.contains(&t) => r.item(at, v),
+            Some(t) if PROGRAM_RECORDS.contains(&t) => {}
+            // A type no reader knows whose payload holds no message: the program's own.
+            Some(other) if !holds_talk(payload) => {
+                *r.session
+                    .program_records
+                    .entry(other.to_string())
+                    .or_default() += 1
+            }
             Some(other) => r.session.skip(&format!("type:{other}")),
             None if *n == 1 || v.get("instructions").is_some() => r.meta(at, v),
             None if v.get("record_type").is_some() => {}

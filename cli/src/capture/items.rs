@@ -74,25 +74,10 @@ pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
     if tools {
         return None;
     }
-    let answered = segment
-        .iter()
-        .filter(own)
-        .any(|r| matches!(&r.event, Event::Answer(t) if !t.trim().is_empty()));
-    // Unanswered, and the program said why after the request (an API error, an
-    // interruption): nothing came of it. A request still waiting is kept.
-    let failed = !answered
-        && matches!(
-            segment
-                .iter()
-                .filter(own)
-                .rev()
-                .find(|r| matches!(r.event, Event::Prompt(_) | Event::Note(_))),
-            Some(Record {
-                event: Event::Note(_),
-                ..
-            })
-        );
-    failed.then_some("segment without work")
+    // No tool called: unanswered (an API error, an interruption, a prompt left), or
+    // answered only with what the agent is (a question about itself, in any language).
+    super::titles::without_work(segment, &requests, only_sidechain)
+        .then_some("segment without work")
 }
 
 /// The recap written after `segment` (where the next segment opens), if any.
@@ -137,10 +122,7 @@ pub fn item_of(
         })
         .filter(|t| noise::is_request(t))
         .collect();
-    let summary_record = session.records.iter().rev().find_map(|r| match &r.event {
-        Event::Summary(t) if !t.trim().is_empty() => Some(t.trim().to_string()),
-        _ => None,
-    });
+    let summary_record = super::titles::of_segment(session, segment);
     let recap_line = || {
         segment.iter().find_map(|r| match &r.event {
             // Its first line of content, not a heading ("1. Primary Request and Intent:").
@@ -159,15 +141,11 @@ pub fn item_of(
         .or_else(|| session.custom_title.clone())
         .or_else(|| session.ai_title.clone())
         .or(summary_record)
-        .or_else(|| {
-            // The first request that is more than small talk ("hello", then the task).
-            let p = prompts.iter().find(|p| !noise::small_talk(p));
-            p.or(prompts.first()).map(|p| noise::title_line(p))
-        })
+        .or_else(|| super::titles::request_title(segment, only_sidechain))
         .or_else(recap_line)
         .unwrap_or_else(|| format!("{} session {}", agent.name(), session.id));
-    let first_line = title_text.trim().lines().next().unwrap_or("").trim();
-    let title = cut(first_line, TITLE_CHARS);
+    let first_line = noise::unframed(title_text.trim().lines().next().unwrap_or(""));
+    let title = cut(&first_line, TITLE_CHARS);
     let questions: Vec<String> = prompts
         .iter()
         .take(QUESTIONS)
@@ -194,7 +172,7 @@ pub fn item_of(
     }
     let value = json!({
         "source": rules.source(agent),
-        "project": session.cwd.as_deref().and_then(|c| project_of(c, &rules.projects)),
+        "project": session.project_folder.as_deref().or(session.cwd.as_deref()).and_then(|c| project_of(c, &rules.projects)),
         "title": clean(&title),
         "summary": clean(&summary),
         "questions": clean(&bounded(&questions.join("\n"), MAX_INDEXED)),

@@ -3,7 +3,9 @@
 //! literally, without a model (docs/capture.md).
 pub mod claude;
 pub mod codex;
+pub mod copies;
 pub mod discover;
+pub mod folders;
 pub mod items;
 pub mod lines;
 pub mod noise;
@@ -11,6 +13,7 @@ pub mod redact;
 pub mod run;
 pub mod segment;
 pub mod summarize;
+pub mod titles;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -80,8 +83,22 @@ pub struct Session {
     pub records: Vec<Record>,
     /// Lines left out, by kind (an unknown record type is `type:NAME`).
     pub skipped: BTreeMap<String, u64>,
+    /// Records of a type no reader knows that hold no conversation (no message): the
+    /// program's own bookkeeping, counted quietly by type.
+    pub program_records: BTreeMap<String, u64>,
+    /// The index in `records` where each record with a `uuid` (Claude Code) begins.
+    pub uuids: std::collections::HashMap<String, usize>,
+    /// The `summary` records the file holds, each with the `leafUuid` it names: the
+    /// last message of the session it summarises, which may be in another file.
+    pub summaries: Vec<(Option<String>, String)>,
+    /// The summaries that title this session, at the index of the record they name:
+    /// its own file's, and those other files hold of it (`titles`).
+    pub titled: Vec<(usize, String)>,
     /// The session's title as the person named it (Claude Code's `/rename`).
     pub custom_title: Option<String>,
+    /// The folder the session's project is read from when it is not `cwd`: an outer
+    /// folder another session ran in (`folders`).
+    pub project_folder: Option<String>,
     /// The title the agent generated for the session.
     pub ai_title: Option<String>,
     /// The git branch the session worked on, when the transcript names one.
@@ -97,6 +114,12 @@ impl Session {
     pub fn skip(&mut self, kind: &str) {
         *self.skipped.entry(kind.to_string()).or_default() += 1;
     }
+
+    /// Whether anything was said in the file: a file the agent wrote with no
+    /// conversation (empty, or only snapshots and summaries) is no session.
+    pub fn has_conversation(&self) -> bool {
+        !self.records.is_empty()
+    }
 }
 
 /// Reads a session file of either agent; an error names the file and what it is not.
@@ -110,9 +133,13 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
             let name = path.file_name()?.to_string_lossy().to_string();
             name.starts_with("rollout-").then_some(Agent::Codex)
         });
+    // Nothing but blank lines and a last line still being written: a file the agent
+    // opened and has not written a record to yet, which holds no conversation.
+    let blank = lines.values.is_empty() && lines.skipped.keys().all(|k| k == CUT_SHORT);
     let mut session = match agent {
         Some(Agent::Claude) => claude::read(&lines),
         Some(Agent::Codex) => codex::read(&lines),
+        None if blank => return Ok(Session::default()),
         None => {
             return Err(format!(
             "{}: not a Claude Code or Codex session file (no line reads as one of their records)",
@@ -126,9 +153,18 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     if session.id.is_empty() {
         session.id = stem(path);
     } else if agent == Some(Agent::Claude) && stem(path) != session.id {
-        // A sub-agent's transcript carries its parent's session id.
-        claude::sub_agent(path, &mut session);
-        session.id = format!("{}/{}", session.id, stem(path));
+        let own = stem(path);
+        let named =
+            |v: &serde_json::Value| v.get("sessionId").and_then(|i| i.as_str()) == Some(&own);
+        if !own.starts_with("agent-") && lines.values.iter().any(|(_, v)| named(v)) {
+            // A resumed session of version 1.0 opens with records copied under the
+            // earlier session's id, then writes its own: the file's name.
+            session.id = own;
+        } else {
+            // A sub-agent's transcript carries its parent's session id.
+            claude::sub_agent(path, &mut session);
+            session.id = format!("{}/{}", session.id, own);
+        }
     }
     if session.helper.is_none() {
         let first = session.records.iter().find_map(|r| match &r.event {
@@ -138,7 +174,8 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
         session.helper = first.and_then(noise::helper_prompt);
     }
     private_out(&mut session);
-    if session.records.is_empty() && lines.values.is_empty() {
+    titles::own(&mut session);
+    if session.records.is_empty() && lines.values.is_empty() && !blank {
         return Err(format!(
             "{}: not a Claude Code or Codex session file (no line reads as JSON)",
             path.display()
@@ -146,6 +183,9 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     }
     Ok(session)
 }
+
+/// How `lines` counts a last line cut short (a record still being written).
+const CUT_SHORT: &str = "last line cut short";
 
 /// `<private>` spans taken out of every text read, before anything is made of it.
 fn private_out(session: &mut Session) {
@@ -170,6 +210,9 @@ fn private_out(session: &mut Session) {
             Event::ToolResult { text, .. } => strip(text),
             Event::Compaction => {}
         }
+    }
+    for (_, t) in &mut session.summaries {
+        strip(t);
     }
     for t in [
         &mut session.custom_title,
@@ -197,6 +240,8 @@ fn detect(v: &serde_json::Value) -> Option<Agent> {
             Some(Agent::Codex)
         }
         Some("user" | "assistant" | "summary") => Some(Agent::Claude),
+        // A file of the program's own records only (snapshots, settings) is still its.
+        Some(t) if claude::KNOWN_OTHER.contains(&t) => Some(Agent::Claude),
         _ if v.get("sessionId").is_some() => Some(Agent::Claude),
         // The first line of a rollout before the envelope: the session's id and
         // instructions.

@@ -32,6 +32,65 @@ pub const NOT_WRITTEN: &[&str] = &[
     "[SYSTEM NOTIFICATION",
     "Unknown skill:",
     "# AGENTS.md instructions",
+    // What the program printed, pasted or echoed back into the prompt.
+    "Unknown slash command:",
+    "Unknown command:",
+    "Update available!",
+    "Claude AI usage limit reached",
+    "✻ Welcome to Claude Code",
+    // Codex's `/review` presets: the program's request, not the person's words.
+    "Review the current code changes (staged, unstaged, and untracked files)",
+    "Review the code changes against the base branch",
+    "Review the code changes introduced by commit",
+];
+
+/// Words of the agents' own command lines and slash commands, typed as a prompt by
+/// mistake (`usage`, `whoami`): no request to the agent.
+const TYPED_COMMANDS: &[&str] = &[
+    "usage",
+    "whoami",
+    "exit",
+    "quit",
+    "help",
+    "clear",
+    "login",
+    "logout",
+    "status",
+    "version",
+    "doctor",
+    "model",
+    "cost",
+    "resume",
+    "history",
+    "config",
+    "compact",
+    "init",
+    "bug",
+    "memory",
+    "permissions",
+    "mcp",
+    "hooks",
+    "agents",
+    "ide",
+    "theme",
+    "vim",
+    "upgrade",
+    "update",
+    "stats",
+    "context",
+    "rewind",
+    "review",
+    "diff",
+    "undo",
+    "new",
+    "approvals",
+    "mention",
+    "logout",
+    "ls",
+    "pwd",
+    "cd",
+    "claude",
+    "codex",
 ];
 
 /// The first prompts of the agent's calls of itself, which are no work a person did:
@@ -92,10 +151,68 @@ const SMALL_TALK: &[&str] = &[
     "who are you",
     "what are you",
     "what can you do",
+    "what model do you use",
+    "what model are you using",
+    "which model do you use",
+    "what is your model",
+    "whats your model",
+    "what version are you",
+    "which version are you",
+    "are you claude",
+    "are you gpt",
+    "who made you",
+    "who created you",
+    "what llm are you",
+    "who am i talking to",
+    "how are you",
+    "what is your name",
+    "whats your name",
+    // The same questions in other languages.
+    "你是谁",
+    "你是什么模型",
+    "你是啥模型",
+    "你是哪个模型",
+    "什么模型",
+    "你好",
+    "您好",
+    "あなたは誰",
+    "あなたはどのモデル",
+    "こんにちは",
+    "qué modelo eres",
+    "que modelo eres",
+    "quién eres",
+    "quien eres",
+    "hola",
+    "quel modèle es-tu",
+    "quel modele es tu",
+    "qui es-tu",
+    "qui es tu",
+    "bonjour",
+    "welches modell bist du",
+    "wer bist du",
+    "hallo",
+    "que modelo você é",
+    "quem é você",
+    "какая ты модель",
+    "кто ты",
+    "привет",
 ];
 
-/// A greeting or a question to the agent about itself ("hi", "What model are you?"),
-/// or a few lines of them ("hello" then "test").
+/// Names an answer gives when it tells what the agent is: its model and maker.
+const SELF_NAMES: &[&str] = &[
+    "Claude",
+    "Anthropic",
+    "OpenAI",
+    "GPT-",
+    "Codex",
+    "Sonnet",
+    "Opus",
+    "Haiku",
+];
+
+/// A greeting or a question to the agent about itself ("hi", "What model are you?"), in
+/// any of several languages and with a typo or two ("What model rae you?"), or a few
+/// lines of them ("hello" then "test").
 pub fn small_talk(text: &str) -> bool {
     let mut lines = text
         .lines()
@@ -105,9 +222,114 @@ pub fn small_talk(text: &str) -> bool {
     lines.peek().is_some()
         && text.chars().count() <= 80
         && lines.all(|l| {
-            let t = l.trim_end_matches(['.', '!', '?', ' ']);
-            SMALL_TALK.iter().any(|g| t.eq_ignore_ascii_case(g))
+            let t = plain(l);
+            SMALL_TALK.iter().any(|g| {
+                let g = plain(g);
+                // A typo is forgiven in a phrase long enough not to become another.
+                t == g || (g.chars().count() >= 10 && typos(&t, &g) <= 2)
+            })
         })
+}
+
+/// Text as compared with the phrases: lower case, without punctuation (of either
+/// width), spaces collapsed.
+fn plain(text: &str) -> String {
+    let kept: String = text
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == ' ' {
+                c.to_lowercase().next().unwrap_or(c)
+            } else if c == '-' {
+                ' '
+            } else {
+                '\u{0}'
+            }
+        })
+        .filter(|c| *c != '\u{0}')
+        .collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The edit distance between two short texts (insertions, deletions, substitutions and
+/// swaps of two neighbours), counted in characters.
+fn typos(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > 2 {
+        return 3;
+    }
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// A prompt that is the agents' own command line or one of their commands typed where a
+/// request goes (`claude -r`, `--history`, `usage`, `/model`), not a request.
+pub fn typed_command(text: &str) -> bool {
+    let t = text.trim();
+    if t.contains('\n') || t.chars().count() > 60 {
+        return false;
+    }
+    let first = t.split_whitespace().next().unwrap_or("");
+    let words = t.split_whitespace().count();
+    (first.starts_with('-') && words <= 3)
+        || (matches!(first, "claude" | "codex")
+            && words <= 4
+            && t.split_whitespace().skip(1).all(|w| {
+                // An option, a subcommand, or the id of a session to resume.
+                w.starts_with('-')
+                    || TYPED_COMMANDS.contains(&w)
+                    || matches!(w, "exec" | "install" | "apply" | "setup-token")
+                    || (w.len() >= 8 && w.chars().all(|c| c.is_ascii_hexdigit() || c == '-'))
+            }))
+        || (first.starts_with('/') && words == 1 && !first[1..].contains('/') && first.len() > 1)
+        || (words == 1 && TYPED_COMMANDS.contains(&first.to_ascii_lowercase().as_str()))
+}
+
+/// A note that ends what the prompt before it got: an interruption, an API error.
+pub fn cut_off(note: &str) -> bool {
+    let t = note.trim_start();
+    t.starts_with("[Request interrupted")
+        || t.starts_with("API Error")
+        || t.starts_with("<turn_aborted>")
+}
+
+/// Whether an answer tells what the agent is (its model or its maker): an answer to a
+/// question about itself, in whatever language it was asked.
+pub fn about_itself(answer: &str) -> bool {
+    answer.chars().count() <= 1200 && SELF_NAMES.iter().any(|n| answer.contains(n))
+}
+
+/// Terminal frame characters (box drawing: `│ ╭ ╰ ─`) taken out of a title, which a
+/// prompt pasted from a terminal screen brings along.
+pub fn unframed(title: &str) -> String {
+    let frame = |c: char| ('\u{2500}'..='\u{257f}').contains(&c);
+    if !title.chars().any(frame) {
+        return title.trim().to_string();
+    }
+    let kept: String = title
+        .chars()
+        .map(|c| if frame(c) { ' ' } else { c })
+        .collect();
+    let words = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The input box's prompt mark, pasted with its frame.
+    words.strip_prefix("> ").unwrap_or(&words).to_string()
 }
 
 /// Whether text in the person's turn was put there by the agent's program.
@@ -146,7 +368,7 @@ pub fn go_on(text: &str) -> bool {
 
 /// Whether a prompt is a request: written by the person, and more than a go-on.
 pub fn is_request(text: &str) -> bool {
-    !not_written(text) && !go_on(text) && helper_prompt(text).is_none()
+    !not_written(text) && !go_on(text) && helper_prompt(text).is_none() && !typed_command(text)
 }
 
 /// The title a prompt gives: its first line, or, when that line only announces what

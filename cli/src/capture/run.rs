@@ -39,6 +39,9 @@ pub struct Counts {
     pub files: u64,
     pub files_unchanged: u64,
     pub files_not_sessions: u64,
+    /// Files the agent wrote that hold no conversation (empty, or only its snapshots
+    /// and summaries): skipped, never a problem.
+    pub files_without_conversation: u64,
     pub sessions: u64,
     pub segments: u64,
     pub added: u64,
@@ -49,6 +52,9 @@ pub struct Counts {
     /// segment without work), removed; those a person marked are kept.
     pub removed: u64,
     pub skipped: BTreeMap<String, u64>,
+    /// Records of types no reader knows that hold no message, by type: the agents' own
+    /// bookkeeping, counted here and not listed as skipped.
+    pub program_records: BTreeMap<String, u64>,
     #[serde(serialize_with = "redacted_json")]
     pub redacted: Redacted,
     pub summarized: u64,
@@ -86,36 +92,114 @@ pub fn capture(
     conn.pragma_update(None, "synchronous", "normal")
         .context("preparing the capture")?;
     let mut c = Counts::default();
+    let mut seen = Seen::default();
     for path in files {
-        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        // Read (and parsed) before the write lock is taken.
-        let session = match read_file(conn, path, options, &mut c)? {
-            Read::Session(s) => s,
-            Read::Unchanged => {
-                done(bytes);
-                continue;
-            }
-            Read::NotSession(p) => {
-                c.files_not_sessions += 1;
-                problem(&p);
-                done(bytes);
-                continue;
-            }
-        };
-        // Each file in its own transaction, in the writer's turn: another writer waits
-        // for at most one file of a capture.
-        let tx = turn::immediate(conn).context("starting the capture")?;
-        capture_session(&tx, *session, options, &mut c)?;
-        if !options.dry_run {
-            guard
-                .commit(|| tx.commit())
-                .context("committing the capture")?;
-            guard.rearm();
+        one(
+            conn, path, options, false, &mut seen, &mut c, &guard, problem, done,
+        )?;
+    }
+    // The sessions captured before that the summaries of new files title, not read in
+    // this run (their files unchanged, or not given): read again, so that they take
+    // their titles. One never captured takes it when it is.
+    let mut owners = Vec::new();
+    for p in std::mem::take(&mut seen.owners) {
+        if !seen.read.contains(&p)
+            && store::known(conn, &store::file_key(&p)).context("reading the capture records")?
+        {
+            owners.push(p);
         }
-        done(bytes);
+    }
+    for path in &owners {
+        one(
+            conn,
+            path,
+            options,
+            true,
+            &mut seen,
+            &mut c,
+            &guard,
+            problem,
+            &mut |_| {},
+        )?;
     }
     crate::line_process::shutdown();
     Ok(c)
+}
+
+/// What a capture has met so far, across its files.
+#[derive(Default)]
+struct Seen {
+    titles: super::titles::Index,
+    copies: super::copies::Copies,
+    /// The files read (not those left unchanged).
+    read: std::collections::BTreeSet<PathBuf>,
+    /// Files that summaries of the files read title.
+    owners: std::collections::BTreeSet<PathBuf>,
+}
+
+/// Reads and writes one file (again, with `reread`).
+#[allow(clippy::too_many_arguments)]
+fn one(
+    conn: &Connection,
+    path: &Path,
+    options: &Options,
+    reread: bool,
+    seen: &mut Seen,
+    c: &mut Counts,
+    guard: &interrupt::Guard,
+    problem: &mut dyn FnMut(&str),
+    done: &mut dyn FnMut(u64),
+) -> Result<()> {
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    // Read (and parsed) before the write lock is taken.
+    let mut session = match read_file(conn, path, options, reread, c)? {
+        Read::Session(s) => s,
+        Read::Unchanged => {
+            done(bytes);
+            return Ok(());
+        }
+        Read::NotSession(p) => {
+            c.files_not_sessions += 1;
+            problem(&p);
+            done(bytes);
+            return Ok(());
+        }
+    };
+    seen.read.insert(path.to_path_buf());
+    seen.copies.drop_copied(path, &mut session.read);
+    super::titles::own(&mut session.read);
+    seen.titles.title(path, &mut session.read);
+    if session.read.agent == Some(super::Agent::Claude) {
+        if let Some(cwd) = session.read.cwd.as_deref() {
+            session.read.project_folder = super::folders::project_folder(path, cwd);
+        }
+    }
+    // A file new to the library may summarise sessions already captured.
+    let foreign: Vec<&str> = session
+        .read
+        .summaries
+        .iter()
+        .filter_map(|(leaf, _)| leaf.as_deref())
+        .filter(|leaf| !session.read.uuids.contains_key(*leaf))
+        .collect();
+    if !foreign.is_empty()
+        && !reread
+        && !store::known(conn, &session.name).context("reading the capture records")?
+    {
+        seen.owners.extend(super::titles::owners(path, &foreign));
+    }
+    // Each file in its own transaction, in the writer's turn: another writer waits for
+    // at most one file of a capture.
+    let tx = turn::immediate(conn).context("starting the capture")?;
+    capture_session(&tx, *session, options, c)?;
+    if !options.dry_run {
+        guard
+            .commit(|| tx.commit())
+            .context("committing the capture")?;
+        guard.rearm();
+    }
+    done(bytes);
+    Ok(())
 }
 
 /// A file before it is written.
@@ -150,10 +234,16 @@ fn digest(item: &Item, summarizer: Option<&str>) -> String {
 }
 
 /// Reads one file, unless it was read at this size and time before.
-fn read_file(conn: &Connection, path: &Path, options: &Options, c: &mut Counts) -> Result<Read> {
+fn read_file(
+    conn: &Connection,
+    path: &Path,
+    options: &Options,
+    reread: bool,
+    c: &mut Counts,
+) -> Result<Read> {
     let name = store::file_key(path);
     let stamp = std::fs::metadata(path).ok().and_then(|m| store::stamp(&m));
-    if let (Some((size, mtime)), false) = (stamp, options.reread) {
+    if let (Some((size, mtime)), false) = (stamp, options.reread || reread) {
         if store::unchanged(conn, &name, size, mtime).context("reading the capture records")? {
             c.files_unchanged += 1;
             return Ok(Read::Unchanged);
@@ -196,9 +286,16 @@ fn capture_session(
     let found_in: Vec<Redacted> =
         writer.redact_before(|| super::redact::records(&mut session.records));
     c.files += 1;
-    c.sessions += 1;
     for (k, n) in &session.skipped {
         *c.skipped.entry(k.clone()).or_default() += n;
+    }
+    for (k, n) in &session.program_records {
+        *c.program_records.entry(k.clone()).or_default() += n;
+    }
+    if session.has_conversation() {
+        c.sessions += 1;
+    } else {
+        c.files_without_conversation += 1;
     }
     let agent = session.agent.unwrap_or(Agent::Claude).name();
     {

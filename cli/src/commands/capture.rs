@@ -122,11 +122,12 @@ fn report(c: &Counts, dry_run: bool) -> String {
             .collect(),
     );
     let mut line = format!(
-        "{}{} files read ({} unchanged since the last capture, {} not sessions), {} sessions, {} segments: {} items added, {} replaced, {} unchanged, {} forgotten and left out; records skipped: {skipped}; secrets redacted: {redacted}",
+        "{}{} files read ({} unchanged since the last capture, {} not sessions, {} without conversation), {} sessions, {} segments: {} items added, {} replaced, {} unchanged, {} forgotten and left out; records skipped: {skipped}; secrets redacted: {redacted}",
         if dry_run { "dry run, nothing written: " } else { "" },
         c.files,
         c.files_unchanged,
         c.files_not_sessions,
+        c.files_without_conversation,
         c.sessions,
         c.segments,
         c.added,

@@ -67,10 +67,14 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         let listed = query::timeline(&lib, &s, false)?.results;
         let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
         let full = query::get_many(&lib, &ids, false, &s.allow)?.items;
+        // The person's sessions, each once: no sub-agent's item, no title twice.
+        let sub_agents = query::sub_agent_items(&lib, &ids)?;
+        let mut titles = std::collections::HashSet::new();
         let kept: Vec<(Listed, ItemRow)> = listed
             .into_iter()
             .zip(full)
-            .filter(|(_, item)| !trivial(item))
+            .filter(|(_, item)| !trivial(item) && !sub_agents.contains(&item.id))
+            .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
             .take(usize::try_from(limit).unwrap_or(0))
             .collect();
         let newest = kept.first().map(|(_, item)| item.clone());

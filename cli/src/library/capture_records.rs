@@ -107,6 +107,12 @@ pub fn unchanged(
     .exists(params![path, size, mtime_ns])
 }
 
+/// Whether the file was read by an earlier capture, at any size and time.
+pub fn known(conn: &Connection, path: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached("select 1 from capture_files where path = ?1")?
+        .exists(params![path])
+}
+
 pub fn read_at(conn: &Connection, path: &str, size: i64, mtime_ns: i64) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "insert into capture_files(path, size, mtime_ns) values (?1, ?2, ?3)

@@ -14,6 +14,7 @@ mod related;
 pub mod replay;
 pub mod rows;
 mod search;
+mod start;
 mod timeline;
 pub mod vector_channel;
 
@@ -23,4 +24,5 @@ pub use get::{get, get_many, MAX_IDS};
 pub use later::{later, later_results};
 pub use related::related;
 pub use search::{search, search_near};
+pub use start::sub_agent_items;
 pub use timeline::{around, timeline};

@@ -1,0 +1,211 @@
+//! Copies of one conversation are one item. A Claude Code session resumed (`claude -r`,
+//! `--continue`, a session forked or sent to the background) is written to a new file
+//! that opens with copies of the earlier session's records: the same `uuid`s and times
+//! (under the new session's id, or, in versions 1.0, the earlier one's). Those records are
+//! the earlier session's, whose own file holds them: they are left out of the later
+//! file, which keeps only what was said after the resume. Of two files holding the same
+//! records, the earlier is the one whose first record is older, then whose last record
+//! is, then whose name sorts first. The earlier file is looked for beside the later
+//! one (the same project folder), among the files written to since the later one's first
+//! record (docs/capture.md#copies).
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, SystemTime};
+
+use super::{Agent, Session};
+
+/// How `skipped` counts the records left out as copies.
+pub const COPIED: &str = "records copied from an earlier session";
+
+/// What a copy is told by: a file's record uuids and the times of its first and last
+/// records, as written.
+struct Marks {
+    uuids: HashSet<String>,
+    first: String,
+    last: String,
+}
+
+/// The files of each folder met and what each holds, read once a capture.
+#[derive(Default)]
+pub struct Copies {
+    folders: HashMap<PathBuf, Rc<Vec<(PathBuf, SystemTime)>>>,
+    files: HashMap<PathBuf, Rc<Marks>>,
+}
+
+impl Copies {
+    /// Leaves out of `session`, read from `path`, the records it opens with that an
+    /// earlier file beside it holds.
+    pub fn drop_copied(&mut self, path: &Path, session: &mut Session) {
+        if session.agent != Some(Agent::Claude) || session.id.contains('/') {
+            return;
+        }
+        let mut ordered: Vec<(usize, String)> =
+            session.uuids.iter().map(|(u, i)| (*i, u.clone())).collect();
+        ordered.sort();
+        let Some((_, first)) = ordered.first().cloned() else {
+            return;
+        };
+        let mine = self.marks(path);
+        let key = |m: &Marks, p: &Path| (m.first.clone(), m.last.clone(), p.to_path_buf());
+        let mut cut = 0;
+        for other in self.beside(path, session) {
+            let theirs = self.marks(&other);
+            if !theirs.uuids.contains(&first) || key(&theirs, &other) >= key(&mine, path) {
+                continue;
+            }
+            let shared = ordered
+                .iter()
+                .take_while(|(_, u)| theirs.uuids.contains(u))
+                .count();
+            let end = ordered
+                .get(shared)
+                .map_or(session.records.len(), |(i, _)| *i);
+            cut = cut.max(end);
+        }
+        if cut == 0 {
+            return;
+        }
+        session.records.drain(..cut);
+        session.uuids.retain(|_, i| *i >= cut);
+        for i in session.uuids.values_mut() {
+            *i -= cut;
+        }
+        *session.skipped.entry(COPIED.to_string()).or_default() += cut as u64;
+    }
+
+    /// The files beside `path` that may hold the records it opens with: written to at or
+    /// after its first record's time (a file holding a record was written after it).
+    fn beside(&mut self, path: &Path, session: &Session) -> Vec<PathBuf> {
+        let Some(dir) = path.parent() else {
+            return Vec::new();
+        };
+        let since = session
+            .records
+            .iter()
+            .find_map(|r| r.at)
+            .and_then(|t| u64::try_from(t.timestamp()).ok())
+            .map(|s| SystemTime::UNIX_EPOCH + Duration::from_secs(s.saturating_sub(60)))
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        let listing = self
+            .folders
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| Rc::new(listing(dir)))
+            .clone();
+        listing
+            .iter()
+            .filter(|(p, written)| p != path && *written >= since)
+            .map(|(p, _)| p.clone())
+            .collect()
+    }
+
+    fn marks(&mut self, path: &Path) -> Rc<Marks> {
+        self.files
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                let times = values_of(&text, "\"timestamp\"");
+                Rc::new(Marks {
+                    uuids: uuids_in(&text).into_iter().collect(),
+                    first: times.first().cloned().unwrap_or_default(),
+                    last: times.last().cloned().unwrap_or_default(),
+                })
+            })
+            .clone()
+    }
+}
+
+/// The `*.jsonl` files of `dir` with their modification times, sorted.
+fn listing(dir: &Path) -> Vec<(PathBuf, SystemTime)> {
+    let mut out: Vec<(PathBuf, SystemTime)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .filter_map(|p| {
+            let m = std::fs::metadata(&p).ok().filter(|m| m.is_file())?;
+            Some((p, m.modified().ok()?))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every record uuid a transcript's text names (`"uuid":"…"`, spaces allowed), in order.
+pub fn uuids_in(text: &str) -> Vec<String> {
+    values_of(text, "\"uuid\"")
+}
+
+/// Every string value of `key` (quoted) in `text`, in order.
+fn values_of(text: &str, key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(key) {
+        rest = &rest[at + key.len()..];
+        let Some(value) = rest.trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let Some(value) = value.trim_start().strip_prefix('"') else {
+            continue;
+        };
+        if let Some(end) = value.find('"') {
+            out.push(value[..end].to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::{Event, Record};
+
+    fn session(uuids: &[&str]) -> Session {
+        let mut s = Session {
+            agent: Some(Agent::Claude),
+            id: "new".into(),
+            ..Session::default()
+        };
+        for (i, u) in uuids.iter().enumerate() {
+            s.uuids.insert(u.to_string(), i);
+            s.records.push(Record {
+                at: None,
+                event: Event::Prompt(format!("p{i}")),
+                sidechain: false,
+            });
+        }
+        s
+    }
+
+    #[test]
+    fn the_records_an_earlier_file_holds_are_left_out() {
+        assert_eq!(
+            uuids_in("{\"uuid\":\"a\",\"x\":1}\n{\"uuid\": \"b\"}\n{\"parentUuid\":\"c\"}"),
+            vec!["a", "b"]
+        );
+        let dir = std::env::temp_dir().join(format!("recall-copies-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join("old.jsonl");
+        let new = dir.join("new.jsonl");
+        // The same first record; the earlier file ended first.
+        std::fs::write(&old, "{\"uuid\":\"a\",\"timestamp\":\"2026-01-01T10:00:00Z\"}\n{\"uuid\":\"b\",\"timestamp\":\"2026-01-01T10:05:00Z\"}\n").unwrap();
+        std::fs::write(&new, "{\"uuid\":\"a\",\"timestamp\":\"2026-01-01T10:00:00Z\"}\n{\"uuid\":\"b\",\"timestamp\":\"2026-01-01T10:05:00Z\"}\n{\"uuid\":\"c\",\"timestamp\":\"2026-01-02T09:00:00Z\"}\n{\"uuid\":\"d\",\"timestamp\":\"2026-01-02T09:01:00Z\"}\n").unwrap();
+        let mut s = session(&["a", "b", "c", "d"]);
+        Copies::default().drop_copied(&new, &mut s);
+        assert_eq!(s.records.len(), 2);
+        assert_eq!(s.uuids.get("c"), Some(&0));
+        assert_eq!(s.skipped.get(COPIED), Some(&2));
+        // The earlier file keeps its own records: the later one holds them, not earlier.
+        let mut o = session(&["a", "b"]);
+        o.id = "old".into();
+        Copies::default().drop_copied(&old, &mut o);
+        assert_eq!(o.records.len(), 2);
+        // A file whose first record no earlier file holds keeps everything.
+        let mut fresh = session(&["x", "a"]);
+        fresh.id = "fresh".into();
+        Copies::default().drop_copied(&new, &mut fresh);
+        assert_eq!(fresh.records.len(), 2);
+    }
+}
