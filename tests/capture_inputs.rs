@@ -411,3 +411,74 @@ fn a_codex_session_over_several_days() {
     assert_eq!(bad, 0);
     lib.run(&["check"]).ok();
 }
+
+/// The agents' places read by one rule: an empty `CLAUDE_CONFIG_DIR` or `CODEX_HOME` is
+/// unset (the folders under HOME are read, not `./projects`), and a relative `HOME` is no
+/// home: capture finds no default place under the working folder, setup writes nothing
+/// there and says why.
+#[test]
+fn empty_agent_variables_are_unset_and_a_relative_home_is_none() {
+    let lib = TempLib::init(None);
+    let home = lib.path("home");
+    let sessions = crate::common::root().join("examples/sessions");
+    // Claude Code's files under HOME, a decoy in the working folder.
+    let projects = home.join(".claude/projects");
+    std::fs::create_dir_all(&projects).unwrap();
+    copy_dir(&sessions.join("claude/projects"), &projects);
+    let cwd = lib.path("cwd");
+    std::fs::create_dir_all(cwd.join("projects")).unwrap();
+    copy_dir(&sessions.join("codex"), &cwd.join("projects"));
+    let run = |envs: &[(&str, &str)], args: &[&str]| {
+        let mut c = lib.command();
+        c.current_dir(&cwd).args(args);
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        crate::common::cli::Ran::from(c.output().expect("run"))
+    };
+    let home_s = home.to_str().unwrap();
+    let out = run(
+        &[
+            ("HOME", home_s),
+            ("CLAUDE_CONFIG_DIR", ""),
+            ("CODEX_HOME", ""),
+        ],
+        &["--json", "capture", "--dry-run"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let files = out.json()["files"].as_i64().unwrap_or(-1);
+    assert_eq!(
+        files, 2,
+        "the two Claude Code files under HOME: {}",
+        out.stdout
+    );
+    // A relative HOME: no default place at all, and setup refuses, writing nothing.
+    std::fs::create_dir_all(cwd.join("rel/.claude/projects")).unwrap();
+    copy_dir(
+        &sessions.join("claude/projects"),
+        &cwd.join("rel/.claude/projects"),
+    );
+    let out = run(&[("HOME", "rel")], &["--json", "capture", "--dry-run"]);
+    assert_eq!(out.json()["files"].as_i64(), Some(0), "{}", out.stdout);
+    let before = std::fs::read_dir(cwd.join("rel/.claude")).unwrap().count();
+    run(&[("HOME", "rel")], &["setup", "claude-code"])
+        .fails_with("HOME is not set to an absolute folder");
+    assert_eq!(
+        std::fs::read_dir(cwd.join("rel/.claude")).unwrap().count(),
+        before
+    );
+    assert!(!cwd.join("rel/.claude.json").exists());
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -18,6 +18,7 @@ pub mod line_process;
 pub mod mcp;
 pub mod memory_block;
 pub mod output;
+pub mod places;
 pub mod project;
 pub mod quality;
 pub mod settings;

@@ -10,13 +10,8 @@ use super::lines::{not_regular, unreadable};
 /// The default places: Claude Code's projects, Codex's sessions and the sessions Codex
 /// archived (`archived_sessions`, where `codex` moves a session put away).
 pub fn default_roots() -> Vec<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let claude = std::env::var_os("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".claude")));
-    let codex = std::env::var_os("CODEX_HOME")
-        .map(PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".codex")));
+    let claude = crate::places::claude_dir();
+    let codex = crate::places::codex_dir();
     let mut roots = Vec::new();
     roots.extend(claude.map(|c| c.join("projects")));
     roots.extend(codex.iter().map(|c| c.join("sessions")));

@@ -26,7 +26,7 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
         false => None,
     };
     let mut targets = agent.targets(root.as_deref()).ok_or_else(|| {
-        err!("HOME is not set, so the user's settings cannot be found: set HOME, or give --project")
+        err!("HOME is not set to an absolute folder, so the user's settings cannot be found: set HOME to your home folder's absolute path, or give --project")
     })?;
     let wiring = match a.remove {
         true => None,

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use super::json::Event;
-use super::{agent_dir, env_path, home, Part, Target};
+use super::{home, Part, Target};
+use crate::places;
 
 /// The events recall's hook answers in Claude Code; `PostToolUse` after the tools that
 /// read or change a file.
@@ -32,12 +33,12 @@ pub const EVENTS: &[Event] = &[
 
 /// Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 pub fn config_dir() -> Option<PathBuf> {
-    agent_dir("CLAUDE_CONFIG_DIR", ".claude")
+    places::claude_dir()
 }
 
 pub fn user_targets() -> Option<Vec<Target>> {
     // With CLAUDE_CONFIG_DIR set, Claude Code keeps `.claude.json` in that folder.
-    let state = match env_path("CLAUDE_CONFIG_DIR") {
+    let state = match places::variable("CLAUDE_CONFIG_DIR") {
         Some(dir) => dir.join(".claude.json"),
         None => home()?.join(".claude.json"),
     };

@@ -18,7 +18,7 @@ use sha2::Digest;
 
 use super::codex_app::{self, Version};
 use super::json::Event;
-use super::{agent_dir, recall_hook, Part, Target};
+use super::{recall_hook, Part, Target};
 
 const START: Event = Event {
     name: "SessionStart",
@@ -96,7 +96,7 @@ pub fn installed() -> &'static Installed {
 
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
 pub fn config_dir() -> Option<PathBuf> {
-    agent_dir("CODEX_HOME", ".codex")
+    crate::places::codex_dir()
 }
 
 /// The user's `config.toml`: the only layer whose `hooks.state` Codex reads (a

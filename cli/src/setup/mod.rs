@@ -135,21 +135,7 @@ impl Agent {
     }
 }
 
-pub fn home() -> Option<PathBuf> {
-    env_path("HOME")
-}
-
-/// The folder an environment variable names; unset and empty alike are none.
-fn env_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os(name)
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-}
-
-/// An agent's folder: the one its variable names, else `~/NAME`.
-fn agent_dir(variable: &str, under_home: &str) -> Option<PathBuf> {
-    env_path(variable).or_else(|| home().map(|h| h.join(under_home)))
-}
+pub use crate::places::home;
 
 /// The repository holding the working folder (the nearest folder up with `.git`), else
 /// the working folder itself.
