@@ -1,0 +1,1206 @@
+//! The error atoms of a segment (docs/capture.md#error-atoms): lines of the calls that
+//! failed, never of what a command printed from a file, a search or the history; no
+//! text the agent's program wrote itself (a refusal, an interruption, a tool used
+//! wrongly), no bare exit code, no terminal codes; lines alike but for their numbers
+//! are one atom.
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::{Event, Record};
+
+/// The error lines kept of one result: a failed test run prints many alike.
+const LINES_PER_RESULT: usize = 5;
+/// The longest command shown in "`COMMAND` exited N".
+const COMMAND_CHARS: usize = 100;
+
+/// Each text of the records without its terminal codes (colours, cursor moves, titles,
+/// links), which some commands print even into a pipe.
+pub fn ansi_out(records: &mut [Record]) {
+    let strip = |t: &mut String| {
+        if let Cow::Owned(kept) = without_ansi(t) {
+            *t = kept;
+        }
+    };
+    for r in records {
+        match &mut r.event {
+            Event::Prompt(t)
+            | Event::Note(t)
+            | Event::Answer(t)
+            | Event::Recap(t)
+            | Event::Summary(t) => strip(t),
+            Event::ToolCall { input, command, .. } => {
+                strip(input);
+                if let Some(c) = command {
+                    strip(c);
+                }
+            }
+            Event::ToolResult { text, .. } => strip(text),
+            Event::Compaction => {}
+        }
+    }
+}
+
+/// The text without ECMA-48 escape sequences: CSI (`ESC [ … final`, or the one-byte
+/// CSI), OSC and the other string sequences (up to BEL or `ESC \`), and two- and
+/// three-character escapes.
+pub fn without_ansi(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\u{1b}', '\u{9b}']) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let csi = |chars: &mut std::iter::Peekable<std::str::Chars>| {
+        // Parameters and intermediates, then one final byte.
+        while chars
+            .next_if(|c| ('\u{20}'..='\u{3f}').contains(c))
+            .is_some()
+        {}
+        chars.next_if(|c| ('\u{40}'..='\u{7e}').contains(c));
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{9b}' => csi(&mut chars),
+            '\u{1b}' => match chars.peek().copied() {
+                Some('[') => {
+                    chars.next();
+                    csi(&mut chars);
+                }
+                Some(']' | 'P' | '_' | '^' | 'X') => {
+                    chars.next();
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' {
+                            chars.next_if_eq(&'\\');
+                            break;
+                        }
+                    }
+                }
+                Some(' '..='/') => {
+                    while chars.next_if(|c| (' '..='/').contains(c)).is_some() {}
+                    chars.next();
+                }
+                Some(_) => {
+                    chars.next();
+                }
+                None => {}
+            },
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The exit code a Claude Code result names: `Exit code N` opening a failed Bash
+/// result, `<exit_code>N</exit_code>` in a background shell's output.
+pub fn claude_exit(text: &str) -> Option<i64> {
+    let first = text.trim_start().lines().next().unwrap_or("").trim();
+    if let Some(n) = first.strip_prefix("Exit code ") {
+        return n.trim().parse().ok();
+    }
+    let start = text.find("<exit_code>")? + "<exit_code>".len();
+    let end = text[start..].find("</exit_code>")? + start;
+    text[start..end].trim().parse().ok()
+}
+
+/// The exit code the header of a Codex shell output names: `Exit code: N` (0.40 on),
+/// `Process exited with code N` (the unified exec); none while the process runs on.
+pub fn codex_exit(text: &str) -> Option<i64> {
+    header(text).find_map(|l| {
+        l.strip_prefix("Exit code:")
+            .or_else(|| l.strip_prefix("Process exited with code"))
+            .and_then(|n| n.trim().parse().ok())
+    })
+}
+
+/// How the first lines of a shell result that Codex or Claude Code wrote about the
+/// command begin: how it ended, how long it took, the chunk's size.
+const HEADER: &[&str] = &[
+    "Exit code",
+    "Wall time:",
+    "Chunk ID:",
+    "Process exited with code",
+    "Process running with session ID",
+    "Original token count:",
+    "Total output lines:",
+];
+
+/// The header lines of a shell result, which the agent's program wrote.
+fn header(text: &str) -> impl Iterator<Item = &str> {
+    text.trim_start()
+        .lines()
+        .map(str::trim)
+        .take_while(|l| HEADER.iter().any(|h| l.starts_with(h)))
+}
+
+/// A result's text after its header (and the `Output:` line that closes it).
+fn body(text: &str) -> &str {
+    let t = text.trim_start();
+    let mut rest = t;
+    let mut any = false;
+    while let Some(line) = rest.lines().next() {
+        let l = line.trim();
+        if HEADER.iter().any(|h| l.starts_with(h)) {
+            any = true;
+        } else if any && l == "Output:" {
+            rest = &rest[line.len().min(rest.len())..];
+            rest = rest.strip_prefix('\n').unwrap_or(rest);
+            return rest;
+        } else {
+            break;
+        }
+        rest = &rest[line.len().min(rest.len())..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+    }
+    if any {
+        rest
+    } else {
+        t
+    }
+}
+
+/// How a result that the agent's program wrote in place of the tool's own output
+/// begins: the person refused or interrupted the call, a permission or the sandbox held
+/// it back, or the agent used the tool wrongly (`<tool_use_error>`, a file not read
+/// first, a string not found, a bad argument). None is an error of the project.
+const HARNESS: &[&str] = &[
+    // Claude Code.
+    "<tool_use_error>",
+    "The user doesn't want to proceed with this tool use",
+    "The user doesn't want to take this action right now",
+    "The user has chosen to",
+    "[Request interrupted by user",
+    "Request interrupted by user",
+    "Interrupted by user",
+    "Claude requested permissions to",
+    "Permission to use ",
+    "Permission denied by user",
+    "This command requires approval",
+    "File has not been read yet",
+    "File has been modified since read",
+    "File does not exist.",
+    "String to replace not found in file",
+    "No changes to make:",
+    "Found 2 matches of the string to replace",
+    "InputValidationError:",
+    "Error: No such tool available",
+    "No such tool available",
+    "Sibling tool call errored",
+    "Cancelled: parallel tool call",
+    "Hook PreToolUse",
+    "PreToolUse:",
+    "PostToolUse:",
+    "Blocked by hook",
+    // Codex.
+    "exec command rejected by user",
+    "patch rejected by user",
+    "aborted by user",
+    "rejected by user",
+    "unsupported call:",
+    "failed to parse function arguments",
+    "unsupported custom tool call:",
+];
+
+/// Lines the agent's program adds to a command's output: not the command's.
+const HARNESS_LINES: &[&str] = &["Shell cwd was reset to", "<system-reminder>"];
+
+/// Whether a result is text the agent's program wrote in place of the tool's output.
+fn harness(text: &str) -> bool {
+    let t = text.trim_start();
+    // Codex's answer for a call the person interrupted is the bare word.
+    t.trim_end() == "aborted" || HARNESS.iter().any(|h| t.starts_with(h))
+}
+
+/// The text without `<system-reminder>` blocks, which Claude Code appends to results.
+fn without_reminders(text: &str) -> Cow<'_, str> {
+    const OPEN: &str = "<system-reminder>";
+    const CLOSE: &str = "</system-reminder>";
+    if !text.contains(OPEN) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        rest = match rest[i..].find(CLOSE) {
+            Some(j) => &rest[i + j + CLOSE.len()..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// What a call is, for its result: a command run in a shell, one of the agent's own
+/// tools on files, plans and questions (whose failures are the agent's use of the tool),
+/// or another tool (an MCP server's, a web fetch).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tool<'a> {
+    Command(Option<&'a str>),
+    Own,
+    Other,
+}
+
+/// Tools that run shell commands without naming one in their call.
+const COMMAND_TOOLS: &[&str] = &[
+    "Bash",
+    "BashOutput",
+    "KillShell",
+    "TaskOutput",
+    "shell",
+    "shell_command",
+    "exec_command",
+    "write_stdin",
+    "local_shell",
+    "container.exec",
+];
+
+/// The agents' own tools: reading, writing and searching files, plans, questions.
+const OWN_TOOLS: &[&str] = &[
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Glob",
+    "Grep",
+    "LS",
+    "TodoWrite",
+    "TodoRead",
+    "Task",
+    "Agent",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "AskUserQuestion",
+    "Skill",
+    "SlashCommand",
+    "ToolSearch",
+    "apply_patch",
+    "view_image",
+    "update_plan",
+    "read_file",
+    "list_dir",
+    "grep_files",
+    "tool_search",
+    "request_user_input",
+];
+
+fn tool<'a>(name: &str, command: Option<&'a str>) -> Tool<'a> {
+    if let Some(c) = command {
+        return if shape(c).edits {
+            Tool::Own
+        } else {
+            Tool::Command(Some(c))
+        };
+    }
+    if COMMAND_TOOLS.contains(&name) {
+        Tool::Command(None)
+    } else if OWN_TOOLS.contains(&name) {
+        Tool::Own
+    } else {
+        Tool::Other
+    }
+}
+
+/// The error lines of a segment: of each result of a call that failed, the lines that
+/// say why; alike but for their numbers, one line; in order.
+pub fn error_lines(segment: &[Record]) -> Vec<String> {
+    // Results name their call by id; those of calls without one follow in call order.
+    let mut by_id: HashMap<&str, (&str, Option<&str>)> = HashMap::new();
+    let mut in_order: VecDeque<(&str, Option<&str>)> = VecDeque::new();
+    let mut found = Vec::new();
+    for r in segment {
+        match &r.event {
+            Event::ToolCall {
+                name, command, id, ..
+            } => {
+                let call = (name.as_str(), command.as_deref());
+                match id {
+                    Some(id) => {
+                        by_id.insert(id.as_str(), call);
+                    }
+                    None => in_order.push_back(call),
+                }
+            }
+            Event::ToolResult {
+                text,
+                error,
+                exit,
+                id,
+            } => {
+                let call = match id {
+                    Some(id) => by_id.get(id.as_str()).copied(),
+                    None => in_order.pop_front(),
+                };
+                let kind = match call {
+                    Some((name, command)) => tool(name, command),
+                    // A result whose call is in an earlier segment.
+                    None if exit.is_some() => Tool::Command(None),
+                    None => Tool::Other,
+                };
+                let failed = exit.map_or(*error, |c| c != 0);
+                found.extend(result_errors(kind, text, failed, *exit));
+            }
+            _ => {}
+        }
+    }
+    let mut seen = HashSet::new();
+    found
+        .into_iter()
+        .filter(|l| seen.insert(numberless(l)))
+        .collect()
+}
+
+/// The error lines of one result.
+fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec<String> {
+    let text = without_reminders(text);
+    if harness(&text) || kind == Tool::Own {
+        return Vec::new();
+    }
+    let lines = || {
+        body(&text)
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !HARNESS_LINES.iter().any(|h| l.starts_with(h)))
+    };
+    let Tool::Command(command) = kind else {
+        // Another tool: what it said of its failure, first.
+        return if failed {
+            lines()
+                .find(|l| !bare_exit(l))
+                .map(str::to_string)
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
+    };
+    let shape = command.map(shape).unwrap_or_default();
+    let take = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
+        lines()
+            .filter(|l| pick(l))
+            .take(LINES_PER_RESULT)
+            .map(str::to_string)
+            .collect()
+    };
+    if !failed {
+        // A pipe or a list may hide how its first command ended (`cargo build | tail`):
+        // only what reads as an error report there.
+        return if shape.masked {
+            take(&|l| !content_line(l) && headline(l))
+        } else {
+            Vec::new()
+        };
+    }
+    if shape.view {
+        // A command that shows files, searches or the history: only its own complaint
+        // (`sed: can't read x: No such file or directory`), never the lines it showed.
+        return take(&|l| own_message(l, &shape.programs));
+    }
+    let found = take(&|l| !content_line(l) && !passing(l) && !bare_exit(l) && is_error_line(l));
+    if !found.is_empty() {
+        return found;
+    }
+    match (command, exit) {
+        // `grep` finding nothing, `test` saying no, `diff` finding differences.
+        (_, Some(1)) if shape.probe => Vec::new(),
+        (Some(c), Some(code)) => vec![format!("`{}` exited {code}", one_line(c))],
+        // A failure without a code (a time-out): what the result says, when it says more
+        // than that it failed.
+        (_, None) => lines()
+            .find(|l| !bare_exit(l))
+            .map(str::to_string)
+            .into_iter()
+            .collect(),
+        (None, Some(_)) => Vec::new(),
+    }
+}
+
+/// A command on one line, cut to a length a title could hold.
+fn one_line(command: &str) -> String {
+    let joined: Vec<&str> = command
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    super::items::cut(&joined.join(" "), COMMAND_CHARS)
+}
+
+/// The line with its numbers (counts, pids, times, addresses, hex ids) as one mark: lines
+/// alike but for them are one atom.
+fn numberless(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for word in line.split_inclusive(|c: char| !c.is_ascii_alphanumeric()) {
+        let (core, tail) = match word.char_indices().last() {
+            Some((i, c)) if !c.is_ascii_alphanumeric() => (&word[..i], &word[i..]),
+            _ => (word, ""),
+        };
+        let hexish = core.len() >= 6
+            && core.chars().all(|c| c.is_ascii_hexdigit())
+            && core.chars().any(|c| c.is_ascii_digit());
+        let hex = core.len() > 2 && (core.starts_with("0x") || core.starts_with("0X"));
+        if hexish || hex || core.chars().all(|c| c.is_ascii_digit()) && !core.is_empty() {
+            out.push('#');
+        } else {
+            // Digits inside a word (`E1205`, `v2`): marked too.
+            let mut last_digit = false;
+            for c in core.chars() {
+                if c.is_ascii_digit() {
+                    if !last_digit {
+                        out.push('#');
+                    }
+                    last_digit = true;
+                } else {
+                    out.push(c);
+                    last_digit = false;
+                }
+            }
+        }
+        out.push_str(tail);
+    }
+    out
+}
+
+/// A line that names only an exit: `Exit code 1`, `exit status 2`, `Process exited with
+/// code 1`, `Command failed with exit code 1`.
+fn bare_exit(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    if !lower.contains("exit") {
+        return false;
+    }
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            w.chars().all(|c| c.is_ascii_digit() || c == '-')
+                || matches!(
+                    w,
+                    "exit"
+                        | "exited"
+                        | "code"
+                        | "status"
+                        | "with"
+                        | "process"
+                        | "command"
+                        | "returned"
+                        | "non-zero"
+                        | "nonzero"
+                        | "error"
+                        | "failed"
+                        | "the"
+                        | "a"
+                        | "an"
+                )
+        })
+}
+
+/// A line of a file or a diff that a command printed (`git diff`, `cat -n`, a task
+/// list, a compiler's excerpt of the source), not a message of the command's own.
+pub fn content_line(line: &str) -> bool {
+    let t = line.trim_start();
+    if line.starts_with(['+', '-', '@', '>']) && !line.starts_with("-->") {
+        return true;
+    }
+    if t.starts_with("diff --git") || t.starts_with("index ") || t.starts_with("- [") {
+        return true;
+    }
+    if t.starts_with('|') {
+        return true;
+    }
+    // `cat -n` and the agent's file reader: a line number, then a tab or an arrow; a
+    // compiler's excerpt: a line number, then a bar.
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    digits > 0
+        && match t[digits..].chars().next() {
+            Some('\t' | '→') => true,
+            Some(' ') => t[digits..].trim_start().starts_with('|'),
+            _ => false,
+        }
+}
+
+/// A line a test runner prints for a test that passed.
+fn passing(line: &str) -> bool {
+    ["✓", "✔", "√", "PASS", "ok ", "--- PASS", "[PASS]", "[ OK ]"]
+        .iter()
+        .any(|p| line.starts_with(p))
+        || line.ends_with(" ... ok")
+        || line.ends_with(" ok")
+}
+
+/// A line that reads as a tool's report of an error wherever it stands: a compiler's,
+/// a runtime's or a test runner's.
+fn headline(line: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "error:",
+        "error[",
+        "Error:",
+        "ERROR:",
+        "fatal:",
+        "FATAL",
+        "FAIL ",
+        "FAIL:",
+        "FAILED",
+        "--- FAIL",
+        "Traceback (most recent call last)",
+        "panic:",
+        "npm ERR!",
+        "make: ***",
+        "Exception in thread",
+    ];
+    if STARTS.iter().any(|s| line.starts_with(s)) {
+        return true;
+    }
+    if [
+        ": error:",
+        ": error TS",
+        "error[E",
+        " panicked at ",
+        "test result: FAILED",
+    ]
+    .iter()
+    .any(|s| line.contains(s))
+    {
+        return true;
+    }
+    // `TypeError: …`, `ModuleNotFoundError: …`, `java.io.IOException: …`.
+    let first = line.split(' ').next().unwrap_or("");
+    (first.ends_with("Error:") || first.ends_with("Exception:"))
+        && first
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+/// A line that reports an error, in the output of a command that failed.
+pub fn is_error_line(line: &str) -> bool {
+    const MARKS: &[&str] = &[
+        "Error:",
+        "error:",
+        "error[",
+        "Traceback",
+        "panicked",
+        "FAILED",
+        "ERR!",
+    ];
+    if MARKS.iter().any(|m| line.contains(m)) {
+        return true;
+    }
+    let words: Vec<&str> = line
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(i, &w)| {
+        // "0 failed", "0 errors": a count of none, as test summaries write it.
+        let none = i > 0 && words[i - 1] == "0";
+        (matches!(w, "error" | "Error" | "ERROR" | "errors" | "failed" | "Failed") && !none)
+            // errno-style codes: ENOENT, ECONNREFUSED, EACCES.
+            || (w.len() >= 5
+                && w.starts_with('E')
+                && w.chars().all(|c| c.is_ascii_uppercase())
+                && w != "ERROR")
+    })
+}
+
+/// A command's own complaint, as tools that show files write it: `NAME: …` (`sed:`,
+/// `cat:`, `rg:`, the shell's `bash: …`) or git's `fatal:` and `error:`.
+fn own_message(line: &str, programs: &[String]) -> bool {
+    const SHELLS: &[&str] = &["bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh"];
+    if line.starts_with("fatal:") || line.starts_with("error:") {
+        return true;
+    }
+    let Some((name, _)) = line.split_once(':') else {
+        return false;
+    };
+    let name = name.trim();
+    programs.iter().any(|p| p == name) || SHELLS.contains(&name)
+}
+
+/// What a command line is made of, as far as its output goes.
+#[derive(Debug, Default, PartialEq)]
+struct Shape {
+    /// Every command in it shows files, searches or the history (or sets the shell up).
+    view: bool,
+    /// One of its commands answers a question by its exit (`grep`, `test`, `diff`).
+    probe: bool,
+    /// A command that is no view is followed by a pipe or a list (`|`, `;`, `||`): the
+    /// line's exit may not be its.
+    masked: bool,
+    /// It is the agent's patch tool run as a command (Codex's `apply_patch`).
+    edits: bool,
+    /// The programs it runs.
+    programs: Vec<String>,
+}
+
+/// Programs that set the shell up or print what they are given: neither a view nor a
+/// command whose output could hold an error.
+const NEUTRAL: &[&str] = &[
+    "cd", "pushd", "popd", "export", "set", "unset", "source", ".", "true", "echo", "printf",
+    "sleep", ":", "wait", "clear", "alias", "shopt", "trap", "local", "read", "exit",
+];
+
+/// Programs that show files, search them, or tell about the system.
+const VIEWS: &[&str] = &[
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "nl",
+    "bat",
+    "batcat",
+    "rg",
+    "grep",
+    "egrep",
+    "fgrep",
+    "zgrep",
+    "ag",
+    "ack",
+    "find",
+    "fd",
+    "fdfind",
+    "ls",
+    "ll",
+    "tree",
+    "exa",
+    "eza",
+    "wc",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "column",
+    "jq",
+    "yq",
+    "xxd",
+    "od",
+    "hexdump",
+    "strings",
+    "file",
+    "stat",
+    "diff",
+    "cmp",
+    "comm",
+    "du",
+    "df",
+    "pwd",
+    "which",
+    "whereis",
+    "type",
+    "readlink",
+    "realpath",
+    "basename",
+    "dirname",
+    "printenv",
+    "date",
+    "uname",
+    "whoami",
+    "hostname",
+    "id",
+    "ps",
+    "history",
+    "man",
+    "awk",
+    "gawk",
+    "tac",
+    "rev",
+    "fold",
+    "zcat",
+    "view",
+    "glow",
+    "md5sum",
+    "sha256sum",
+    "shasum",
+    "test",
+    "[",
+    "[[",
+    "Get-Content",
+    "gc",
+    "Select-String",
+    "dir",
+    "Get-ChildItem",
+];
+
+/// Programs whose exit 1 answers no (nothing found, false, different).
+const PROBES: &[&str] = &[
+    "grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "diff", "cmp", "test", "[", "[[",
+    "which", "command", "type", "pgrep",
+];
+
+/// git's subcommands that show the history or the work tree.
+const GIT_VIEWS: &[&str] = &[
+    "show",
+    "log",
+    "diff",
+    "blame",
+    "grep",
+    "status",
+    "ls-files",
+    "ls-tree",
+    "branch",
+    "rev-parse",
+    "reflog",
+    "shortlog",
+    "cat-file",
+    "describe",
+    "remote",
+    "whatchanged",
+    "range-diff",
+    "name-rev",
+    "for-each-ref",
+    "rev-list",
+    "config",
+];
+
+/// Programs that run the next word as the command.
+const WRAPPERS: &[&str] = &[
+    "sudo", "env", "time", "nice", "nohup", "exec", "builtin", "xargs",
+];
+
+fn shape(command: &str) -> Shape {
+    let parts = simple_commands(command);
+    let mut s = Shape {
+        view: true,
+        ..Shape::default()
+    };
+    let mut other = false;
+    for (i, (words, sep)) in parts.iter().enumerate() {
+        let Some((program, args)) = program_of(words) else {
+            continue;
+        };
+        s.edits |= matches!(program.as_str(), "apply_patch" | "applypatch");
+        if !NEUTRAL.contains(&program.as_str()) {
+            let view = match program.as_str() {
+                "sed" => !args
+                    .iter()
+                    .any(|a| a.starts_with("-i") || a.starts_with("--in-place")),
+                "git" => git_subcommand(args).is_some_and(|c| GIT_VIEWS.contains(&c)),
+                "gh" => args
+                    .get(1)
+                    .is_some_and(|a| matches!(a.as_str(), "view" | "list" | "diff" | "status")),
+                p => VIEWS.contains(&p),
+            };
+            s.probe |= PROBES.contains(&program.as_str())
+                || (program == "git" && args.iter().any(|a| a == "--quiet" || a == "--exit-code"));
+            s.view &= view;
+            other |= !view;
+            s.programs.push(program);
+        }
+        // After a command that is no view, a pipe or a list separator (not `&&`) with
+        // more after it: the line ends with another command's exit.
+        if other && i + 1 < parts.len() && sep.as_deref() != Some("&&") {
+            s.masked = true;
+        }
+    }
+    s
+}
+
+/// The subcommand of a git command line, past git's own options (`-C DIR`, `-c K=V`,
+/// `--no-pager`).
+fn git_subcommand(args: &[String]) -> Option<&str> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        match a.as_str() {
+            "-C" | "-c" | "--git-dir" | "--work-tree" => i += 2,
+            a if a.starts_with('-') => i += 1,
+            a => return Some(a),
+        }
+    }
+    None
+}
+
+/// The program a simple command runs and its arguments: past assignments (`A=b`),
+/// wrappers (`sudo`, `timeout 60`) and `bash -c '…'`'s own line (its first program).
+fn program_of(words: &[String]) -> Option<(String, &[String])> {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        let w = w.trim_start_matches(['(', '{']);
+        if w.is_empty() || (w.contains('=') && !w.starts_with('-') && !w.starts_with('=')) {
+            i += 1;
+            continue;
+        }
+        let name = w.rsplit('/').next().unwrap_or(w);
+        if WRAPPERS.contains(&name) {
+            i += 1;
+            while words.get(i).is_some_and(|a| a.starts_with('-')) {
+                i += 1;
+            }
+            continue;
+        }
+        if name == "timeout" {
+            i += 1;
+            while words.get(i).is_some_and(|a| a.starts_with('-')) {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        return Some((name.to_string(), &words[i + 1..]));
+    }
+    None
+}
+
+/// The simple commands of a command line, each with the operator after it (`|`, `||`,
+/// `&&`, `;`, `&`, a line break); quotes keep their text whole, a here-document's body
+/// is skipped.
+fn simple_commands(command: &str) -> Vec<(Vec<String>, Option<String>)> {
+    let mut parts = Vec::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut heredocs: Vec<String> = Vec::new();
+    let mut chars = command.chars().peekable();
+    let end_word = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
+        if *in_word {
+            words.push(std::mem::take(word));
+            *in_word = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                    word.push(q);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => {
+                            if let Some(n) = chars.next() {
+                                word.push(n);
+                            }
+                        }
+                        q => word.push(q),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some('\n') | None => {}
+                Some(n) => {
+                    in_word = true;
+                    word.push(n);
+                }
+            },
+            '<' if chars.peek() == Some(&'<') => {
+                chars.next();
+                if chars.peek() == Some(&'<') {
+                    // A here-string: its word follows.
+                    chars.next();
+                    continue;
+                }
+                end_word(&mut word, &mut in_word, &mut words);
+                chars.next_if_eq(&'-');
+                while chars.next_if(|c| *c == ' ').is_some() {}
+                let mut delimiter = String::new();
+                while let Some(d) = chars.next_if(|c| !c.is_whitespace() && !";|&".contains(*c)) {
+                    if !matches!(d, '\'' | '"') {
+                        delimiter.push(d);
+                    }
+                }
+                if !delimiter.is_empty() {
+                    heredocs.push(delimiter);
+                }
+            }
+            '\n' | ';' | '|' | '&' => {
+                end_word(&mut word, &mut in_word, &mut words);
+                let sep = match c {
+                    '|' if chars.next_if_eq(&'|').is_some() => "||",
+                    '&' if chars.next_if_eq(&'&').is_some() => "&&",
+                    '&' if chars.peek() == Some(&'>') => {
+                        // `&>file`: a redirection, not a separator.
+                        continue;
+                    }
+                    '|' => "|",
+                    '&' => "&",
+                    ';' => ";",
+                    _ => "\n",
+                };
+                if !words.is_empty() {
+                    parts.push((std::mem::take(&mut words), Some(sep.to_string())));
+                }
+                if c == '\n' {
+                    // The bodies of the here-documents opened on the line just ended.
+                    for delimiter in std::mem::take(&mut heredocs) {
+                        let mut line = String::new();
+                        loop {
+                            match chars.next() {
+                                Some('\n') | None => {
+                                    if line.trim() == delimiter || chars.peek().is_none() {
+                                        break;
+                                    }
+                                    line.clear();
+                                }
+                                Some(ch) => line.push(ch),
+                            }
+                        }
+                    }
+                }
+            }
+            c if c.is_whitespace() => end_word(&mut word, &mut in_word, &mut words),
+            '>' | '<' => {
+                // A redirection ends the word before it; its target is a word.
+                end_word(&mut word, &mut in_word, &mut words);
+                chars.next_if_eq(&'>');
+                chars.next_if_eq(&'&');
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    end_word(&mut word, &mut in_word, &mut words);
+    if !words.is_empty() {
+        parts.push((words, None));
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(event: Event) -> Record {
+        Record {
+            at: None,
+            event,
+            sidechain: false,
+        }
+    }
+
+    fn call(name: &str, command: Option<&str>, id: &str) -> Record {
+        rec(Event::ToolCall {
+            name: name.into(),
+            input: String::new(),
+            command: command.map(str::to_string),
+            files: Vec::new(),
+            id: Some(id.into()),
+        })
+    }
+
+    fn result(id: &str, text: &str, error: bool, exit: Option<i64>) -> Record {
+        rec(Event::ToolResult {
+            text: text.into(),
+            error,
+            exit,
+            id: Some(id.into()),
+        })
+    }
+
+    #[test]
+    fn terminal_codes_go() {
+        for (with, without) in [
+            ("\u{1b}[31merror\u{1b}[0m: x", "error: x"),
+            ("\u{1b}[1;38;5;196mE\u{1b}[m", "E"),
+            ("\u{1b}]8;;https://x\u{7}link\u{1b}]8;;\u{7}", "link"),
+            ("\u{1b}]0;title\u{1b}\\text", "text"),
+            ("a\u{1b}(Bb\u{1b}=c", "abc"),
+            ("\u{9b}2Kline", "line"),
+            ("cut \u{1b}[", "cut "),
+        ] {
+            assert_eq!(without_ansi(with), without, "{with:?}");
+        }
+        assert!(matches!(without_ansi("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn exit_codes_as_the_agents_write_them() {
+        assert_eq!(claude_exit("Exit code 101\nerror: x"), Some(101));
+        assert_eq!(
+            claude_exit("<status>completed</status>\n<exit_code>2</exit_code>"),
+            Some(2)
+        );
+        assert_eq!(claude_exit("all good"), None);
+        assert_eq!(
+            codex_exit("Exit code: 1\nWall time: 0.2 seconds\nOutput:\nx"),
+            Some(1)
+        );
+        assert_eq!(
+            codex_exit("Chunk ID: a1\nWall time: 1 seconds\nProcess exited with code 2\nOutput:\n"),
+            Some(2)
+        );
+        assert_eq!(
+            codex_exit(
+                "Chunk ID: a1\nWall time: 10 seconds\nProcess running with session ID 7\nOutput:\n"
+            ),
+            None
+        );
+        // A header is only at the top.
+        assert_eq!(codex_exit("output\nExit code: 3"), None);
+        assert_eq!(
+            body("Exit code: 1\nWall time: 0 seconds\nOutput:\nfirst\nsecond"),
+            "first\nsecond"
+        );
+        assert_eq!(body("Exit code 2\nerror: x"), "error: x");
+        assert_eq!(body("plain"), "plain");
+    }
+
+    #[test]
+    fn command_shapes() {
+        for view in [
+            "sed -n '1,80p' src/main.rs",
+            "cat a.go | head -50",
+            "cd /repo && git log --oneline -20",
+            "git -C sub --no-pager show HEAD~1",
+            "rg -n 'klog.Errorf' pkg/ | head",
+            "nl -ba lib/a.ex | sed -n 10,40p",
+            "ls -la; pwd",
+            "grep -rn \"error\" src/ || true",
+            "gh pr view 12",
+        ] {
+            let s = shape(view);
+            assert!(s.view && !s.masked, "{view}: {s:?}");
+        }
+        for (other, masked) in [
+            ("cargo test", false),
+            ("cd x && cargo build 2>&1 | tail -20", true),
+            ("npm test; echo done", true),
+            ("sed -i 's/a/b/' f.rs", false),
+            ("RUST_LOG=debug timeout 60 cargo run -- --x", false),
+            ("cargo build && ls target", false),
+            (
+                "cat > notes.md <<'EOF'\nerror: not a command\nEOF\ncargo fmt",
+                false,
+            ),
+            ("git commit -m \"fix: error | pipe\"", false),
+            ("pytest -q || true", true),
+        ] {
+            let s = shape(other);
+            assert!(!s.view, "{other}: {s:?}");
+            assert_eq!(s.masked, masked, "{other}: {s:?}");
+        }
+        assert!(shape("grep -q x f").probe && shape("test -f a").probe);
+        assert!(!shape("cargo test").probe);
+        assert!(shape("apply_patch <<'EOF'\n*** Begin Patch\nEOF").edits);
+    }
+
+    #[test]
+    fn only_failed_calls_give_error_lines() {
+        let go_source = "12\tklog.Errorf(\"Failed to sync %s\", key)\n13\treturn err";
+        let segment = vec![
+            // A file shown by a command, with "error" in it, even when the call failed.
+            call("Bash", Some("sed -n '1,40p' pkg/sync.go"), "a"),
+            result("a", "\tklog.Errorf(\"Failed to sync: %v\", err)\n\t{:error, reason} ->", false, None),
+            call("Bash", Some("cat pkg/sync.go pkg/gone.go"), "b"),
+            result("b", &format!("Exit code 1\n{go_source}\ncat: pkg/gone.go: No such file or directory"), true, Some(1)),
+            // A search that found nothing.
+            call("Bash", Some("rg -n 'ErrClosed' src"), "c"),
+            result("c", "Exit code 1", true, Some(1)),
+            // Passing tests whose log holds error words.
+            call("Bash", Some("go test ./pkg/..."), "d"),
+            result("d", "E1205 10:00:01 Failed to connect\nok  \tpkg\t0.2s", false, Some(0)),
+            // A failed build: its error lines, not the bare exit nor the source excerpt.
+            call("shell", Some("cargo build"), "e"),
+            result("e", "Exit code: 101\nWall time: 3 seconds\nOutput:\nerror[E0425]: cannot find value `x`\n  --> src/a.rs:3:5\n3 |     x.error()\n  |     ^ not found\nerror: could not compile `a`", true, Some(101)),
+            // A failed command with nothing to say but its exit.
+            call("Bash", Some("npm run lint"), "f"),
+            result("f", "Exit code 1", true, Some(1)),
+            // Harness text, in place of a result.
+            call("Bash", Some("rm -rf build"), "g"),
+            result("g", "The user doesn't want to proceed with this tool use. The tool use was rejected.", true, None),
+            call("Edit", None, "h"),
+            result("h", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>", true, None),
+            call("shell", Some("make deploy"), "i"),
+            result("i", "exec command rejected by user", true, None),
+            // A build whose exit a pipe hides.
+            call("Bash", Some("cargo test 2>&1 | tail -5"), "j"),
+            result("j", "test a ... ok\ntest result: FAILED. 1 passed; 1 failed\nerror: test failed, to rerun pass `--lib`", false, None),
+            // Another tool's failure.
+            call("mcp__db__query", None, "k"),
+            result("k", "Error: connect ECONNREFUSED 127.0.0.1:5432", true, None),
+            // The same error but for its pid, twice.
+            call("Bash", Some("./run.sh"), "l"),
+            result("l", "Exit code 1\n      2 [main] bash 1234 fork: child -1 - CreateProcess failed, errno 5\n      3 [main] bash 5678 fork: child -1 - CreateProcess failed, errno 5", true, Some(1)),
+        ];
+        assert_eq!(
+            error_lines(&segment),
+            vec![
+                "cat: pkg/gone.go: No such file or directory",
+                "error[E0425]: cannot find value `x`",
+                "error: could not compile `a`",
+                "`npm run lint` exited 1",
+                "test result: FAILED. 1 passed; 1 failed",
+                "error: test failed, to rerun pass `--lib`",
+                "Error: connect ECONNREFUSED 127.0.0.1:5432",
+                "2 [main] bash 1234 fork: child -1 - CreateProcess failed, errno 5",
+            ]
+        );
+    }
+
+    #[test]
+    fn results_follow_their_calls_without_ids() {
+        let plain = |name: &str, command: Option<&str>| {
+            rec(Event::ToolCall {
+                name: name.into(),
+                input: String::new(),
+                command: command.map(str::to_string),
+                files: Vec::new(),
+                id: None,
+            })
+        };
+        let out = |text: &str, exit: Option<i64>| {
+            rec(Event::ToolResult {
+                text: text.into(),
+                error: exit.is_some_and(|c| c != 0),
+                exit,
+                id: None,
+            })
+        };
+        let segment = vec![
+            plain("shell", Some("git show HEAD")),
+            plain("shell", Some("pytest")),
+            out(
+                "fatal: bad revision 'HEAD'\n+ error: in the diff",
+                Some(128),
+            ),
+            out(
+                "FAILED tests/test_a.py::test_x - AssertionError: boom\n1 failed, 3 passed",
+                Some(1),
+            ),
+        ];
+        assert_eq!(
+            error_lines(&segment),
+            vec![
+                "fatal: bad revision 'HEAD'",
+                "FAILED tests/test_a.py::test_x - AssertionError: boom",
+                "1 failed, 3 passed",
+            ]
+        );
+    }
+
+    #[test]
+    fn bare_exits_and_numbers() {
+        for bare in [
+            "Exit code 1",
+            "exit status 2",
+            "Process exited with code 1",
+            "Command failed with exit code 127",
+        ] {
+            assert!(bare_exit(bare), "{bare}");
+        }
+        for not in [
+            "make: *** [test] Error 2",
+            "exit: unknown flag --x",
+            "error: could not compile",
+        ] {
+            assert!(!bare_exit(not), "{not}");
+        }
+        assert_eq!(
+            numberless("pid 1234 at 0x7ffe12 in 12.5s"),
+            numberless("pid 99 at 0x1 in 3.25s")
+        );
+        assert_eq!(
+            numberless("E1205 10:00:01.123 x"),
+            numberless("E1206 11:02:03.9 x")
+        );
+        assert_ne!(numberless("error: a"), numberless("error: b"));
+    }
+}
