@@ -256,7 +256,7 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
             let field = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
             let name = text("name");
             let command = match name.as_str() {
-                "Bash" => field("command"),
+                "Bash" | "PowerShell" => field("command"),
                 _ => None,
             };
             let files = match name.as_str() {

@@ -105,59 +105,62 @@ pub fn claude_exit(text: &str) -> Option<i64> {
 }
 
 /// The exit code the header of a Codex shell output names: `Exit code: N` (0.40 on),
-/// `Process exited with code N` (the unified exec); none while the process runs on.
+/// `Process exited with code N` (the unified exec), the same inside the output of a
+/// script of the code mode (`Script failed` … `Script error:` … `Exit code: 1`); none
+/// while the process runs on.
 pub fn codex_exit(text: &str) -> Option<i64> {
-    header(text).find_map(|l| {
+    split(text).0.into_iter().find_map(|l| {
         l.strip_prefix("Exit code:")
             .or_else(|| l.strip_prefix("Process exited with code"))
             .and_then(|n| n.trim().parse().ok())
     })
 }
 
-/// How the first lines of a shell result that Codex or Claude Code wrote about the
-/// command begin: how it ended, how long it took, the chunk's size.
+/// How the lines that Codex or Claude Code write above a shell command's output begin:
+/// the command, how it ended, how long it took, the chunk's size; and those of the code
+/// mode's scripts, which hold a command's output with its own header.
 const HEADER: &[&str] = &[
     "Exit code",
-    "Wall time:",
+    "Wall time",
     "Chunk ID:",
+    "Command:",
     "Process exited with code",
     "Process running with session ID",
     "Original token count:",
     "Total output lines:",
+    "Warning: truncated output",
+    "Script completed",
+    "Script failed",
+    "Script running with cell ID",
+    "Script error:",
 ];
 
-/// The header lines of a shell result, which the agent's program wrote.
-fn header(text: &str) -> impl Iterator<Item = &str> {
-    text.trim_start()
-        .lines()
-        .map(str::trim)
-        .take_while(|l| HEADER.iter().any(|h| l.starts_with(h)))
-}
-
-/// A result's text after its header (and the `Output:` line that closes it).
-fn body(text: &str) -> &str {
-    let t = text.trim_start();
-    let mut rest = t;
-    let mut any = false;
-    while let Some(line) = rest.lines().next() {
+/// A result's header lines, and the text after them (after the `Output:` line that
+/// closes each header).
+fn split(text: &str) -> (Vec<&str>, &str) {
+    let mut header = Vec::new();
+    let mut rest = text;
+    loop {
+        let t = rest.trim_start();
+        let Some(line) = t.lines().next() else {
+            return (header, t);
+        };
         let l = line.trim();
         if HEADER.iter().any(|h| l.starts_with(h)) {
-            any = true;
-        } else if any && l == "Output:" {
-            rest = &rest[line.len().min(rest.len())..];
-            rest = rest.strip_prefix('\n').unwrap_or(rest);
-            return rest;
+            header.push(l);
+        } else if !header.is_empty() && l == "Output:" {
+            // The output may open with a header of its own (a script's command).
         } else {
-            break;
+            let body = if header.is_empty() { text } else { t };
+            return (header, body);
         }
-        rest = &rest[line.len().min(rest.len())..];
-        rest = rest.strip_prefix('\n').unwrap_or(rest);
+        rest = &t[line.len()..];
     }
-    if any {
-        rest
-    } else {
-        t
-    }
+}
+
+/// A result's text after its header.
+fn body(text: &str) -> &str {
+    split(text).1
 }
 
 /// How a result that the agent's program wrote in place of the tool's own output
@@ -192,11 +195,20 @@ const HARNESS: &[&str] = &[
     "PreToolUse:",
     "PostToolUse:",
     "Blocked by hook",
-    // Codex.
+    "Permission for this tool use was denied",
+    "Tool permission request failed",
+    "User chose to stay in plan mode",
+    "User rejected",
+    // Codex: refusals, interruptions, the sandbox, commands it could not start.
     "exec command rejected by user",
     "patch rejected by user",
     "aborted by user",
     "rejected by user",
+    "failed in sandbox",
+    "sandbox denied",
+    "execution error:",
+    "exec_command failed",
+    "write_stdin failed",
     "unsupported call:",
     "failed to parse function arguments",
     "unsupported custom tool call:",
@@ -205,11 +217,33 @@ const HARNESS: &[&str] = &[
 /// Lines the agent's program adds to a command's output: not the command's.
 const HARNESS_LINES: &[&str] = &["Shell cwd was reset to", "<system-reminder>"];
 
-/// Whether a result is text the agent's program wrote in place of the tool's output.
+/// Whether a result is text the agent's program wrote in place of the tool's output
+/// (under the header Codex writes, for a command it stopped).
 fn harness(text: &str) -> bool {
-    let t = text.trim_start();
-    // Codex's answer for a call the person interrupted is the bare word.
-    t.trim_end() == "aborted" || HARNESS.iter().any(|h| t.starts_with(h))
+    [text, body(text)].iter().any(|t| {
+        let t = t.trim_start();
+        // Codex's answer for a call the person interrupted is the bare word.
+        t.trim_end() == "aborted" || HARNESS.iter().any(|h| t.starts_with(h))
+    })
+}
+
+/// The text as one line shows it: what a carriage return wrote last, without other
+/// control characters (a terminal's backspaces, `^D`).
+fn shown(line: &str) -> Cow<'_, str> {
+    let last = line
+        .trim_end_matches('\r')
+        .rsplit('\r')
+        .next()
+        .unwrap_or(line);
+    if last.chars().any(|c| c.is_control() && c != '\t') {
+        Cow::Owned(
+            last.chars()
+                .filter(|c| !c.is_control() || *c == '\t')
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(last)
+    }
 }
 
 /// The text without `<system-reminder>` blocks, which Claude Code appends to results.
@@ -248,6 +282,8 @@ const COMMAND_TOOLS: &[&str] = &[
     "BashOutput",
     "KillShell",
     "TaskOutput",
+    "PowerShell",
+    "exec",
     "shell",
     "shell_command",
     "exec_command",
@@ -285,9 +321,27 @@ const OWN_TOOLS: &[&str] = &[
     "grep_files",
     "tool_search",
     "request_user_input",
+    "WebFetch",
+    "WebSearch",
+    "web_search",
+    "TaskCreate",
+    "TaskUpdate",
+    "TaskList",
+    "TaskGet",
+    "wait",
+    "wait_agent",
+    "spawn_agent",
+    "close_agent",
+    "send_input",
+    "list_mcp_resources",
+    "list_mcp_resource_templates",
+    "read_mcp_resource",
+    "request_permissions",
 ];
 
 fn tool<'a>(name: &str, command: Option<&'a str>) -> Tool<'a> {
+    // The editor Zed offers Claude Code's own tools as its MCP server's.
+    let name = name.strip_prefix("mcp__acp__").unwrap_or(name);
     if let Some(c) = command {
         return if shape(c).edits {
             Tool::Own
@@ -308,15 +362,23 @@ fn tool<'a>(name: &str, command: Option<&'a str>) -> Tool<'a> {
 /// say why; alike but for their numbers, one line; in order.
 pub fn error_lines(segment: &[Record]) -> Vec<String> {
     // Results name their call by id; those of calls without one follow in call order.
-    let mut by_id: HashMap<&str, (&str, Option<&str>)> = HashMap::new();
-    let mut in_order: VecDeque<(&str, Option<&str>)> = VecDeque::new();
+    let mut by_id: HashMap<&str, (&str, Option<Cow<str>>)> = HashMap::new();
+    let mut in_order: VecDeque<(&str, Option<Cow<str>>)> = VecDeque::new();
     let mut found = Vec::new();
     for r in segment {
         match &r.event {
             Event::ToolCall {
-                name, command, id, ..
+                name,
+                command,
+                id,
+                input,
+                ..
             } => {
-                let call = (name.as_str(), command.as_deref());
+                let command = match command {
+                    Some(c) => Some(Cow::Borrowed(c.as_str())),
+                    None => script_command(input).map(Cow::Owned),
+                };
+                let call = (name.as_str(), command);
                 match id {
                     Some(id) => {
                         by_id.insert(id.as_str(), call);
@@ -331,11 +393,11 @@ pub fn error_lines(segment: &[Record]) -> Vec<String> {
                 id,
             } => {
                 let call = match id {
-                    Some(id) => by_id.get(id.as_str()).copied(),
+                    Some(id) => by_id.remove(id.as_str()),
                     None => in_order.pop_front(),
                 };
-                let kind = match call {
-                    Some((name, command)) => tool(name, command),
+                let kind = match &call {
+                    Some((name, command)) => tool(name, command.as_deref()),
                     // A result whose call is in an earlier segment.
                     None if exit.is_some() => Tool::Command(None),
                     None => Tool::Other,
@@ -353,38 +415,56 @@ pub fn error_lines(segment: &[Record]) -> Vec<String> {
         .collect()
 }
 
+/// The command a script of Codex's code mode runs: the `command` (or `cmd`) of its first
+/// `tools.shell_command({…})` or `tools.exec_command({…})`.
+fn script_command(input: &str) -> Option<String> {
+    let at = ["tools.shell_command(", "tools.exec_command("]
+        .iter()
+        .filter_map(|f| input.find(f).map(|i| i + f.len()))
+        .min()?;
+    let object = input[at..].trim_start();
+    let value = serde_json::Deserializer::from_str(object)
+        .into_iter::<serde_json::Value>()
+        .next()?
+        .ok()?;
+    value
+        .get("command")
+        .or_else(|| value.get("cmd"))?
+        .as_str()
+        .map(str::to_string)
+}
+
 /// The error lines of one result.
 fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec<String> {
     let text = without_reminders(text);
     if harness(&text) || kind == Tool::Own {
         return Vec::new();
     }
-    let lines = || {
-        body(&text)
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !HARNESS_LINES.iter().any(|h| l.starts_with(h)))
+    let lines: Vec<String> = body(&text)
+        .lines()
+        .map(|l| shown(l).trim().to_string())
+        .filter(|l| !l.is_empty() && !HARNESS_LINES.iter().any(|h| l.starts_with(h)))
+        .collect();
+    let take = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| pick(l))
+            .take(LINES_PER_RESULT)
+            .cloned()
+            .collect()
     };
     let Tool::Command(command) = kind else {
-        // Another tool: what it said of its failure, first.
+        // Another tool (an MCP server's): what it said of its failure, past a heading.
         return if failed {
-            lines()
-                .find(|l| !bare_exit(l))
-                .map(str::to_string)
+            take(&|l| !bare_exit(l) && !l.starts_with('#'))
                 .into_iter()
+                .take(1)
                 .collect()
         } else {
             Vec::new()
         };
     };
     let shape = command.map(shape).unwrap_or_default();
-    let take = |pick: &dyn Fn(&str) -> bool| -> Vec<String> {
-        lines()
-            .filter(|l| pick(l))
-            .take(LINES_PER_RESULT)
-            .map(str::to_string)
-            .collect()
-    };
     if !failed {
         // A pipe or a list may hide how its first command ended (`cargo build | tail`):
         // only what reads as an error report there.
@@ -399,23 +479,56 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
         // (`sed: can't read x: No such file or directory`), never the lines it showed.
         return take(&|l| own_message(l, &shape.programs));
     }
-    let found = take(&|l| !content_line(l) && !passing(l) && !bare_exit(l) && is_error_line(l));
+    let found = take(&|l| {
+        !content_line(l)
+            && !passing(l)
+            && !logged_below_error(l)
+            && !bare_exit(l)
+            && is_error_line(l)
+    });
     if !found.is_empty() {
         return found;
     }
-    match (command, exit) {
+    let Some(command) = command else {
+        return Vec::new();
+    };
+    let command = one_line(command);
+    match exit {
         // `grep` finding nothing, `test` saying no, `diff` finding differences.
-        (_, Some(1)) if shape.probe => Vec::new(),
-        (Some(c), Some(code)) => vec![format!("`{}` exited {code}", one_line(c))],
-        // A failure without a code (a time-out): what the result says, when it says more
-        // than that it failed.
-        (_, None) => lines()
-            .find(|l| !bare_exit(l))
-            .map(str::to_string)
-            .into_iter()
-            .collect(),
-        (None, Some(_)) => Vec::new(),
+        Some(1) if shape.probe => Vec::new(),
+        Some(code) => vec![format!("`{command}` exited {code}")],
+        // Failed without a code (Claude Code before 2.0, a time-out).
+        None => match lines
+            .first()
+            .and_then(|l| l.strip_prefix("Command timed out"))
+        {
+            Some(rest) => vec![format!("`{command}` timed out{rest}")],
+            None => vec![format!("`{command}` failed")],
+        },
     }
+}
+
+/// A log line of a level below error (`INFO`, `DEBUG`, klog's `I1205 …`), whatever
+/// words it holds.
+fn logged_below_error(line: &str) -> bool {
+    let words: Vec<&str> = line
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .take(4)
+        .collect();
+    let level = |w: &&str| {
+        matches!(
+            *w,
+            "INFO" | "DEBUG" | "TRACE" | "WARN" | "WARNING" | "NOTICE" | "info" | "debug" | "trace"
+        )
+    };
+    let klog = line.len() > 5
+        && line.starts_with(['I', 'W', 'D'])
+        && line[1..5].chars().all(|c| c.is_ascii_digit());
+    (klog || words.iter().any(level))
+        && !words
+            .iter()
+            .any(|w| matches!(*w, "ERROR" | "FATAL" | "CRITICAL" | "error" | "fatal"))
 }
 
 /// A command on one line, cut to a length a title could hold.
@@ -583,6 +696,10 @@ pub fn is_error_line(line: &str) -> bool {
         "panicked",
         "FAILED",
         "ERR!",
+        "command not found",
+        "No such file or directory",
+        "Permission denied",
+        "is not recognized as",
     ];
     if MARKS.iter().any(|m| line.contains(m)) {
         return true;
@@ -594,7 +711,7 @@ pub fn is_error_line(line: &str) -> bool {
     words.iter().enumerate().any(|(i, &w)| {
         // "0 failed", "0 errors": a count of none, as test summaries write it.
         let none = i > 0 && words[i - 1] == "0";
-        (matches!(w, "error" | "Error" | "ERROR" | "errors" | "failed" | "Failed") && !none)
+        (matches!(w, "error" | "Error" | "ERROR" | "errors" | "failed" | "Failed" | "FAIL") && !none)
             // errno-style codes: ENOENT, ECONNREFUSED, EACCES.
             || (w.len() >= 5
                 && w.starts_with('E')
@@ -1173,6 +1290,65 @@ mod tests {
                 "FAILED tests/test_a.py::test_x - AssertionError: boom",
                 "1 failed, 3 passed",
             ]
+        );
+    }
+
+    #[test]
+    fn later_shapes_of_both_agents() {
+        let segment = vec![
+            // Codex 0.11x: the command above the unified exec's header; a run that goes on.
+            call("exec_command", Some("npm run build"), "a"),
+            result("a", "Command: /bin/zsh -lc 'npm run build'\nChunk ID: d2e4\nWall time: 1.0 seconds\nProcess running with session ID 3281\nOriginal token count: 9\nOutput:\n> build\nerror TS2304: Cannot find name 'x'.", false, None),
+            // Stopped by the person, under the header.
+            call("shell_command", Some("cargo test"), "b"),
+            result("b", "Wall time: 406.9 seconds\naborted by user", false, None),
+            // The sandbox, a command Codex could not start.
+            call("shell", Some("npm run build"), "c"),
+            result("c", "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 2", false, None),
+            call("shell", Some("rgx foo"), "d"),
+            result("d", "execution error: Io(Os { code: 2, kind: NotFound, message: \"No such file or directory\" })", false, None),
+            // A script of the code mode running a command that failed.
+            rec(Event::ToolCall {
+                name: "exec".into(),
+                input: "const r = await tools.shell_command({\"command\":\"pytest -q\"});\ntext(r)".into(),
+                command: None,
+                files: Vec::new(),
+                id: Some("e".into()),
+            }),
+            result("e", "Script failed\nWall time 0.2 seconds\nOutput:\n\nScript error:\nExit code: 1\nWall time: 0.2 seconds\nOutput:\nE   assert 1 == 2\nFAILED test_a.py::test_b", true, Some(1)),
+            // Claude Code before 2.0: a failed command without its exit code.
+            call("Bash", Some("yarn build"), "f"),
+            result("f", "warning package.json: No license field\n$ webpack", true, None),
+            call("Bash", Some("npm test"), "g"),
+            result("g", "Command timed out after 2m 0.0s", true, None),
+            // A log of levels below error, and a terminal's control characters.
+            call("PowerShell", Some("docker exec web odoo -u all"), "h"),
+            result("h", "Exit code 255\n2026-05-06 03:57:24,089 42 INFO ? odoo: failed to load a module\n^D\u{8}\u{8}\r  FAIL  BasicSetupTest", true, Some(255)),
+            // An MCP server's failure under its heading.
+            call("mcp__playwright__browser_click", None, "i"),
+            result("i", "### Result\nError: Ref e65 not found in the current page snapshot.", true, None),
+            // The agent's own tools, behind an editor's MCP server.
+            call("mcp__acp__Read", None, "j"),
+            result("j", "Reading file failed: {\"code\":-32002,\"message\":\"Resource not found\"}", true, None),
+            call("WebFetch", None, "k"),
+            result("k", "Request failed with status code 404", true, None),
+            call("Bash", Some("gemini \"market size\""), "l"),
+            result("l", "Exit code 127\n(eval):1: command not found: gemini", true, Some(127)),
+        ];
+        assert_eq!(
+            error_lines(&segment),
+            vec![
+                "FAILED test_a.py::test_b",
+                "`yarn build` failed",
+                "`npm test` timed out after 2m 0.0s",
+                "FAIL  BasicSetupTest",
+                "Error: Ref e65 not found in the current page snapshot.",
+                "(eval):1: command not found: gemini",
+            ]
+        );
+        assert_eq!(
+            codex_exit("Script failed\nWall time 0.2 seconds\nOutput:\n\nScript error:\nExit code: 1\nOutput:\nx"),
+            Some(1)
         );
     }
 

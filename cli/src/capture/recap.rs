@@ -29,7 +29,7 @@ pub fn recap(segment: &[Record]) -> String {
             _ => None,
         })
     };
-    let last = answers().last();
+    let last = answers().next_back();
     let after = &own[last.map_or(0, |(i, _)| i + 1)..];
     let mid_task = after.iter().any(|r| match &r.event {
         // Tools still running, a request not answered, an interruption.
@@ -38,7 +38,7 @@ pub fn recap(segment: &[Record]) -> String {
         Event::Note(t) => t.trim_start().starts_with("[Request interrupted by user"),
         _ => false,
     }) || last.is_some_and(|(_, t)| announces(t));
-    let report = answers().filter_map(|(_, t)| reported(t)).last();
+    let report = answers().rev().find_map(|(_, t)| reported(t));
     match (mid_task, report) {
         (false, report) => report.unwrap_or_default(),
         (true, Some(report)) => format!("{UNFINISHED} {report}"),
