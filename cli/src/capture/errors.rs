@@ -484,6 +484,7 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
             && !passing(l)
             && !logged_below_error(l)
             && !bare_exit(l)
+            && !verdict_only(l)
             && is_error_line(l)
     });
     if !found.is_empty() {
@@ -605,6 +606,7 @@ fn bare_exit(line: &str) -> bool {
                         | "the"
                         | "a"
                         | "an"
+                        | "elifecycle"
                 )
         })
 }
@@ -613,7 +615,11 @@ fn bare_exit(line: &str) -> bool {
 /// list, a compiler's excerpt of the source), not a message of the command's own.
 pub fn content_line(line: &str) -> bool {
     let t = line.trim_start();
-    if line.starts_with(['+', '-', '@', '>']) && !line.starts_with("-->") {
+    // Not a diff's: a path in a compiler's report, a test runner's verdict.
+    let report = ["-->", "--- FAIL", "--- PASS"]
+        .iter()
+        .any(|r| line.starts_with(r));
+    if line.starts_with(['+', '-', '@', '>']) && !report {
         return true;
     }
     if t.starts_with("diff --git") || t.starts_with("index ") || t.starts_with("- [") {
@@ -648,6 +654,7 @@ fn headline(line: &str) -> bool {
     const STARTS: &[&str] = &[
         "error:",
         "error[",
+        "error TS",
         "Error:",
         "ERROR:",
         "fatal:",
@@ -684,6 +691,15 @@ fn headline(line: &str) -> bool {
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+/// A verdict alone (`FAIL`), which says no more than the exit.
+fn verdict_only(line: &str) -> bool {
+    let word = line.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    matches!(
+        word,
+        "FAIL" | "FAILED" | "ERROR" | "Error" | "error" | "failed"
+    )
 }
 
 /// A line that reports an error, in the output of a command that failed.
