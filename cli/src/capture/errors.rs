@@ -195,6 +195,8 @@ const HARNESS: &[&str] = &[
     "PreToolUse:",
     "PostToolUse:",
     "Blocked by hook",
+    // The program stopped a command at its time limit: most often a server that runs on.
+    "Command timed out after",
     "Permission for this tool use was denied",
     "Tool permission request failed",
     "User chose to stay in plan mode",
@@ -217,14 +219,18 @@ const HARNESS: &[&str] = &[
 /// Lines the agent's program adds to a command's output: not the command's.
 const HARNESS_LINES: &[&str] = &["Shell cwd was reset to", "<system-reminder>"];
 
+/// What Claude Code writes when it refuses a command of its own accord.
+const HARNESS_WORDS: &[&str] = &["For security, Claude Code may only"];
+
 /// Whether a result is text the agent's program wrote in place of the tool's output
 /// (under the header Codex writes, for a command it stopped).
 fn harness(text: &str) -> bool {
-    [text, body(text)].iter().any(|t| {
-        let t = t.trim_start();
-        // Codex's answer for a call the person interrupted is the bare word.
-        t.trim_end() == "aborted" || HARNESS.iter().any(|h| t.starts_with(h))
-    })
+    HARNESS_WORDS.iter().any(|w| text.contains(w))
+        || [text, body(text)].iter().any(|t| {
+            let t = t.trim_start();
+            // Codex's answer for a call the person interrupted is the bare word.
+            t.trim_end() == "aborted" || HARNESS.iter().any(|h| t.starts_with(h))
+        })
 }
 
 /// The text as one line shows it: what a carriage return wrote last, without other
@@ -456,7 +462,7 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
     let Tool::Command(command) = kind else {
         // Another tool (an MCP server's): what it said of its failure, past a heading.
         return if failed {
-            take(&|l| !bare_exit(l) && !l.starts_with('#'))
+            take(&|l| !bare_exit(l) && !verdict_only(l) && !l.starts_with('#'))
                 .into_iter()
                 .take(1)
                 .collect()
@@ -475,9 +481,11 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
         };
     }
     if shape.view {
-        // A command that shows files, searches or the history: only its own complaint
-        // (`sed: can't read x: No such file or directory`), never the lines it showed.
-        return take(&|l| own_message(l, &shape.programs));
+        // A command that shows files, searches or the history: neither the lines it
+        // showed nor its complaint of a path or a pattern the agent got wrong
+        // (`sed: x: No such file or directory`, `grep: Unmatched (`), as the agent's
+        // own file tools' failures are not.
+        return Vec::new();
     }
     let found = take(&|l| {
         !content_line(l)
@@ -498,14 +506,8 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
         // `grep` finding nothing, `test` saying no, `diff` finding differences.
         Some(1) if shape.probe => Vec::new(),
         Some(code) => vec![format!("`{command}` exited {code}")],
-        // Failed without a code (Claude Code before 2.0, a time-out).
-        None => match lines
-            .first()
-            .and_then(|l| l.strip_prefix("Command timed out"))
-        {
-            Some(rest) => vec![format!("`{command}` timed out{rest}")],
-            None => vec![format!("`{command}` failed")],
-        },
+        // Failed without a code (Claude Code before 2.0).
+        None => vec![format!("`{command}` failed")],
     }
 }
 
@@ -736,20 +738,6 @@ pub fn is_error_line(line: &str) -> bool {
     })
 }
 
-/// A command's own complaint, as tools that show files write it: `NAME: …` (`sed:`,
-/// `cat:`, `rg:`, the shell's `bash: …`) or git's `fatal:` and `error:`.
-fn own_message(line: &str, programs: &[String]) -> bool {
-    const SHELLS: &[&str] = &["bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh"];
-    if line.starts_with("fatal:") || line.starts_with("error:") {
-        return true;
-    }
-    let Some((name, _)) = line.split_once(':') else {
-        return false;
-    };
-    let name = name.trim();
-    programs.iter().any(|p| p == name) || SHELLS.contains(&name)
-}
-
 /// What a command line is made of, as far as its output goes.
 #[derive(Debug, Default, PartialEq)]
 struct Shape {
@@ -762,8 +750,6 @@ struct Shape {
     masked: bool,
     /// It is the agent's patch tool run as a command (Codex's `apply_patch`).
     edits: bool,
-    /// The programs it runs.
-    programs: Vec<String>,
 }
 
 /// Programs that set the shell up or print what they are given: neither a view nor a
@@ -840,6 +826,7 @@ const VIEWS: &[&str] = &[
     "rev",
     "fold",
     "zcat",
+    "journalctl",
     "view",
     "glow",
     "md5sum",
@@ -912,13 +899,19 @@ fn shape(command: &str) -> Shape {
                 "gh" => args
                     .get(1)
                     .is_some_and(|a| matches!(a.as_str(), "view" | "list" | "diff" | "status")),
+                "systemctl" => args.iter().any(|a| {
+                    matches!(
+                        a.as_str(),
+                        "status" | "show" | "cat" | "list-units" | "list-timers" | "is-active"
+                    )
+                }),
+                "docker" | "kubectl" | "podman" => args.first().is_some_and(|a| a == "logs"),
                 p => VIEWS.contains(&p),
             };
             s.probe |= PROBES.contains(&program.as_str())
                 || (program == "git" && args.iter().any(|a| a == "--quiet" || a == "--exit-code"));
             s.view &= view;
             other |= !view;
-            s.programs.push(program);
         }
         // After a command that is no view, a pipe or a list separator (not `&&`) with
         // more after it: the line ends with another command's exit.
@@ -1219,7 +1212,8 @@ mod tests {
     fn only_failed_calls_give_error_lines() {
         let go_source = "12\tklog.Errorf(\"Failed to sync %s\", key)\n13\treturn err";
         let segment = vec![
-            // A file shown by a command, with "error" in it, even when the call failed.
+            // A file shown by a command, with "error" in it, even when the call failed and
+            // the command complains of a path it was given.
             call("Bash", Some("sed -n '1,40p' pkg/sync.go"), "a"),
             result("a", "\tklog.Errorf(\"Failed to sync: %v\", err)\n\t{:error, reason} ->", false, None),
             call("Bash", Some("cat pkg/sync.go pkg/gone.go"), "b"),
@@ -1256,7 +1250,6 @@ mod tests {
         assert_eq!(
             error_lines(&segment),
             vec![
-                "cat: pkg/gone.go: No such file or directory",
                 "error[E0425]: cannot find value `x`",
                 "error: could not compile `a`",
                 "`npm run lint` exited 1",
@@ -1302,7 +1295,6 @@ mod tests {
         assert_eq!(
             error_lines(&segment),
             vec![
-                "fatal: bad revision 'HEAD'",
                 "FAILED tests/test_a.py::test_x - AssertionError: boom",
                 "1 failed, 3 passed",
             ]
@@ -1356,7 +1348,6 @@ mod tests {
             vec![
                 "FAILED test_a.py::test_b",
                 "`yarn build` failed",
-                "`npm test` timed out after 2m 0.0s",
                 "FAIL  BasicSetupTest",
                 "Error: Ref e65 not found in the current page snapshot.",
                 "(eval):1: command not found: gemini",
