@@ -151,7 +151,7 @@ fn without_openers(text: &str) -> &str {
                 && lower[o.len()..]
                     .chars()
                     .next()
-                    .is_some_and(|c| matches!(c, '!' | '.' | ',' | ' ' | '—' | '-' | ':'))
+                    .is_none_or(|c| matches!(c, '!' | '.' | ',' | ' ' | '—' | '-' | ':'))
         }) else {
             return t;
         };
@@ -248,6 +248,7 @@ mod tests {
             "Fixed: the rounding now happens per line. All 42 tests pass.",
             "The bug was in `tax.rs`: the rate was applied twice.",
             "Done.",
+            "OK",
             &format!(
                 "Let me summarise what changed:\n\n{}",
                 "- a change\n".repeat(6)
@@ -290,6 +291,9 @@ mod tests {
             answer("Let me start with the schema."),
         ];
         assert_eq!(recap(&s), format!("{UNFINISHED} {NOTHING_REPORTED}"));
+        // An acknowledgement reports nothing.
+        let s = vec![prompt("use tabs from now on"), answer("OK")];
+        assert_eq!(recap(&s), "");
         // Finished with only a question: nothing reported, nothing unfinished.
         let s = vec![
             prompt("hi, can you help?"),
