@@ -541,7 +541,7 @@ fn one_line(command: &str) -> String {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    super::items::cut(&joined.join(" "), COMMAND_CHARS)
+    super::text::cut(&joined.join(" "), COMMAND_CHARS)
 }
 
 /// The line with its numbers (counts, pids, times, addresses, hex ids) as one mark: lines

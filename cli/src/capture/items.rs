@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::noise;
 use super::summarize::Summary;
+use super::text::cut;
 use super::{Agent, Event, Record, Session};
 use crate::item::{Item, MAX_INDEXED, MAX_TRANSCRIPT};
 use crate::project::project_of;
@@ -299,17 +300,6 @@ pub fn transcript(segment: &[Record]) -> String {
     out
 }
 
-/// At most `max` characters, with an ellipsis when cut.
-pub fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_string(),
-        Some((end, _)) => {
-            let kept: String = text[..end].chars().take(max.saturating_sub(1)).collect();
-            format!("{kept}…")
-        }
-    }
-}
-
 /// At most `max` bytes, cut at a line break.
 fn bounded(text: &str, max: usize) -> String {
     if text.len() <= max {
@@ -365,9 +355,6 @@ mod tests {
 
     #[test]
     fn cuts_are_bounded() {
-        assert_eq!(cut("abcdef", 4), "abc…");
-        assert_eq!(cut("abc", 3), "abc");
-        assert_eq!(cut("ééééé", 3).chars().count(), 3);
         assert_eq!(bounded("ab\ncd\nef", 7), "ab\ncd");
         assert_eq!(bounded("ab", 7), "ab");
     }

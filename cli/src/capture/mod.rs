@@ -13,6 +13,7 @@ pub mod redact;
 pub mod run;
 pub mod segment;
 pub mod summarize;
+pub mod text;
 
 use std::collections::BTreeMap;
 use std::path::Path;
