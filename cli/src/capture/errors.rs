@@ -475,7 +475,7 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
         // A pipe or a list may hide how its first command ended (`cargo build | tail`):
         // only what reads as an error report there.
         return if shape.masked {
-            take(&|l| !content_line(l) && headline(l))
+            take(&|l| !content_line(l) && !verdict_only(l) && headline(l))
         } else {
             Vec::new()
         };
@@ -487,14 +487,21 @@ fn result_errors(kind: Tool, text: &str, failed: bool, exit: Option<i64>) -> Vec
         // own file tools' failures are not.
         return Vec::new();
     }
-    let found = take(&|l| {
-        !content_line(l)
+    let mut found: Vec<String> = Vec::new();
+    for l in &lines {
+        let error = !content_line(l)
             && !passing(l)
             && !logged_below_error(l)
             && !bare_exit(l)
             && !verdict_only(l)
-            && is_error_line(l)
-    });
+            && !heading(l)
+            && !wrapper_tag(l)
+            && !npm_follow_up(l, &found)
+            && is_error_line(l);
+        if error && found.len() < LINES_PER_RESULT {
+            found.push(l.clone());
+        }
+    }
     if !found.is_empty() {
         return found;
     }
@@ -627,18 +634,53 @@ pub fn content_line(line: &str) -> bool {
     if t.starts_with("diff --git") || t.starts_with("index ") || t.starts_with("- [") {
         return true;
     }
-    if t.starts_with('|') {
+    // The bars of a compiler's or a test runner's excerpt of the source.
+    const BARS: [char; 3] = ['|', '▕', '│'];
+    if t.starts_with(BARS) {
         return true;
     }
-    // `cat -n` and the agent's file reader: a line number, then a tab or an arrow; a
-    // compiler's excerpt: a line number, then a bar.
+    // `cat -n` and the agent's file reader: a line number, then a tab or an arrow; an
+    // excerpt: a line number, then a bar.
     let digits = t.chars().take_while(char::is_ascii_digit).count();
     digits > 0
         && match t[digits..].chars().next() {
             Some('\t' | '→') => true,
-            Some(' ') => t[digits..].trim_start().starts_with('|'),
+            Some(' ' | '▕' | '│' | '|') => t[digits..].trim_start().starts_with(BARS),
             _ => false,
         }
+}
+
+/// A line that heads what follows rather than saying what failed: a rule around a title
+/// (`⎯⎯⎯ Failed Tests 3 ⎯⎯⎯`), a few words before a colon (`View error context:`).
+fn heading(line: &str) -> bool {
+    let first = line.chars().next();
+    let ruled = first.is_some_and(|c| !c.is_alphanumeric() && line.starts_with([c, c]))
+        && line.ends_with(|c| Some(c) == first)
+        && line.chars().filter(|c| Some(*c) == first).count() >= 4;
+    ruled || (line.ends_with(':') && line.split_whitespace().count() <= 3)
+}
+
+/// A line of the wrapper Claude Code puts around a background command's output
+/// (`<status>failed</status>`, `<exit_code>1</exit_code>`).
+fn wrapper_tag(line: &str) -> bool {
+    let Some(name) = line
+        .strip_prefix('<')
+        .and_then(|rest| rest.split_once('>'))
+        .map(|(name, _)| name.trim_start_matches('/'))
+    else {
+        return false;
+    };
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        && line.ends_with('>')
+}
+
+/// npm's lines after its first: the same error told again, where its log is, how to list
+/// the scripts.
+fn npm_follow_up(line: &str, earlier: &[String]) -> bool {
+    const NPM: [&str; 2] = ["npm ERR!", "npm error"];
+    NPM.iter().any(|p| line.starts_with(p))
+        && earlier.iter().any(|e| NPM.iter().any(|p| e.starts_with(p)))
 }
 
 /// A line a test runner prints for a test that passed.
@@ -714,6 +756,8 @@ pub fn is_error_line(line: &str) -> bool {
         "panicked",
         "FAILED",
         "ERR!",
+        "Exception:",
+        "Connection refused",
         "command not found",
         "No such file or directory",
         "Permission denied",
@@ -1356,6 +1400,30 @@ mod tests {
         assert_eq!(
             codex_exit("Script failed\nWall time 0.2 seconds\nOutput:\n\nScript error:\nExit code: 1\nOutput:\nx"),
             Some(1)
+        );
+    }
+
+    #[test]
+    fn the_furniture_of_reports_is_no_error() {
+        let segment = vec![
+            call("Bash", Some("npx vitest run"), "a"),
+            result("a", "Exit code 1\n⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯\n FAIL  tests/auth.test.ts > refreshes\nAssertionError: expected false to be true", true, Some(1)),
+            call("Bash", Some("php artisan test"), "b"),
+            result("b", "Exit code 2\n  View error context:\n  145▕     throw new RuntimeException('unknown error');\n  ➜ 146▕ }\n  PDOException: SQLSTATE[HY000] [2002] Connection refused", true, Some(2)),
+            call("Bash", Some("npm run e2e"), "c"),
+            result("c", "Exit code 1\nnpm error Missing script: \"e2e\"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\nnpm error A complete log of this run can be found in: /home/dev/.npm/_logs/debug-0.log", true, Some(1)),
+            call("TaskOutput", None, "d"),
+            result("d", "<retrieval_status>success</retrieval_status>\n<status>failed</status>\n<exit_code>1</exit_code>\n<output>\nError: Cannot find module '@rollup/rollup-linux-x64-gnu'\n</output>", true, Some(1)),
+        ];
+        assert_eq!(
+            error_lines(&segment),
+            vec![
+                "FAIL  tests/auth.test.ts > refreshes",
+                "AssertionError: expected false to be true",
+                "PDOException: SQLSTATE[HY000] [2002] Connection refused",
+                "npm error Missing script: \"e2e\"",
+                "Error: Cannot find module '@rollup/rollup-linux-x64-gnu'",
+            ]
         );
     }
 
