@@ -131,9 +131,15 @@ pub fn announces(answer: &str) -> bool {
     if last.ends_with(':') && lines.len() <= 2 {
         return true;
     }
-    let opening = without_openers(t).to_lowercase();
+    let opening = lowered(without_openers(t));
     let opening = opening.trim_start_matches(['*', '#', ' ']);
     INTENTS.iter().any(|i| opening.starts_with(i))
+}
+
+/// The text in lower case, with the typographic apostrophe some agents write (`I’ll`)
+/// as the plain one.
+fn lowered(text: &str) -> String {
+    text.to_lowercase().replace('\u{2019}', "'")
 }
 
 /// A line that is only a heading: `## …` or `**…**`.
@@ -190,7 +196,7 @@ fn only_asks(text: &str) -> bool {
     !sentences.is_empty()
         && sentences.iter().all(|s| {
             let rest = without_openers(s);
-            let lower = rest.to_lowercase();
+            let lower = lowered(rest);
             // "Sure!" before the question says nothing of its own.
             !rest.chars().any(char::is_alphanumeric)
                 || s.ends_with('?')
@@ -240,6 +246,7 @@ mod tests {
             "Now let me check the tests:",
             "Great, now I'll run the whole suite to be sure.",
             "Let me look at how the config is loaded.",
+            "I\u{2019}ll remove the unsafe calls and adjust the CLI next.",
             "I found the handler. Let me read it:",
         ] {
             assert!(announces(yes), "{yes}");
