@@ -12,6 +12,7 @@ pub mod recap;
 pub mod redact;
 pub mod run;
 pub mod segment;
+pub mod shell;
 pub mod summarize;
 pub mod text;
 
