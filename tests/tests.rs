@@ -9,6 +9,7 @@ mod add;
 mod capture_claude_shapes;
 mod capture_codex;
 mod capture_command;
+mod capture_errors;
 mod capture_inputs;
 mod capture_items;
 mod capture_kill;

@@ -306,7 +306,7 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
             let field = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
             let name = text("name");
             let command = match name.as_str() {
-                "Bash" => field("command"),
+                "Bash" | "PowerShell" => field("command"),
                 _ => None,
             };
             let files = match name.as_str() {
@@ -319,12 +319,21 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
                 input: shown_input(&input),
                 command,
                 files,
+                id: b.get("id").and_then(Value::as_str).map(str::to_string),
             }))
         }
-        Some("tool_result") => Ok(Some(Event::ToolResult {
-            text: result_text(b.get("content")),
-            error: b.get("is_error").and_then(Value::as_bool) == Some(true),
-        })),
+        Some("tool_result") => {
+            let text = result_text(b.get("content"));
+            Ok(Some(Event::ToolResult {
+                exit: super::errors::claude_exit(&text),
+                text,
+                error: b.get("is_error").and_then(Value::as_bool) == Some(true),
+                id: b
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            }))
+        }
         Some("thinking" | "redacted_thinking" | "image" | "document") => Ok(None),
         Some(other) => Err(format!("block:{other}")),
         None => Err("block without type".to_string()),

@@ -447,12 +447,19 @@ impl Reader {
                         input: shown_input(&args),
                         command,
                         files,
+                        id: text(p, "call_id"),
                     },
                 );
             }
             Some("function_call_output" | "custom_tool_call_output") => {
-                let (text, error) = output(p.get("output"));
-                self.push(at, Event::ToolResult { text, error });
+                let (out, exit) = output(p.get("output"));
+                let event = Event::ToolResult {
+                    text: out,
+                    error: exit.is_some_and(|c| c != 0),
+                    exit,
+                    id: text(p, "call_id"),
+                };
+                self.push(at, event);
             }
             Some(other) => self.session.skip(&format!("response_item:{other}")),
             None => self.session.skip("response_item without type"),
@@ -534,12 +541,19 @@ fn patched_files(patch: &str) -> Vec<String> {
         .collect()
 }
 
-/// A tool's output: text, or JSON text with `output` and `metadata.exit_code`.
-fn output(v: Option<&Value>) -> (String, bool) {
+/// A tool's output and the exit code it names: text (whose first lines may say how the
+/// command ended, `errors::codex_exit`), JSON text with `output` and
+/// `metadata.exit_code` (before 0.40), or a list of content items (later versions).
+fn output(v: Option<&Value>) -> (String, Option<i64>) {
     let raw = match v {
         Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
         Some(Value::Object(_)) => v.map(|v| v.to_string()).unwrap_or_default(),
-        _ => return (String::new(), false),
+        _ => return (String::new(), None),
     };
     if let Ok(parsed) = serde_json::from_str::<Value>(&raw) {
         if let Some(out) = parsed.get("output").and_then(Value::as_str) {
@@ -547,14 +561,14 @@ fn output(v: Option<&Value>) -> (String, bool) {
                 .get("metadata")
                 .and_then(|m| m.get("exit_code"))
                 .and_then(Value::as_i64);
-            return (out.to_string(), code.is_some_and(|c| c != 0));
+            return (
+                out.to_string(),
+                code.or_else(|| super::errors::codex_exit(out)),
+            );
         }
     }
-    let error = raw
-        .lines()
-        .take(3)
-        .any(|l| l.starts_with("Exit code: ") && l.trim() != "Exit code: 0");
-    (raw, error)
+    let code = super::errors::codex_exit(&raw);
+    (raw, code)
 }
 
 #[cfg(test)]
@@ -586,8 +600,20 @@ mod tests {
             output(Some(&json!(
                 "{\"output\":\"boom\",\"metadata\":{\"exit_code\":2}}"
             ))),
-            ("boom".into(), true)
+            ("boom".into(), Some(2))
         );
-        assert!(output(Some(&json!("Exit code: 1\nWall time: 0s\nOutput:\nx"))).1);
+        assert_eq!(
+            output(Some(&json!("Exit code: 1\nWall time: 0s\nOutput:\nx"))).1,
+            Some(1)
+        );
+        let unified = "Chunk ID: 4f2a\nWall time: 0.2 seconds\nProcess exited with code 101\nOriginal token count: 9\nOutput:\nerror: x";
+        assert_eq!(output(Some(&json!(unified))).1, Some(101));
+        assert_eq!(
+            output(Some(
+                &json!([{"type": "input_text", "text": "Exit code: 0\nOutput:\nok"}])
+            )),
+            ("Exit code: 0\nOutput:\nok".into(), Some(0))
+        );
+        assert_eq!(output(Some(&json!("plain text"))).1, None);
     }
 }

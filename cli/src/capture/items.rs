@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::noise;
 use super::summarize::Summary;
+use super::text::cut;
 use super::{Agent, Event, Record, Session};
 use crate::item::{Item, MAX_INDEXED, MAX_TRANSCRIPT};
 use crate::project::project_of;
@@ -151,19 +152,10 @@ pub fn item_of(
         .take(QUESTIONS)
         .map(|p| cut(p, QUESTION_CHARS))
         .collect();
-    let last_answer = || {
-        segment.iter().rev().find_map(|r| match &r.event {
-            Event::Answer(t) if !t.trim().is_empty() && (!r.sidechain || only_sidechain) => {
-                Some(t.trim())
-            }
-            _ => None,
-        })
+    let summary = match recap_after(session, segment) {
+        Some(t) => cut(t.trim(), SUMMARY_CHARS),
+        None => cut(&super::recap::recap(segment), SUMMARY_CHARS),
     };
-    let summary = recap_after(session, segment)
-        .map(str::trim)
-        .or_else(last_answer)
-        .map(|t| cut(t, SUMMARY_CHARS))
-        .unwrap_or_default();
     let mut facts = atoms(segment);
     if let Some(branch) = session.branch.as_deref() {
         if !matches!(branch, "main" | "master" | "trunk" | "develop") {
@@ -220,44 +212,26 @@ pub fn with_summary(literal: &Item, s: Summary) -> Result<Item, String> {
 }
 
 /// The verbatim facts of a segment: error lines, commands run, files written; each kind
-/// deduplicated, in order, and bounded. Error lines come from what the agent met: the
-/// output of the commands it ran, and a tool's result marked as an error (its first
-/// line); never from a file it read, a search it made or a diff it wrote.
+/// deduplicated, in order, and bounded. Error lines come only from the calls that failed
+/// (`errors::error_lines`).
 pub fn atoms(segment: &[Record]) -> Vec<String> {
-    let (mut errors, mut commands, mut files) = (Vec::new(), Vec::new(), Vec::new());
-    // Each tool's result follows its call, in the order of the calls.
-    let mut pending: std::collections::VecDeque<bool> = std::collections::VecDeque::new();
+    let errors = super::errors::error_lines(segment)
+        .iter()
+        .map(|l| cut(l, ATOM_CHARS))
+        .collect();
+    let (mut commands, mut files) = (Vec::new(), Vec::new());
     for r in segment {
-        match &r.event {
-            Event::ToolResult { text, error } => {
-                // A result whose call is not in the segment is read as a command's.
-                let ran_command = pending.pop_front().unwrap_or(true);
-                let mut found: Vec<&str> = if ran_command {
-                    text.lines()
-                        .filter(|l| !is_content_line(l) && is_error_line(l))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                if found.is_empty() && *error {
-                    found.extend(text.lines().map(str::trim).find(|l| !l.is_empty()));
-                }
-                errors.extend(found.into_iter().map(|l| cut(l.trim(), ATOM_CHARS)));
-            }
-            Event::ToolCall {
-                command, files: f, ..
-            } => {
-                pending.push_back(command.is_some());
-                // One atom a line: a command of several lines (a heredoc, a commit
-                // message) is joined into one.
-                commands.extend(command.iter().map(|c| {
-                    let one: Vec<&str> =
-                        c.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-                    cut(&one.join(" "), ATOM_CHARS)
-                }));
-                files.extend(f.iter().map(|f| cut(f, ATOM_CHARS)));
-            }
-            _ => {}
+        if let Event::ToolCall {
+            command, files: f, ..
+        } = &r.event
+        {
+            // One atom a line: a command of several lines (a heredoc, a commit
+            // message) is joined into one.
+            commands.extend(command.iter().map(|c| {
+                let one: Vec<&str> = c.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                cut(&one.join(" "), ATOM_CHARS)
+            }));
+            files.extend(f.iter().map(|f| cut(f, ATOM_CHARS)));
         }
     }
     let mut out = Vec::new();
@@ -273,70 +247,6 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
     out
 }
 
-/// A line of a file or a diff that a command printed (`git diff`, `cat -n`, a task
-/// list), not a message of the command's own.
-fn is_content_line(line: &str) -> bool {
-    let t = line.trim_start();
-    if line.starts_with(['+', '-', '@', '>']) && !line.starts_with("-->") {
-        return true;
-    }
-    if t.starts_with("diff --git") || t.starts_with("index ") || t.starts_with("- [") {
-        return true;
-    }
-    // `cat -n` and the agent's file reader: a line number, then a tab or an arrow.
-    let digits = t.chars().take_while(char::is_ascii_digit).count();
-    digits > 0 && matches!(t[digits..].chars().next(), Some('\t' | '→'))
-}
-
-/// A line of output that reports an error.
-pub fn is_error_line(line: &str) -> bool {
-    const MARKS: &[&str] = &[
-        "Error:",
-        "error:",
-        "error[",
-        "Traceback",
-        "panicked",
-        "FAILED",
-    ];
-    if MARKS.iter().any(|m| line.contains(m)) {
-        return true;
-    }
-    let words: Vec<&str> = line
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let by_word = words.iter().enumerate().any(|(i, &w)| {
-        // "0 failed", "0 errors": a count of none, as test summaries write it.
-        let none = i > 0 && words[i - 1] == "0";
-        (matches!(w, "error" | "Error" | "ERROR" | "errors" | "failed" | "Failed") && !none)
-            // errno-style codes: ENOENT, ECONNREFUSED, EACCES.
-            || (w.len() >= 5
-                && w.starts_with('E')
-                && w.chars().all(|c| c.is_ascii_uppercase())
-                && w != "ERROR")
-    });
-    by_word || exit_code(line)
-}
-
-/// "exit code 2", "exit status 1": a non-zero exit.
-fn exit_code(line: &str) -> bool {
-    // Most lines name no exit: spare them the lowercased copy.
-    if !line.contains("xit") && !line.contains("XIT") {
-        return false;
-    }
-    let lower = line.to_ascii_lowercase();
-    ["exit code", "exit status"].iter().any(|p| {
-        lower.split(p).skip(1).any(|rest| {
-            let n: String = rest
-                .trim_start_matches([' ', ':'])
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            !n.is_empty() && !n.trim_start_matches('0').is_empty()
-        })
-    })
-}
-
 /// The segment as people read it: who said what, the tools called and their output
 /// trimmed; at most the transcript limit.
 pub fn transcript(segment: &[Record]) -> String {
@@ -350,7 +260,7 @@ pub fn transcript(segment: &[Record]) -> String {
             Event::ToolCall { name, input, .. } => {
                 format!("{side}agent ran {name}: {}", cut(input.trim(), SHOWN_CHARS))
             }
-            Event::ToolResult { text, error } => {
+            Event::ToolResult { text, error, .. } => {
                 let what = if *error { "error" } else { "output" };
                 format!("{side}{what}: {}", cut(text.trim(), SHOWN_CHARS))
             }
@@ -366,17 +276,6 @@ pub fn transcript(segment: &[Record]) -> String {
         out.push('\n');
     }
     out
-}
-
-/// At most `max` characters, with an ellipsis when cut.
-pub fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_string(),
-        Some((end, _)) => {
-            let kept: String = text[..end].chars().take(max.saturating_sub(1)).collect();
-            format!("{kept}…")
-        }
-    }
 }
 
 /// At most `max` bytes, cut at a line break.
@@ -401,32 +300,6 @@ fn clean(text: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn error_lines() {
-        for yes in [
-            "error: could not compile `shop`",
-            "Error: ENOENT: no such file",
-            "connect ECONNREFUSED 127.0.0.1:5432",
-            "thread 'main' panicked at src/main.rs:3:5",
-            "Traceback (most recent call last):",
-            "test result: FAILED. 1 passed; 2 failed",
-            "Process exited with exit code 2",
-            "npm ERR! failed to fetch",
-        ] {
-            assert!(is_error_line(yes), "{yes}");
-        }
-        for no in [
-            "test result: ok. 6 passed; 0 failed",
-            "Found 0 errors in 12 files",
-            "exit code 0",
-            "Compiling shop v0.1.0",
-            "the error_handling module",
-            "EXIT",
-        ] {
-            assert!(!is_error_line(no), "{no}");
-        }
-    }
-
     fn rec(event: Event) -> Record {
         Record {
             at: None,
@@ -441,41 +314,12 @@ mod tests {
             input: String::new(),
             command: command.map(str::to_string),
             files: Vec::new(),
-        })
-    }
-
-    fn output(text: &str, error: bool) -> Record {
-        rec(Event::ToolResult {
-            text: text.into(),
-            error,
+            id: None,
         })
     }
 
     #[test]
-    fn error_atoms_only_from_commands_and_errors() {
-        // Two calls before their results (as both agents write parallel calls): each
-        // result is read as its own call's.
-        let segment = vec![
-            call("Read", None),
-            call("shell", Some("git diff && cargo build")),
-            output("12\t// the error path\n13→ fn fail() {}", false),
-            output(
-                "diff --git a/src/errors.rs b/src/errors.rs\n+use crate::errors::Error;\n- [ ] handle the error\nerror[E0432]: unresolved import `crate::errors`",
-                false,
-            ),
-            call("Grep", None),
-            output("src/errors.rs:3: pub enum Error {}", false),
-            call("Read", None),
-            output("File does not exist.\nerror: no such file", true),
-        ];
-        assert_eq!(
-            atoms(&segment),
-            vec![
-                "error[E0432]: unresolved import `crate::errors`",
-                "File does not exist.",
-                "git diff && cargo build",
-            ]
-        );
+    fn commands_and_files() {
         // A command of several lines is one atom.
         let heredoc = vec![call(
             "Bash",
@@ -489,9 +333,6 @@ mod tests {
 
     #[test]
     fn cuts_are_bounded() {
-        assert_eq!(cut("abcdef", 4), "abc…");
-        assert_eq!(cut("abc", 3), "abc");
-        assert_eq!(cut("ééééé", 3).chars().count(), 3);
         assert_eq!(bounded("ab\ncd\nef", 7), "ab\ncd");
         assert_eq!(bounded("ab", 7), "ab");
     }

@@ -5,14 +5,18 @@ pub mod claude;
 pub mod codex;
 pub mod copies;
 pub mod discover;
+pub mod errors;
 pub mod folders;
 pub mod items;
 pub mod lines;
 pub mod noise;
+pub mod recap;
 pub mod redact;
 pub mod run;
 pub mod segment;
+pub mod shell;
 pub mod summarize;
+pub mod text;
 pub mod titles;
 
 use std::collections::BTreeMap;
@@ -48,15 +52,23 @@ pub enum Event {
     /// The agent's text answer.
     Answer(String),
     /// A tool the agent called: its name, its input as shown, the command it ran and the
-    /// files it wrote, when it did.
+    /// files it wrote, when it did; `id` the agent's id of the call, which its result
+    /// names.
     ToolCall {
         name: String,
         input: String,
         command: Option<String>,
         files: Vec<String>,
+        id: Option<String>,
     },
-    /// A tool's output; `error` when the tool or the command said it failed.
-    ToolResult { text: String, error: bool },
+    /// A tool's output; `error` when the tool or the command said it failed, `exit` the
+    /// command's exit code when the agent wrote one, `id` the id of the call it answers.
+    ToolResult {
+        text: String,
+        error: bool,
+        exit: Option<i64>,
+        id: Option<String>,
+    },
     /// The conversation was compacted here: a new segment begins.
     Compaction,
     /// The agent's recap of the segment before a compaction, written where the next one
@@ -173,6 +185,8 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
         });
         session.helper = first.and_then(noise::helper_prompt);
     }
+    // Colour and terminal codes go before anything is read of the text.
+    errors::ansi_out(&mut session.records);
     private_out(&mut session);
     titles::own(&mut session);
     if session.records.is_empty() && lines.values.is_empty() && !blank {
@@ -286,10 +300,13 @@ mod tests {
                 input: format!("{{\"cmd\":\"echo {secret}\"}}"),
                 command: Some(format!("echo {secret}")),
                 files: Vec::new(),
+                id: None,
             },
             Event::ToolResult {
                 text: format!("{secret} and <private>unclosed"),
                 error: false,
+                exit: None,
+                id: None,
             },
         ] {
             s.records.push(Record {

@@ -31,6 +31,7 @@ fn event(e: &mut Event) -> Counts {
             input,
             command,
             files,
+            ..
         } => {
             clean(name);
             clean(input);
@@ -80,6 +81,7 @@ mod tests {
                     input: format!("{{\"command\": \"GITHUB_TOKEN={token} make\"}}"),
                     command: Some(format!("GITHUB_TOKEN={token} make")),
                     files: vec![],
+                    id: None,
                 },
                 sidechain: false,
             },

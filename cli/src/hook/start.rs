@@ -13,7 +13,7 @@ use serde_json::json;
 use super::payload::Payload;
 use super::recap;
 use crate::args::{self, HookArgs};
-use crate::capture::items::is_error_line;
+use crate::capture::errors::is_error_line;
 use crate::capture::noise;
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
