@@ -249,7 +249,7 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         named = told.get("tools") or []
         offered = agent.offered_tools([r["body"] for r in s3])
         missing = [t for t in agent.named_tools(named) if t not in offered]
-        checks.check(f"{prefix} the MCP tools the usage line names were offered to the model",
+        checks.check(f"{prefix} the usage line names recall's MCP tools, offered to the model",
                      named and not missing,
                      f"the usage line names {named}; not offered: {missing}; "
                      f"offered: {sorted(offered)}")
