@@ -44,6 +44,7 @@ test: hosts
 	$(MAKE) test-vectors
 	# The binary the README's tour runs is the build without the test hooks.
 	$(CARGO) build --workspace
+	$(MAKE) test-agents
 
 # The wheel installed in fresh virtual environments: stdlib sqlite3, apsw, Datasette, and
 # the error of an interpreter that cannot load extensions (tests/packages/).
@@ -91,7 +92,7 @@ npm:
 # user has, without the test hooks (docs/testing.md#the-real-agents).
 test-agents:
 	./tests/hosts/install.sh --node
-	$(CARGO) build -p recall-cli
+	$(CARGO) build --workspace
 	/usr/bin/python3 tests/agents/run.py --recall "$(TARGET_DIR)/debug/recall" --root "$(TARGET_DIR)/agents"
 
 # recall mcp with the official MCP Python SDK (a fresh virtual environment, mcp from PyPI).

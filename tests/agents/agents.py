@@ -15,6 +15,9 @@ AGENT_TIMEOUT = 240
 class ClaudeCode:
     name = "claude-code"
     api = "anthropic"
+    # Files the agent's own program makes in HOME when recall's setup runs it: none
+    # (setup writes Claude Code's files itself and runs no program of it).
+    OWN_FILES = ()
 
     def __init__(self, run, standin):
         self.run = run
@@ -86,6 +89,24 @@ class ClaudeCode:
                         out.append((part.get("tool_use_id"), texts(part.get("content"))))
         return out
 
+    def named_tools(self, named):
+        """The tool names the model gets for the MCP tools a usage line names."""
+        return list(named)
+
+    def offered_tools(self, bodies):
+        """Tools the session offered the model: its tools, and the deferred tools its
+        first request lists (to be loaded with ToolSearch)."""
+        offered = {t["name"] for b in bodies for t in b.get("tools", []) if t.get("name")}
+        if bodies:
+            lines = texts(bodies[0]).splitlines()
+            for i, line in enumerate(lines):
+                if "deferred tools are now available" in line:
+                    for name in lines[i + 1:]:
+                        if not name.strip():
+                            break
+                        offered.add(name.strip())
+        return offered
+
     def between(self, checks):
         """`claude mcp list` between sessions, as a person checks the server."""
         p = self.run.sh([self.run.exe, "mcp", "list"], self.extra(), timeout=90)
@@ -97,6 +118,13 @@ class ClaudeCode:
 class Codex:
     name = "codex"
     api = "openai"
+    # Files Codex's own program makes in CODEX_HOME when setup asks `codex app-server` for
+    # its hooks (docs/cli.md), as seen with 0.169: its SQLite databases' WAL and shared
+    # memory files (state_5, logs_2, goals_1, memories_1, queue_1), a lock under tmp/ and
+    # git scratch under .tmp/. Any run of Codex makes them; none is a file of recall's.
+    OWN_FILES = (r"\.codex/[a-z]+_\d+\.sqlite(-wal|-shm)?", r"\.codex/installation_id",
+                 r"\.codex/tmp/arg0-linux/codex-arg0\w+/\.lock",
+                 r"\.codex/\.tmp/git-\w+/HEAD")
     KEY = "STANDIN_API_KEY"
 
     def __init__(self, run, standin):
@@ -141,8 +169,11 @@ class Codex:
         return None
 
     def session(self, prompt):
-        return self.run.sh([self.run.exe, "exec", "--json",
-                            "--dangerously-bypass-approvals-and-sandbox", prompt],
+        # Its own sandbox for the workspace (commands may write in the repository only);
+        # in exec no command asks for approval. No bypass flag: the hooks run because
+        # setup recorded their trust.
+        return self.run.sh([self.run.exe, "exec", "--json", "--sandbox", "workspace-write",
+                            prompt],
                            self.extra(), timeout=AGENT_TIMEOUT)
 
     def read(self, path):
@@ -191,6 +222,35 @@ class Codex:
             if item.get("type") in ("function_call_output", "custom_tool_call_output"):
                 out.append((item.get("call_id"), texts(item.get("output"))))
         return out
+
+    def named_tools(self, named):
+        """The recall server's tools a usage line names, as NAMESPACE/TOOL."""
+        return [f"mcp__recall/{t}" for t in named]
+
+    def offered_tools(self, bodies):
+        """Tools the session offered the model: its own, and each tool of a namespace that
+        the first request lists as deferred and tool_search then returned."""
+        offered = {t["name"] for b in bodies for t in b.get("tools", []) if t.get("name")}
+        if not bodies:
+            return offered
+        deferred = set()
+        lines = texts(bodies[0]).splitlines()
+        for i, line in enumerate(lines):
+            if line.strip() == "Deferred tool namespaces:":
+                for entry in lines[i + 1:]:
+                    m = re.match(r"- (\S+?):", entry)
+                    if not m:
+                        break
+                    deferred.add(m.group(1))
+        for body in bodies:
+            for item in body.get("input", []):
+                if item.get("type") != "tool_search_output":
+                    continue
+                for tool in item.get("tools", []):
+                    if tool.get("type") == "namespace" and tool.get("name") in deferred:
+                        offered |= {f"{tool['name']}/{sub.get('name')}"
+                                    for sub in tool.get("tools", [])}
+        return offered
 
     def between(self, checks):
         """Codex has no command between sessions that would touch recall."""

@@ -13,8 +13,9 @@ API (standard library; it records each request), and checks:
    library;
 3. `recall setup codex --remove` gives config.toml and hooks.json back byte for byte.
 
-Exit 0 when all hold; 1 with what failed; 2 when Codex is not installed (never a silent
-pass). Usage: python3 tests/agents/codex_trust.py [--recall BIN] [--codex PATH]
+The real-agent suite (run.py) makes these checks after its Codex sessions. Alone: exit 0
+when all hold; 1 with what failed; 2 when Codex is not installed (never a silent pass).
+Usage: python3 tests/agents/codex_trust.py [--recall BIN] [--codex PATH]
 """
 import argparse
 import difflib
@@ -86,23 +87,10 @@ def hooks_list(codex, env, cwd):
     raise RuntimeError("codex app-server gave no answer to hooks/list")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--recall", default=str(ROOT / "target/debug/recall"))
-    ap.add_argument("--codex", default=str(PINNED))
-    a = ap.parse_args()
-    codex = Path(a.codex)
-    if not codex.exists():
-        print(f"codex_trust: no Codex at {codex}: install it (the real-agent suite does: "
-              "npm install --prefix target/agents/codex-0.169.0 @openai/codex@0.169.0)")
-        return 2
-    failures = []
-
-    def check(ok, what):
-        print(("ok   " if ok else "FAIL ") + what)
-        if not ok:
-            failures.append(what)
-
+def trust_checks(recall_bin, codex, check):
+    """The checks above; CHECK(name, ok, detail) records each (names carry no version)."""
+    recall_bin, codex = str(recall_bin), Path(codex)
+    StandIn.requests = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     with tempfile.TemporaryDirectory() as tmp:
@@ -126,7 +114,7 @@ def main():
         (codex_home / "config.toml").write_text(config)
 
         def recall(*args, **kw):
-            return subprocess.run([a.recall, "--db", str(lib), *args], env=env, cwd=work,
+            return subprocess.run([recall_bin, "--db", str(lib), *args], env=env, cwd=work,
                                   text=True, capture_output=True, **kw)
 
         recall("init", check=True)
@@ -138,26 +126,30 @@ def main():
         version = subprocess.run([str(bin_ / "codex"), "--version"], env=env, text=True,
                                  capture_output=True).stdout.strip()
         out = recall("setup", "codex")
-        print(out.stdout + out.stderr, end="")
-        check(out.returncode == 0, f"recall setup codex exits 0 ({version})")
+        check("recall setup codex exits 0", out.returncode == 0,
+              f"Codex {version}: exit {out.returncode}: {(out.stdout + out.stderr).strip()[-400:]}")
         listed = [h for h in hooks_list(str(bin_ / "codex"), env, str(work))
                   if " hook" in (h.get("command") or "")]
         events = sorted(h["eventName"] for h in listed)
-        check(events == ["postToolUse", "sessionEnd", "sessionStart", "userPromptSubmit"],
-              f"Codex lists recall's hooks: {events}")
-        check(all(h["trustStatus"] == "trusted" for h in listed),
-              "Codex trusts each: " + ", ".join(f"{h['eventName']} {h['trustStatus']}" for h in listed))
+        check("Codex's app server lists recall's hooks",
+              events == ["postToolUse", "sessionEnd", "sessionStart", "userPromptSubmit"],
+              f"listed: {events}")
+        check("Codex trusts each of recall's hooks",
+              bool(listed) and all(h["trustStatus"] == "trusted" for h in listed),
+              ", ".join(f"{h['eventName']} {h['trustStatus']}" for h in listed) or "none listed")
         status = json.loads(recall("status", "--json").stdout)
-        check([c.get("trust") for c in status.get("codex_hooks", [])] == ["trusted"],
-              f"recall status computes Codex's hashes: {status.get('codex_hooks')}")
+        check("recall status computes Codex's hashes and agrees",
+              [c.get("trust") for c in status.get("codex_hooks", [])] == ["trusted"],
+              f"{status.get('codex_hooks')}")
 
         # 2. The hooks run in `codex exec`, no bypass flag.
         run = subprocess.run([str(bin_ / "codex"), "exec", "--skip-git-repo-check",
                               "Why does the import stall?"], env=env, cwd=work, text=True,
                              capture_output=True, timeout=120)
-        check(run.returncode == 0, f"codex exec exits 0 ({run.returncode})")
-        check(any(TITLE in r for r in StandIn.requests),
-              f"the SessionStart block reached the model ({len(StandIn.requests)} requests)")
+        check("codex exec with no bypass flag exits 0", run.returncode == 0,
+              f"exit {run.returncode}: {run.stderr.strip()[-300:]}")
+        check("the trusted SessionStart hook's block reached the model",
+              any(TITLE in r for r in StandIn.requests), f"{len(StandIn.requests)} requests")
         rollouts = sorted(codex_home.glob("sessions/**/rollout-*.jsonl"))
         deadline = time.time() + 60
         captured = 0
@@ -171,19 +163,40 @@ def main():
             if captured:
                 break
             time.sleep(0.2)
-        check(bool(rollouts) and captured == 1,
-              f"SessionEnd captured the session ({rollouts[-1].name if rollouts else 'no rollout'})")
+        check("the trusted SessionEnd hook captured the session", bool(rollouts) and captured == 1,
+              f"{rollouts[-1].name if rollouts else 'no rollout'}: captured {captured}")
 
         # 3. Out again, byte for byte.
         out = recall("setup", "codex", "--remove")
-        check(out.returncode == 0, "recall setup codex --remove exits 0")
+        check("recall setup codex --remove exits 0", out.returncode == 0, out.stderr.strip())
         left = (codex_home / "config.toml").read_text()
-        check(left == config, "config.toml as it was" + ("" if left == config else
-              ":\n" + "".join(difflib.unified_diff(config.splitlines(True), left.splitlines(True)))))
+        check("--remove gives config.toml back as it was", left == config,
+              "".join(difflib.unified_diff(config.splitlines(True), left.splitlines(True))))
         hooks = codex_home / "hooks.json"
-        check(not hooks.exists(),
-              "hooks.json gone, as before setup" + (f": {hooks.read_text()}" if hooks.exists() else ""))
+        check("--remove takes hooks.json away, as before setup", not hooks.exists(),
+              hooks.read_text() if hooks.exists() else "")
     server.shutdown()
+    server.server_close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--recall", default=str(ROOT / "target/debug/recall"))
+    ap.add_argument("--codex", default=str(PINNED))
+    a = ap.parse_args()
+    codex = Path(a.codex)
+    if not codex.exists():
+        print(f"codex_trust: no Codex at {codex}: install it (the real-agent suite does: "
+              "npm install --prefix target/agents/codex-0.169.0 @openai/codex@0.169.0)")
+        return 2
+    failures = []
+
+    def check(name, ok, detail=""):
+        print(("ok   " if ok else "FAIL ") + name + ("" if ok or not detail else f"\n     {detail}"))
+        if not ok:
+            failures.append(name)
+
+    trust_checks(a.recall, codex, check)
     print("codex_trust: " + ("all checks passed" if not failures
                              else f"{len(failures)} failed: " + "; ".join(failures)))
     return 1 if failures else 0

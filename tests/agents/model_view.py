@@ -38,12 +38,17 @@ def blocks(text):
     return found
 
 
-def usage_command(text):
-    """The CLI command the usage line after the start block tells the agent to run."""
+def usage(text):
+    """What the usage line after the start block tells the agent (docs/cli.md, What the
+    agent is told to run): {"line", "cli" (the command line to run `search WORDS` with, or
+    None), "tools" (the MCP tools it names: full names in Claude Code, the server's tool
+    names in Codex; [] when it names none)}; None when no usage line reached the model."""
     for line in text.splitlines():
-        if line.startswith("How to use the recall memory"):
-            for cmd in re.findall(r"`([^`]+)`", line):
-                if cmd.startswith("recall search"):
-                    return cmd, line
-            return None, line
-    return None, None
+        if not line.startswith("How to use the recall memory"):
+            continue
+        shell = (re.search(r"The same from the shell: `([^`]+)` with `search WORDS`", line)
+                 or re.search(r"from the shell with `([^`]+)`: .*\(`search WORDS`\)", line))
+        tools = (re.findall(r"`(mcp__\w+)`", line)
+                 or re.findall(r"the recall MCP tool `(\w+)`", line))
+        return {"line": line, "cli": shell.group(1) if shell else None, "tools": tools}
+    return None

@@ -27,11 +27,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 
+import codex_trust  # noqa: E402
 import install  # noqa: E402
 import project  # noqa: E402
 from agents import AGENTS  # noqa: E402
 from home import Home, diff_trees, file_diff, record_types, tree_hashes  # noqa: E402
-from model_view import blocks, texts, usage_command  # noqa: E402
+from model_view import blocks, texts, usage  # noqa: E402
 from standin import StandIn  # noqa: E402
 
 # Runs live outside the repository: Claude Code loads the .mcp.json of every folder above
@@ -108,24 +109,33 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         init = run.sh([run.recall, "--db", run.lib, "init"])
         checks.check(f"{prefix} recall init", init.returncode == 0, init.stderr.strip())
 
-        # setup then --remove on that HOME: every file back byte for byte.
+        # setup then --remove on that HOME: every file back byte for byte, and of recall's
+        # files only the backups docs/cli.md documents (FILE.recall-backup: what the file
+        # held before recall's last change, here the file as setup wrote it).
         skip = (os.path.relpath(run.repo, run.home),)
         before = tree_hashes(run.home, skip)
-        kept = {}
-        for rel in SETUP_FILES:
-            if os.path.exists(os.path.join(run.home, rel)):
-                with open(os.path.join(run.home, rel), "rb") as f:
-                    kept[rel] = f.read()
+        kept = read_files(run.home, SETUP_FILES)
         s = run.sh([run.recall, "--db", run.lib, "setup", name])
+        written = read_files(run.home, SETUP_FILES)
         r = run.sh([run.recall, "setup", name, "--remove"])
         after = tree_hashes(run.home, skip)
         d = diff_trees(before, after)
-        # The backups setup documents (FILE.recall-backup) are the only files it may leave.
-        d["added"] = [f for f in d["added"] if not f.endswith(".recall-backup")]
+        # Files the agent's own program made (setup runs Codex's app server) are listed as
+        # the agent's; none may be a file recall writes.
+        theirs = agent_files(agent_cls, d["added"])
+        backups = {f + ".recall-backup": f for f in written}
+        left = read_files(run.home, [f for f in d["added"] if f in backups])
+        wrong = [b for b, data in left.items() if data != written[backups[b]]]
+        d["added"] = [f for f in d["added"] if f not in theirs and f not in left]
         diffs = "".join(file_diff(run.home, rel, kept[rel]) for rel in d["changed"] if rel in kept)
-        checks.check(f"{prefix} `setup` then `setup --remove` gives every file back byte for byte",
-                     s.returncode == 0 and r.returncode == 0 and not any(d.values()),
-                     f"setup exit {s.returncode}, remove exit {r.returncode}: {d}\n{diffs}")
+        checks.check(f"{prefix} `setup` then `setup --remove` gives every file back byte for byte "
+                     "and leaves of recall's only the backups",
+                     s.returncode == 0 and r.returncode == 0 and not any(d.values()) and not wrong,
+                     f"setup exit {s.returncode}, remove exit {r.returncode}: {d}; "
+                     f"backups not holding the file as setup wrote it: {wrong}\n{diffs}")
+        print(f"       backups left: {', '.join(sorted(left)) or 'none'}")
+        if agent_cls.OWN_FILES:
+            print(f"       files {name}'s own program made meanwhile: {', '.join(theirs) or 'none'}")
 
         s = run.sh([run.recall, "--db", run.lib, "setup", name])
         checks.check(f"{prefix} `recall --db LIB setup {name}` wires recall",
@@ -174,12 +184,17 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         s2 = conv(standin, "s2")
         first = texts(s2[0]["body"]) if s2 else ""
         start = blocks(first)["start"]
-        checks.check(f"{prefix} session 2's start tells session 1's request",
-                     any(project.same_start(b, p1, inside=True) for b in start),
-                     f"session 1 captured by the hook: {captured1}; start blocks: {start!r:.600}")
-        checks.check(f"{prefix} session 2's start tells session 1's error line",
-                     any(error_line in b for b in start),
-                     f"expected {error_line!r}; start blocks: {start!r:.600}")
+        # Session 1 as the start tells the last session: its request, then its recap (the
+        # session's last answer, which names what it left to do) on the line below.
+        told = [b.splitlines() for b in start]
+        recap = f"Recap: {project.ANSWER_1}"
+        checks.check(f"{prefix} session 2's start tells session 1's request and its recap line",
+                     any(project.same_start(lines[i], p1, inside=True)
+                         and lines[i + 1].strip() == recap
+                         for lines in told for i in range(len(lines) - 1)),
+                     f"session 1 captured by the hook: {captured1}; expected a line with "
+                     f"{p1[:project.PROMPT_START]!r} and below it {recap!r}; "
+                     f"start blocks: {start!r:.800}")
         related = blocks(first)["related"]
         checks.check(f"{prefix} session 2's first prompt shows related items",
                      any(project.same_start(b, p1, inside=True) for b in related),
@@ -196,17 +211,15 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         said = {}
 
         def usage_turn(body):
-            cmd, line = usage_command(texts(body))
-            said["line"] = line
-            if cmd is None:
+            told = usage(texts(body))
+            said["told"] = told
+            if not told or not told["cli"]:
                 # Nothing to run as told: run what the README names, to show what the
                 # agent's shell gives (the check fails either way).
-                cmd = "recall search"
                 said["fallback"] = True
-            if cmd.strip() == "recall search":
-                cmd += " " + project.QUERY
-            said["cmd"] = cmd
-            return agent.shell(cmd)
+            cli = "recall" if said.get("fallback") else told["cli"]
+            said["cmd"] = f"{cli} search {project.QUERY}"
+            return agent.shell(said["cmd"])
 
         standin.play("s3", agent.mcp_search(project.QUERY) + [usage_turn,
                                                               {"text": project.ANSWER_3}])
@@ -227,10 +240,19 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
                  if "cmd" in said and t.get("input") == agent.shell(said["cmd"])["input"]]
         shell_text = (results.get(shell[0]["call_id"], "(no result came back)") if shell
                       else "(the session ended before its shell step)")
+        told = said.get("told") or {}
         checks.check(f"{prefix} the usage line's command works from the agent's shell",
                      not said.get("fallback") and project.same_start(shell_text, p1, inside=True),
-                     f"usage line: {said.get('line')!r}; ran {said.get('cmd')!r}; "
+                     f"usage line: {told.get('line')!r}; ran {said.get('cmd')!r}; "
                      f"the shell gave: {shell_text[:300]!r}")
+        # The MCP tools the usage line names are tools the agent offered the model.
+        named = told.get("tools") or []
+        offered = agent.offered_tools([r["body"] for r in s3])
+        missing = [t for t in agent.named_tools(named) if t not in offered]
+        checks.check(f"{prefix} the usage line names recall's MCP tools, offered to the model",
+                     named and not missing,
+                     f"the usage line names {named}; not offered: {missing}; "
+                     f"offered: {sorted(offered)}")
         captured3 = run.wait_for_capture(p3)
 
         # Nothing told the model of a failure.
@@ -244,8 +266,7 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         with open(os.path.join(folder, "items.json"), "w", encoding="utf-8") as f:
             json.dump(items, f, indent=1)
         wanted = [
-            ("session 1", p1, captured1, [("its error line", error_line),
-                                          ("its command", project.COMMAND),
+            ("session 1", p1, captured1, [("its command", project.COMMAND),
                                           ("its file", project.FILE)]),
             ("session 2", p2, captured2, [("its file", project.FILE)]),
             ("session 3", p3, captured3, [("its command", said.get("cmd") or "recall search")]),
@@ -260,6 +281,12 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
             for what, needle in parts:
                 checks.check(f"{prefix} the library holds {label} with {what}",
                              needle in whole, f"expected {needle!r} in {whole[:500]!r}")
+            if label == "session 1":
+                # The error line is searchable as an atom of its own (the start does not
+                # tell it: docs/cli.md).
+                atoms = [a for i in mine for a in (i.get("atoms") or "").splitlines()]
+                checks.check(f"{prefix} the library holds session 1 with its error line as an atom",
+                             error_line in atoms, f"expected {error_line!r} among {atoms!r:.500}")
 
         # Record types: recall capture of every transcript the agent wrote, into a scratch
         # library (the real one must show what the hooks did, not this).
@@ -285,15 +312,53 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         r = run.sh([run.recall, "setup", name, "--remove"])
         after = tree_hashes(run.home, skip)
         d = diff_trees(before, after)
-        touched = set(d["changed"]) | set(d["added"]) | set(d["removed"])
+        theirs = agent_files(agent_cls, d["added"])
+        touched = (set(d["changed"]) | set(d["added"]) | set(d["removed"])) - set(theirs)
+        # A file --remove changes keeps what it held in FILE.recall-backup (docs/cli.md).
         backups = {f + ".recall-backup" for f in SETUP_FILES}
         listing = run.sh([run.recall, "setup"])
         checks.check(f"{prefix} `setup --remove` after the sessions touches only setup's files",
                      r.returncode == 0 and touched <= SETUP_FILES | backups,
                      f"exit {r.returncode}: {d}")
+        if agent_cls.OWN_FILES:
+            print(f"       files {name}'s own program made meanwhile: {', '.join(theirs) or 'none'}")
         with open(os.path.join(folder, "setup.txt"), "a", encoding="utf-8") as f:
             f.write("\n--- after --remove\n" + listing.stdout + listing.stderr)
     return folder
+
+
+def trust(exe, recall, checks):
+    """Codex's trust of recall's hooks, as the real Codex reports and acts on it, in a HOME
+    of its own (codex_trust.py): the sessions above also run with no bypass flag, but these
+    checks ask Codex's app server itself and see the hooks run in a plain `codex exec`."""
+    print("== codex: hook trust (codex_trust.py)", flush=True)
+
+    def check(name, ok, detail=""):
+        checks.check(f"codex: trust: {name}", ok, detail)
+
+    try:
+        codex_trust.trust_checks(recall, exe, check)
+    except (OSError, RuntimeError, ValueError, KeyError, subprocess.SubprocessError) as e:
+        check("the trust checks run to the end", False, f"{type(e).__name__}: {e}")
+
+
+def read_files(home, rels):
+    """The bytes of each of RELS (relative to HOME) that exists."""
+    out = {}
+    for rel in rels:
+        path = os.path.join(home, rel)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                out[rel] = f.read()
+    return out
+
+
+def agent_files(agent_cls, paths):
+    """The PATHS (relative to HOME) that the agent's own program makes (OWN_FILES), never
+    one of the files recall's setup writes or its backups."""
+    return sorted(p for p in paths
+                  if any(re.fullmatch(pat, p) for pat in agent_cls.OWN_FILES)
+                  and p not in SETUP_FILES and not p.endswith(".recall-backup"))
 
 
 def main(argv):
@@ -332,6 +397,8 @@ def main(argv):
         versions[name] = version
         exe = install.install(name, spec["package"], version, os.path.abspath(args.root))
         run_agent(AGENTS[name], version, exe, os.path.abspath(args.recall), runs_root, checks)
+        if name == "codex":
+            trust(exe, os.path.abspath(args.recall), checks)
     passed, failed = checks.summary()
     if args.results:
         with open(args.results, "w", encoding="utf-8") as f:
