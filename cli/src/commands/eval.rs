@@ -22,7 +22,8 @@ struct Column {
 }
 
 pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
-    let all = quality::read_cases(&a.cases)?;
+    let file = quality::read_cases(&a.cases)?;
+    let all = file.cases;
     let read = all.len();
     let selection = Selection {
         case_ids: a.case_ids.clone(),
@@ -37,7 +38,24 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let mut columns = Vec::new();
     for v in &variants {
         let lib = library::open(&v.library, Mode::Read, None)?;
-        let outcomes = quality::run_variant(g, &lib, &cases, &v.ranking);
+        let resolved;
+        let asked = match &file.labels {
+            Some(labels) => {
+                let (renumbered, others) = labels.resolve(&lib, &cases, &a.cases)?;
+                if others > 0 {
+                    eprintln!(
+                        "recall: warning: {}: the library {} holds {others} items besides those of {}; the figures published for these cases (docs/evaluation.md) are of a library of that file alone",
+                        v.label,
+                        v.library.display(),
+                        labels.path.display()
+                    );
+                }
+                resolved = renumbered;
+                &resolved
+            }
+            None => &cases,
+        };
+        let outcomes = quality::run_variant(g, &lib, asked, &v.ranking);
         let outcomes = match outcomes {
             Ok(o) => o,
             Err(e) => {
