@@ -23,6 +23,7 @@ mod crashes;
 mod docs_links;
 mod eval;
 mod eval_conversation;
+mod eval_figures;
 mod eval_labels;
 mod explain_matches;
 mod export;
