@@ -2,10 +2,9 @@
 //! made again by `recall eval` on a library of each set's items and looked for in the
 //! docs' text, row by row and sentence by sentence: a figure the build no longer gives
 //! fails here, with the line as measured. (The README's figures for the example embedder
-//! are checked where it is installed, by tests/packages/test_vectors.py; LoCoMo's figures
-//! need its dataset, which the
-//! project does not ship, and the tables of earlier choices record what was measured
-//! then: docs/evaluation.md says which are which.)
+//! are checked where it is installed, by tests/packages/test_vectors.py; LoCoMo's need its
+//! dataset, which the project does not ship; the tables of earlier choices record what
+//! was measured then: docs/evaluation.md#where-the-figures-come-from.)
 
 use crate::common::cli::TempLib;
 use crate::common::root;
