@@ -190,6 +190,25 @@ fn the_bundled_sets_figures_are_what_eval_measures() {
         ),
     );
     p.says(
+        EVALUATION,
+        format!(
+            "(../examples/paraphrase_cases.jsonl) holds {} search cases",
+            ps["cases"]
+        ),
+    );
+    for kind in [
+        "synonym",
+        "abbreviation",
+        "other-language",
+        "symptom",
+        "question",
+    ] {
+        p.says(
+            EVALUATION,
+            format!("`{kind}` ({}:", para["per_tag"][kind]["cases"]),
+        );
+    }
+    p.says(
         README,
         format!("Recall@10 goes from {} to 0.695", f3(&ps["recall_at_10"])),
     );
@@ -377,6 +396,13 @@ fn the_code_sets_figures_are_what_eval_measures() {
             ),
         );
     }
+    p.says(
+        EVALUATION,
+        format!(
+            "(../examples/code_cases.jsonl) holds {} cases on",
+            columns[0]["summary"]["cases"]
+        ),
+    );
     // The README's figure for the recall tokenizer.
     let words = &eval(
         &library("code_library.jsonl", Some("recall")),

@@ -101,6 +101,7 @@ fn ids_follow_their_items_into_a_library_that_numbers_them_otherwise() {
     let reference = right.run(&["--json", "eval", &cases()]).ok();
     assert_eq!(reference.stderr, "", "the set's own library: no word");
     let reference = reference.json();
+    assert_eq!(reference["variants"][0]["other_items"], 0);
     let titles = sample_keys();
     // The ids are the sample's lines: case-01 finds line 130 first.
     let case_01 = &reference["variants"][0]["cases"][0];
@@ -121,6 +122,7 @@ fn ids_follow_their_items_into_a_library_that_numbers_them_otherwise() {
         let ran = shifted.run(&["--json", "eval", &cases()]).ok();
         assert_eq!(ran.stderr, "", "shift {shift}");
         let out = ran.json();
+        assert_eq!(out["variants"][0]["other_items"], 0);
         assert_eq!(
             out["variants"][0]["summary"], reference["variants"][0]["summary"],
             "shift {shift}"
@@ -167,6 +169,7 @@ fn a_library_with_other_items_is_measured_with_a_warning() {
         assert!(ran.stderr.starts_with(&warning), "{}", ran.stderr);
         assert_eq!(ran.stderr.trim().lines().count(), 1, "{}", ran.stderr);
         let out = ran.json();
+        assert_eq!(out["variants"][0]["other_items"], others);
         // The labels found their items: each expected item is where its title is.
         let summary = &out["variants"][0]["summary"];
         assert_eq!(
@@ -368,5 +371,7 @@ fn a_cases_file_of_ones_own_names_its_items() {
     write(&[json!({"query": "pagination cursor", "expect": [10]})]);
     let out = lib.run(&["--json", "eval", f]).ok();
     assert_eq!(out.stderr, "");
-    assert_eq!(out.json()["variants"][0]["summary"]["recall_at_1"], 1.0);
+    let out = out.json();
+    assert_eq!(out["variants"][0]["summary"]["recall_at_1"], 1.0);
+    assert_eq!(out["variants"][0]["other_items"], Value::Null);
 }
