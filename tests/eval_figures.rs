@@ -12,6 +12,7 @@ use serde_json::Value;
 
 const README: &str = "README.md";
 const EVALUATION: &str = "docs/evaluation.md";
+const TOKENIZER: &str = "docs/tokenizer.md";
 
 /// A library of one bundled items file, under a tokenizer (None: the default).
 fn library(items: &str, tokenizer: Option<&str>) -> TempLib {
@@ -498,5 +499,41 @@ fn the_context_stage_figures_are_what_eval_measures() {
             f3(&gaps[3]["summary"]["precision"])
         ),
     );
+    p.check();
+}
+
+/// docs/tokenizer.md#measured: each tokenizer on the code set and the sample, the best
+/// of each row in bold.
+#[test]
+fn the_tokenizers_figures_are_what_eval_measures() {
+    let tokenizers = [
+        "trigram remove_diacritics 1",
+        "unicode61 remove_diacritics 2",
+        "porter unicode61 remove_diacritics 2",
+        "recall",
+    ];
+    let mut p = Published::default();
+    for (items, file) in [
+        ("code_library.jsonl", "code_cases.jsonl"),
+        ("sample.jsonl", "sample_cases.jsonl"),
+    ] {
+        let columns: Vec<Value> = tokenizers
+            .iter()
+            .map(|t| eval(&library(items, Some(t)), file, &[])[0]["summary"].clone())
+            .collect();
+        for (name, key) in [
+            ("Recall@1", "recall_at_1"),
+            ("Recall@10", "recall_at_10"),
+            ("MRR", "mrr"),
+        ] {
+            let cells: Vec<String> = columns.iter().map(|c| f3(&c[key])).collect();
+            let best = cells.iter().max().unwrap().clone();
+            let cells: Vec<String> = cells
+                .into_iter()
+                .map(|c| if c == best { format!("**{c}**") } else { c })
+                .collect();
+            p.says(TOKENIZER, format!("| {name} | {} |", cells.join(" | ")));
+        }
+    }
     p.check();
 }
