@@ -227,6 +227,7 @@ def labeled():
                    check=True, capture_output=True, env=env)
     items = [json.loads(l) for l in open(os.path.join(ROOT, "examples/code_library.jsonl"))]
     cases = [json.loads(l) for l in open(os.path.join(ROOT, "examples/code_first_prompts.jsonl"))]
+    cases = [c for c in cases if "items" not in c]  # the first line names the items file
     rows = {"earlier-work": [0, 0, 0, 0, 0], "nothing": [0, 0, 0, 0, 0]}
     other = arg("--against", None)
     differ = 0

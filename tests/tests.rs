@@ -25,6 +25,8 @@ mod crashes;
 mod docs_links;
 mod eval;
 mod eval_conversation;
+mod eval_figures;
+mod eval_labels;
 mod explain_matches;
 mod export;
 mod fold_agreement;

@@ -321,7 +321,9 @@ fn a_damaged_vector_record_is_mended_by_drop() {
 #[test]
 fn vectors_asked_for_and_vectors_too_long() {
     let lib = sample_lib(3);
-    let cases = crate::common::root().join("examples/sample_cases.jsonl");
+    // A case on the generated items (the bundled cases name the sample's).
+    let cases = lib.path("cases.jsonl");
+    std::fs::write(&cases, "{\"query\": \"widget\", \"expect\": [1]}\n").unwrap();
     lib.run(&[
         "eval",
         &cases.to_string_lossy(),

@@ -177,7 +177,8 @@ pub struct CaptureArgs {
 
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// The cases, as JSON Lines.
+    /// The cases, as JSON Lines; a first line {"items": "FILE"} says their ids are those
+    /// of an import of FILE into an empty library, found in this one by their items.
     #[arg(value_name = "CASES")]
     pub cases: PathBuf,
     #[arg(long = "set", value_name = "KEY=VALUES", help = crate::config::overlay::help())]

@@ -50,6 +50,7 @@ def main():
     t = Tests(a)
     for name in EXAMPLES:
         t.example_behind_the_cli(name)
+    t.readme_figures()
     t.python_and_the_shell_agree_with_the_cli()
 
 
@@ -170,6 +171,28 @@ class Tests:
         again = json.loads(self.recall(db, "--json", "embed", "--embed-cmd", command))
         assert again["embedded"] == 0 and again["model"] == model, again
         print("ok   a second recall embed embeds 0 items")
+
+    def readme_figures(self):
+        """The README's figures for the example embedder, made again by `recall eval` on
+        the sample library that example_behind_the_cli embedded, and looked for in the
+        README's text (tests/eval_figures.rs does the literal ones)."""
+        db = os.path.join(self.a.work, "wordllama.db")
+        command = " ".join(self.examples["wordllama"])
+        def columns(cases):
+            doc = json.loads(self.recall(db, "--json", "eval", os.path.join(self.root, cases),
+                                         "--embed-cmd", command, "--set", "vectors=off,on"))
+            return [v["summary"] for v in doc["variants"]]
+        off, on = columns("examples/sample_cases.jsonl")
+        para_off, para_on = columns("examples/paraphrase_cases.jsonl")
+        said = [
+            f"Recall@10 goes from {off['recall_at_10']:.3f} to {on['recall_at_10']:.3f}"
+            f" and MRR from {off['mrr']:.3f} to {on['mrr']:.3f}",
+            f"Recall@10 goes from {para_off['recall_at_10']:.3f} to {para_on['recall_at_10']:.3f}",
+        ]
+        readme = " ".join(open(os.path.join(self.root, "README.md")).read().split())
+        for text in said:
+            assert text in readme, f"README.md lacks, as measured: {text}"
+        print(f"ok   the README's figures for the example embedder: {'; '.join(said)}")
 
     def bad_requests_get_errors(self, embedder, probe):
         """One process, one answer line per request: bad ones get an error, and the

@@ -17,12 +17,15 @@ use crate::{err, input, output, say};
 
 struct Column {
     label: String,
+    /// The library's items that are not of the cases' items file, when it names one.
+    other_items: Option<i64>,
     outcomes: Vec<Outcome>,
     summary: Summary,
 }
 
 pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
-    let all = quality::read_cases(&a.cases)?;
+    let file = quality::read_cases(&a.cases)?;
+    let all = file.cases;
     let read = all.len();
     let selection = Selection {
         case_ids: a.case_ids.clone(),
@@ -32,10 +35,30 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
     let variants = variants(g, a, &libraries)?;
+    // Each column's cases, their ids found in its library, before anything runs: a
+    // library that lacks an item the cases name is refused before the first case.
+    let mut asked = Vec::new();
+    for v in &variants {
+        let Some(labels) = &file.labels else {
+            asked.push((cases.clone(), None));
+            continue;
+        };
+        let lib = library::open(&v.library, Mode::Read, None)?;
+        let (renumbered, others) = labels.resolve(&lib, &cases, &a.cases)?;
+        if others > 0 {
+            eprintln!(
+                "recall: warning: {}: the library {} holds {others} items besides those of {}; the figures published for these cases (docs/evaluation.md) are of a library of that file alone",
+                v.label,
+                v.library.display(),
+                labels.path.display()
+            );
+        }
+        asked.push((renumbered, Some(others)));
+    }
     // One judge process serves every case (a judge that fails is started again).
     crate::line_process::keep_alive();
     let mut columns = Vec::new();
-    for v in &variants {
+    for (v, (cases, other_items)) in variants.iter().zip(asked) {
         let lib = library::open(&v.library, Mode::Read, None)?;
         let outcomes = quality::run_variant(g, &lib, &cases, &v.ranking);
         let outcomes = match outcomes {
@@ -48,6 +71,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
         let summary = metrics::summarize(outcomes.iter());
         columns.push(Column {
             label: v.label.clone(),
+            other_items,
             outcomes,
             summary,
         });
@@ -72,6 +96,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
             .map(|(c, v)| {
                 json!({
                     "label": c.label, "library": v.library, "settings": v.ranking,
+                    "other_items": c.other_items,
                     "summary": c.summary,
                     "per_tag": per_tag(c).into_iter().map(|(t, s)| (t, json!(s))).collect::<serde_json::Map<_, _>>(),
                     "cases": c.outcomes,

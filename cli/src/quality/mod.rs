@@ -1,5 +1,6 @@
 //! `recall eval`: labeled cases run through the same queries as the CLI, under one or
 //! more settings, with Recall@k, MRR, nDCG@10 and must-not violations.
+pub mod labels;
 pub mod locomo;
 pub mod metrics;
 pub mod select;
@@ -75,6 +76,24 @@ impl Case {
         self.expect.as_ref().is_some_and(Vec::is_empty) && self.must_not.is_empty()
     }
 
+    /// Every item id the case names: what it expects, forbids, and the item of `later`.
+    pub fn ids(&self) -> impl Iterator<Item = i64> + '_ {
+        self.expected()
+            .iter()
+            .chain(&self.must_not)
+            .chain(&self.item)
+            .copied()
+    }
+
+    /// The case with each id it names replaced by `to(id)`.
+    pub fn renumbered(&self, to: impl Fn(i64) -> i64) -> Case {
+        let mut c = self.clone();
+        c.item = c.item.map(&to);
+        c.expect = c.expect.map(|ids| ids.into_iter().map(&to).collect());
+        c.must_not = c.must_not.into_iter().map(&to).collect();
+        c
+    }
+
     pub fn kind(&self) -> &'static str {
         if self.item.is_some() {
             "later"
@@ -120,27 +139,47 @@ impl Case {
     }
 }
 
-pub fn read_cases(path: &Path) -> Result<Vec<Case>> {
+/// A cases file: its cases, and the import file they were made against when its first
+/// line names one (`{"items": "sample.jsonl"}`, [`labels`]).
+pub struct CasesFile {
+    pub cases: Vec<Case>,
+    pub labels: Option<labels::Labels>,
+}
+
+pub fn read_cases(path: &Path) -> Result<CasesFile> {
     let what = path.display().to_string();
     let bytes =
         input::read_file_limited(path, input::DATASET, &what, "split the cases into files")?;
     let text = input::text(bytes, &what)?;
     let mut cases = Vec::new();
+    let mut labels = None;
     for (i, line) in text.lines().enumerate() {
+        let line = crate::text::without_bom(line);
         if line.trim().is_empty() {
             continue;
         }
-        let mut case: Case = serde_json::from_str(line)
-            .map_err(|e| err!("{}: line {}: {e}", path.display(), i + 1))?;
-        case.check()
-            .map_err(|e| err!("{}: line {}: {e}", path.display(), i + 1))?;
+        let at = |e: &dyn std::fmt::Display| err!("{}: line {}: {e}", path.display(), i + 1);
+        let value: serde_json::Value = serde_json::from_str(line).map_err(|e| at(&e))?;
+        if let Some(named) = value.get("items") {
+            let only = value.as_object().is_some_and(|o| o.len() == 1);
+            let named = named.as_str().filter(|n| only && !n.is_empty()).ok_or_else(|| {
+                at(&"the items line is {\"items\": \"FILE\"}, the import file the ids are of, and nothing else")
+            })?;
+            if !cases.is_empty() || labels.is_some() {
+                return Err(at(&"the items line comes first, once"));
+            }
+            labels = Some(labels::read(path, named)?);
+            continue;
+        }
+        let mut case: Case = serde_json::from_value(value).map_err(|e| at(&e))?;
+        case.check().map_err(|e| at(&e))?;
         case.id.get_or_insert_with(|| format!("line-{}", i + 1));
         cases.push(case);
     }
     if cases.is_empty() {
         return Err(err!("{} holds no cases", path.display()));
     }
-    Ok(cases)
+    Ok(CasesFile { cases, labels })
 }
 
 /// One column of the comparison: a library and ranking settings.
