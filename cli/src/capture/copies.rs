@@ -115,8 +115,8 @@ impl Copies {
     }
 }
 
-/// The `*.jsonl` files of `dir` with their modification times, sorted.
-fn listing(dir: &Path) -> Vec<(PathBuf, SystemTime)> {
+/// The `*.jsonl` files of `dir` with their modification times, sorted by path.
+pub fn listing(dir: &Path) -> Vec<(PathBuf, SystemTime)> {
     let mut out: Vec<(PathBuf, SystemTime)> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()

@@ -17,28 +17,7 @@ const COMMAND_CHARS: usize = 100;
 /// Each text of the records without its terminal codes (colours, cursor moves, titles,
 /// links), which some commands print even into a pipe.
 pub fn ansi_out(records: &mut [Record]) {
-    let strip = |t: &mut String| {
-        if let Cow::Owned(kept) = without_ansi(t) {
-            *t = kept;
-        }
-    };
-    for r in records {
-        match &mut r.event {
-            Event::Prompt(t)
-            | Event::Note(t)
-            | Event::Answer(t)
-            | Event::Recap(t)
-            | Event::Summary(t) => strip(t),
-            Event::ToolCall { input, command, .. } => {
-                strip(input);
-                if let Some(c) = command {
-                    strip(c);
-                }
-            }
-            Event::ToolResult { text, .. } => strip(text),
-            Event::Compaction => {}
-        }
-    }
+    super::rewrite_texts(records, without_ansi);
 }
 
 /// The text without ECMA-48 escape sequences: CSI (`ESC [ … final`, or the one-byte

@@ -203,40 +203,44 @@ const CUT_SHORT: &str = "last line cut short";
 
 /// `<private>` spans taken out of every text read, before anything is made of it.
 fn private_out(session: &mut Session) {
-    let strip = |t: &mut String| {
+    rewrite_texts(&mut session.records, noise::without_private);
+    let titles = [
+        &mut session.custom_title,
+        &mut session.ai_title,
+        &mut session.task,
+    ];
+    let summaries = session.summaries.iter_mut().map(|(_, t)| t);
+    for t in titles.into_iter().flatten().chain(summaries) {
         if let std::borrow::Cow::Owned(kept) = noise::without_private(t) {
             *t = kept;
         }
+    }
+}
+
+/// Every text of the records (prompts, answers, notes, recaps, summaries, tool inputs,
+/// commands and results) through `rewrite`, replaced where it gives a new one.
+pub fn rewrite_texts(records: &mut [Record], rewrite: impl Fn(&str) -> std::borrow::Cow<'_, str>) {
+    let apply = |t: &mut String| {
+        if let std::borrow::Cow::Owned(kept) = rewrite(t) {
+            *t = kept;
+        }
     };
-    for r in &mut session.records {
+    for r in records {
         match &mut r.event {
             Event::Prompt(t)
             | Event::Note(t)
             | Event::Answer(t)
             | Event::Recap(t)
-            | Event::Summary(t) => strip(t),
+            | Event::Summary(t) => apply(t),
             Event::ToolCall { input, command, .. } => {
-                strip(input);
+                apply(input);
                 if let Some(c) = command {
-                    strip(c);
+                    apply(c);
                 }
             }
-            Event::ToolResult { text, .. } => strip(text),
+            Event::ToolResult { text, .. } => apply(text),
             Event::Compaction => {}
         }
-    }
-    for (_, t) in &mut session.summaries {
-        strip(t);
-    }
-    for t in [
-        &mut session.custom_title,
-        &mut session.ai_title,
-        &mut session.task,
-    ]
-    .into_iter()
-    .flatten()
-    {
-        strip(t);
     }
 }
 

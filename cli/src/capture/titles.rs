@@ -133,20 +133,11 @@ pub fn without_work(segment: &[Record], requests: &[&str], only_sidechain: bool)
 /// The summaries at the head of each `*.jsonl` file of `dir`, by `leafUuid`; where two
 /// files summarise the same conversation, the newer file's summary.
 fn summaries_in(dir: &Path) -> HashMap<String, String> {
-    let mut files: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .filter_map(|p| {
-            let m = std::fs::metadata(&p).ok().filter(|m| m.is_file())?;
-            Some((m.modified().ok()?, p))
-        })
-        .collect();
-    files.sort();
+    let mut files = super::copies::listing(dir);
+    // Oldest first, so that a newer file's summary of the same conversation wins.
+    files.sort_by(|(pa, ta), (pb, tb)| ta.cmp(tb).then_with(|| pa.cmp(pb)));
     let mut out = HashMap::new();
-    for (_, file) in files {
+    for (file, _) in files {
         for (leaf, text) in head_summaries(&file) {
             out.insert(leaf, text);
         }
