@@ -28,7 +28,13 @@ hosts:
 demo: hosts build
 	./examples/demo.sh "$(TARGET_DIR)/debug"
 
-test: hosts
+# Every part below, then one line of how many checks passed in each (tests/summary.py);
+# the whole output is kept in $(TARGET_DIR)/test.log.
+test:
+	./tests/summary.sh "$(TARGET_DIR)/test.log" $(MAKE) --no-print-directory test-parts
+
+.PHONY: test-parts
+test-parts: hosts
 	./tests/hosts/install.sh --node --browser
 	$(CARGO) build --workspace $(TEST_FEATURES)
 	$(CARGO) test --workspace $(TEST_FEATURES)

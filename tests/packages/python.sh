@@ -2,6 +2,9 @@
 # The Python package as a user gets it: `make wheel`, then the wheel FILE installed in a
 # fresh virtual environment of /usr/bin/python3 with apsw, Datasette and pytest from
 # PyPI, and tests/packages/test_python.py run there against the venv's own `recall`.
+# Its test of load()'s error needs a CPython whose sqlite3 cannot load extensions:
+# pyenv's when the machine has one, else one built once from Debian's python3.11 source
+# into $target/cpython-noext (tests/hosts/cpython_noext.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -15,6 +18,19 @@ wheels=("$target"/wheels/sqlite_recall-*.whl)
   echo "python.sh: expected one wheel in $target/wheels, found: ${wheels[*]}" >&2
   exit 1
 }
+
+find_noext() {
+  /usr/bin/python3 "$root/tests/packages/python_noext.py" "$target/cpython-noext/bin/python3"
+}
+if ! noext=$(find_noext); then
+  ./tests/hosts/cpython_noext.sh "$target/cpython-noext"
+  noext=$(find_noext) || {
+    echo "python.sh: $target/cpython-noext/bin/python3 can load sqlite extensions: remove $target/cpython-noext to build it again" >&2
+    exit 1
+  }
+fi
+echo "python.sh: the CPython without loadable extensions: $noext"
+export RECALL_NOEXT_PYTHON=$noext
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

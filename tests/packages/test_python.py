@@ -29,6 +29,7 @@ import apsw
 import pytest
 import sqlite_recall
 from datasette.app import Datasette
+from python_noext import lacks_load_extension
 
 REPO = Path(os.environ["RECALL_REPO"])
 WHEEL = os.environ["RECALL_WHEEL"]
@@ -235,34 +236,27 @@ def printed_by(python, script, cwd=None):
 
 
 def interpreter_without_extensions():
-    """A CPython (3.8+) whose sqlite3 cannot load extensions: pyenv builds, by default."""
-    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
-    probe = (
-        "import sqlite3, sys; print(sys.version_info >= (3, 8) and "
-        "not hasattr(sqlite3.Connection, 'enable_load_extension'))"
-    )
-    found = []
-    pattern = os.path.join(root, "versions", "*", "bin", "python3")
-    for python in sorted(glob.glob(pattern)):
-        out = subprocess.run(
-            [python, "-c", probe], capture_output=True, text=True, check=False
-        )
-        if out.stdout.strip() == "True":
-            found.append(python)
-    if not found:
+    """The CPython whose sqlite3 cannot load extensions that python.sh found (pyenv's) or
+    built (tests/hosts/cpython_noext.sh), checked to be one."""
+    python = os.environ.get("RECALL_NOEXT_PYTHON", "")
+    if not python:
         pytest.fail(
-            f"no Python 3.8+ without loadable extensions under {root}/versions: "
-            "this test needs one (install CPython with pyenv, which builds it so)"
+            "RECALL_NOEXT_PYTHON is not set: run this test through tests/packages/python.sh "
+            "(make test-python), which finds or builds a CPython without loadable extensions"
         )
-    # CI has pyenv's 3.11: prefer it, so that every machine tests the same one.
-    return next((p for p in found if "/3.11." in p), found[-1])
+    if not lacks_load_extension(python):
+        pytest.fail(
+            f"RECALL_NOEXT_PYTHON={python} is not a CPython 3.8+ whose sqlite3 lacks "
+            "enable_load_extension"
+        )
+    return python
 
 
 @pytest.fixture(scope="module")
-def pyenv_venv(tmp_path_factory):
-    """A venv of pyenv's CPython (no loadable extensions) with the wheel, Datasette and
+def noext_venv(tmp_path_factory):
+    """A venv of a CPython without loadable extensions with the wheel, Datasette and
     apsw."""
-    venv = tmp_path_factory.mktemp("pyenv") / "venv"
+    venv = tmp_path_factory.mktemp("noext") / "venv"
     subprocess.run([interpreter_without_extensions(), "-m", "venv", str(venv)], check=True)
     pip_install(venv, WHEEL, "datasette", "apsw")
     return venv
@@ -273,7 +267,7 @@ def pip_install(venv, *packages):
     subprocess.run([*pip, *packages], check=True)
 
 
-def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(pyenv_venv):
+def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(noext_venv):
     script = (
         "import sqlite3, sqlite_recall\n"
         "try:\n"
@@ -281,7 +275,7 @@ def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(pyenv_v
         "except sqlite_recall.LoadExtensionUnavailable as e:\n"
         "    print(e)\n"
     )
-    assert printed_by(pyenv_venv / "bin" / "python", script) == (
+    assert printed_by(noext_venv / "bin" / "python", script) == (
         "sqlite_recall.load: this Python's sqlite3 module was built without loadable "
         "extension support (sqlite3.Connection has no enable_load_extension), so it "
         "cannot load librecall0; use apsw instead: pip install apsw, then "
@@ -294,7 +288,7 @@ def test_an_interpreter_without_loadable_extensions_gets_one_clear_error(pyenv_v
         "sqlite_recall.load(conn)\n"
         "print(list(conn.execute('select recall_version()'))[0][0])\n"
     )
-    assert printed_by(pyenv_venv / "bin" / "python", script) == (
+    assert printed_by(noext_venv / "bin" / "python", script) == (
         f"v{importlib.metadata.version('sqlite-recall')}\n"
     )
 
@@ -405,12 +399,12 @@ def sample_library(folder, name, *rebuild):
     return db
 
 
-def test_datasette_without_loadable_extensions_warns_once_and_serves(pyenv_venv, tmp_path):
+def test_datasette_without_loadable_extensions_warns_once_and_serves(noext_venv, tmp_path):
     db = sample_library(tmp_path, "lib.db", UNICODE61)
     other = tmp_path / "other.db"
     sqlite3.connect(other).execute("create table t(x)").connection.close()
     sql = "select count(*) from items"
-    with datasette_served(pyenv_venv, db, tmp_path) as (base, stderr):
+    with datasette_served(noext_venv, db, tmp_path) as (base, stderr):
         # Pages of several kinds, each on connections of their own.
         answer = http_json(f"{base}/lib.json?" + urllib.parse.urlencode({"sql": sql}))
         assert answer["rows"] == cli_rows(db, sql)
@@ -428,10 +422,10 @@ def test_datasette_without_loadable_extensions_warns_once_and_serves(pyenv_venv,
     ]
     # The way out it names: the same interpreter, now with the functions, on the library
     # recall init made (pysqlite3-binary's SQLite reads trigram).
-    pip_install(pyenv_venv, "pysqlite3-binary")
+    pip_install(noext_venv, "pysqlite3-binary")
     trigram = sample_library(tmp_path, "trigram.db")
     sql = "select rowid from items_fts where items_fts match recall_match('database is locked')"
-    with datasette_served(pyenv_venv, trigram, tmp_path) as (base, stderr):
+    with datasette_served(noext_venv, trigram, tmp_path) as (base, stderr):
         answer = http_json(f"{base}/trigram.json?" + urllib.parse.urlencode({"sql": sql}))
         assert answer["rows"] and answer["rows"] == cli_rows(trigram, sql), answer
         assert "sqlite-recall" not in stderr()
