@@ -14,6 +14,8 @@ const MIB: u64 = 1024 * 1024;
 const TRANSCRIPT: u64 = 32 * MIB;
 const ITEM_JSON: u64 = 211 * MIB;
 const PROMPT: u64 = 16 * MIB;
+/// The hook's whole JSON: a tool's response rides along (its prompt is `PROMPT`).
+const HOOK_PAYLOAD: u64 = 256 * MIB;
 const DATASET: u64 = 64 * MIB;
 const CONFIG: u64 = MIB;
 const SQL_SCRIPT: u64 = 16 * MIB;
@@ -185,8 +187,8 @@ fn standard_input_is_read_with_a_limit_on_every_path() {
         (&["import", "-"], ITEM_JSON, 2),
         (&["search", "-"], PROMPT, 2),
         (&["related", "-"], PROMPT, 2),
-        (&["hook"], PROMPT, 0),
-        (&["--json", "hook"], PROMPT, 0),
+        (&["hook"], HOOK_PAYLOAD, 0),
+        (&["--json", "hook"], HOOK_PAYLOAD, 0),
     ];
     for (args, limit, code) in cases {
         for feed in [Feed::Zero, Feed::Yes] {
