@@ -12,6 +12,10 @@ use std::process::Command;
 
 use crate::common::cli::{recall_bin, Ran};
 
+/// A case: its label, the agent set up, and its files (path under HOME, the part setup
+/// writes there, the bytes before).
+type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str, Vec<u8>)>);
+
 /// A JSON value written as Node writes it, its numbers and strings as raw text.
 #[derive(Clone)]
 enum J {
@@ -485,7 +489,7 @@ fn duplicate_keys_stay_and_the_last_one_is_edited() {
             J::Arr(vec![obj(&[("type", s("command")), ("command", s(cmd))])]),
         )])])
     };
-    let cases: Vec<(&str, &str, Vec<(&str, &str, Vec<u8>)>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "claude two mcpServers",
             "claude-code",
@@ -569,7 +573,7 @@ fn duplicate_keys_stay_and_the_last_one_is_edited() {
 
 #[test]
 fn empty_objects_and_lists_that_were_there_stay_after_remove() {
-    let cases: Vec<(&str, &str, Vec<(&str, &str, Vec<u8>)>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "claude empty mcpServers",
             "claude-code",
@@ -681,7 +685,7 @@ fn a_byte_order_mark_and_other_tools_hooks_are_kept() {
             ),
         ]),
     )]);
-    let cases: Vec<(&str, &str, Vec<(&str, &str, Vec<u8>)>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             "claude BOM",
             "claude-code",
