@@ -218,7 +218,8 @@ fn codex_helpers_make_no_items() {
 #[test]
 fn snapshots_are_known_and_a_compactions_history_is_read_once() {
     let s = read(COMPACTED);
-    // ghost_snapshot and compaction items are the program's own: not unknown.
+    // ghost_snapshot, compaction and web_search_call items are the program's own: not
+    // unknown.
     assert!(s.skipped.is_empty(), "{:?}", s.skipped);
     let items = items(&s);
     assert_eq!(items.len(), 2);

@@ -618,3 +618,37 @@ fn a_file_event_reads_past_what_it_does_not_use() {
     ))
     .is_empty());
 }
+
+/// A request pasted from a terminal brings the input box's frame along (`│`, `╭─╮`, the
+/// `>` mark): the start's `Asked:` line reads without it, as the item's title does.
+#[test]
+fn the_start_s_asked_line_has_no_terminal_frame() {
+    for (i, questions) in [
+        "╭──────────────╮\n│ > add an export button to the report page │\n╰──────────────╯",
+        "add an export button to the report page │",
+        "│ add an export button to the report page",
+        "> add an export button to the report page ─────",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let lib = TempLib::init(None);
+        let item = json!({"source": "agent-claude", "project": "shop",
+            "title": "Report page export", "questions": questions,
+            "summary": "Added the button.", "occurred_at": "2026-01-02T10:00:00Z"});
+        lib.import(&item.to_string()).ok();
+        let out = lib
+            .run_stdin(
+                &["hook", "--project", "shop"],
+                &json!({"session_id": format!("f{i}"), "hook_event_name": "SessionStart",
+                    "source": "startup", "cwd": "/nowhere"})
+                .to_string(),
+            )
+            .ok();
+        let text = context(&out, "SessionStart").expect("a start block");
+        assert!(
+            text.contains("\n  Asked: add an export button to the report page\n"),
+            "{questions:?}: {text}"
+        );
+    }
+}

@@ -34,8 +34,14 @@ const ITEM_TYPES: &[&str] = &[
 ];
 
 /// Response items of the program's own, read and left out without being counted:
-/// snapshots of the work tree for undo, and compaction's encrypted state.
-const KNOWN_OTHER: &[&str] = &["ghost_snapshot", "compaction", "compaction_summary"];
+/// snapshots of the work tree for undo, compaction's encrypted state, and the web
+/// searches the model ran (its query only; the results are not in the file).
+const KNOWN_OTHER: &[&str] = &[
+    "ghost_snapshot",
+    "compaction",
+    "compaction_summary",
+    "web_search_call",
+];
 
 /// Envelope types of the program's own bookkeeping (0.169: each response's token usage,
 /// the state of its environments), read and left out without being counted.

@@ -182,14 +182,16 @@ fn told(item: &ItemRow, project: Option<&str>) -> Vec<String> {
             lines.push(format!("  {label}: {}\n", field(&cut(&one, max))));
         }
     };
+    // A request pasted from a terminal brings the input box's frame along: read as its
+    // title is (capture::noise::unframed).
     let asked = item
         .questions
         .lines()
-        .map(str::trim)
+        .map(crate::capture::noise::unframed)
         .find(|q| !q.is_empty());
     let title = item.title.trim().to_lowercase();
     if let Some(asked) = asked.filter(|q| !title.starts_with(&q.to_lowercase())) {
-        push("Asked", asked, ASKED_CHARS);
+        push("Asked", &asked, ASKED_CHARS);
     }
     let recap = recap::Recap::of(&item.summary);
     push("Recap", &recap.told, RECAP_CHARS);
