@@ -673,11 +673,17 @@ fn stored_markup_is_answered_as_json_only() {
         .header("content-security-policy")
         .is_some_and(|c| c.contains("default-src 'none'")));
     let doc = item.json();
-    let stored = lib.json(&["get", "2", "--transcript"]);
-    assert_eq!(
-        doc["get"]["item"], stored["item"],
-        "every field as recall get gives it"
-    );
+    // Every field as recall get gives it; the transcript only its length, sent by
+    // `transcript` a page at a time.
+    let stored = lib.json(&["get", "2"]);
+    let mut expected = stored["item"].clone();
+    let whole = lib.json(&["get", "2", "--transcript"])["item"]["transcript"]
+        .as_str()
+        .unwrap_or("")
+        .chars()
+        .count();
+    expected["transcript_chars"] = json!(whole);
+    assert_eq!(doc["get"]["item"], expected);
     assert_eq!(
         doc["get"]["item"]["title"],
         "Markup <script>alert(1)</script> <img src=x onerror=alert(2)>"
@@ -1020,4 +1026,120 @@ fn a_replica_is_read_and_its_writes_refused_in_one_line() {
     );
     assert_eq!(lib.files(), before);
     assert!(!global_of(&lib, 1));
+}
+
+/// An item's transcript is sent only when asked, a page of at most 262,144 characters
+/// at a time (a 32 MiB transcript no longer costs the server its size several times
+/// over at each look): the pages make the stored text whole, at any offset and with
+/// characters of any width; bad offsets and limits are one line; a forbidden item's
+/// transcript is a missing item's.
+#[test]
+fn a_transcript_is_sent_a_page_at_a_time() {
+    let lib = library();
+    let long: String = (0..70_000).map(|i| format!("{i}: é東😀\n")).collect();
+    let total = long.chars().count();
+    let added = lib.run_stdin(
+        &[
+            "--json",
+            "add",
+            "--source",
+            "agent-claude",
+            "--title",
+            "long one",
+            "--transcript-file",
+            "-",
+        ],
+        &long,
+    );
+    let id = added.ok().json()["id"].as_i64().expect("an id");
+    let stored = lib.json(&["get", &id.to_string(), "--transcript"])["item"]["transcript"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert_eq!(stored.chars().count(), total);
+    let ui = start(&lib, &[]);
+    let item = ui.api("item", None, &[], &json!({"id": id}));
+    assert_eq!(item.status, 200, "{}", item.body);
+    assert!(
+        item.body.len() < 64 * 1024,
+        "the item answer holds no transcript: {} bytes",
+        item.body.len()
+    );
+    assert!(item.json()["get"]["item"].get("transcript").is_none());
+    assert_eq!(item.json()["get"]["item"]["transcript_chars"], total);
+    // Default pages, from the start: whole, in order.
+    let mut text = String::new();
+    let mut offset = json!(0);
+    let mut pages = 0;
+    while let Some(at) = offset.as_i64() {
+        let page = ui.api("transcript", None, &[], &json!({"id": id, "offset": at}));
+        assert_eq!(page.status, 200, "{}", page.body);
+        let doc = page.json();
+        let part = doc["text"].as_str().unwrap_or("");
+        assert!(part.chars().count() <= 262_144);
+        assert_eq!(doc["total"], total);
+        text.push_str(part);
+        offset = doc["next"].clone();
+        pages += 1;
+    }
+    assert_eq!(text, stored);
+    assert_eq!(pages, total.div_ceil(262_144));
+    // Any offset and limit: the characters there, counted as characters.
+    let chars: Vec<char> = stored.chars().collect();
+    for (at, limit) in [
+        (1usize, 5usize),
+        (7, 1),
+        (total - 3, 10),
+        (total, 5),
+        (total + 9, 5),
+    ] {
+        let page = ui.api(
+            "transcript",
+            None,
+            &[],
+            &json!({"id": id, "offset": at, "limit": limit}),
+        );
+        assert_eq!(page.status, 200, "{}", page.body);
+        let want: String = chars.iter().skip(at).take(limit).collect();
+        assert_eq!(page.json()["text"], want, "at {at}, {limit}");
+        let next = (at + limit < total).then_some(at + limit);
+        assert_eq!(page.json()["next"], json!(next), "at {at}, {limit}");
+    }
+    for bad in [
+        json!({"id": id, "offset": -1}),
+        json!({"id": id, "limit": 0}),
+        json!({"id": id, "limit": 262_145}),
+        json!({"id": id, "offset": "x"}),
+        json!({"id": id, "more": 1}),
+    ] {
+        let page = ui.api("transcript", None, &[], &bad);
+        assert_eq!(page.status, 400, "{bad}: {}", page.body);
+        assert!(
+            page.json()["error"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("bad arguments"),
+            "{bad}: {}",
+            page.body
+        );
+    }
+    let none = ui.api("transcript", None, &[], &json!({"id": 9999}));
+    assert_eq!(none.status, 400, "{}", none.body);
+    assert!(none.body.contains("no item 9999"), "{}", none.body);
+    // No transcript stored: its length is 0, the page empty.
+    let bare = ui.api("transcript", None, &[], &json!({"id": 1}));
+    assert_eq!(
+        (bare.json()["total"].clone(), bare.json()["next"].clone()),
+        (json!(0), Value::Null)
+    );
+    drop(ui);
+    // Under access globs, an item of another source answers as a missing one.
+    let ui = start(&lib, &["--allow", "agent-codex"]);
+    let hidden = ui.api("transcript", None, &[], &json!({"id": id}));
+    assert_eq!(hidden.status, 400, "{}", hidden.body);
+    assert!(
+        hidden.body.contains(&format!("no item {id}")),
+        "{}",
+        hidden.body
+    );
 }

@@ -194,6 +194,27 @@ def run(driver, url):
     stored = json.loads(recall("--json", "get", str(canary), "--transcript"))["item"]
     check("the item's transcript is the stored one",
           driver.find_element(By.ID, "item-transcript").get_attribute("textContent") == stored["transcript"])
+    # A long transcript: one page at first, the rest on asking, then whole as stored.
+    long_id = json.loads(recall("--json", "search", "zqlongtranscript"))["results"][0]["id"]
+    search(driver, "zqlongtranscript")
+    open_item(driver, long_id)
+    long_stored = json.loads(recall("--json", "get", str(long_id), "--transcript"))["item"]["transcript"]
+    pre = driver.find_element(By.ID, "item-transcript")
+    more = driver.find_element(By.ID, "transcript-more")
+    first = pre.get_attribute("textContent")
+    check("a long transcript comes a page at a time",
+          len(first) == 262144 and long_stored.startswith(first) and more.is_displayed(),
+          f"{len(first)} characters shown of {len(long_stored)}")
+    pages = 1
+    while more.is_displayed() and pages < 10:
+        more.click()
+        pages += 1
+        wait(driver, f"page {pages}", lambda d, n=pages: len(pre.get_attribute("textContent")) >= min(n * 262144, len(long_stored)))
+    check("asked for, the pages make the stored transcript whole",
+          pre.get_attribute("textContent") == long_stored and pages == -(-len(long_stored) // 262144),
+          f"{pages} pages, {len(pre.get_attribute('textContent'))} of {len(long_stored)} characters")
+    search(driver, "zqcanary")
+    open_item(driver, canary)
     for name in ("title", "summary", "project", "source", "occurred_at"):
         check(f"the item's {name} is the stored one", field_of(driver, name) == str(stored[name]),
               f"{field_of(driver, name)!r} != {stored[name]!r}")

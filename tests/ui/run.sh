@@ -32,6 +32,11 @@ TEXT
   --transcript-file - >/dev/null <<'TEXT'
 user: <script>window.pwned=3</script>
 TEXT
+# A transcript of four pages (the page sends 262,144 characters an answer), of
+# characters of one, two, three and four bytes.
+/usr/bin/python3 -c 'import sys; sys.stdout.write("".join(f"line {i}: é東😀 zqlong\n" for i in range(40000)))' |
+  "$recall" --db "$db" add --source agent-claude --project api --at 2025-06-03T10:00:00Z \
+    --title 'A long session zqlongtranscript' --transcript-file - >/dev/null
 # Two of the sample's decisions marked so, for the kind filter.
 "$recall" --db "$db" kind decision 166 204 >/dev/null
 /usr/bin/python3 "$root/tests/ui/browser.py" "$recall" "$db" "$shots"

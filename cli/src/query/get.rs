@@ -85,6 +85,6 @@ pub(super) fn item(
 
 /// The error of an id that names no item the caller may read: a forbidden item and a
 /// missing one alike.
-pub(super) fn missing(lib: &Library, id: i64) -> crate::error::Error {
+pub fn missing(lib: &Library, id: i64) -> crate::error::Error {
     err!("no item {id} in {}", lib.path.display())
 }

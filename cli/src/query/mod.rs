@@ -20,7 +20,7 @@ pub mod vector_channel;
 
 pub use answer::{to_json, Answer, ItemAnswer, ItemsAnswer};
 pub use file::file_items;
-pub use get::{get, get_many, MAX_IDS};
+pub use get::{get, get_many, missing, MAX_IDS};
 pub use later::{later, later_results};
 pub use related::related;
 pub use search::{search, search_near};

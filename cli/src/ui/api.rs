@@ -25,7 +25,12 @@ use crate::settings::{self, Globals};
 /// The actions that write: a request for one must carry its page's token.
 pub const WRITES: [&str; 4] = ["forget", "promote", "demote", "kind"];
 /// The actions that read.
-pub const READS: [&str; 5] = ["search", "item", "agent", "status", "kinds"];
+pub const READS: [&str; 6] = ["search", "item", "transcript", "agent", "status", "kinds"];
+
+/// The most characters of a transcript one answer holds (up to 1 MiB of UTF-8, 1.5 MiB
+/// as escaped JSON): an item's transcript may be 32 MiB, and eight of them opened at
+/// once must not cost the server gigabytes.
+pub const TRANSCRIPT_PAGE: i64 = 256 * 1024;
 
 pub struct Api {
     globals: Globals,
@@ -46,6 +51,15 @@ struct Ids {
 #[serde(deny_unknown_fields)]
 struct One {
     id: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Page {
+    id: i64,
+    #[serde(default)]
+    offset: i64,
+    limit: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -136,7 +150,10 @@ impl Api {
             }
             "item" => {
                 let One { id } = input(body)?;
-                let item = to_json(&query::get(lib, id, true, &self.allow())?)?;
+                // The transcript is not sent here: `transcript` sends it a page at a time.
+                let mut item = to_json(&query::get(lib, id, false, &self.allow())?)?;
+                let total = transcript_page(lib, id, 0, 0, &self.allow())?["total"].clone();
+                item["item"]["transcript_chars"] = total;
                 // Its neighbours in time and what came later: each its command's answer,
                 // or the command's error in its place.
                 let timeline = (|| {
@@ -177,6 +194,16 @@ impl Api {
                     "timeline": answer_or_error(timeline),
                     "later": answer_or_error(later),
                 }))
+            }
+            "transcript" => {
+                let Page { id, offset, limit } = input(body)?;
+                let limit = limit.unwrap_or(TRANSCRIPT_PAGE);
+                if offset < 0 || !(1..=TRANSCRIPT_PAGE).contains(&limit) {
+                    return Err(err!(
+                        "bad arguments: offset must be 0 or more and limit from 1 to {TRANSCRIPT_PAGE}, got {offset} and {limit}"
+                    ));
+                }
+                transcript_page(lib, id, offset, limit, &self.allow())
             }
             "agent" => self.agent(input(body)?),
             _ => Err(err!("no such action: {action}")),
@@ -333,4 +360,41 @@ fn non_empty(ids: Vec<i64>) -> Result<Vec<i64>> {
 /// The body as an action's input, or why not.
 fn input<T: serde::de::DeserializeOwned>(body: Json) -> Result<T> {
     serde_json::from_value(body).map_err(|e| err!("bad arguments: {e}"))
+}
+
+/// A page of an item's transcript (`sql/transcript_page.sql`): its characters from
+/// `offset`, at most `limit`, the transcript's length, and where the next page starts
+/// (null after the last). An item the caller may not read is a missing one.
+fn transcript_page(
+    lib: &Library,
+    id: i64,
+    offset: i64,
+    limit: i64,
+    allow: &Option<Vec<String>>,
+) -> Result<Json> {
+    use crate::library::sql_file::{self, int, queries, text};
+    let sources = crate::settings::sources_param(allow);
+    let params = vec![
+        (":id", int(Some(id))),
+        (":offset", int(Some(offset))),
+        (":limit", int(Some(limit))),
+        (":sources", text(sources.as_deref())),
+    ];
+    let rows = sql_file::read(&lib.conn, queries::TRANSCRIPT_PAGE, &params, |c| {
+        Ok((c.int("total")?, c.text("text")?))
+    })?;
+    let Some((total, page)) = rows.into_iter().next() else {
+        return Err(query::missing(lib, id));
+    };
+    let page = page.unwrap_or_default();
+    let end = offset + page.chars().count() as i64;
+    let next = total.filter(|t| end < *t).map(|_| end);
+    Ok(json!({
+        "command": "transcript",
+        "id": id,
+        "offset": offset,
+        "total": total.unwrap_or(0),
+        "text": page,
+        "next": next,
+    }))
 }

@@ -124,6 +124,19 @@
     }
   }
 
+  // The transcript comes a page at a time (the server sends at most 262,144 characters
+  // an answer): the first with the item, the next ones on asking.
+  let transcriptNext = null;
+  async function morePage(id) {
+    const d = await api("transcript", { id: Number(id), offset: transcriptNext });
+    $("item-transcript").append(document.createTextNode(d.text));
+    transcriptNext = d.next;
+    const shown = transcriptNext === null ? d.total : transcriptNext;
+    $("transcript-more").hidden = transcriptNext === null;
+    $("transcript-note").textContent = transcriptNext === null ? ""
+      : "Shown " + shown + " of " + d.total + " characters.";
+  }
+
   async function open(id) {
     try {
       const d = await api("item", { id: Number(id) });
@@ -135,7 +148,10 @@
       $("item-title").textContent = "[" + item.id + "] " + item.title;
       fields(item);
       $("kind-set").value = item.kind || "";
-      $("item-transcript").textContent = item.transcript || "(no transcript stored)";
+      $("item-transcript").textContent = "";
+      transcriptNext = item.transcript_chars ? 0 : null;
+      if (transcriptNext === null) $("item-transcript").textContent = "(no transcript stored)";
+      else await morePage(item.id);
       listInto("item-timeline", d.timeline);
       listInto("item-later", d.later, "later-note");
       say("");
@@ -245,6 +261,9 @@
     $("forget").addEventListener("click", askForget);
     $("confirm-yes").addEventListener("click", forget);
     $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
+    $("transcript-more").addEventListener("click", async () => {
+      try { if (current) await morePage(current.id); } catch (e) { say(e.message, true); }
+    });
     $("status-refresh").addEventListener("click", status);
     try {
       const d = await api("kinds", {});
