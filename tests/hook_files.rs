@@ -652,3 +652,40 @@ fn the_start_s_asked_line_has_no_terminal_frame() {
         );
     }
 }
+
+/// A file at the checkout's top, named without a folder (as Codex's patches name it), is
+/// among the files changed where the working folder's checkout holds it; a line of the
+/// same shape that names no file there (a version, a host name) is not.
+#[test]
+fn the_start_names_a_file_at_the_checkout_s_top() {
+    let lib = TempLib::init(None);
+    let top = checkout(&lib, "a");
+    std::fs::write(top.join("inventory.py"), "").unwrap();
+    std::fs::write(top.join("README.md"), "").unwrap();
+    let item = json!({"source": "agent-codex", "project": "shop",
+        "title": "Fix the south count", "summary": "Raised the south count to 10.",
+        "atoms": "inventory.py\nv1.2.3\nexample.com\nREADME.md\nsrc/billing/tax.rs\nnotes.txt",
+        "occurred_at": "2026-01-02T10:00:00Z"});
+    lib.import(&item.to_string()).ok();
+    let start = |cwd: &Path| {
+        let out = send(
+            &lib,
+            &json!({"session_id": "t", "hook_event_name": "SessionStart", "source": "startup",
+                "cwd": cwd}),
+        );
+        context(&out, "SessionStart").expect("a start block")
+    };
+    let text = start(&top);
+    assert!(
+        text.contains("\n  Files changed: inventory.py, README.md, src/billing/tax.rs\n"),
+        "{text}"
+    );
+    // Outside any checkout, only the names with a folder are files.
+    let elsewhere = lib.path("elsewhere/shop");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let text = start(&elsewhere);
+    assert!(
+        text.contains("\n  Files changed: src/billing/tax.rs\n"),
+        "{text}"
+    );
+}

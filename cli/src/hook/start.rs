@@ -101,9 +101,16 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             None => "The newest items in the recall memory, the last one told:".to_string(),
         };
         let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
+        // The working folder's checkout, where a file named without a folder is looked for.
+        let top = p.cwd.as_deref().and_then(|cwd| {
+            std::path::Path::new(cwd)
+                .ancestors()
+                .find(|d| d.join(".git").exists())
+                .map(std::path::Path::to_path_buf)
+        });
         let told = newest
             .as_ref()
-            .map(|item| told(item, project.as_deref()))
+            .map(|item| told(item, project.as_deref(), top.as_deref()))
             .unwrap_or_default();
         let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
         text.push_str(&crate::memory_block::block(&heading, &lines));
@@ -173,7 +180,7 @@ fn trivial(item: &ItemRow) -> bool {
 /// The lines that tell the newest item: what was asked (when the title does not say it
 /// already), its recap, the files it changed, what it left to do; each cut to one short
 /// line, indented under the item's line.
-fn told(item: &ItemRow, project: Option<&str>) -> Vec<String> {
+fn told(item: &ItemRow, project: Option<&str>, top: Option<&std::path::Path>) -> Vec<String> {
     let mut lines = Vec::new();
     let mut push = |label: &str, text: &str, max: usize| {
         let one: Vec<&str> = text.split_whitespace().collect();
@@ -195,7 +202,7 @@ fn told(item: &ItemRow, project: Option<&str>) -> Vec<String> {
     }
     let recap = recap::Recap::of(&item.summary);
     push("Recap", &recap.told, RECAP_CHARS);
-    let files = files_of(&item.atoms, project);
+    let files = files_of(&item.atoms, project, top);
     if !files.is_empty() {
         let shown: Vec<&str> = files.iter().take(FILES_SHOWN).map(String::as_str).collect();
         let more = match files.len().saturating_sub(FILES_SHOWN) {
@@ -225,7 +232,10 @@ const FILES_SHOWN: usize = 6;
 /// edited, one a line, after its errors and commands): the lines that are a path. Each
 /// named from its checkout's top folder when it is one here, else from the project's
 /// folder in the path (`/home/a/shop/src/tax.rs` in project shop: `src/tax.rs`).
-fn files_of(atoms: &str, project: Option<&str>) -> Vec<String> {
+/// A name without a folder (`inventory.py`, as Codex's patches name a file at the
+/// checkout's top) is a file only where `top`, the working folder's checkout, holds it:
+/// alone, such a line could as well be a version or a host name.
+fn files_of(atoms: &str, project: Option<&str>, top: Option<&std::path::Path>) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for line in atoms.lines().map(str::trim) {
         // Absolute (Claude Code's tools), or relative to the working folder with a
@@ -242,10 +252,17 @@ fn files_of(atoms: &str, project: Option<&str>) -> Vec<String> {
                             && ext.chars().all(|c| c.is_ascii_alphanumeric())
                     })
         };
+        let top_file = || {
+            !line.contains(['/', '\\'])
+                && line.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty() && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                })
+                && top.is_some_and(|t| t.join(line).is_file())
+        };
         let path_like = !line.is_empty()
             && !line.contains(char::is_whitespace)
             && !line.contains("://")
-            && (crate::project::is_absolute_folder(line) || relative_file());
+            && (crate::project::is_absolute_folder(line) || relative_file() || top_file());
         if !path_like {
             continue;
         }
