@@ -77,9 +77,11 @@ def sections(lines):
     for line in lines:
         m = PART_LINE.match(line)
         c = CARGO_LINE.match(line)
+        # A cargo line other than the tests' only closes the cargo tests' section: in
+        # another part's recipe (test-agents builds first) it is a line of that part.
         if m:
             out.append((m.group(1), []))
-        elif c:
+        elif c and (c.group(1) == "test" or out[-1][0] == "cargo"):
             out.append(("cargo" if c.group(1) == "test" else c.group(1), []))
         else:
             out[-1][1].append(line)
