@@ -766,16 +766,8 @@ pub fn is_error_line(line: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn rec(event: Event) -> Record {
-        Record {
-            at: None,
-            event,
-            sidechain: false,
-        }
-    }
-
     fn call(name: &str, command: Option<&str>, id: &str) -> Record {
-        rec(Event::ToolCall {
+        Record::untimed(Event::ToolCall {
             name: name.into(),
             input: String::new(),
             command: command.map(str::to_string),
@@ -785,7 +777,7 @@ mod tests {
     }
 
     fn result(id: &str, text: &str, error: bool, exit: Option<i64>) -> Record {
-        rec(Event::ToolResult {
+        Record::untimed(Event::ToolResult {
             text: text.into(),
             error,
             exit,
@@ -897,7 +889,7 @@ mod tests {
     #[test]
     fn results_follow_their_calls_without_ids() {
         let plain = |name: &str, command: Option<&str>| {
-            rec(Event::ToolCall {
+            Record::untimed(Event::ToolCall {
                 name: name.into(),
                 input: String::new(),
                 command: command.map(str::to_string),
@@ -906,7 +898,7 @@ mod tests {
             })
         };
         let out = |text: &str, exit: Option<i64>| {
-            rec(Event::ToolResult {
+            Record::untimed(Event::ToolResult {
                 text: text.into(),
                 error: exit.is_some_and(|c| c != 0),
                 exit,
@@ -949,7 +941,7 @@ mod tests {
             call("shell", Some("rgx foo"), "d"),
             result("d", "execution error: Io(Os { code: 2, kind: NotFound, message: \"No such file or directory\" })", false, None),
             // A script of the code mode running a command that failed.
-            rec(Event::ToolCall {
+            Record::untimed(Event::ToolCall {
                 name: "exec".into(),
                 input: "const r = await tools.shell_command({\"command\":\"pytest -q\"});\ntext(r)".into(),
                 command: None,

@@ -300,16 +300,8 @@ fn clean(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn rec(event: Event) -> Record {
-        Record {
-            at: None,
-            event,
-            sidechain: false,
-        }
-    }
-
     fn call(name: &str, command: Option<&str>) -> Record {
-        rec(Event::ToolCall {
+        Record::untimed(Event::ToolCall {
             name: name.into(),
             input: String::new(),
             command: command.map(str::to_string),

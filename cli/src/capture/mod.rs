@@ -284,6 +284,18 @@ pub fn person_text(text: &str) -> Event {
     }
 }
 
+/// A record with no time and not of a sub-agent: the unit tests' building block.
+#[cfg(test)]
+impl Record {
+    pub fn untimed(event: Event) -> Record {
+        Record {
+            at: None,
+            event,
+            sidechain: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

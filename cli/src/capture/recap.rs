@@ -214,21 +214,14 @@ fn acknowledges(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn rec(event: Event) -> Record {
-        Record {
-            at: None,
-            event,
-            sidechain: false,
-        }
-    }
     fn answer(t: &str) -> Record {
-        rec(Event::Answer(t.into()))
+        Record::untimed(Event::Answer(t.into()))
     }
     fn prompt(t: &str) -> Record {
-        rec(Event::Prompt(t.into()))
+        Record::untimed(Event::Prompt(t.into()))
     }
     fn tool() -> Record {
-        rec(Event::ToolCall {
+        Record::untimed(Event::ToolCall {
             name: "Bash".into(),
             input: String::new(),
             command: Some("cargo test".into()),
@@ -318,7 +311,7 @@ mod tests {
         let s = vec![
             prompt("a"),
             answer(report),
-            rec(Event::Note("[Request interrupted by user]".into())),
+            Record::untimed(Event::Note("[Request interrupted by user]".into())),
         ];
         assert_eq!(recap(&s), format!("{UNFINISHED} {report}"));
     }
