@@ -332,6 +332,12 @@ fn worktree_owner(parts: &[String]) -> Option<String> {
     })
 }
 
+/// The checkout holding `dir`: the nearest folder up, `dir` itself included, with a
+/// `.git` (a folder, or the file of a worktree); None outside any.
+pub fn checkout_of(dir: &Path) -> Option<&Path> {
+    dir.ancestors().find(|d| d.join(".git").exists())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

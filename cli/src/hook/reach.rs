@@ -150,8 +150,7 @@ fn plugin_server(root: &Path) -> Option<String> {
 fn server_wired(agent: Agent, p: &Payload) -> bool {
     let repository = p.cwd.as_deref().map(|cwd| {
         let cwd = Path::new(cwd);
-        cwd.ancestors()
-            .find(|d| d.join(".git").exists())
+        crate::project::checkout_of(cwd)
             .unwrap_or(cwd)
             .to_path_buf()
     });

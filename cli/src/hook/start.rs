@@ -103,10 +103,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
         // The working folder's checkout, where a file named without a folder is looked for.
         let top = p.cwd.as_deref().and_then(|cwd| {
-            std::path::Path::new(cwd)
-                .ancestors()
-                .find(|d| d.join(".git").exists())
-                .map(std::path::Path::to_path_buf)
+            crate::project::checkout_of(std::path::Path::new(cwd)).map(std::path::Path::to_path_buf)
         });
         let told = newest
             .as_ref()

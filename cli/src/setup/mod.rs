@@ -141,9 +141,7 @@ pub use crate::places::home;
 /// the working folder itself.
 pub fn project_root() -> std::io::Result<PathBuf> {
     let cwd = std::env::current_dir()?;
-    Ok(cwd
-        .ancestors()
-        .find(|d| d.join(".git").exists())
+    Ok(crate::project::checkout_of(&cwd)
         .unwrap_or(&cwd)
         .to_path_buf())
 }
