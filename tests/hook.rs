@@ -16,12 +16,18 @@ fn sample() -> TempLib {
 }
 
 /// The JSON Claude Code's UserPromptSubmit hook sends, for the first prompt of a new
-/// session each time (later prompts are answered by nothing: tests/hook_sessions.rs).
+/// session each time (later prompts are answered by nothing: tests/hook_sessions.rs),
+/// from a folder of no project (`/tmp`), where the first prompt looks in every project.
 fn hook_input(prompt: &str) -> String {
+    hook_input_in(prompt, "/tmp")
+}
+
+/// The same, from the working folder `cwd`.
+fn hook_input_in(prompt: &str, cwd: &str) -> String {
     static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     json!({
-        "session_id": format!("5f1c-{n}"), "transcript_path": "/tmp/t.jsonl", "cwd": "/work/shop",
+        "session_id": format!("5f1c-{n}"), "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
         "hook_event_name": "UserPromptSubmit", "prompt": prompt,
     })
     .to_string()
@@ -240,4 +246,98 @@ fn the_hook_follows_the_rule_of_related() {
         &hook(&lib, &["--min-weight", "99"], &hook_input(prompt)),
         "--min-weight must be from 0 to 20, got 99",
     );
+}
+
+/// The first prompt's items are the working folder's project's and the global ones, as
+/// `related --project P` finds them: the folder's name, the repository holding a
+/// subfolder, a `[projects]` mapping; `--project` wins over the folder; a home or system
+/// folder maps to no project, and every project is searched.
+#[test]
+fn the_first_prompt_looks_in_the_working_folders_project() {
+    let lib = sample();
+    // A global item of another project: shown in every project.
+    lib.import(
+        r#"{"source": "human", "project": "docs-site", "title": "database is locked: the importer needs busy_timeout", "kind": "gotcha", "global": true, "occurred_at": "2024-06-01"}"#,
+    )
+    .ok();
+    // The same trouble met in several projects.
+    for (n, project) in ["shop", "infra", "mobile-app", "api"].iter().enumerate() {
+        lib.import(&format!(
+            r#"{{"source": "human", "project": "{project}", "title": "The importer fails: database is locked while {project} syncs", "occurred_at": "2024-0{}-02"}}"#,
+            n + 2
+        ))
+        .ok();
+    }
+    let checkout = lib.path("repos/api");
+    std::fs::create_dir_all(checkout.join(".git")).unwrap();
+    std::fs::create_dir_all(checkout.join("src/handlers")).unwrap();
+    let mapped = lib.path("srv/code");
+    std::fs::create_dir_all(&mapped).unwrap();
+    let config = lib.path("projects.toml");
+    std::fs::write(
+        &config,
+        format!("[projects]\n{:?} = \"infra\"\n", mapped.to_str().unwrap()),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let handlers = checkout.join("src/handlers");
+    let prompt = "the importer fails with database is locked again";
+    let everywhere = ids(&lib.json(&["related", prompt]));
+    let projects_of = |found: &[i64]| -> Vec<Option<String>> {
+        let conn = lib.conn();
+        found
+            .iter()
+            .map(|id| {
+                conn.query_row("select project from items where id = ?", [id], |r| {
+                    r.get(0)
+                })
+                .unwrap()
+            })
+            .collect()
+    };
+    // Unscoped, the prompt finds items of several projects: the scoping has work to do.
+    let mut seen = projects_of(&everywhere);
+    seen.sort();
+    seen.dedup();
+    assert!(seen.len() >= 3, "{seen:?}");
+    // (working folder, global flags, the hook's flags, the project it looks in)
+    for (cwd, global, flags, project) in [
+        ("/work/shop", vec![], vec![], Some("shop")),
+        ("/work/api", vec![], vec![], Some("api")),
+        (handlers.to_str().unwrap(), vec![], vec![], Some("api")),
+        (mapped.to_str().unwrap(), vec!["--config", config], vec![], Some("infra")),
+        ("/work/shop", vec![], vec!["--project", "mobile-app"], Some("mobile-app")),
+        ("/home/dana", vec![], vec![], None),
+        ("C:\\Users\\dana", vec![], vec![], None),
+        ("/tmp", vec![], vec![], None),
+    ] {
+        let out = lib.run_stdin(
+            &[global.as_slice(), &["hook"], flags.as_slice()].concat(),
+            &hook_input_in(prompt, cwd),
+        );
+        assert_eq!(out.code, 0, "{cwd}: {out:?}");
+        let mut related = global.clone();
+        related.extend(["related", prompt]);
+        if let Some(p) = project {
+            related.extend(["--project", p]);
+        }
+        let want = ids(&lib.json(&related));
+        assert!(!want.is_empty(), "{cwd}: related finds something");
+        assert_eq!(listed(&out), want, "{cwd} {flags:?}");
+        match project {
+            Some(p) => {
+                assert_ne!(want, everywhere, "{cwd}: scoped");
+                for (id, of) in want.iter().zip(projects_of(&want)) {
+                    let global = lib.count(&format!(
+                        "select count(*) from items where id = {id} and global"
+                    ));
+                    assert!(
+                        of.as_deref() == Some(p) || of.is_none() || global == 1,
+                        "{cwd}: [{id}] of {of:?} shown in {p}"
+                    );
+                }
+            }
+            None => assert_eq!(want, everywhere, "{cwd}: every project"),
+        }
+    }
 }

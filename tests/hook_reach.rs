@@ -317,7 +317,8 @@ fn the_mcp_tools_are_named_where_the_server_is_wired() {
         for (file, text) in &home_files {
             home.put(file, text);
         }
-        let repo = lib.path(&format!("repo{i}"));
+        // A checkout of the sample's project `api`, whose items the prompt finds.
+        let repo = lib.path(&format!("case{i}/api"));
         std::fs::create_dir_all(repo.join(".git")).unwrap();
         let cwd = repo.join("src");
         std::fs::create_dir_all(&cwd).unwrap();

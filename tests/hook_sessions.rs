@@ -13,7 +13,10 @@ use crate::common::cli::{ids, recall_bin, Ran, TempLib};
 use crate::common::damage::{protect, stranger, unprotect, Stranger};
 use crate::common::{pipe, root};
 
-const PROMPT: &str = "the importer fails with database is locked again";
+/// A first prompt in the working folder `shop`, whose project holds related items, and
+/// one in `infra`: the first prompt looks in the working folder's project.
+const PROMPT: &str = "the analytics script is back, remove it";
+const INFRA_PROMPT: &str = "the pods are OOMKilled again after the upgrade";
 
 /// The bundled sample library, and a working folder named after its project `shop`.
 fn sample() -> (TempLib, PathBuf) {
@@ -285,7 +288,7 @@ fn a_claude_code_session_start_first_prompt_later_prompts_end() {
     );
     let first = send(&lib, &[], &prompt(session, &shop, PROMPT));
     assert!(first.stderr.is_empty(), "{}", first.stderr);
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     assert!(!expected.is_empty());
     assert_eq!(listed(&first), expected);
     for later in [
@@ -340,7 +343,7 @@ fn two_sessions_interleaved_keep_their_own_first_prompt() {
     let (lib, shop) = sample();
     let infra = lib.path("infra");
     std::fs::create_dir_all(&infra).unwrap();
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     let context = start_context(&send(&lib, &[], &start("a", &shop, "startup")));
     assert_start_block(&context, &lib, Some("shop"), 5);
     let context = start_context(&send(&lib, &[], &start("b", &infra, "startup")));
@@ -349,12 +352,14 @@ fn two_sessions_interleaved_keep_their_own_first_prompt() {
         listed(&send(&lib, &[], &prompt("a", &shop, PROMPT))),
         expected
     );
+    let expected_infra = ids(&lib.json(&["related", INFRA_PROMPT, "--project", "infra"]));
+    assert!(!expected_infra.is_empty() && expected_infra != expected);
     assert_eq!(
-        listed(&send(&lib, &[], &prompt("b", &infra, PROMPT))),
-        expected
+        listed(&send(&lib, &[], &prompt("b", &infra, INFRA_PROMPT))),
+        expected_infra
     );
     silent(&send(&lib, &[], &prompt("a", &shop, PROMPT)));
-    silent(&send(&lib, &[], &prompt("b", &infra, PROMPT)));
+    silent(&send(&lib, &[], &prompt("b", &infra, INFRA_PROMPT)));
     // --every-prompt, or [hook] every_prompt, answers every prompt.
     let every = lib.run_stdin(
         &["hook", "--every-prompt"],
@@ -368,9 +373,9 @@ fn two_sessions_interleaved_keep_their_own_first_prompt() {
         listed(&send(
             &lib,
             &["--config", config],
-            &prompt("b", &infra, PROMPT)
+            &prompt("b", &infra, INFRA_PROMPT)
         )),
-        expected
+        expected_infra
     );
 }
 
@@ -506,7 +511,7 @@ fn a_hostile_item_cannot_leave_the_data_block() {
 #[test]
 fn a_locked_library_answers_every_event_and_is_captured_once_free() {
     let (lib, shop) = sample();
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     let transcript = lib.path("locked.jsonl");
     claude_transcript(
         &transcript,
@@ -548,7 +553,7 @@ fn a_locked_session_state_skips_the_write_and_says_so() {
     send(&lib, &[], &prompt("first", &shop, "hello there")).ok();
     let state = rusqlite::Connection::open(format!("{}.sessions", lib.db.display())).unwrap();
     state.execute_batch("begin exclusive").unwrap();
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     let out = send(&lib, &[], &prompt("S", &shop, PROMPT));
     assert_eq!(listed(&out), expected);
     let lines: Vec<&str> = out.stderr.lines().collect();
@@ -602,7 +607,7 @@ fn a_read_only_library_gets_its_answers_and_no_write_error() {
     let who = stranger();
     protect(&lib, who);
     let context = start_context(&send_as(&lib, who, &[], &start("R", &shop, "startup")));
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     // No state can be kept beside it: each prompt is answered as a first one.
     for _ in 0..2 {
         let out = send_as(&lib, who, &[], &prompt("R", &shop, PROMPT));
@@ -727,7 +732,7 @@ fn a_codex_session_start_prompts_and_stops() {
         ),
     ));
     assert_start_block(&context, &lib, Some("shop"), 5);
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     let first = codex(
         "UserPromptSubmit",
         session,
@@ -867,7 +872,7 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     assert_eq!(env.keys().collect::<Vec<_>>(), ["RECALL_DB"]);
     let (lib, shop) = sample();
     let on = [("RECALL_DB", lib.db.as_path())];
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     let out = run_configured(claude, "SessionStart", &on, &start("c", &shop, "startup"));
     assert_start_block(&start_context(&out), &lib, Some("shop"), 5);
     assert_eq!(
@@ -1027,7 +1032,7 @@ fn config(lib: &TempLib, toml: &str) -> String {
 #[test]
 fn state_writes_of_hooks_started_together_all_land() {
     let (lib, shop) = sample();
-    let expected = ids(&lib.json(&["related", PROMPT]));
+    let expected = ids(&lib.json(&["related", PROMPT, "--project", "shop"]));
     assert!(!expected.is_empty());
     // The state file exists first, as after a first session.
     send(&lib, &[], &prompt("warm-up", &shop, "hello")).ok();

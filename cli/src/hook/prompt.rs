@@ -14,7 +14,13 @@ use crate::settings::{self, Globals};
 pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     let related_args = RelatedArgs {
         prompt: String::new(),
-        project: a.project.clone(),
+        // The working folder's project (and the global items), as the start shows it:
+        // another project's sessions are no memory of this work.
+        project: a.project.clone().or_else(|| {
+            p.cwd
+                .as_deref()
+                .and_then(|cwd| crate::project::project_of(cwd, &g.config.projects))
+        }),
         recency: Recency::default(),
         settings: RelatedFlags {
             given: a.settings.given.clone(),
