@@ -288,10 +288,8 @@ fn the_first_prompt_looks_in_the_working_folders_project() {
         found
             .iter()
             .map(|id| {
-                conn.query_row("select project from items where id = ?", [id], |r| {
-                    r.get(0)
-                })
-                .unwrap()
+                conn.query_row("select project from items where id = ?", [id], |r| r.get(0))
+                    .unwrap()
             })
             .collect()
     };
@@ -305,8 +303,18 @@ fn the_first_prompt_looks_in_the_working_folders_project() {
         ("/work/shop", vec![], vec![], Some("shop")),
         ("/work/api", vec![], vec![], Some("api")),
         (handlers.to_str().unwrap(), vec![], vec![], Some("api")),
-        (mapped.to_str().unwrap(), vec!["--config", config], vec![], Some("infra")),
-        ("/work/shop", vec![], vec!["--project", "mobile-app"], Some("mobile-app")),
+        (
+            mapped.to_str().unwrap(),
+            vec!["--config", config],
+            vec![],
+            Some("infra"),
+        ),
+        (
+            "/work/shop",
+            vec![],
+            vec!["--project", "mobile-app"],
+            Some("mobile-app"),
+        ),
         ("/home/dana", vec![], vec![], None),
         ("C:\\Users\\dana", vec![], vec![], None),
         ("/tmp", vec![], vec![], None),

@@ -689,3 +689,51 @@ fn the_start_names_a_file_at_the_checkout_s_top() {
         "{text}"
     );
 }
+
+/// The agent's own bookkeeping — a plan written in plan mode, a to-do list, its
+/// automatic memory — is no file the session changed: the start names the work's files
+/// only, while what a person keeps in the agent's folder (a skill) stays one.
+#[test]
+fn the_start_names_no_file_of_the_agent_s_own_state() {
+    let lib = TempLib::init(None);
+    let top = checkout(&lib, "a");
+    let home = lib.path("home/ana");
+    let transcript = lib.path("plan.jsonl");
+    claude_session(
+        &transcript,
+        "s-plan",
+        &top,
+        "plan the move of tax rounding into its own module, then do it",
+        &[
+            home.join(".claude/plans/quiet-dancing-otter.md"),
+            top.join("src/billing/tax.rs"),
+            home.join(".claude/todos/s-plan-agent-s-plan.json"),
+            home.join(".claude/projects/-home-ana-shop/memory/MEMORY.md"),
+            home.join(".claude/skills/rounding/SKILL.md"),
+        ],
+        "Moved the rounding into tax.rs; the plan is done.",
+        3,
+    );
+    lib.run(&["capture", transcript.to_str().unwrap()]).ok();
+    let atoms: String = lib
+        .conn()
+        .query_row("select atoms from items", [], |r| r.get(0))
+        .unwrap();
+    assert!(!atoms.contains("/.claude/plans/"), "{atoms}");
+    assert!(!atoms.contains("/.claude/todos/"), "{atoms}");
+    assert!(!atoms.contains("/memory/MEMORY.md"), "{atoms}");
+    let out = send(
+        &lib,
+        &json!({"session_id": "t", "hook_event_name": "SessionStart", "source": "startup",
+            "cwd": top}),
+    );
+    let text = context(&out, "SessionStart").expect("a start block");
+    let skill = home.join(".claude/skills/rounding/SKILL.md");
+    assert!(
+        text.contains(&format!(
+            "\n  Files changed: src/billing/tax.rs, {}\n",
+            skill.display()
+        )),
+        "{text}"
+    );
+}

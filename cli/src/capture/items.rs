@@ -231,7 +231,12 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
                 let one: Vec<&str> = c.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
                 cut(&one.join(" "), ATOM_CHARS)
             }));
-            files.extend(f.iter().map(|f| cut(f, ATOM_CHARS)));
+            // The agent's own bookkeeping (a plan, a to-do list) is no file of the work.
+            files.extend(
+                f.iter()
+                    .filter(|f| !super::folders::agent_state_file(f))
+                    .map(|f| cut(f, ATOM_CHARS)),
+            );
         }
     }
     let mut out = Vec::new();
@@ -320,6 +325,32 @@ mod tests {
         assert_eq!(
             atoms(&heredoc),
             vec!["git commit -m \"$(cat <<'EOF' Fix it EOF )\""]
+        );
+    }
+
+    #[test]
+    fn the_agents_own_files_are_no_file_atoms() {
+        let write = |file: &str| {
+            Record::untimed(Event::ToolCall {
+                name: "Write".into(),
+                input: String::new(),
+                command: None,
+                files: vec![file.into()],
+                id: None,
+            })
+        };
+        let segment = vec![
+            write("/home/ana/.claude/plans/quiet-dancing-otter.md"),
+            write("/home/ana/shop/src/tax.rs"),
+            write("/home/ana/.claude/todos/5f1c.json"),
+            write("/home/ana/.claude/skills/tax/SKILL.md"),
+        ];
+        assert_eq!(
+            atoms(&segment),
+            vec![
+                "/home/ana/shop/src/tax.rs",
+                "/home/ana/.claude/skills/tax/SKILL.md"
+            ]
         );
     }
 
