@@ -810,3 +810,94 @@ fn the_start_tells_the_newest_session_of_real_work_once() {
     assert!(!context.contains("tile cache callers"), "{context}");
     assert!(!context.contains("What model"), "{context}");
 }
+
+/// A request that names no work of its own — a stray word, a setting or a brace pasted
+/// above the request, a markup tag, a short reply going on from the agent's last words —
+/// gives way to the segment's request that does; alone, it stays the title. A summary
+/// that is the program's own text (a usage limit) titles nothing.
+#[test]
+fn a_request_that_names_no_work_gives_the_title_to_one_that_does() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("projects/-nowhere-slight");
+    // (the person's prompts in order, the title wanted)
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["aaa", "what does this service do for its customers?"],
+            "what does this service do for its customers?",
+        ),
+        (
+            &[
+                "run it",
+                "add the next browser test, keep the first one as it is",
+            ],
+            "add the next browser test, keep the first one as it is",
+        ),
+        (
+            &[
+                "Let me see the test",
+                "why did the content test open no browser?",
+            ],
+            "why did the content test open no browser?",
+        ),
+        (
+            &["yes go ahead", "then move the fixtures into tests/data"],
+            "then move the fixtures into tests/data",
+        ),
+        (
+            &["model_reasoning_effort=high\nwhere do I put rules shared by every project?"],
+            "where do I put rules shared by every project?",
+        ),
+        (
+            &["<meta>\nInitialize a new specification from the project description"],
+            "Initialize a new specification from the project description",
+        ),
+        (
+            &["# ~/.zshrc\nmake the alias c start codex with the fast model"],
+            "make the alias c start codex with the fast model",
+        ),
+        // Alone, a slight request is still the session's title.
+        (&["run it"], "run it"),
+        // A request of its own is not passed over for a later one.
+        (
+            &["Now backfill the old rows", "and the new ones too"],
+            "Now backfill the old rows",
+        ),
+    ];
+    for (i, (prompts, _)) in cases.iter().enumerate() {
+        let mut c = Claude::new(
+            &format!("0e000000-0000-4000-8000-0000000000{i:02}"),
+            "/nowhere/slight",
+        );
+        for (j, p) in prompts.iter().enumerate() {
+            let at = |s: usize| format!("2026-11-0{}T10:{j:02}:{s:02}.000Z", 1 + i % 9);
+            c.ask(&format!("a{i}-{j}"), &at(0), p);
+            c.run(&format!("r{i}-{j}"), &at(10), "make test", "ok");
+            c.answer(&format!("b{i}-{j}"), &at(20), "Done: the tests pass.");
+        }
+        c.write(&dir.join(format!("s{i:02}.jsonl")));
+    }
+    // A usage-limit summary of the file's own conversation titles nothing.
+    let mut limited = Claude::new("0e000000-0000-4000-8000-000000000099", "/nowhere/slight");
+    limited.raw(
+        json!({"type": "summary", "summary": "Claude AI usage limit reached|1750284000",
+        "leafUuid": "l3"}),
+    );
+    limited.ask(
+        "l1",
+        "2026-11-09T10:00:00.000Z",
+        "set up a framework that keeps our progress between sessions",
+    );
+    limited.run("l2", "2026-11-09T10:01:00.000Z", "ls", "README.md");
+    limited.answer(
+        "l3",
+        "2026-11-09T10:02:00.000Z",
+        "Claude AI usage limit reached|1750284000",
+    );
+    limited.write(&dir.join("limited.jsonl"));
+    let (code, doc) = capture(&lib, &[&lib.path("projects")]);
+    assert_eq!(code, 0, "{doc}");
+    let mut want: Vec<String> = cases.iter().map(|(_, t)| t.to_string()).collect();
+    want.push("set up a framework that keeps our progress between sessions".into());
+    want.sort();
+    assert_eq!(titles(&lib), want, "{doc}");
+}

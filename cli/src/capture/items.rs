@@ -140,7 +140,7 @@ pub fn item_of(
         .task
         .clone()
         .or_else(|| session.custom_title.clone())
-        .or_else(|| session.ai_title.clone())
+        .or_else(|| session.ai_title.clone().filter(|t| !noise::program_text(t)))
         .or(summary_record)
         .or_else(|| super::titles::request_title(segment, only_sidechain))
         .or_else(recap_line)

@@ -372,14 +372,24 @@ pub fn is_request(text: &str) -> bool {
 }
 
 /// The title a prompt gives: its first line, or, when that line only announces what
-/// follows ("Fix these tests:"), that line and the next, joined.
+/// follows ("Fix these tests:"), that line and the next, joined. Leading lines that say
+/// nothing (a stray word, a brace, a markup tag, a pasted file's comment) are passed
+/// over where a line of words follows.
 pub fn title_line(text: &str) -> String {
     // A line the person continued with a backslash ends at its text.
     let mut lines = text
         .trim()
         .lines()
         .map(|l| l.trim().trim_end_matches('\\').trim_end())
-        .filter(|l| !l.is_empty());
+        .filter(|l| !l.is_empty())
+        .peekable();
+    let all: Vec<&str> = lines.clone().collect();
+    let says_nothing = |l: &str| wordless(l) || lone_word(l);
+    if let Some(skip) = all.iter().take(4).position(|l| !says_nothing(l)) {
+        for _ in 0..skip {
+            lines.next();
+        }
+    }
     let first = lines.next().unwrap_or("").to_string();
     if first.ends_with(':') {
         if let Some(next) = lines.next() {
@@ -387,6 +397,83 @@ pub fn title_line(text: &str) -> String {
         }
     }
     first
+}
+
+/// Words that point back at what was said before ("run it", "fix this"): a short
+/// request made with one goes on with earlier work and names none of its own.
+const REFERRING: &[&str] = &[
+    "it", "this", "that", "these", "those", "them", "there", "here", "again", "same", "above",
+    "plan", "one", "ones", "これ", "それ", "あれ", "この", "その", "这", "那", "它", "这个",
+    "那个", "此",
+];
+
+/// Words a reply opens with before what it asks ("yes", "ok", "now", "let me see"):
+/// taken off, a reply left with two words or fewer goes on from the agent's last words.
+const REPLY_OPENINGS: &[&str] = &[
+    "yes", "yep", "yeah", "ok", "okay", "sure", "alright", "fine", "great", "perfect", "good",
+    "nice", "cool", "no", "nope", "now", "then", "and", "so", "also", "just", "please", "let",
+    "me", "see",
+];
+
+/// A request that names no work of its own, so that a later request of its segment
+/// titles it better: its title line is wordless (see `wordless`), a lone word of
+/// letters (`aaa`, `Looking`, `model_reasoning_effort=high`), a few ideographs
+/// (`まとめて`), or a short reply that goes on from the agent's last words (`run it`,
+/// `yes go ahead`, `Let me see the test`).
+pub fn slight(text: &str) -> bool {
+    let line = title_line(text);
+    if wordless(&line) {
+        return true;
+    }
+    let words: Vec<String> = line
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let ideographic = |c: char| c as u32 >= 0x2E80 && c.is_alphanumeric();
+    let ideographs = line.chars().filter(|c| ideographic(*c)).count();
+    if ideographs > 0 {
+        // A script written without spaces: a few signs, or a short one pointing back.
+        return ideographs <= 5 || (ideographs <= 10 && REFERRING.iter().any(|r| line.contains(r)));
+    }
+    let asked = words
+        .iter()
+        .skip_while(|w| REPLY_OPENINGS.contains(&w.as_str()))
+        .count();
+    words.len() <= 1
+        || (words.len() <= 6
+            && (asked <= 2 || words.iter().any(|w| REFERRING.contains(&w.as_str()))))
+}
+
+/// A line of one word in a script written with spaces (`aaa`, `user`, `Looking`).
+fn lone_word(line: &str) -> bool {
+    let t = line.trim();
+    !t.contains(char::is_whitespace) && !t.chars().any(|c| c as u32 >= 0x2E80)
+}
+
+/// A line of no words a title could carry: punctuation or brackets only, a markup tag
+/// alone (`<meta>`, `</div>`), a pasted file's comment naming the file (`# ~/.zshrc`).
+fn wordless(line: &str) -> bool {
+    let t = line.trim();
+    let tag = t.starts_with('<') && t.ends_with('>') && !t[1..].contains('<');
+    let words: Vec<&str> = t
+        .split_whitespace()
+        .filter(|w| {
+            let letters = w.chars().filter(|c| c.is_alphabetic()).count();
+            // A path or a file name is no word of a request.
+            letters >= 2 && !w.contains('/')
+        })
+        .collect();
+    tag || words.is_empty()
+}
+
+/// A title a summary or the agent's title record gives that is the program's own text
+/// (a usage limit, an API error), not what the session was about.
+pub fn program_text(text: &str) -> bool {
+    not_written(text) || cut_off(text)
 }
 
 /// The text with each `<private>…</private>` span taken out (an unclosed one runs to
@@ -445,6 +532,48 @@ mod tests {
         assert!(!small_talk("hi, the login page 500s since the deploy"));
         assert!(small_talk("hello\ntest") && small_talk("Hi!\n\nWhat model are you?"));
         assert!(!small_talk("hello\nthe login page 500s since the deploy") && !small_talk("\n"));
+    }
+
+    #[test]
+    fn slight_requests_name_no_work_of_their_own() {
+        for t in [
+            "run it",
+            "Let me see the test",
+            "yes go ahead",
+            "Go ahead with the plan",
+            "ok commit all",
+            "fix this error",
+            "do it again",
+            "aaa",
+            "Looking",
+            "here",
+            "model_reasoning_effort=high",
+            "{",
+            "<meta>",
+            "# ~/.zshrc",
+            "まとめて",
+            "ほんと？",
+            "这个呢",
+        ] {
+            assert!(slight(t), "{t:?}");
+        }
+        for t in [
+            "Refactor the billing module",
+            "fix the flaky login test",
+            "Make the CSV export stream rows",
+            "clear all cache",
+            "npm run dev",
+            "Now backfill the old rows",
+            "the VAT on invoices is off by a cent, fix the rounding",
+            "add a credit note to invoices",
+            "エラーを解消してデプロイを再実行して",
+            "检查实验配置完整性",
+            "aaa\nこのプロジェクトはどんなサービスですか？",
+            "user\nsearch web for the latest world model",
+            "# ~/.zshrc\nalias c='codex --yolo'\nupdate the alias c to this one",
+        ] {
+            assert!(!slight(t), "{t:?}");
+        }
     }
 
     #[test]

@@ -70,7 +70,7 @@ pub fn of_segment(session: &Session, segment: &[super::Record]) -> Option<String
         .titled
         .iter()
         .rev()
-        .find(|(i, t)| (start..end).contains(i) && !t.trim().is_empty())
+        .find(|(i, t)| (start..end).contains(i) && !t.trim().is_empty() && !noise::program_text(t))
         .map(|(_, t)| t.trim().to_string())
 }
 
@@ -101,9 +101,12 @@ pub fn request_title(segment: &[Record], only_sidechain: bool) -> Option<String>
             });
         requests.push((t, taken_up));
     }
+    // A request that names no work of its own ("run it", "aaa") gives way to one that
+    // does, later in the segment.
     let pick = requests
         .iter()
-        .find(|(t, up)| *up && !noise::small_talk(t))
+        .find(|(t, up)| *up && !noise::small_talk(t) && !noise::slight(t))
+        .or_else(|| requests.iter().find(|(t, up)| *up && !noise::small_talk(t)))
         .or_else(|| requests.iter().find(|(t, _)| !noise::small_talk(t)))
         .or(requests.first())?;
     Some(noise::title_line(pick.0))
