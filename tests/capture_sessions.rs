@@ -415,6 +415,12 @@ fn segments_without_work_make_no_item() {
             Some("Soy Claude, un modelo de Anthropic."),
         ),
         ("wer bist du", Some("Ich bin Claude von Anthropic.")),
+        ("こんにちわ", Some("こんにちは！何をお手伝いしましょうか？")),
+        ("はろー", Some("はい、ご用件をどうぞ。")),
+        ("こんにちはー", Some("こんにちは。")),
+        ("接続試験です。短くOKだけ返答してください。", Some("OK")),
+        ("connection check, reply with ok only", Some("ok")),
+        ("what's 2+2?", Some("4.")),
         ("Refactor the parser into modules", None),
     ];
     for (i, (prompt, answer)) in none.iter().enumerate() {

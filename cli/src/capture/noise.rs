@@ -178,6 +178,12 @@ const SMALL_TALK: &[&str] = &[
     "あなたは誰",
     "あなたはどのモデル",
     "こんにちは",
+    "こんにちわ",
+    "こんばんは",
+    "おはよう",
+    "はろー",
+    "ハロー",
+    "やあ",
     "qué modelo eres",
     "que modelo eres",
     "quién eres",
@@ -247,6 +253,8 @@ fn plain(text: &str) -> String {
         })
         .filter(|c| *c != '\u{0}')
         .collect();
+    // A vowel drawn out ("こんにちはー", "hiii~" aside) is the same greeting.
+    let kept = kept.trim_end_matches(['ー', '〜']);
     kept.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

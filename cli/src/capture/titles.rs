@@ -113,8 +113,9 @@ pub fn request_title(segment: &[Record], only_sidechain: bool) -> Option<String>
 }
 
 /// Whether a segment in which no tool was called holds no work: nothing answered its
-/// requests, or what answered was only what the agent is (its model, its maker) to short
-/// one-line questions, which is how a question about itself reads in any language.
+/// requests, or what answered short one-line requests was only what the agent is (its
+/// model, its maker), which is how a question about itself reads in any language, or a
+/// word or two (a connection check answered "OK").
 pub fn without_work(segment: &[Record], requests: &[&str], only_sidechain: bool) -> bool {
     let answers: Vec<&str> = segment
         .iter()
@@ -128,10 +129,16 @@ pub fn without_work(segment: &[Record], requests: &[&str], only_sidechain: bool)
         return true;
     }
     let short = |t: &&str| !t.trim().contains('\n') && t.trim().chars().count() <= 60;
+    // With no tool called, an answer of a word or two ("OK", "4") is a check that the
+    // agent answers, or a fact, not work.
+    let curt = |a: &&str| a.trim().chars().count() <= CURT_ANSWER;
     !requests.is_empty()
         && requests.iter().all(short)
-        && answers.iter().all(|a| noise::about_itself(a))
+        && (answers.iter().all(|a| noise::about_itself(a)) || answers.iter().all(curt))
 }
+
+/// The longest answer, in characters, that is a word or two.
+const CURT_ANSWER: usize = 12;
 
 /// The summaries at the head of each `*.jsonl` file of `dir`, by `leafUuid`; where two
 /// files summarise the same conversation, the newer file's summary.
