@@ -393,7 +393,9 @@ pub fn title_line(text: &str) -> String {
         .filter(|l| !l.is_empty())
         .peekable();
     let all: Vec<&str> = lines.clone().collect();
-    let says_nothing = |l: &str| wordless(l) || lone_word(l);
+    // An acknowledgment or a greeting above the request ("わかった。", "ok", "hello").
+    let says_nothing =
+        |l: &str| wordless(l) || lone_word(l) || go_on(l) || small_talk(l) || few_signs(l);
     if let Some(skip) = all.iter().take(4).position(|l| !says_nothing(l)) {
         for _ in 0..skip {
             lines.next();
@@ -401,7 +403,8 @@ pub fn title_line(text: &str) -> String {
     }
     let first = lines.next().unwrap_or("").to_string();
     if first.ends_with(':') {
-        if let Some(next) = lines.next() {
+        // What follows, passing over a ruler (`=====`) or a brace.
+        if let Some(next) = lines.find(|l| l.chars().any(char::is_alphanumeric)) {
             return format!("{first} {next}");
         }
     }
@@ -457,9 +460,10 @@ pub fn slight(text: &str) -> bool {
         let latin_word = line
             .split(|c: char| !c.is_ascii_alphabetic())
             .any(|run| run.len() >= 3);
-        return !latin_word
-            && (ideographs <= FEW_IDEOGRAPHS
-                || (ideographs <= 10 && REFERRING_IDEOGRAPHIC.iter().any(|r| line.contains(r))));
+        return few_signs(&line)
+            || (!latin_word
+                && ideographs <= 10
+                && REFERRING_IDEOGRAPHIC.iter().any(|r| line.contains(r)));
     }
     let asked = words
         .iter()
@@ -472,6 +476,16 @@ pub fn slight(text: &str) -> bool {
     words.len() <= 1
         || (words.len() <= 6
             && (asked <= 2 || (words.len() <= 3 && words.iter().any(referring)) || ends_pointing))
+}
+
+/// A line of at most a few signs of a script written without spaces and no Latin word
+/// (`わかった。`, `まとめて`).
+fn few_signs(line: &str) -> bool {
+    let ideographs = line.chars().filter(|c| ideographic(*c)).count();
+    let latin_word = line
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|run| run.len() >= 3);
+    ideographs > 0 && ideographs <= FEW_IDEOGRAPHS && !latin_word
 }
 
 /// A sign of a script written without spaces (Han, kana, Hangul).
@@ -613,6 +627,8 @@ mod tests {
             "エラーを解消してデプロイを再実行して",
             "检查实验配置完整性",
             "aaa\nこのプロジェクトはどんなサービスですか？",
+            "わかった。\nどのような値が取れる？設定のキーごとに教えて",
+            "hello\nthe login form loses its state on reload",
             "user\nsearch web for the latest world model",
             "# ~/.zshrc\nalias c='codex --yolo'\nupdate the alias c to this one",
         ] {
@@ -632,6 +648,29 @@ mod tests {
             title_line("close, but I get this:\\\nTypeError: x is undefined"),
             "close, but I get this: TypeError: x is undefined"
         );
+        // A ruler after the colon is passed over; an acknowledgment, a greeting, a
+        // stray word or a brace above the request too.
+        assert_eq!(
+            title_line(
+                "we are close, but I get this:\n================\nError: no such table: jobs"
+            ),
+            "we are close, but I get this: Error: no such table: jobs"
+        );
+        for (text, want) in [
+            (
+                "わかった。\nどのような値が取れる？",
+                "どのような値が取れる？",
+            ),
+            ("ok\nnow split the parser", "now split the parser"),
+            (
+                "hello\nthe login form loses its state",
+                "the login form loses its state",
+            ),
+            ("{\n}\nadd a status line", "add a status line"),
+            ("ok", "ok"),
+        ] {
+            assert_eq!(title_line(text), want, "{text:?}");
+        }
         assert_eq!(
             without_private("key <private>hunter2</private> and <private>rest"),
             "key  and "
