@@ -660,7 +660,7 @@ pub struct ForgetArgs {
 pub struct SetupArgs {
     /// The agent to wire: claude-code or codex. Without it, what is installed and wired.
     #[arg(value_enum, value_name = "AGENT")]
-    pub agent: Option<SetupAgent>,
+    pub agent: Option<crate::agents::Agent>,
     /// The current repository's own files (.claude/, .mcp.json, .codex/) instead of the
     /// user's.
     #[arg(long)]
@@ -671,14 +671,6 @@ pub struct SetupArgs {
     /// Take out what setup added (recall's hooks and MCP server), and nothing else.
     #[arg(long, requires = "agent")]
     pub remove: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SetupAgent {
-    /// Claude Code.
-    ClaudeCode,
-    /// Codex CLI.
-    Codex,
 }
 
 #[derive(Debug, Args)]

@@ -1,5 +1,6 @@
 //! The `recall` command's library: everything `main.rs` dispatches to.
 pub mod access;
+pub mod agents;
 pub mod args;
 pub mod bounds;
 pub mod capture;
