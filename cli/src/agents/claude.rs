@@ -23,6 +23,22 @@ pub static FACTS: Facts = Facts {
     mcp_tools,
     file_tool,
     worktree,
+    // Plans written in plan mode, to-do lists, transcripts and automatic memory, the
+    // files kept to undo edits, shell snapshots and the program's own caches.
+    state: (
+        ".claude",
+        &[
+            "plans",
+            "todos",
+            "projects",
+            "file-history",
+            "shell-snapshots",
+            "session-env",
+            "statsig",
+            "debug",
+            "ide",
+        ],
+    ),
 };
 
 /// Records of the program's own, read and left out without being counted as unknown:

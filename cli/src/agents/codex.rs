@@ -25,6 +25,7 @@ pub static FACTS: Facts = Facts {
     mcp_tools,
     file_tool,
     worktree,
+    state: (".codex", &["sessions", "archived_sessions", "log"]),
 };
 
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.

@@ -69,6 +69,11 @@ pub struct Facts {
     /// The repository of a worktree it keeps, when the path's part `i` is where its
     /// worktrees are (`project::worktree_owner`).
     pub worktree: fn(&[String], usize) -> Option<String>,
+    /// Its folder's name in a home (`.claude`) and the folders in it that hold its own
+    /// state (plans, to-do lists, transcripts): a file it writes there is its
+    /// bookkeeping, not work on the person's files; what a person keeps there (skills,
+    /// agents, commands, settings) is.
+    pub state: (&'static str, &'static [&'static str]),
 }
 
 /// How an agent names recall's MCP tools.
@@ -128,6 +133,18 @@ impl Agent {
     /// wire the server.
     pub fn mcp_tools(self, server: &str, wired: &dyn Fn() -> bool) -> Option<Tools> {
         (self.facts().mcp_tools)(server, wired)
+    }
+
+    /// Whether `file` (as an agent wrote it, `/` or `\` between parts) is in a folder of
+    /// any agent's own state, so that it is no file a session changed.
+    pub fn state_file(file: &str) -> bool {
+        let parts: Vec<&str> = file.split(['/', '\\']).collect();
+        parts.windows(3).any(|w| {
+            Agent::ALL.iter().any(|a| {
+                let (home, state) = a.facts().state;
+                w[0] == home && state.contains(&w[1])
+            })
+        })
     }
 
     /// Which agent wrote a transcript line, by the record types only its records have,
@@ -218,6 +235,35 @@ impl clap::ValueEnum for Agent {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    #[test]
+    fn agent_state_files_are_the_agents_own_folders_only() {
+        for file in [
+            "/home/ana/.claude/plans/quiet-dancing-otter.md",
+            "/Users/ana/.claude/todos/5f1c-agent-5f1c.json",
+            "/home/ana/.claude/projects/-home-ana-shop/memory/MEMORY.md",
+            "C:\\Users\\ana\\.claude\\plans\\brisk-river.md",
+            "/c/Users/ana/.claude/file-history/5f1c/abc@v2",
+            "/home/ana/.codex/sessions/2025/08/01/rollout-x.jsonl",
+            "/srv/cfg/.claude/plans/x.md",
+        ] {
+            assert!(Agent::state_file(file), "{file}");
+        }
+        for file in [
+            "/home/ana/.claude/skills/review/SKILL.md",
+            "/home/ana/.claude/agents/tester.md",
+            "/home/ana/.claude/CLAUDE.md",
+            "/home/ana/.claude/settings.json",
+            "/home/ana/shop/.claude/commands/ship.md",
+            "/home/ana/shop/docs/plans/q3.md",
+            "/home/ana/shop/projects/todos/list.md",
+            "/home/ana/.codex/config.toml",
+            "/home/ana/.claude/plans",
+            "src/plans/x.rs",
+        ] {
+            assert!(!Agent::state_file(file), "{file}");
+        }
+    }
+
     use super::*;
     use std::collections::HashSet;
 

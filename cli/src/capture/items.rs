@@ -232,7 +232,7 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
             // The agent's own bookkeeping (a plan, a to-do list) is no file of the work.
             files.extend(
                 f.iter()
-                    .filter(|f| !super::folders::agent_state_file(f))
+                    .filter(|f| !crate::agents::Agent::state_file(f))
                     .map(|f| cut(f, ATOM_CHARS)),
             );
         }
