@@ -27,6 +27,7 @@ mod eval;
 mod eval_conversation;
 mod eval_figures;
 mod eval_labels;
+mod eval_sessions;
 mod explain_matches;
 mod export;
 mod fold_agreement;

@@ -179,8 +179,16 @@ pub struct CaptureArgs {
 pub struct EvalArgs {
     /// The cases, as JSON Lines; a first line {"items": "FILE"} says their ids are those
     /// of an import of FILE into an empty library, found in this one by their items.
-    #[arg(value_name = "CASES")]
-    pub cases: PathBuf,
+    #[arg(value_name = "CASES", required_unless_present = "longmemeval")]
+    pub cases: Option<PathBuf>,
+    /// A LongMemEval file (longmemeval_s.json or longmemeval_m.json) instead of CASES:
+    /// each question's haystack made a library of its own, its sessions ranked.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["cases", "libraries", "case_ids", "tags"])]
+    pub longmemeval: Option<PathBuf>,
+    /// Write every question's ranked ids (items, and sessions where the cases name
+    /// them) to FILE, one JSON object a line.
+    #[arg(long, value_name = "FILE")]
+    pub rankings: Option<PathBuf>,
     #[arg(long = "set", value_name = "KEY=VALUES", help = crate::config::overlay::help())]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.

@@ -14,6 +14,9 @@ use crate::items::writer::{self, ItemWriter};
 use crate::library::Library;
 use crate::{err, interrupt};
 
+/// LoCoMo's category of adversarial questions.
+const ADVERSARIAL: i64 = 5;
+
 /// LoCoMo session times read like `1:56 pm on 8 May, 2023`.
 pub fn parse_session_time(text: &str) -> Option<String> {
     let t = text.trim().replace("  ", " ");
@@ -48,23 +51,7 @@ pub fn import(
     // transaction, so that no other writer takes them meanwhile).
     let first_id = writer::ids_used(&tx).context("reading the next id")? + 1;
     let converted = convert(doc, first_id)?;
-    {
-        // The cases are judged against these items' text: it is stored as the file gives
-        // it, not redacted, and under no access globs.
-        let options = WriteOptions {
-            redact: false,
-            allow: None,
-            kinds: crate::item::known_kinds(None),
-            duplicates: Duplicates::AddAgain,
-        };
-        let mut writer = ItemWriter::new(&tx, &options).context("preparing the import")?;
-        for item in &converted.items {
-            writer
-                .write(&writer.prepare(item.clone()))
-                .context("writing an item")?
-                .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
-        }
-    }
+    store(&tx, &converted.items)?;
     let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();
     std::fs::write(cases_path, lines)
         .map_err(|e| err!("cannot write {}: {e}", cases_path.display()))?;
@@ -72,6 +59,26 @@ pub fn import(
         .commit(|| tx.commit())
         .context("committing the import")?;
     Ok(converted)
+}
+
+/// Writes a benchmark's items in the transaction `tx`. The cases are judged against
+/// these items' text: it is stored as the file gives it, not redacted, and under no
+/// access globs.
+pub fn store(tx: &rusqlite::Transaction, items: &[Item]) -> Result<()> {
+    let options = WriteOptions {
+        redact: false,
+        allow: None,
+        kinds: crate::item::known_kinds(None),
+        duplicates: Duplicates::AddAgain,
+    };
+    let mut writer = ItemWriter::new(tx, &options).context("preparing the import")?;
+    for item in items {
+        writer
+            .write(&writer.prepare(item.clone()))
+            .context("writing an item")?
+            .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
+    }
+    Ok(())
 }
 
 /// Converts the LoCoMo JSON (a list of samples) with item ids starting at `first_id`.
@@ -101,7 +108,10 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
         sessions.sort_by_key(|(n, _)| *n);
         let mut by_dia: HashMap<String, i64> = HashMap::new();
         let mut last_time = String::new();
+        // Each session's first and last item: its turns get consecutive ids.
+        let mut ranges = serde_json::Map::new();
         for (session, turns) in sessions {
+            let first = next_id;
             let key = format!("session_{session}_date_time");
             let when = conv
                 .get(&key)
@@ -136,6 +146,9 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                 by_dia.insert(dia.to_string(), next_id);
                 next_id += 1;
             }
+            if next_id > first {
+                ranges.insert(format!("session_{session}"), json!([first, next_id - 1]));
+            }
         }
         for (q, qa) in sample["qa"]
             .as_array()
@@ -162,13 +175,20 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                 .as_i64()
                 .map(|c| format!("category-{c}"))
                 .unwrap_or_else(|| "category-unknown".into());
+            let mut tags = vec!["locomo".to_string(), category];
+            // Category 5 asks about what was never said: the session level reports it
+            // apart (`sessions::APART`), as LoCoMo's peers do.
+            if qa["category"].as_i64() == Some(ADVERSARIAL) {
+                tags.push("adversarial".into());
+            }
             cases.push(json!({
                 "id": format!("{project}/q{}", q + 1),
-                "tags": ["locomo", category],
+                "tags": tags,
                 "query": question,
                 "project": project,
                 "now": last_time,
                 "expect": expect,
+                "sessions": ranges,
             }));
         }
     }
@@ -231,5 +251,9 @@ mod tests {
         assert_eq!(c.cases[1]["expect"], json!([12, 10]));
         assert_eq!(c.cases[0]["tags"], json!(["locomo", "category-1"]));
         assert_eq!(c.cases[0]["project"], "conv-1");
+        assert_eq!(
+            c.cases[1]["sessions"],
+            json!({"session_1": [10, 11], "session_2": [12, 12]})
+        );
     }
 }
