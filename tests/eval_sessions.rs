@@ -269,14 +269,11 @@ fn cases_with_sessions_that_do_not_hold_the_evidence_are_refused() {
     }
 }
 
-/// A LongMemEval-format question: sessions of (id, date, turns of (role, text, has_answer)).
-fn question(
-    id: &str,
-    kind: &str,
-    asked: &str,
-    sessions: &[(&str, &str, Vec<(&str, String)>)],
-    evidence: &[&str],
-) -> Value {
+/// A haystack session as written here: its id, its date, its turns (role, text).
+type Session = (&'static str, &'static str, Vec<(&'static str, String)>);
+
+/// A LongMemEval-format question; a user turn of an evidence session says `has_answer`.
+fn question(id: &str, kind: &str, asked: &str, sessions: &[Session], evidence: &[&str]) -> Value {
     json!({
         "question_id": id,
         "question_type": kind,
@@ -296,7 +293,7 @@ fn question(
     })
 }
 
-fn haystack() -> Vec<(&'static str, &'static str, Vec<(&'static str, String)>)> {
+fn haystack() -> Vec<Session> {
     let chat = |user: &str, assistant: &str| {
         vec![
             ("user", user.to_string()),

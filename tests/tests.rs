@@ -76,6 +76,7 @@ mod show_sql;
 mod sql_command;
 mod sql_depth;
 mod sql_files;
+mod start_cost;
 mod status;
 mod ui;
 mod vector_fusion;

@@ -6,6 +6,7 @@ pub mod longmemeval;
 pub mod metrics;
 pub mod select;
 pub mod sessions;
+pub mod start_cost;
 
 use std::path::{Path, PathBuf};
 
