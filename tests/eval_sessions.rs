@@ -138,32 +138,54 @@ fn conversation() -> Value {
 
 #[test]
 fn locomo_session_figures_equal_an_independent_count() {
+    session_figures(false);
+}
+
+#[test]
+fn locomo_session_figures_with_one_item_per_session() {
+    session_figures(true);
+}
+
+/// The LoCoMo-format conversation imported one item per turn, or per session
+/// (`--per-session`), and evaluated; each session-level figure computed again here.
+fn session_figures(per_session: bool) {
     let doc = conversation();
     let lib = TempLib::init(None);
     let file = lib.path("locomo.json");
     std::fs::write(&file, doc.to_string()).unwrap();
     let cases = lib.path("cases.jsonl");
-    lib.json(&[
+    let mut import = vec![
         "import-locomo",
         file.to_str().unwrap(),
         "--cases",
         cases.to_str().unwrap(),
-    ]);
+    ];
+    if per_session {
+        import.push("--per-session");
+    }
+    let imported = lib.json(&import);
     // The ids an import into an empty library gives, in the file's order, and the
-    // session of each, laid out here from the file.
+    // session of each, laid out here from the file: a turn's own id, or its session's.
     let mut session_of: BTreeMap<i64, String> = BTreeMap::new();
     let mut by_dia: BTreeMap<String, i64> = BTreeMap::new();
     let mut id = 0;
     for n in 1..=12 {
+        if per_session {
+            id += 1;
+            session_of.insert(id, format!("session_{n}"));
+        }
         for turn in doc[0]["conversation"][format!("session_{n}")]
             .as_array()
             .unwrap()
         {
-            id += 1;
-            session_of.insert(id, format!("session_{n}"));
+            if !per_session {
+                id += 1;
+                session_of.insert(id, format!("session_{n}"));
+            }
             by_dia.insert(turn["dia_id"].as_str().unwrap().to_string(), id);
         }
     }
+    assert_eq!(imported["items"], id, "{imported}");
     let rankings = lib.path("rankings.jsonl");
     let out = lib.json(&[
         "eval",

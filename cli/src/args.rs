@@ -153,6 +153,9 @@ pub enum Command {
         /// Where to write the cases (JSON Lines).
         #[arg(long, value_name = "PATH")]
         cases: PathBuf,
+        /// One item per session (its turns in order) instead of one per turn.
+        #[arg(long)]
+        per_session: bool,
     },
 }
 

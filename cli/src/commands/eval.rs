@@ -504,7 +504,12 @@ fn print_worst(c: &Column, n: usize) {
     }
 }
 
-pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32> {
+pub fn import_locomo(
+    g: &Globals,
+    file: &Path,
+    cases_path: &Path,
+    per_session: bool,
+) -> Result<i32> {
     let what = file.display().to_string();
     let fix = "split the dataset into files of fewer samples";
     let text = input::text(
@@ -518,7 +523,12 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         "nothing was imported; the library is as it was".to_string(),
         None,
     )?;
-    let converted = locomo::import(&mut lib, &doc, cases_path, &guard)?;
+    let unit = if per_session {
+        locomo::Unit::Session
+    } else {
+        locomo::Unit::Turn
+    };
+    let converted = locomo::import(&mut lib, &doc, cases_path, unit, &guard)?;
     if g.json {
         output::json(&json!({
             "command": "import-locomo", "items": converted.items.len(), "cases": converted.cases.len(),
@@ -526,8 +536,9 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         }));
     } else {
         say!(
-            "imported {} turns as items and wrote {} cases to {} ({} questions without evidence skipped)",
+            "imported {} {} as items and wrote {} cases to {} ({} questions without evidence skipped)",
             converted.items.len(),
+            if per_session { "sessions" } else { "turns" },
             converted.cases.len(),
             cases_path.display(),
             converted.skipped_questions

@@ -50,13 +50,18 @@ impl Question {
     }
 }
 
-/// LongMemEval's dates read like `2023/05/20 (Sat) 02:21`; an ISO date is taken too.
+/// LongMemEval's dates read like `2023/05/20 (Sat) 02:21`; the day's name is left
+/// unread (the date says it); an ISO date is taken too.
 fn date(text: &str) -> Option<String> {
     let t = text.trim();
-    for format in ["%Y/%m/%d (%a) %H:%M", "%Y/%m/%d %H:%M"] {
-        if let Ok(dt) = NaiveDateTime::parse_from_str(t, format) {
-            return Some(recall_core::time::normalize(&dt.and_utc()));
+    let without_day = match (t.find('('), t.find(')')) {
+        (Some(open), Some(close)) if open < close => {
+            format!("{} {}", t[..open].trim(), t[close + 1..].trim())
         }
+        _ => t.to_string(),
+    };
+    if let Ok(dt) = NaiveDateTime::parse_from_str(&without_day, "%Y/%m/%d %H:%M") {
+        return Some(recall_core::time::normalize(&dt.and_utc()));
     }
     recall_core::time::parse_datetime(t).map(|dt| recall_core::time::normalize(&dt))
 }
@@ -346,6 +351,12 @@ mod tests {
             date("2023-05-20T02:21:00Z").as_deref(),
             Some("2023-05-20T02:21:00Z")
         );
+        // The day's name is not checked against the date.
+        assert_eq!(
+            date("2023/05/02 (Mon) 10:00").as_deref(),
+            Some("2023-05-02T10:00:00Z")
+        );
+        assert_eq!(date("2023/05/20 (Sat)"), None);
         assert_eq!(date("last Tuesday"), None);
     }
 
