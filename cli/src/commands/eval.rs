@@ -242,7 +242,7 @@ fn print_sessions(columns: &[(String, SessionReport)]) {
     let Some((first_label, first)) = columns.first() else {
         return;
     };
-    let apart: Vec<&str> = first.apart.iter().map(|(t, _)| t.as_str()).collect();
+    let apart: Vec<&str> = first.apart.keys().map(String::as_str).collect();
     say!(
         "\nsession level: a session ranks where its best item ranks{}",
         if apart.is_empty() {
@@ -261,15 +261,15 @@ fn print_sessions(columns: &[(String, SessionReport)]) {
     table(&|r| Some(r.main.clone()));
     for tag in apart {
         say!("\n{tag}, apart:");
-        table(&|r| {
-            r.apart
-                .iter()
-                .find(|(t, _)| t == tag)
-                .map(|(_, s)| s.clone())
-        });
+        table(&|r| r.apart.get(tag).cloned());
     }
     say!("\nsession level per tag ({first_label}):");
-    print_session_table(&first.per_tag, false);
+    let per_tag: Vec<(String, SessionSummary)> = first
+        .per_tag
+        .iter()
+        .map(|(t, s)| (t.clone(), s.clone()))
+        .collect();
+    print_session_table(&per_tag, false);
 }
 
 fn print_session_table(columns: &[(String, SessionSummary)], diff: bool) {

@@ -5,6 +5,7 @@
 //! share of its evidence sessions there), evidence-recall@k (all of them there), and the
 //! reciprocal rank of the first. The questions tagged as one of [`APART`] are summed apart,
 //! as the benchmarks' authors report them.
+use indexmap::IndexMap;
 use serde::Serialize;
 
 /// The tags of questions whose figures are reported apart from the others: LoCoMo's
@@ -124,9 +125,9 @@ pub struct SessionReport {
     /// The questions not tagged as one of [`APART`].
     pub main: SessionSummary,
     /// Per tag of [`APART`] present.
-    pub apart: Vec<(String, SessionSummary)>,
+    pub apart: IndexMap<String, SessionSummary>,
     /// Per tag, set-apart questions included.
-    pub per_tag: Vec<(String, SessionSummary)>,
+    pub per_tag: IndexMap<String, SessionSummary>,
 }
 
 pub fn report(outcomes: &[SessionOutcome]) -> SessionReport {
@@ -202,8 +203,8 @@ mod tests {
         assert_eq!(r.main.questions, 2);
         assert_eq!(r.main.mrr, 0.75);
         assert_eq!(r.apart.len(), 1);
-        assert_eq!(r.apart[0].0, "adversarial");
-        assert_eq!((r.apart[0].1.questions, r.apart[0].1.hit_at_10), (1, 0.0));
+        let adversarial = &r.apart["adversarial"];
+        assert_eq!((adversarial.questions, adversarial.hit_at_10), (1, 0.0));
         assert_eq!(r.per_tag.len(), 4);
     }
 }
