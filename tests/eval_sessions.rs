@@ -551,3 +551,49 @@ fn a_malformed_longmemeval_file_is_refused_naming_the_question_and_field() {
         assert!(!rankings.exists(), "{needle}: a rankings file was written");
     }
 }
+
+#[test]
+fn a_longmemeval_file_is_read_a_question_at_a_time_within_a_limit() {
+    let lib = TempLib::new();
+    let doc = longmemeval_file();
+    // A byte-order mark at the start is dropped, as every JSON input's is.
+    let marked = lib.path("marked.json");
+    std::fs::write(&marked, format!("\u{feff}{doc}")).unwrap();
+    let out = lib.json(&["eval", "--longmemeval", marked.to_str().unwrap()]);
+    assert_eq!(out["questions"], 5, "{out}");
+    // The limit is on each question (what comes before it included), not on the file:
+    // at a limit above the largest question the whole file is read; space before the
+    // second question past the limit stops there, naming it.
+    let largest = doc
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.to_string().len())
+        .max()
+        .unwrap();
+    let limit = (largest + 100).to_string();
+    assert!(
+        doc.to_string().len() > largest + 100,
+        "the file is longer than the limit"
+    );
+    let run = |path: &std::path::Path| {
+        let mut cmd = lib.command();
+        cmd.env("RECALL_TEST_QUESTION_LIMIT", &limit).args([
+            "eval",
+            "--longmemeval",
+            path.to_str().unwrap(),
+        ]);
+        crate::common::cli::Ran::from(cmd.output().unwrap())
+    };
+    let whole = lib.path("whole.json");
+    std::fs::write(&whole, doc.to_string()).unwrap();
+    let ran = run(&whole).ok();
+    assert!(ran.stdout.starts_with("5 questions of "), "{}", ran.stdout);
+    let qs = doc.as_array().unwrap();
+    let padded = format!("[{},{}{}]", qs[0], " ".repeat(largest + 200), qs[1]);
+    let file = lib.path("padded.json");
+    std::fs::write(&file, padded).unwrap();
+    run(&file).fails_with(&format!(
+        "question [1] is over {limit} bytes (one of LongMemEval is a few MiB): is this a LongMemEval file?"
+    ));
+}

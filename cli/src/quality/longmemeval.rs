@@ -15,7 +15,7 @@ use super::{answer, Case, Variant};
 use crate::error::{Context, Result};
 use crate::item::Item;
 use crate::settings::Globals;
-use crate::{err, library, tokenizer};
+use crate::{err, input, library, tokenizer};
 
 /// The longest item a turn gives, in characters, as `import-locomo` cuts a turn's title.
 pub const PIECE: usize = 1000;
@@ -71,14 +71,30 @@ fn date(text: &str) -> Option<String> {
 /// one error line naming it (its index and id) and the field, with what is expected.
 pub fn each(path: &Path, mut f: impl FnMut(usize, Question) -> Result<()>) -> Result<usize> {
     use serde::de::{Deserializer, Error as _, SeqAccess, Visitor};
+    use std::io::BufRead;
     let what = path.display().to_string();
     let file = std::fs::File::open(path).map_err(|e| err!("cannot read {what}: {e}"))?;
+    let mut reader = std::io::BufReader::new(file);
+    // A byte-order mark at the start is dropped, as every JSON input's is.
+    let start = reader
+        .fill_buf()
+        .map_err(|e| err!("cannot read {what}: {e}"))?;
+    if start.starts_with(b"\xEF\xBB\xBF") {
+        reader.consume(3);
+    }
+    let count = std::rc::Rc::new(Count::default());
+    let reader = PerQuestion {
+        inner: reader,
+        count: count.clone(),
+        limit: question_limit(),
+    };
     // The callback's own error, kept whole: serde would add a line and column to it.
     let mut failed: Option<crate::error::Error> = None;
     struct Questions<'a, F> {
         f: &'a mut F,
         what: &'a str,
         failed: &'a mut Option<crate::error::Error>,
+        count: &'a Count,
     }
     impl<'de, F: FnMut(usize, Question) -> Result<()>> Visitor<'de> for Questions<'_, F> {
         type Value = usize;
@@ -89,7 +105,22 @@ pub fn each(path: &Path, mut f: impl FnMut(usize, Question) -> Result<()>) -> Re
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<usize, A::Error> {
             let mut i = 0;
-            while let Some(v) = seq.next_element::<Value>()? {
+            loop {
+                let v = match seq.next_element::<Value>() {
+                    Ok(Some(v)) => v,
+                    Ok(None) => break,
+                    Err(e) => {
+                        if self.count.over.get() {
+                            *self.failed = Some(err!(
+                                "{}: question [{i}] is over {} (one of LongMemEval is a few MiB): is this a LongMemEval file?",
+                                self.what,
+                                input::size(question_limit())
+                            ));
+                        }
+                        return Err(e);
+                    }
+                };
+                self.count.bytes.set(0);
                 let done = question(&v)
                     .map_err(|e| err!("{}: question [{i}]{e}", self.what))
                     .and_then(|q| (self.f)(i, q));
@@ -102,12 +133,13 @@ pub fn each(path: &Path, mut f: impl FnMut(usize, Question) -> Result<()>) -> Re
             Ok(i)
         }
     }
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(file));
+    let mut de = serde_json::Deserializer::from_reader(reader);
     let read = de
         .deserialize_seq(Questions {
             f: &mut f,
             what: &what,
             failed: &mut failed,
+            count: &count,
         })
         .and_then(|n| de.end().map(|()| n));
     match (read, failed) {
@@ -116,6 +148,48 @@ pub fn each(path: &Path, mut f: impl FnMut(usize, Question) -> Result<()>) -> Re
         (Ok(0), None) => Err(err!("{what} holds no questions")),
         (Ok(n), None) => Ok(n),
     }
+}
+
+/// The file, read with a limit on one question ([`input::BENCHMARK_QUESTION`]): the
+/// count starts again at each question, so that a question that never ends (a pipe, a
+/// broken file) costs bounded memory and ends in one error line.
+struct PerQuestion<R> {
+    inner: R,
+    count: std::rc::Rc<Count>,
+    limit: u64,
+}
+
+/// The bytes read since the last question began, and whether they went over the limit.
+#[derive(Default)]
+struct Count {
+    bytes: std::cell::Cell<u64>,
+    over: std::cell::Cell<bool>,
+}
+
+impl<R: std::io::Read> std::io::Read for PerQuestion<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let read = self.count.bytes.get() + n as u64;
+        self.count.bytes.set(read);
+        if read > self.limit {
+            self.count.over.set(true);
+            return Err(std::io::Error::other("over the limit of one question"));
+        }
+        Ok(n)
+    }
+}
+
+/// The limit on one question; with the `test-hooks` feature,
+/// `RECALL_TEST_QUESTION_LIMIT=N` bytes, for the test of it.
+fn question_limit() -> u64 {
+    #[cfg(feature = "test-hooks")]
+    if let Some(n) = std::env::var("RECALL_TEST_QUESTION_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return n;
+    }
+    input::BENCHMARK_QUESTION
 }
 
 /// One question, or what is wrong with it (after its index: its id, then the field).
