@@ -42,44 +42,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     if project.is_none() && !g.config.hook.start_without_project {
         return Ok(String::new());
     }
-    let limit = g.config.hook.start_items;
-    let (rows, newest) = if limit == 0 {
-        (Vec::new(), None)
-    } else {
-        // `timeline --project P --limit N` under the hook's globs, resolved and checked as
-        // the command's are; room for the trivial items left out.
-        let asked = args::TimelineArgs {
-            filters: args::Filters {
-                project: project.clone(),
-                ..args::Filters::default()
-            },
-            around: args::AroundArgs::default(),
-            kinds: args::KindArgs::default(),
-            scope: args::ScopeArgs::default(),
-            common: args::Common {
-                limit: Some((limit * 3).min(LIST_MAX_LIMIT)),
-                access: a.access.clone(),
-                ..args::Common::default()
-            },
-        };
-        let s = settings::Timeline::resolve(g, &asked)?;
-        let lib = g.open_for_query()?;
-        let listed = query::timeline(&lib, &s, false)?.results;
-        let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
-        let full = query::get_many(&lib, &ids, false, &s.allow)?.items;
-        // The person's sessions, each once: no sub-agent's item, no title twice.
-        let sub_agents = query::sub_agent_items(&lib, &ids)?;
-        let mut titles = std::collections::HashSet::new();
-        let kept: Vec<(Listed, ItemRow)> = listed
-            .into_iter()
-            .zip(full)
-            .filter(|(_, item)| !trivial(item) && !sub_agents.contains(&item.id))
-            .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
-            .take(usize::try_from(limit).unwrap_or(0))
-            .collect();
-        let newest = kept.first().map(|(_, item)| item.clone());
-        (kept.into_iter().map(|(l, _)| l).collect::<Vec<_>>(), newest)
-    };
+    let (rows, newest) = newest_items(g, project.as_deref(), None, &a.access)?;
     if g.json {
         let doc = json!({
             "command": "hook", "event": "SessionStart", "project": project,
@@ -90,28 +53,13 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             serde_json::to_string_pretty(&doc).unwrap_or_default()
         ));
     }
-    // The items are memory, handed over as data; the usage line after them is recall's.
-    let mut text = String::new();
-    if !rows.is_empty() {
-        let heading = match &project {
-            Some(name) => format!(
-                "The newest items of project {} in the recall memory, the last one told:",
-                crate::text::field(name)
-            ),
-            None => "The newest items in the recall memory, the last one told:".to_string(),
-        };
-        let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
-        // The working folder's checkout, where a file named without a folder is looked for.
-        let top = p.cwd.as_deref().and_then(|cwd| {
-            crate::project::checkout_of(std::path::Path::new(cwd)).map(std::path::Path::to_path_buf)
-        });
-        let told = newest
-            .as_ref()
-            .map(|item| told(item, project.as_deref(), top.as_deref()))
-            .unwrap_or_default();
-        let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
-        text.push_str(&crate::memory_block::block(&heading, &lines));
-    }
+    let mut text = block(
+        g,
+        project.as_deref(),
+        p.cwd.as_deref(),
+        &rows,
+        newest.as_ref(),
+    );
     let reach = super::reach::Reach::of(g, p);
     text.extend(
         super::notice::failure_notice(db, &reach.command("status")).map(|line| line + "\n"),
@@ -121,6 +69,110 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
     });
     Ok(format!("{out}\n"))
+}
+
+/// What a session started in `project` just after `until` is given, as an agent wired
+/// without the MCP tools reads it: the block and the usage line (the failure notice,
+/// about capture, aside). What `recall eval --start-cost` measures.
+pub fn context_at(g: &Globals, project: &str, until: &str) -> Result<String> {
+    let (rows, newest) = newest_items(g, Some(project), Some(until), &args::AccessArgs::default())?;
+    let mut text = block(g, Some(project), None, &rows, newest.as_ref());
+    text.push_str(&usage_line(g));
+    Ok(text)
+}
+
+/// The usage line the start ends with, for an agent wired without the MCP tools.
+pub fn usage_line(g: &Globals) -> String {
+    let bare = Payload {
+        event: super::payload::Event::Start,
+        session: None,
+        cwd: None,
+        transcript: None,
+        source: None,
+        prompt: String::new(),
+        files: Vec::new(),
+    };
+    super::reach::Reach::of(g, &bare).usage()
+}
+
+/// The project's newest items (up to `until`, when given) the start lists, and the
+/// newest of them in full.
+fn newest_items(
+    g: &Globals,
+    project: Option<&str>,
+    until: Option<&str>,
+    access: &args::AccessArgs,
+) -> Result<(Vec<Listed>, Option<ItemRow>)> {
+    let limit = g.config.hook.start_items;
+    if limit == 0 {
+        return Ok((Vec::new(), None));
+    }
+    // `timeline --project P --limit N` under the hook's globs, resolved and checked as
+    // the command's are; room for the trivial items left out.
+    let asked = args::TimelineArgs {
+        filters: args::Filters {
+            project: project.map(str::to_string),
+            until: until.map(str::to_string),
+            ..args::Filters::default()
+        },
+        around: args::AroundArgs::default(),
+        kinds: args::KindArgs::default(),
+        scope: args::ScopeArgs::default(),
+        common: args::Common {
+            limit: Some((limit * 3).min(LIST_MAX_LIMIT)),
+            access: access.clone(),
+            ..args::Common::default()
+        },
+    };
+    let s = settings::Timeline::resolve(g, &asked)?;
+    let lib = g.open_for_query()?;
+    let listed = query::timeline(&lib, &s, false)?.results;
+    let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
+    let full = query::get_many(&lib, &ids, false, &s.allow)?.items;
+    // The person's sessions, each once: no sub-agent's item, no title twice.
+    let sub_agents = query::sub_agent_items(&lib, &ids)?;
+    let mut titles = std::collections::HashSet::new();
+    let kept: Vec<(Listed, ItemRow)> = listed
+        .into_iter()
+        .zip(full)
+        .filter(|(_, item)| !trivial(item) && !sub_agents.contains(&item.id))
+        .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
+        .take(usize::try_from(limit).unwrap_or(0))
+        .collect();
+    let newest = kept.first().map(|(_, item)| item.clone());
+    Ok((kept.into_iter().map(|(l, _)| l).collect(), newest))
+}
+
+/// The memory block: the heading, the newest item told, the older ones a line each,
+/// within `[hook] start_budget`; empty when there are no items. The items are memory,
+/// handed over as data; the usage line after them is recall's.
+fn block(
+    g: &Globals,
+    project: Option<&str>,
+    cwd: Option<&str>,
+    rows: &[Listed],
+    newest: Option<&ItemRow>,
+) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let heading = match project {
+        Some(name) => format!(
+            "The newest items of project {} in the recall memory, the last one told:",
+            crate::text::field(name)
+        ),
+        None => "The newest items in the recall memory, the last one told:".to_string(),
+    };
+    let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
+    // The working folder's checkout, where a file named without a folder is looked for.
+    let top = cwd.and_then(|cwd| {
+        crate::project::checkout_of(std::path::Path::new(cwd)).map(std::path::Path::to_path_buf)
+    });
+    let told = newest
+        .map(|item| told(item, project, top.as_deref()))
+        .unwrap_or_default();
+    let lines = within_budget(&heading, rows, project.is_none(), told, budget);
+    crate::memory_block::block(&heading, &lines)
 }
 
 /// The lines of the block: the newest item's line and the lines telling it, then one line
