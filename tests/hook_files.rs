@@ -737,3 +737,51 @@ fn the_start_names_no_file_of_the_agent_s_own_state() {
         "{text}"
     );
 }
+
+/// The start's `Asked:` line is the first request that names work of its own: a reply
+/// such as "run it" or "here" before it says nothing at the start of a new session.
+#[test]
+fn the_start_s_asked_line_passes_over_a_reply_that_names_no_work() {
+    for (i, (title, questions, asked)) in [
+        (
+            "add the next browser test, keep the first one",
+            "run it\nadd the next browser test, keep the first one",
+            None,
+        ),
+        (
+            "Dev server outside the container",
+            "here\nI want to run the dev server outside the container",
+            Some("I want to run the dev server outside the container"),
+        ),
+        (
+            "Fixture move",
+            "yes go ahead\nmove the fixtures into tests/data",
+            Some("move the fixtures into tests/data"),
+        ),
+        ("Test run", "run it", Some("run it")),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let lib = TempLib::init(None);
+        let item = json!({"source": "agent-claude", "project": "shop", "title": title,
+            "questions": questions, "summary": "Done: the tests pass.",
+            "occurred_at": "2026-01-02T10:00:00Z"});
+        lib.import(&item.to_string()).ok();
+        let out = lib
+            .run_stdin(
+                &["hook", "--project", "shop"],
+                &json!({"session_id": format!("a{i}"), "hook_event_name": "SessionStart",
+                    "source": "startup", "cwd": "/nowhere"})
+                .to_string(),
+            )
+            .ok();
+        let text = context(&out, "SessionStart").expect("a start block");
+        let line = text.lines().find(|l| l.starts_with("  Asked: "));
+        assert_eq!(
+            line,
+            asked.map(|a| format!("  Asked: {a}")).as_deref(),
+            "{questions:?}: {text}"
+        );
+    }
+}

@@ -294,7 +294,8 @@ fn prompt_payload(session: &str) -> Value {
     json!({
         "session_id": session, "transcript_path": "/tmp/none.jsonl", "cwd": "/work/shop",
         "hook_event_name": "UserPromptSubmit",
-        "prompt": "the checkout test fails with database is locked again",
+        // Of the working folder's project, `shop`, which has related items.
+        "prompt": "the analytics script is back, remove it",
     })
 }
 

@@ -240,11 +240,19 @@ fn told(item: &ItemRow, project: Option<&str>, top: Option<&std::path::Path>) ->
     };
     // A request pasted from a terminal brings the input box's frame along: read as its
     // title is (capture::noise::unframed).
-    let asked = item
+    // The first request that names work of its own ("run it" says nothing here), as the
+    // title's is chosen (capture::noise::slight).
+    let requests: Vec<String> = item
         .questions
         .lines()
         .map(crate::capture::noise::unframed)
-        .find(|q| !q.is_empty());
+        .filter(|q| !q.is_empty())
+        .collect();
+    let asked = requests
+        .iter()
+        .find(|q| !crate::capture::noise::slight(q))
+        .or(requests.first())
+        .cloned();
     let title = item.title.trim().to_lowercase();
     if let Some(asked) = asked.filter(|q| !title.starts_with(&q.to_lowercase())) {
         push("Asked", &asked, ASKED_CHARS);
