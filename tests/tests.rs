@@ -34,6 +34,7 @@ mod forget;
 mod function_list;
 mod hook;
 mod hook_files;
+mod hook_injections;
 mod hook_reach;
 mod hook_sessions;
 mod hostile_args;

@@ -12,11 +12,13 @@ use serde_json::json;
 
 use super::payload::Payload;
 use super::recap;
+use super::Said;
 use crate::args::{self, HookArgs};
 use crate::capture::errors::is_error_line;
 use crate::capture::noise;
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
+use crate::memory_block::{chars, MAX_CONTEXT};
 use crate::project::project_of;
 use crate::query;
 use crate::query::rows::{ItemRow, Listed};
@@ -24,7 +26,7 @@ use crate::settings::{self, Globals};
 use crate::text::field;
 use recall_core::defaults::LIST_MAX_LIMIT;
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     let db = g.db()?;
     if let (Some(session), Some("resume" | "compact")) = (&p.session, p.source.as_deref()) {
         if State::resumed(db, session) == Outcome::Locked {
@@ -40,7 +42,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
     if project.is_none() && !g.config.hook.start_without_project {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
     let limit = g.config.hook.start_items;
     let (rows, newest) = if limit == 0 {
@@ -85,13 +87,17 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             "command": "hook", "event": "SessionStart", "project": project,
             "results": query::to_json(&rows)?,
         });
-        return Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        return Ok(Said::json(&doc));
     }
-    // The items are memory, handed over as data; the usage line after them is recall's.
+    // The items are memory, handed over as data; the notice and the usage line after
+    // them are recall's, and the whole stays within `MAX_CONTEXT`.
+    let reach = super::reach::Reach::of(g, p);
+    let mut after: String = super::notice::failure_notice(db, &reach.command("status"))
+        .map(|line| line + "\n")
+        .unwrap_or_default();
+    after.push_str(&reach.usage());
     let mut text = String::new();
+    let mut shown = Vec::new();
     if !rows.is_empty() {
         let heading = match &project {
             Some(name) => format!(
@@ -110,17 +116,27 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             .map(|item| told(item, project.as_deref(), top.as_deref()))
             .unwrap_or_default();
         let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
-        text.push_str(&crate::memory_block::block(&heading, &lines));
+        let timeline = match &project {
+            Some(name) => format!(
+                "timeline --project {} --limit {limit}",
+                super::reach::quoted(name)
+            ),
+            None => format!("timeline --limit {limit}"),
+        };
+        let (block, kept) = crate::memory_block::block_within(
+            &heading,
+            &lines,
+            MAX_CONTEXT.saturating_sub(chars(&after)),
+            &format!("`{}` lists them", reach.command(&timeline)),
+        );
+        text.push_str(&block);
+        shown = lines[..kept].to_vec();
     }
-    let reach = super::reach::Reach::of(g, p);
-    text.extend(
-        super::notice::failure_notice(db, &reach.command("status")).map(|line| line + "\n"),
-    );
-    text.push_str(&reach.usage());
+    text.push_str(&after);
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
     });
-    Ok(format!("{out}\n"))
+    Ok(Said::context(format!("{out}\n"), &text, &shown))
 }
 
 /// The lines of the block: the newest item's line and the lines telling it, then one line
