@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::library::sessions::State;
 use crate::project::{file_in_checkout, project_of};
 use crate::query;
+use crate::query::changed::{self, Here};
 use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
 use crate::text::field;
 
@@ -65,6 +66,13 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         for row in query::file_items(&lib, &s, false)?.results {
             found.push((file.clone(), row));
         }
+    }
+    // Still true? Their files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    let mut rows: Vec<_> = found.iter().map(|(_, row)| row.clone()).collect();
+    changed::mark(&lib, here.as_ref(), &mut rows, &g.allow(&a.access.allow))?;
+    for ((_, row), marked) in found.iter_mut().zip(rows) {
+        *row = marked;
     }
     if g.json {
         let results: Vec<serde_json::Value> = found

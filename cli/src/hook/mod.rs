@@ -277,7 +277,7 @@ fn item_line(item: &crate::query::rows::Listed, with_project: bool) -> String {
         true => String::new(),
         false => format!(" ({})", about.join(", ")),
     };
-    format!("- [{}] {} {}{about}\n", t.id, t.date, t.title)
+    format!("- [{}] {} {}{about}{}\n", t.id, t.date, t.title, t.changed)
 }
 
 #[cfg(test)]
@@ -295,6 +295,7 @@ mod tests {
             source: "agent".into(),
             kind: None,
             global: false,
+            changed_since: Vec::new(),
         };
         let shop = item(14, "2024-06-02T10:00:00Z", "Remove analytics", Some("shop"));
         assert_eq!(

@@ -9,6 +9,7 @@ use crate::args::{Common, HookArgs, Recency, RelatedArgs, RelatedFlags};
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
 use crate::query;
+use crate::query::changed::{self, Here};
 use crate::query::rows::RelatedRow;
 use crate::settings::{self, Globals};
 
@@ -44,7 +45,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     if !(every || first_prompt(&lib.path, p)) {
         return Ok(Said::nothing());
     }
-    let rows = query::related(&lib, &s, false)?.results;
+    let mut rows = query::related(&lib, &s, false)?.results;
+    // Still true? Their files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    changed::mark(&lib, here.as_ref(), &mut rows, &s.allow)?;
     if g.json {
         let doc = query::to_json(&HookAnswer {
             command: "hook",

@@ -21,6 +21,7 @@ use crate::library::sessions::{Outcome, State};
 use crate::memory_block::{chars, MAX_CONTEXT};
 use crate::project::project_of;
 use crate::query;
+use crate::query::changed::{self, Here};
 use crate::query::rows::{ItemRow, Listed};
 use crate::settings::{self, Globals};
 use crate::text::field;
@@ -79,8 +80,20 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
             .take(usize::try_from(limit).unwrap_or(0))
             .collect();
-        let newest = kept.first().map(|(_, item)| item.clone());
-        (kept.into_iter().map(|(l, _)| l).collect::<Vec<_>>(), newest)
+        // Still true? Their files changed since, as seen from the working folder.
+        let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+        let mut items: Vec<ItemRow> = kept.iter().map(|(_, item)| item.clone()).collect();
+        changed::mark_items(here.as_ref(), &mut items);
+        let newest = items.first().cloned();
+        let rows = kept
+            .into_iter()
+            .zip(items)
+            .map(|((mut l, _), item)| {
+                l.changed_since = item.changed_since;
+                l
+            })
+            .collect::<Vec<_>>();
+        (rows, newest)
     };
     if g.json {
         let doc = json!({
@@ -215,7 +228,7 @@ fn told(item: &ItemRow, project: Option<&str>, top: Option<&std::path::Path>) ->
     }
     let recap = recap::Recap::of(&item.summary);
     push("Recap", &recap.told, RECAP_CHARS);
-    let files = files_of(&item.atoms, project, top);
+    let files = crate::project::item_files(&item.atoms, project, top);
     if !files.is_empty() {
         let shown: Vec<&str> = files.iter().take(FILES_SHOWN).map(String::as_str).collect();
         let more = match files.len().saturating_sub(FILES_SHOWN) {
@@ -240,63 +253,6 @@ const RECAP_CHARS: usize = 360;
 const PENDING_CHARS: usize = 240;
 /// How many of the files it changed are named.
 const FILES_SHOWN: usize = 6;
-
-/// The files among an item's atoms (capture writes there the files a session wrote or
-/// edited, one a line, after its errors and commands): the lines that are a path. Each
-/// named from its checkout's top folder when it is one here, else from the project's
-/// folder in the path (`/home/a/shop/src/tax.rs` in project shop: `src/tax.rs`).
-/// A name without a folder (`inventory.py`, as Codex's patches name a file at the
-/// checkout's top) is a file only where `top`, the working folder's checkout, holds it:
-/// alone, such a line could as well be a version or a host name.
-fn files_of(atoms: &str, project: Option<&str>, top: Option<&std::path::Path>) -> Vec<String> {
-    let mut files: Vec<String> = Vec::new();
-    for line in atoms.lines().map(str::trim) {
-        // Absolute (Claude Code's tools), or relative to the working folder with a
-        // folder and an extension (Codex's patches: `src/tax.rs`).
-        let relative_file = || {
-            line.contains('/')
-                && line
-                    .rsplit('/')
-                    .next()
-                    .and_then(|name| name.rsplit_once('.'))
-                    .is_some_and(|(stem, ext)| {
-                        !stem.is_empty()
-                            && !ext.is_empty()
-                            && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                    })
-        };
-        let top_file = || {
-            !line.contains(['/', '\\'])
-                && line.rsplit_once('.').is_some_and(|(stem, ext)| {
-                    !stem.is_empty() && ext.starts_with(|c: char| c.is_ascii_alphabetic())
-                })
-                && top.is_some_and(|t| t.join(line).is_file())
-        };
-        let path_like = !line.is_empty()
-            && !line.contains(char::is_whitespace)
-            && !line.contains("://")
-            && (crate::project::is_absolute_folder(line) || relative_file() || top_file());
-        if !path_like {
-            continue;
-        }
-        let mut name = crate::project::file_in_checkout(line, None);
-        if crate::project::is_absolute_folder(&name) {
-            if let Some(p) = project.filter(|p| !p.is_empty()) {
-                for sep in ['/', '\\'] {
-                    let marker = format!("{sep}{p}{sep}");
-                    if let Some(at) = name.rfind(&marker) {
-                        name = name[at + marker.len()..].to_string();
-                        break;
-                    }
-                }
-            }
-        }
-        if !files.contains(&name) {
-            files.push(name);
-        }
-    }
-    files
-}
 
 /// `text` cut to `max` characters, with `…` where it was cut.
 fn cut(text: &str, max: usize) -> String {

@@ -133,6 +133,7 @@ impl Search {
         Ok(args::SearchArgs {
             query,
             file: self.file,
+            fresh: false,
             filters: args::Filters {
                 project: self.project,
                 source: self.source,
