@@ -16,6 +16,7 @@ mod capture_kill;
 mod capture_projects;
 mod capture_read;
 mod capture_sessions;
+mod changed_since;
 mod check_repair;
 mod cli_library;
 mod cli_safety;

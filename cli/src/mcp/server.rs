@@ -23,7 +23,7 @@ use crate::error::Result;
 use crate::items::forget::ForgetRequest;
 use crate::library::{self, Library};
 use crate::line_process::{self, Cancel};
-use crate::query::changed::{self, Here, Marked};
+use crate::query::changed::{self, Fresh, Here, Marked};
 use crate::query::{self, to_json, Answer};
 use crate::settings::{self, Globals};
 
@@ -278,17 +278,17 @@ impl Shared {
                 let (arguments, given) = tools::split(name, checked(schema)?)?;
                 let a = input::<tools::Search>(arguments)?.args(access, given)?;
                 if let Some(file) = &a.file {
-                    let s = settings::FileItems::resolve(g, &a, file, None)?;
-                    let answer = query::file_items(lib, &s, a.common.explain)?;
-                    return marked(lib, &here, answer, &s.allow);
+                    let mut s = settings::FileItems::resolve(g, &a, file, None)?;
+                    let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                    let mut answer = query::file_items(lib, &s, a.common.explain)?;
+                    fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                    return to_json(&answer);
                 }
-                let s = settings::Search::resolve(g, &a)?;
-                marked(
-                    lib,
-                    &here,
-                    query::search(lib, &s, a.common.explain)?,
-                    &s.allow,
-                )
+                let mut s = settings::Search::resolve(g, &a)?;
+                let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                let mut answer = query::search(lib, &s, a.common.explain)?;
+                fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                to_json(&answer)
             }
             "later" => {
                 let a = input::<tools::Later>(checked(schema)?)?.args(access)?;

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::answer::Answer;
 use super::rows::{AroundRow, FileRow, ItemRow, LaterRow, Listed, RelatedRow, SearchRow};
 use crate::error::Result;
 use crate::library::Library;
@@ -302,5 +303,56 @@ pub fn mark_items(here: Option<&Here>, items: &mut [ItemRow]) {
     let mut changed = changed(here, &dated);
     for item in items {
         item.changed_since = changed.remove(&item.id).unwrap_or_default();
+    }
+}
+
+/// With `--fresh`, how many more results a search asks for than it shows, so that the
+/// items left out leave room for fresh ones.
+const FRESH_ASKED: i64 = 3;
+
+/// A search's `--fresh` (the command's flag, the MCP tool's and the page's `fresh`): the
+/// limit asked for, then the answer marked and, when on, its changed items left out.
+pub struct Fresh {
+    on: bool,
+    limit: i64,
+}
+
+impl Fresh {
+    /// Raises `limit` to what is asked for when `on` (`FRESH_ASKED` times, at most the
+    /// largest limit), keeping the one shown.
+    pub fn ask(on: bool, limit: &mut i64) -> Fresh {
+        let fresh = Fresh { on, limit: *limit };
+        if on {
+            *limit = limit
+                .saturating_mul(FRESH_ASKED)
+                .min(recall_core::defaults::LIST_MAX_LIMIT);
+        }
+        fresh
+    }
+
+    /// Marks the answer's results (`mark`); when on, keeps those whose files did not
+    /// change, at most the limit shown, and shows the settings as asked (`limit`,
+    /// `"fresh": true`).
+    pub fn apply<R: Marked>(
+        &self,
+        lib: &Library,
+        here: Option<&Here>,
+        answer: &mut Answer<R>,
+        allow: &Option<Vec<String>>,
+    ) -> Result<()> {
+        mark(lib, here, &mut answer.results, allow)?;
+        if self.on {
+            answer
+                .results
+                .retain_mut(|r| r.item().changed_since.is_empty());
+            answer
+                .results
+                .truncate(usize::try_from(self.limit).unwrap_or(0));
+            if let Some(shown) = answer.settings.as_object_mut() {
+                shown.insert("limit".into(), self.limit.into());
+                shown.insert("fresh".into(), true.into());
+            }
+        }
+        Ok(())
     }
 }

@@ -19,7 +19,7 @@ use crate::mcp::libraries::Libraries;
 use crate::mcp::server::refresh;
 use crate::mcp::{signals, tools};
 use crate::output::{lines, Listing};
-use crate::query::changed::{self, Here, Marked};
+use crate::query::changed::{self, Fresh, Here, Marked};
 use crate::query::{self, to_json, Answer};
 use crate::settings::{self, Globals};
 
@@ -154,12 +154,19 @@ impl Api {
                 // Every hit says which words it holds, and where.
                 search.explain = true;
                 let a = search.args(&self.access, given)?;
+                let here = Here::current(&g.config.projects);
                 if let Some(file) = &a.file {
-                    let s = settings::FileItems::resolve(g, &a, file, None)?;
-                    return self.listed(lib, query::file_items(lib, &s, true)?);
+                    let mut s = settings::FileItems::resolve(g, &a, file, None)?;
+                    let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                    let mut answer = query::file_items(lib, &s, true)?;
+                    fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                    return listing(&answer);
                 }
-                let s = settings::Search::resolve(g, &a)?;
-                self.listed(lib, query::search(lib, &s, true)?)
+                let mut s = settings::Search::resolve(g, &a)?;
+                let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                let mut answer = query::search(lib, &s, true)?;
+                fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                listing(&answer)
             }
             "item" => {
                 let One { id } = input(body)?;
