@@ -633,3 +633,56 @@ fn without_git_the_modification_time_decides() {
     kept.sort();
     assert_eq!(kept, ["earlier", "missing"]);
 }
+
+/// Class: a history too long to read at once. A `git` whose log writes one commit at
+/// once and another after 30 s: the first counts, the second is never waited for (the
+/// log is read for 200 ms, then killed), and the status still counts.
+#[test]
+fn a_slow_history_is_cut_at_its_deadline() {
+    let (lib, top, _) = repository();
+    let real = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .to_string();
+    let bin = lib.path("slowbin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("git");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncase \" $* \" in\n*' log '*) echo '@1798761600'; echo 'src/c.rs'; sleep 30; echo '@1798761600'; echo 'src/d.rs';;\n*) exec '{real}' \"$@\";;\nesac\n"
+        ),
+    )
+    .unwrap();
+    let _ = Command::new("chmod").arg("+x").arg(&script).status();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Ran::from(
+        lib.command()
+            .current_dir(&top)
+            .env("PATH", &path)
+            .args(["--json", "get", "1", "2", "3", "4"])
+            .output()
+            .unwrap(),
+    );
+    let got = marks(&out.json()["items"]);
+    let want: Vec<(String, Vec<String>)> = [
+        ("committed", vec![]),
+        ("uncommitted", vec!["src/b.rs"]),
+        ("earlier commit", vec!["src/c.rs"]),
+        ("earlier edit", vec![]),
+    ]
+    .into_iter()
+    .map(|(t, c)| (t.to_string(), c.into_iter().map(str::to_string).collect()))
+    .collect();
+    assert_eq!(got, want);
+}

@@ -139,67 +139,82 @@ fn seconds(date: &str) -> Option<i64> {
         .map(|d| d.timestamp())
 }
 
+/// How long the history is read: a long history since an old item is cut there (the
+/// newest commits come first, so what was read stands; the files not reached by then
+/// count as unchanged), so that a session start stays fast in any repository.
+pub const GIT_LOG_DEADLINE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// `git ARGS -- PATHS` in the checkout `top`, its output piped.
+fn git(top: &Path, args: &[&str], paths: &[&str]) -> Command {
+    let mut command = Command::new("git");
+    command
+        .arg("-C")
+        .arg(top)
+        // Never the index lock a person's git may want; names as they are, not quoted;
+        // a path is a path, not a pattern.
+        .args([
+            "--no-optional-locks",
+            "-c",
+            "core.quotepath=off",
+            "--literal-pathspecs",
+        ])
+        .args(args)
+        .arg("--")
+        .args(paths)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    command
+}
+
 /// The time each path last changed by git: its newest commit since `since` (committer
 /// date), or where it has uncommitted changes, the later of that and its modification
 /// time (now, for a file deleted). None where git cannot say (no git, not a checkout).
+/// The log and the status run at once.
 fn git_times(top: &Path, since: i64, paths: &[&str]) -> Option<HashMap<String, i64>> {
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .arg("-C")
-            .arg(top)
-            // Never the index lock a person's git may want; names as they are, not
-            // quoted; a path is a path, not a pattern.
-            .args([
-                "--no-optional-locks",
-                "-c",
-                "core.quotepath=off",
-                "--literal-pathspecs",
-            ])
-            .args(args)
-            .arg("--")
-            .args(paths)
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE")
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output()
-            .ok()
-    };
-    let status = git(&[
-        "status",
-        "--porcelain=v1",
-        "-z",
-        "--untracked-files=all",
-        "--no-renames",
-    ])?;
-    if !status.status.success() {
-        return None;
-    }
-    let mut times: HashMap<String, i64> = HashMap::new();
-    // A repository without a commit has no log: only its status counts.
     let since = format!("--since=@{since}");
-    if let Some(log) = git(&[
-        "log",
-        "--no-renames",
-        "--name-only",
-        "--format=@%ct",
-        &since,
-    ])
-    .filter(|o| o.status.success())
-    {
-        let mut at = None;
-        for line in String::from_utf8_lossy(&log.stdout).lines() {
-            match line.strip_prefix('@') {
-                Some(t) => at = t.trim().parse::<i64>().ok(),
-                None if !line.is_empty() => {
-                    if let Some(t) = at {
-                        let e = times.entry(line.to_string()).or_insert(t);
-                        *e = (*e).max(t);
-                    }
+    let log = git(
+        top,
+        &[
+            "log",
+            "--no-renames",
+            "--name-only",
+            "--format=@%ct",
+            &since,
+        ],
+        paths,
+    )
+    .spawn()
+    .ok();
+    let status = git(
+        top,
+        &[
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+        ],
+        paths,
+    )
+    .output();
+    let logged = log.map(read_log).unwrap_or_default();
+    let status = status.ok().filter(|o| o.status.success())?;
+    let mut times: HashMap<String, i64> = HashMap::new();
+    let mut at = None;
+    for line in logged.lines() {
+        match line.strip_prefix('@') {
+            Some(t) => at = t.trim().parse::<i64>().ok(),
+            None if !line.is_empty() => {
+                if let Some(t) = at {
+                    let e = times.entry(line.to_string()).or_insert(t);
+                    *e = (*e).max(t);
                 }
-                None => {}
             }
+            None => {}
         }
     }
     for entry in status.stdout.split(|b| *b == 0) {
@@ -216,6 +231,44 @@ fn git_times(top: &Path, since: i64, paths: &[&str]) -> Option<HashMap<String, i
         }
     }
     Some(times)
+}
+
+/// The whole lines `git log` wrote within `GIT_LOG_DEADLINE`; past it, the process is
+/// killed. A repository without a commit writes nothing (its log fails).
+fn read_log(mut child: std::process::Child) -> String {
+    use std::io::BufRead;
+    let Some(out) = child.stdout.take() else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return String::new();
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { return };
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let deadline = std::time::Instant::now() + GIT_LOG_DEADLINE;
+    let mut text = String::new();
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                text.push_str(&line);
+                text.push('\n');
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                break;
+            }
+        }
+    }
+    let _ = child.wait();
+    text
 }
 
 /// The modification time of each path under `base` that exists.
