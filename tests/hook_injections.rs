@@ -87,6 +87,9 @@ fn greedy_config(lib: &TempLib) -> PathBuf {
     path
 }
 
+/// A title made of an item's number.
+type Titled = fn(usize) -> String;
+
 /// Class: a session start asked for more than an agent keeps whole. 60 items of project
 /// shop with long titles, of plain letters, of characters outside the BMP (two UTF-16
 /// units each) and of markup that the block defuses, under `start_items = 50` and
@@ -96,7 +99,7 @@ fn greedy_config(lib: &TempLib) -> PathBuf {
 /// them, which does; the usage line is there; the log records what was given.
 #[test]
 fn a_session_start_stays_under_the_cap_whatever_the_configuration() {
-    let titles: [(&str, fn(usize) -> String); 3] = [
+    let titles: [(&str, Titled); 3] = [
         ("letters", |i| {
             format!(
                 "Session {i} {}",
