@@ -104,12 +104,14 @@
     const dl = $("item-fields");
     dl.replaceChildren();
     const order = ["id", "title", "project", "source", "kind", "global", "occurred_at",
-      "imported_at", "summary", "questions", "atoms"];
+      "imported_at", "summary", "questions", "atoms", "changed_since"];
     const keys = order.filter((k) => k in item)
       .concat(Object.keys(item).filter((k) => !order.includes(k) && k !== "transcript"));
     for (const k of keys) {
       const v = item[k];
-      dl.append(el("dt", k), el("dd", v === null ? "—" : (typeof v === "object" ? JSON.stringify(v) : v)));
+      const shown = v === null ? "—" : Array.isArray(v) ? v.join(", ")
+        : typeof v === "object" ? JSON.stringify(v) : v;
+      dl.append(el("dt", k), el("dd", shown));
     }
   }
 
