@@ -686,3 +686,30 @@ fn a_slow_history_is_cut_at_its_deadline() {
     .collect();
     assert_eq!(got, want);
 }
+
+/// Class: the other listings of the command line, from the checkout: timeline (and
+/// `--around`), later, related.
+#[test]
+fn every_listing_command_names_the_files_changed_since() {
+    let (lib, top, expected) = repository();
+    for args in [
+        vec!["--json", "timeline", "--project", "shop", "--limit", "50"],
+        vec![
+            "--json", "timeline", "--around", "2", "--before", "5", "--after", "5",
+        ],
+        vec!["--json", "later", "3", "--query", "zqstale"],
+        vec![
+            "--json",
+            "related",
+            "zqcommittedalpha zqcommittedbeta and zquncommittedalpha zquncommittedbeta",
+        ],
+    ] {
+        let doc = run_in(&lib, &top, &args).ok().json();
+        let got = marks(&doc["results"]);
+        assert!(
+            got.iter().any(|(_, c)| !c.is_empty()),
+            "{args:?}: something changed among {got:?}"
+        );
+        assert_eq!(got, expected_of(&expected, &got), "{args:?}");
+    }
+}
