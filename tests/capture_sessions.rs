@@ -420,7 +420,7 @@ fn segments_without_work_make_no_item() {
         ("こんにちはー", Some("こんにちは。")),
         ("接続試験です。短くOKだけ返答してください。", Some("OK")),
         ("connection check, reply with ok only", Some("ok")),
-        ("what's 2+2?", Some("4.")),
+        ("ping the agent, answer pong", Some("pong")),
         ("Refactor the parser into modules", None),
     ];
     for (i, (prompt, answer)) in none.iter().enumerate() {

@@ -153,6 +153,9 @@ pub enum Command {
         /// Where to write the cases (JSON Lines).
         #[arg(long, value_name = "PATH")]
         cases: PathBuf,
+        /// One item per session (its turns in order) instead of one per turn.
+        #[arg(long)]
+        per_session: bool,
     },
 }
 
@@ -179,8 +182,20 @@ pub struct CaptureArgs {
 pub struct EvalArgs {
     /// The cases, as JSON Lines; a first line {"items": "FILE"} says their ids are those
     /// of an import of FILE into an empty library, found in this one by their items.
-    #[arg(value_name = "CASES")]
-    pub cases: PathBuf,
+    #[arg(value_name = "CASES", required_unless_present_any = ["longmemeval", "start_cost"])]
+    pub cases: Option<PathBuf>,
+    /// A LongMemEval file (longmemeval_s.json or longmemeval_m.json) instead of CASES:
+    /// each question's haystack made a library of its own, its sessions ranked.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["cases", "libraries", "case_ids", "tags"])]
+    pub longmemeval: Option<PathBuf>,
+    /// Write every question's ranked ids (items, and sessions where the cases name
+    /// them) to FILE, one JSON object a line.
+    #[arg(long, value_name = "FILE")]
+    pub rankings: Option<PathBuf>,
+    /// Instead of cases: what the session start adds to an agent's context, a start in
+    /// each project just after each of its items, against the project's history then.
+    #[arg(long, conflicts_with_all = ["cases", "longmemeval", "rankings", "set", "libraries", "case_ids", "tags"])]
+    pub start_cost: bool,
     #[arg(long = "set", value_name = "KEY=VALUES", help = crate::config::overlay::help())]
     pub set: Vec<String>,
     /// Another library to compare (e.g. built with another tokenizer); repeatable.
@@ -664,7 +679,7 @@ pub struct ForgetArgs {
 pub struct SetupArgs {
     /// The agent to wire: claude-code or codex. Without it, what is installed and wired.
     #[arg(value_enum, value_name = "AGENT")]
-    pub agent: Option<SetupAgent>,
+    pub agent: Option<crate::agents::Agent>,
     /// The current repository's own files (.claude/, .mcp.json, .codex/) instead of the
     /// user's.
     #[arg(long)]
@@ -675,14 +690,6 @@ pub struct SetupArgs {
     /// Take out what setup added (recall's hooks and MCP server), and nothing else.
     #[arg(long, requires = "agent")]
     pub remove: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SetupAgent {
-    /// Claude Code.
-    ClaudeCode,
-    /// Codex CLI.
-    Codex,
 }
 
 #[derive(Debug, Args)]

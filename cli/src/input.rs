@@ -28,6 +28,9 @@ pub const PROMPT: u64 = 16 * MIB;
 pub const HOOK_PAYLOAD: u64 = 256 * MIB;
 /// A labeled cases file of `recall eval` and a LoCoMo dataset.
 pub const DATASET: u64 = 64 * MIB;
+/// One question of a LongMemEval file, with the space before it: the file is read one
+/// question at a time (an M file is gigabytes, a question a few MiB).
+pub const BENCHMARK_QUESTION: u64 = 256 * MIB;
 /// The configuration file.
 pub const CONFIG: u64 = MIB;
 /// The script of `recall sql --file`.

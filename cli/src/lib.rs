@@ -1,5 +1,6 @@
 //! The `recall` command's library: everything `main.rs` dispatches to.
 pub mod access;
+pub mod agents;
 pub mod args;
 pub mod bounds;
 pub mod capture;
@@ -81,11 +82,13 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
     };
     let json = cli.json;
     // The review page and the hook are front ends of their own, so the commands do not
-    // dispatch to them; the hook resolves its own configuration: a bad one must not fail
+    // dispatch to them (nor to the start's cost, which the hook measures); the hook resolves its own configuration: a bad one must not fail
     // the prompt.
     let ran = match &cli.command {
         args::Command::Ui(a) => ui::run(&cli, a),
         args::Command::Hook(a) => Ok(hook::run(&cli, a)),
+        // Measured with the start's own code: `recall eval --start-cost`.
+        args::Command::Eval(a) if a.start_cost => hook::start_cost(&cli),
         _ => commands::dispatch(cli),
     };
     match ran {

@@ -21,13 +21,3 @@ pub fn variable(name: &str) -> Option<PathBuf> {
 pub fn agent_dir(variable_name: &str, under_home: &str) -> Option<PathBuf> {
     variable(variable_name).or_else(|| home().map(|h| h.join(under_home)))
 }
-
-/// Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
-pub fn claude_dir() -> Option<PathBuf> {
-    agent_dir("CLAUDE_CONFIG_DIR", ".claude")
-}
-
-/// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
-pub fn codex_dir() -> Option<PathBuf> {
-    agent_dir("CODEX_HOME", ".codex")
-}

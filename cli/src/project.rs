@@ -313,22 +313,19 @@ fn main_checkout(dir: &Path, dotgit: &Path) -> Option<PathBuf> {
 }
 
 /// The repository of a worktree kept where the agents and the usual tools keep them,
-/// read from the folder's path alone (the folder need not exist here):
-/// `.claude-worktrees/<repo>/<name>` (Claude Code's app), `<repo>/.claude/worktrees/<name>`
-/// (Claude Code's `--worktree`), `.codex/worktrees/<id>/<repo>` (the Codex app), and
+/// read from the folder's path alone (the folder need not exist here): where each agent
+/// keeps them (`Agent::worktree_owner`: `.claude-worktrees/<repo>/<name>`,
+/// `<repo>/.claude/worktrees/<name>`, `.codex/worktrees/<id>/<repo>`), and
 /// `<repo>-worktrees/<name>`.
 fn worktree_owner(parts: &[String]) -> Option<String> {
     let at = |i: usize| parts.get(i).map(String::as_str);
-    (0..parts.len()).rev().find_map(|i| match at(i)? {
-        ".claude-worktrees" => at(i + 1).map(str::to_string),
-        "worktrees" if i >= 2 && at(i - 1) == Some(".claude") && at(i + 1).is_some() => {
-            at(i - 2).map(str::to_string)
-        }
-        "worktrees" if i >= 1 && at(i - 1) == Some(".codex") => at(i + 2).map(str::to_string),
-        name => name
-            .strip_suffix("-worktrees")
-            .filter(|repo| !repo.is_empty() && at(i + 1).is_some())
-            .map(str::to_string),
+    (0..parts.len()).rev().find_map(|i| {
+        crate::agents::Agent::worktree_owner(parts, i).or_else(|| {
+            at(i)?
+                .strip_suffix("-worktrees")
+                .filter(|repo| !repo.is_empty() && at(i + 1).is_some())
+                .map(str::to_string)
+        })
     })
 }
 

@@ -11,48 +11,14 @@ use serde_json::Value;
 use super::lines::Lines;
 use super::{noise, person_text, time_of, Agent, Event, Record, Session};
 
-/// Records of the program's own, read and left out without being counted as unknown:
-/// its bookkeeping of progress, snapshots, settings, requests and costs (2.1.328 writes
-/// `api-request`, `api-request-blob`, `api-request-shape`, `atis-latch`, `cost-state`,
-/// `tools-used`). A type not listed that holds no message is counted quietly as the
-/// program's (`Session::program_records`); one that holds a message is `type:NAME`.
-pub const KNOWN_OTHER: &[&str] = &[
-    "progress",
-    "file-history-snapshot",
-    "file-history-delta",
-    "queue-operation",
-    "attachment",
-    "permission-mode",
-    "pr-link",
-    "agent-name",
-    "agent-color",
-    "agent-setting",
-    "last-prompt",
-    "mode",
-    "memory-mode",
-    "tag",
-    "continued-in",
-    "content-replacement",
-    "relocated",
-    "worktree-state",
-    "fork-context-ref",
-    "frame-link",
-    "ended-by-model",
-    "api-request",
-    "api-request-blob",
-    "api-request-shape",
-    "atis-latch",
-    "isolation-latch",
-    "cost-state",
-    "tools-used",
-    "dev-mods",
-    "bridge-session",
-    "history-suppression",
-    "attribution-snapshot",
-    "observer-ref",
-    "artifact-comment-monitor",
-    "artifact-autoreact-ledger",
-];
+pub use crate::agents::claude::KNOWN_OTHER;
+
+/// Claude Code's part of capture.
+pub static PART: super::AgentPart = super::AgentPart {
+    read: read_file,
+    project_folder: super::folders::project_folder,
+    source: |rules| &rules.claude_source,
+};
 /// The model name Claude Code gives the turns it writes itself (API errors, time-outs).
 const SYNTHETIC: &str = "<synthetic>";
 /// The first words of the prompt with which a compacted conversation goes on.
@@ -212,6 +178,27 @@ fn recap_text(text: &str) -> String {
         .map(|i| &body[..i])
         .unwrap_or(body);
     body.trim().to_string()
+}
+
+/// A transcript file's session (`agents::claude`'s reader): its records, under the id
+/// the file is named by where its records carry another.
+pub fn read_file(path: &Path, lines: &Lines) -> Session {
+    let mut session = read(lines);
+    let own = super::stem(path);
+    if session.id.is_empty() || own == session.id {
+        return session;
+    }
+    let named = |v: &Value| v.get("sessionId").and_then(|i| i.as_str()) == Some(&own);
+    if !own.starts_with("agent-") && lines.values.iter().any(|(_, v)| named(v)) {
+        // A resumed session of version 1.0 opens with records copied under the earlier
+        // session's id, then writes its own: the file's name.
+        session.id = own;
+    } else {
+        // A sub-agent's transcript carries its parent's session id.
+        sub_agent(path, &mut session);
+        session.id = format!("{}/{}", session.id, own);
+    }
+    session
 }
 
 /// What a sub-agent's own file says of it: the compaction helper

@@ -23,6 +23,14 @@ use super::lines::Lines;
 use super::noise;
 use super::{person_text, time_of, Agent, Event, Record, Session};
 
+/// Codex's part of capture: its rollouts are kept by date, not by working folder, and
+/// tell no project folder but their own.
+pub static PART: super::AgentPart = super::AgentPart {
+    read: |_, lines| read(lines),
+    project_folder: |_, _| None,
+    source: |rules| &rules.codex_source,
+};
+
 const ITEM_TYPES: &[&str] = &[
     "message",
     "function_call",

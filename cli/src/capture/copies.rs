@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, SystemTime};
 
-use super::{Agent, Session};
+use super::Session;
 
 /// How `skipped` counts the records left out as copies.
 pub const COPIED: &str = "records copied from an earlier session";
@@ -37,7 +37,9 @@ impl Copies {
     /// Leaves out of `session`, read from `path`, the records it opens with that an
     /// earlier file beside it holds.
     pub fn drop_copied(&mut self, path: &Path, session: &mut Session) {
-        if session.agent != Some(Agent::Claude) || session.id.contains('/') {
+        // Only a transcript whose records carry uuids (Claude Code's) opens with copies;
+        // a sub-agent's (`PARENT/ID`) is no resume.
+        if session.uuids.is_empty() || session.id.contains('/') {
             return;
         }
         let mut ordered: Vec<(usize, String)> =
@@ -159,6 +161,7 @@ fn values_of(text: &str, key: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capture::Agent;
     use crate::capture::{Event, Record};
 
     fn session(uuids: &[&str]) -> Session {

@@ -7,16 +7,14 @@ use std::path::{Path, PathBuf};
 
 use super::lines::{not_regular, unreadable};
 
-/// The default places: Claude Code's projects, Codex's sessions and the sessions Codex
-/// archived (`archived_sessions`, where `codex` moves a session put away).
+/// The default places: each agent's folders of session files (Claude Code's projects,
+/// Codex's sessions and the sessions it archived), those that exist.
 pub fn default_roots() -> Vec<PathBuf> {
-    let claude = crate::places::claude_dir();
-    let codex = crate::places::codex_dir();
-    let mut roots = Vec::new();
-    roots.extend(claude.map(|c| c.join("projects")));
-    roots.extend(codex.iter().map(|c| c.join("sessions")));
-    roots.extend(codex.map(|c| c.join("archived_sessions")));
-    roots.into_iter().filter(|r| r.exists()).collect()
+    crate::agents::Agent::ALL
+        .iter()
+        .flat_map(|a| a.session_folders())
+        .filter(|r| r.exists())
+        .collect()
 }
 
 /// The files under `roots`, sorted, and one line per problem met.

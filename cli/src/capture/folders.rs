@@ -37,72 +37,9 @@ pub fn claude_name(folder: &str) -> String {
         .collect()
 }
 
-/// The folders of an agent's own state under its home folder: Claude Code's plans, its
-/// to-do lists, its transcripts and automatic memory (`projects/`), the files it keeps
-/// to undo edits; Codex's sessions and logs. A file the agent writes there is its own
-/// bookkeeping, not work on the person's files; what a person keeps there (skills,
-/// agents, commands, hooks, `CLAUDE.md`, settings) is.
-const AGENT_STATE: &[(&str, &[&str])] = &[
-    (
-        ".claude",
-        &[
-            "plans",
-            "todos",
-            "projects",
-            "file-history",
-            "shell-snapshots",
-            "session-env",
-            "statsig",
-            "debug",
-            "ide",
-        ],
-    ),
-    (".codex", &["sessions", "archived_sessions", "log"]),
-];
-
-/// Whether `file` (as the agent wrote it, `/` or `\` between parts) is in one of an
-/// agent's own state folders, so that it is no file the session changed.
-pub fn agent_state_file(file: &str) -> bool {
-    let parts: Vec<&str> = file.split(['/', '\\']).collect();
-    parts.windows(3).any(|w| {
-        AGENT_STATE
-            .iter()
-            .any(|(home, state)| w[0] == *home && state.contains(&w[1]))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn agent_state_files_are_the_agents_own_folders_only() {
-        for file in [
-            "/home/ana/.claude/plans/quiet-dancing-otter.md",
-            "/Users/ana/.claude/todos/5f1c-agent-5f1c.json",
-            "/home/ana/.claude/projects/-home-ana-shop/memory/MEMORY.md",
-            "C:\\Users\\ana\\.claude\\plans\\brisk-river.md",
-            "/c/Users/ana/.claude/file-history/5f1c/abc@v2",
-            "/home/ana/.codex/sessions/2025/08/01/rollout-x.jsonl",
-            "/srv/cfg/.claude/plans/x.md",
-        ] {
-            assert!(agent_state_file(file), "{file}");
-        }
-        for file in [
-            "/home/ana/.claude/skills/review/SKILL.md",
-            "/home/ana/.claude/agents/tester.md",
-            "/home/ana/.claude/CLAUDE.md",
-            "/home/ana/.claude/settings.json",
-            "/home/ana/shop/.claude/commands/ship.md",
-            "/home/ana/shop/docs/plans/q3.md",
-            "/home/ana/shop/projects/todos/list.md",
-            "/home/ana/.codex/config.toml",
-            "/home/ana/.claude/plans",
-            "src/plans/x.rs",
-        ] {
-            assert!(!agent_state_file(file), "{file}");
-        }
-    }
 
     #[test]
     fn a_subfolder_belongs_to_the_folder_another_session_ran_in() {

@@ -23,7 +23,8 @@ const ATOM_CHARS: usize = 300;
 /// The longest tool input and tool output shown in a transcript.
 const SHOWN_CHARS: usize = 2000;
 
-/// What capture's items are made with: the settings of `[capture]`.
+/// What capture's items are made with: the settings of `[capture]` (each agent's
+/// source is read by the agent's part, `AgentPart::source`).
 #[derive(Debug, Clone)]
 pub struct Rules {
     pub claude_source: String,
@@ -34,10 +35,7 @@ pub struct Rules {
 
 impl Rules {
     pub fn source(&self, agent: Agent) -> &str {
-        match agent {
-            Agent::Claude => &self.claude_source,
-            Agent::Codex => &self.codex_source,
-        }
+        (super::agent_part(agent).source)(self)
     }
 }
 
@@ -112,7 +110,7 @@ pub fn item_of(
     if left_out(session, segment).is_some() {
         return Ok(None);
     }
-    let agent = session.agent.unwrap_or(Agent::Claude);
+    let agent = session.agent.unwrap_or_default();
     let only_sidechain = segment.iter().all(|r| r.sidechain);
     let prompts: Vec<&str> = segment
         .iter()
@@ -234,7 +232,7 @@ pub fn atoms(segment: &[Record]) -> Vec<String> {
             // The agent's own bookkeeping (a plan, a to-do list) is no file of the work.
             files.extend(
                 f.iter()
-                    .filter(|f| !super::folders::agent_state_file(f))
+                    .filter(|f| !crate::agents::Agent::state_file(f))
                     .map(|f| cut(f, ATOM_CHARS)),
             );
         }

@@ -24,20 +24,26 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
-/// The agent whose file a session was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    Claude,
-    Codex,
+/// The agent whose file a session was read from (its name is the one in the library's
+/// capture records, and its items' default source).
+pub use crate::agents::Agent;
+
+/// An agent's part of capture, held by its file here (`claude`, `codex`).
+pub struct AgentPart {
+    /// Its transcript reader: the session of a file read as lines.
+    pub read: fn(&Path, &lines::Lines) -> Session,
+    /// The folder a session's project is read from when the session's `cwd` is not on
+    /// this machine, where the agent's files tell one (`folders`).
+    pub project_folder: fn(&Path, &str) -> Option<String>,
+    /// The source of the items made of its sessions (`[capture]`).
+    pub source: fn(&items::Rules) -> &str,
 }
 
-impl Agent {
-    /// Its name in the library's capture records and its default source.
-    pub fn name(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude-code",
-            Agent::Codex => "codex",
-        }
+/// Each agent's part of capture: the one place capture tells agents apart.
+pub fn agent_part(agent: Agent) -> &'static AgentPart {
+    match agent {
+        Agent::Claude => &claude::PART,
+        Agent::Codex => &codex::PART,
     }
 }
 
@@ -140,23 +146,20 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     let agent = lines
         .values
         .iter()
-        .find_map(|(_, v)| detect(v))
-        .or_else(|| {
-            let name = path.file_name()?.to_string_lossy().to_string();
-            name.starts_with("rollout-").then_some(Agent::Codex)
-        });
+        .find_map(|(_, v)| Agent::of_record(v))
+        .or_else(|| Agent::of_file_name(&path.file_name()?.to_string_lossy()));
     // Nothing but blank lines and a last line still being written: a file the agent
     // opened and has not written a record to yet, which holds no conversation.
     let blank = lines.values.is_empty() && lines.skipped.keys().all(|k| k == CUT_SHORT);
     let mut session = match agent {
-        Some(Agent::Claude) => claude::read(&lines),
-        Some(Agent::Codex) => codex::read(&lines),
+        Some(agent) => (agent_part(agent).read)(path, &lines),
         None if blank => return Ok(Session::default()),
         None => {
             return Err(format!(
-            "{}: not a Claude Code or Codex session file (no line reads as one of their records)",
-            path.display()
-        ))
+                "{}: not a {} session file (no line reads as one of their records)",
+                path.display(),
+                Agent::titles("or")
+            ))
         }
     };
     for (kind, n) in &lines.skipped {
@@ -164,19 +167,6 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     }
     if session.id.is_empty() {
         session.id = stem(path);
-    } else if agent == Some(Agent::Claude) && stem(path) != session.id {
-        let own = stem(path);
-        let named =
-            |v: &serde_json::Value| v.get("sessionId").and_then(|i| i.as_str()) == Some(&own);
-        if !own.starts_with("agent-") && lines.values.iter().any(|(_, v)| named(v)) {
-            // A resumed session of version 1.0 opens with records copied under the
-            // earlier session's id, then writes its own: the file's name.
-            session.id = own;
-        } else {
-            // A sub-agent's transcript carries its parent's session id.
-            claude::sub_agent(path, &mut session);
-            session.id = format!("{}/{}", session.id, own);
-        }
     }
     if session.helper.is_none() {
         let first = session.records.iter().find_map(|r| match &r.event {
@@ -191,8 +181,9 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
     titles::own(&mut session);
     if session.records.is_empty() && lines.values.is_empty() && !blank {
         return Err(format!(
-            "{}: not a Claude Code or Codex session file (no line reads as JSON)",
-            path.display()
+            "{}: not a {} session file (no line reads as JSON)",
+            path.display(),
+            Agent::titles("or")
         ));
     }
     Ok(session)
@@ -244,28 +235,12 @@ pub fn rewrite_texts(records: &mut [Record], rewrite: impl Fn(&str) -> std::borr
     }
 }
 
-fn stem(path: &Path) -> String {
+/// A file's name without its extension: the id of the session it holds, where the
+/// agent names it so.
+pub fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default()
-}
-
-/// Which agent wrote a line, by the fields only its records have.
-fn detect(v: &serde_json::Value) -> Option<Agent> {
-    let kind = v.get("type").and_then(|t| t.as_str());
-    match kind {
-        Some("session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted") => {
-            Some(Agent::Codex)
-        }
-        Some("user" | "assistant" | "summary") => Some(Agent::Claude),
-        // A file of the program's own records only (snapshots, settings) is still its.
-        Some(t) if claude::KNOWN_OTHER.contains(&t) => Some(Agent::Claude),
-        _ if v.get("sessionId").is_some() => Some(Agent::Claude),
-        // The first line of a rollout before the envelope: the session's id and
-        // instructions.
-        None if v.get("id").is_some() && v.get("instructions").is_some() => Some(Agent::Codex),
-        _ => None,
-    }
 }
 
 /// A record's time, read by the library's rule; none when missing or unreadable.
@@ -338,6 +313,31 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("deploy  now"), "{shown}");
+    }
+
+    #[test]
+    fn each_agent_s_reader_reads_its_own_transcript() {
+        for &agent in Agent::ALL {
+            let line = crate::agents::tests::first_line(agent);
+            let text = format!("{line}\n");
+            let lines = lines::read_from(text.as_bytes(), 1 << 20).unwrap();
+            assert_eq!(
+                lines.values.iter().find_map(|(_, v)| Agent::of_record(v)),
+                Some(agent)
+            );
+            let s = (agent_part(agent).read)(Path::new("/t/s.jsonl"), &lines);
+            assert_eq!(s.agent, Some(agent), "{}", agent.name());
+            assert_eq!(s.cwd.as_deref(), Some("/w/shop"), "{}", agent.name());
+        }
+        // Each agent's items have its own source setting.
+        let rules = items::Rules {
+            claude_source: "c".into(),
+            codex_source: "x".into(),
+            projects: BTreeMap::new(),
+            gap_seconds: 0.0,
+        };
+        let sources: Vec<&str> = Agent::ALL.iter().map(|a| rules.source(*a)).collect();
+        assert_eq!(sources, ["c", "x"]);
     }
 
     #[test]

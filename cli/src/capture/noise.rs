@@ -36,6 +36,7 @@ pub const NOT_WRITTEN: &[&str] = &[
     "Unknown slash command:",
     "Unknown command:",
     "Update available!",
+    "Warning: apply_patch was requested via exec_command",
     "Claude AI usage limit reached",
     "✻ Welcome to Claude Code",
     // Codex's `/review` presets: the program's request, not the person's words.
@@ -392,7 +393,9 @@ pub fn title_line(text: &str) -> String {
         .filter(|l| !l.is_empty())
         .peekable();
     let all: Vec<&str> = lines.clone().collect();
-    let says_nothing = |l: &str| wordless(l) || lone_word(l);
+    // An acknowledgment or a greeting above the request ("わかった。", "ok", "hello").
+    let says_nothing =
+        |l: &str| wordless(l) || lone_word(l) || go_on(l) || small_talk(l) || few_signs(l);
     if let Some(skip) = all.iter().take(4).position(|l| !says_nothing(l)) {
         for _ in 0..skip {
             lines.next();
@@ -400,19 +403,25 @@ pub fn title_line(text: &str) -> String {
     }
     let first = lines.next().unwrap_or("").to_string();
     if first.ends_with(':') {
-        if let Some(next) = lines.next() {
+        // What follows, passing over a ruler (`=====`) or a brace.
+        if let Some(next) = lines.find(|l| l.chars().any(char::is_alphanumeric)) {
             return format!("{first} {next}");
         }
     }
     first
 }
 
-/// Words that point back at what was said before ("run it", "fix this"): a short
-/// request made with one goes on with earlier work and names none of its own.
+/// Words that point back at what was said before ("run it", "fix this"): a request of
+/// three words or fewer made with one, or one that ends on one ("Go ahead with the
+/// plan"), goes on with earlier work and names none of its own.
 const REFERRING: &[&str] = &[
     "it", "this", "that", "these", "those", "them", "there", "here", "again", "same", "above",
-    "plan", "one", "ones", "これ", "それ", "あれ", "この", "その", "这", "那", "它", "这个",
-    "那个", "此",
+    "plan", "one", "ones",
+];
+
+/// The same, in scripts written without spaces, found inside a line.
+const REFERRING_IDEOGRAPHIC: &[&str] = &[
+    "これ", "それ", "あれ", "この", "その", "这", "那", "它", "此",
 ];
 
 /// Words a reply opens with before what it asks ("yes", "ok", "now", "let me see"):
@@ -423,11 +432,14 @@ const REPLY_OPENINGS: &[&str] = &[
     "me", "see",
 ];
 
+/// The most signs a request written without spaces may have and still say too little.
+const FEW_IDEOGRAPHS: usize = 4;
+
 /// A request that names no work of its own, so that a later request of its segment
 /// titles it better: its title line is wordless (see `wordless`), a lone word of
-/// letters (`aaa`, `Looking`, `model_reasoning_effort=high`), a few ideographs
-/// (`まとめて`), or a short reply that goes on from the agent's last words (`run it`,
-/// `yes go ahead`, `Let me see the test`).
+/// letters (`aaa`, `Looking`, `model_reasoning_effort=high`), a few ideographs and no
+/// Latin word (`まとめて`), or a short reply that goes on from the agent's last words
+/// (`run it`, `yes go ahead`, `Let me see the test`).
 pub fn slight(text: &str) -> bool {
     let line = title_line(text);
     if wordless(&line) {
@@ -441,19 +453,44 @@ pub fn slight(text: &str) -> bool {
         })
         .filter(|w| !w.is_empty())
         .collect();
-    let ideographic = |c: char| c as u32 >= 0x2E80 && c.is_alphanumeric();
     let ideographs = line.chars().filter(|c| ideographic(*c)).count();
     if ideographs > 0 {
-        // A script written without spaces: a few signs, or a short one pointing back.
-        return ideographs <= 5 || (ideographs <= 10 && REFERRING.iter().any(|r| line.contains(r)));
+        // A script written without spaces: a few signs, or a short request pointing
+        // back; a name or a term in Latin letters (`worktree`, `qwen3.5`) says what.
+        let latin_word = line
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|run| run.len() >= 3);
+        return few_signs(&line)
+            || (!latin_word
+                && ideographs <= 10
+                && REFERRING_IDEOGRAPHIC.iter().any(|r| line.contains(r)));
     }
     let asked = words
         .iter()
         .skip_while(|w| REPLY_OPENINGS.contains(&w.as_str()))
         .count();
+    let referring = |w: &String| REFERRING.contains(&w.as_str());
+    let ends_pointing = words
+        .last()
+        .is_some_and(|w| referring(w) && !matches!(w.as_str(), "again" | "here" | "there"));
     words.len() <= 1
         || (words.len() <= 6
-            && (asked <= 2 || words.iter().any(|w| REFERRING.contains(&w.as_str()))))
+            && (asked <= 2 || (words.len() <= 3 && words.iter().any(referring)) || ends_pointing))
+}
+
+/// A line of at most a few signs of a script written without spaces and no Latin word
+/// (`わかった。`, `まとめて`).
+fn few_signs(line: &str) -> bool {
+    let ideographs = line.chars().filter(|c| ideographic(*c)).count();
+    let latin_word = line
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|run| run.len() >= 3);
+    ideographs > 0 && ideographs <= FEW_IDEOGRAPHS && !latin_word
+}
+
+/// A sign of a script written without spaces (Han, kana, Hangul).
+fn ideographic(c: char) -> bool {
+    c as u32 >= 0x2E80 && c.is_alphanumeric()
 }
 
 /// A line of one word in a script written with spaces (`aaa`, `user`, `Looking`).
@@ -472,7 +509,7 @@ fn wordless(line: &str) -> bool {
         .filter(|w| {
             let letters = w.chars().filter(|c| c.is_alphabetic()).count();
             // A path or a file name is no word of a request.
-            letters >= 2 && !w.contains('/')
+            letters >= 2 && (!w.contains('/') || w.chars().any(ideographic))
         })
         .collect();
     tag || words.is_empty()
@@ -572,11 +609,26 @@ mod tests {
             "clear all cache",
             "npm run dev",
             "Now backfill the old rows",
+            "Explain this codebase to me",
+            "Yes, do the cleanup.",
+            "do the analysis again",
+            "Close, but here are some issues:",
+            "qwen3.5-0.8b是bf16的模型吗",
+            "幫我移除 worktree fix-role-page-total",
+            "読一下代碼",
+            "查看/home/ana/llm/summary.md，先把nvfp4的集成部分验证正确了",
+            "packages/backend/prisma/schema.prismaを読んで、テーブルの関係を整理して",
+            "サイドバーのUI/UXを改善したい。どうすれば良い？",
+            ".devenv/ に github の機能を追加して",
+            ".devenv/clangd/run.sh を作成して",
+            "Implement the following plan:\n# 实现计划：MXFP4 (W4) + MXFP8 (A8) 量化模式",
             "the VAT on invoices is off by a cent, fix the rounding",
             "add a credit note to invoices",
             "エラーを解消してデプロイを再実行して",
             "检查实验配置完整性",
             "aaa\nこのプロジェクトはどんなサービスですか？",
+            "わかった。\nどのような値が取れる？設定のキーごとに教えて",
+            "hello\nthe login form loses its state on reload",
             "user\nsearch web for the latest world model",
             "# ~/.zshrc\nalias c='codex --yolo'\nupdate the alias c to this one",
         ] {
@@ -596,6 +648,29 @@ mod tests {
             title_line("close, but I get this:\\\nTypeError: x is undefined"),
             "close, but I get this: TypeError: x is undefined"
         );
+        // A ruler after the colon is passed over; an acknowledgment, a greeting, a
+        // stray word or a brace above the request too.
+        assert_eq!(
+            title_line(
+                "we are close, but I get this:\n================\nError: no such table: jobs"
+            ),
+            "we are close, but I get this: Error: no such table: jobs"
+        );
+        for (text, want) in [
+            (
+                "わかった。\nどのような値が取れる？",
+                "どのような値が取れる？",
+            ),
+            ("ok\nnow split the parser", "now split the parser"),
+            (
+                "hello\nthe login form loses its state",
+                "the login form loses its state",
+            ),
+            ("{\n}\nadd a status line", "add a status line"),
+            ("ok", "ok"),
+        ] {
+            assert_eq!(title_line(text), want, "{text:?}");
+        }
         assert_eq!(
             without_private("key <private>hunter2</private> and <private>rest"),
             "key  and "

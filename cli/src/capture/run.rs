@@ -9,9 +9,9 @@ use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 
 use super::items::{item_of, left_out, with_summary, Rules};
+use super::read_session;
 use super::segment::segments;
 use super::summarize::{Request, Summarizer};
-use super::{read_session, Agent};
 use crate::error::{Context, Result};
 use crate::item::{unknown_kind, Item, Marks};
 use crate::items::options::WriteOptions;
@@ -169,10 +169,8 @@ fn one(
     seen.copies.drop_copied(path, &mut session.read);
     super::titles::own(&mut session.read);
     seen.titles.title(path, &mut session.read);
-    if session.read.agent == Some(super::Agent::Claude) {
-        if let Some(cwd) = session.read.cwd.as_deref() {
-            session.read.project_folder = super::folders::project_folder(path, cwd);
-        }
+    if let (Some(agent), Some(cwd)) = (session.read.agent, session.read.cwd.as_deref()) {
+        session.read.project_folder = (super::agent_part(agent).project_folder)(path, cwd);
     }
     // A file new to the library may summarise sessions already captured.
     let foreign: Vec<&str> = session
@@ -297,7 +295,7 @@ fn capture_session(
     } else {
         c.files_without_conversation += 1;
     }
-    let agent = session.agent.unwrap_or(Agent::Claude).name();
+    let agent = session.agent.unwrap_or_default().name();
     {
         for (n, segment) in segments(&session.records, options.rules.gap_seconds) {
             if let Some(why) = left_out(&session, segment) {

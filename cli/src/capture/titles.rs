@@ -129,15 +129,22 @@ pub fn without_work(segment: &[Record], requests: &[&str], only_sidechain: bool)
         return true;
     }
     let short = |t: &&str| !t.trim().contains('\n') && t.trim().chars().count() <= 60;
-    // With no tool called, an answer of a word or two ("OK", "4") is a check that the
-    // agent answers, or a fact, not work.
-    let curt = |a: &&str| a.trim().chars().count() <= CURT_ANSWER;
+    // With no tool called, an answer that is only an acknowledgment or a greeting
+    // ("OK", "pong") is a check that the agent answers, not work; a short sentence
+    // ("Centered.") or a fact ("7.5.1.") may be what was asked for.
+    let curt = |a: &&str| {
+        let t = a.trim();
+        t.chars().count() <= CURT_ANSWER
+            && (noise::go_on(t)
+                || noise::small_talk(t)
+                || t.trim_end_matches(['.', '!']).eq_ignore_ascii_case("pong"))
+    };
     !requests.is_empty()
         && requests.iter().all(short)
         && (answers.iter().all(|a| noise::about_itself(a)) || answers.iter().all(curt))
 }
 
-/// The longest answer, in characters, that is a word or two.
+/// The longest answer, in characters, that is only an acknowledgment (`OK`).
 const CURT_ANSWER: usize = 12;
 
 /// The summaries at the head of each `*.jsonl` file of `dir`, by `leafUuid`; where two

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::Globals;
+use crate::agents::Agent;
 use crate::args::CaptureArgs;
 use crate::capture::discover;
 use crate::capture::items::Rules;
@@ -59,8 +60,10 @@ fn capture_all(g: &Globals, a: &CaptureArgs) -> Result<i32> {
     let roots = if a.paths.is_empty() {
         let found = discover::default_roots();
         if found.is_empty() {
+            let shown: Vec<&str> = Agent::ALL.iter().map(|a| a.sessions_shown()).collect();
             eprintln!(
-                "recall: capture: no session folder found: neither ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects) nor ~/.codex/sessions ($CODEX_HOME/sessions) exists; give the path of the session files"
+                "recall: capture: no session folder found: neither {} exists; give the path of the session files",
+                shown.join(" nor ")
             );
         }
         found
@@ -151,8 +154,16 @@ fn report(c: &Counts, dry_run: bool) -> String {
 mod tests {
     #[test]
     fn agents_have_their_default_sources() {
+        // Each agent's source setting defaults to the agent's name.
         let c = crate::config::Config::default().capture;
-        assert_eq!(c.claude_source, crate::capture::Agent::Claude.name());
-        assert_eq!(c.codex_source, crate::capture::Agent::Codex.name());
+        let rules = crate::capture::items::Rules {
+            claude_source: c.claude_source,
+            codex_source: c.codex_source,
+            projects: Default::default(),
+            gap_seconds: 0.0,
+        };
+        for &agent in crate::agents::Agent::ALL {
+            assert_eq!(rules.source(agent), agent.name());
+        }
     }
 }

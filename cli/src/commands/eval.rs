@@ -11,7 +11,8 @@ use crate::error::Result;
 use crate::library::{self, Mode};
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::select::{select, Selection};
-use crate::quality::{self, locomo, Variant};
+use crate::quality::sessions::{self, SessionOutcome, SessionReport, SessionSummary};
+use crate::quality::{self, locomo, longmemeval, Variant};
 use crate::settings::Ranking;
 use crate::{err, input, output, say};
 
@@ -21,17 +22,25 @@ struct Column {
     other_items: Option<i64>,
     outcomes: Vec<Outcome>,
     summary: Summary,
+    /// The session level of the cases that name their sessions.
+    sessions: Vec<SessionOutcome>,
 }
 
 pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
-    let file = quality::read_cases(&a.cases)?;
+    if let Some(file) = &a.longmemeval {
+        return longmemeval(g, a, file);
+    }
+    let Some(cases_path) = &a.cases else {
+        return Err(err!("give a cases file, or --longmemeval FILE"));
+    };
+    let file = quality::read_cases(cases_path)?;
     let all = file.cases;
     let read = all.len();
     let selection = Selection {
         case_ids: a.case_ids.clone(),
         tags: a.tags.clone(),
     };
-    let cases = select(all, &selection, &a.cases.display().to_string())?;
+    let cases = select(all, &selection, &cases_path.display().to_string())?;
     let mut libraries = vec![g.db()?.clone()];
     libraries.extend(a.libraries.iter().cloned());
     let variants = variants(g, a, &libraries)?;
@@ -44,7 +53,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
             continue;
         };
         let lib = library::open(&v.library, Mode::Read, None)?;
-        let (renumbered, others) = labels.resolve(&lib, &cases, &a.cases)?;
+        let (renumbered, others) = labels.resolve(&lib, &cases, cases_path)?;
         if others > 0 {
             eprintln!(
                 "recall: warning: {}: the library {} holds {others} items besides those of {}; the figures published for these cases (docs/evaluation.md) are of a library of that file alone",
@@ -69,15 +78,45 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
             }
         };
         let summary = metrics::summarize(outcomes.iter());
+        let sessions = cases
+            .iter()
+            .zip(&outcomes)
+            .filter(|(c, _)| c.sessions.is_some())
+            .map(|(c, o)| SessionOutcome {
+                id: o.id.clone(),
+                tags: o.tags.clone(),
+                ranked: sessions::rank(&o.answer, |id| c.session_of(id)),
+                evidence: c.evidence_sessions(),
+            })
+            .collect();
         columns.push(Column {
             label: v.label.clone(),
             other_items,
             outcomes,
             summary,
+            sessions,
         });
     }
     crate::line_process::shutdown();
     warn_fallbacks(&columns);
+    if let Some(path) = &a.rankings {
+        let lines = columns.iter().flat_map(|c| {
+            c.outcomes.iter().map(|o| {
+                let s = c.sessions.iter().find(|s| s.id == o.id);
+                json!({
+                    "column": c.label, "id": o.id,
+                    "items": o.answer, "expect": o.ranks.iter().map(|(id, _)| id).collect::<Vec<_>>(),
+                    "sessions": s.map(|s| &s.ranked), "evidence": s.map(|s| &s.evidence),
+                })
+            })
+        });
+        write_rankings(path, lines)?;
+    }
+    let with_sessions: Vec<(String, SessionReport)> = columns
+        .iter()
+        .filter(|c| !c.sessions.is_empty())
+        .map(|c| (c.label.clone(), sessions::report(&c.sessions)))
+        .collect();
     let tags: BTreeSet<String> = cases.iter().flat_map(|c| c.tags.iter().cloned()).collect();
     let per_tag = |c: &Column| -> Vec<(String, Summary)> {
         tags.iter()
@@ -98,6 +137,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
                     "label": c.label, "library": v.library, "settings": v.ranking,
                     "other_items": c.other_items,
                     "summary": c.summary,
+                    "session_level": (!c.sessions.is_empty()).then(|| sessions::report(&c.sessions)),
                     "per_tag": per_tag(c).into_iter().map(|(t, s)| (t, json!(s))).collect::<serde_json::Map<_, _>>(),
                     "cases": c.outcomes,
                 })
@@ -114,7 +154,7 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
         say!(
             "{} of the {read} cases of {} ({})",
             cases.len(),
-            a.cases.display(),
+            cases_path.display(),
             selection.shown()
         );
     }
@@ -136,8 +176,145 @@ pub fn run(g: &Globals, a: &EvalArgs) -> Result<i32> {
         say!("\nper tag ({}):", columns[0].label);
         print_table(&per_tag(&columns[0]), false);
     }
+    print_sessions(&with_sessions);
     print_worst(&columns[0], a.worst);
     Ok(0)
+}
+
+/// `recall eval --longmemeval FILE`: each question's haystack a library of its own, the
+/// session level alone (`quality::longmemeval`).
+fn longmemeval(g: &Globals, a: &EvalArgs, file: &Path) -> Result<i32> {
+    // The libraries are made here, one a question: the columns are the `--set` values.
+    let variants = variants(g, a, &[PathBuf::from("(each question's own)")])?;
+    crate::line_process::keep_alive();
+    let run = longmemeval::run(g, file, &variants);
+    crate::line_process::shutdown();
+    let columns = run?;
+    if let Some(path) = &a.rankings {
+        let lines = variants.iter().zip(&columns).flat_map(|(v, outcomes)| {
+            outcomes.iter().map(|o| {
+                json!({
+                    "column": v.label, "id": o.id, "sessions": o.ranked, "evidence": o.evidence,
+                })
+            })
+        });
+        write_rankings(path, lines)?;
+    }
+    let reports: Vec<(String, SessionReport)> = variants
+        .iter()
+        .zip(&columns)
+        .map(|(v, o)| (v.label.clone(), sessions::report(o)))
+        .collect();
+    if g.json {
+        let doc: Vec<Value> = reports
+            .iter()
+            .zip(&variants)
+            .zip(&columns)
+            .map(|(((label, r), v), outcomes)| {
+                json!({"label": label, "settings": v.ranking, "session_level": r, "questions": outcomes})
+            })
+            .collect();
+        output::json(&json!({
+            "command": "eval", "longmemeval": file, "questions": columns.first().map_or(0, Vec::len),
+            "variants": doc,
+        }));
+        return Ok(0);
+    }
+    say!(
+        "{} questions of {}, each haystack a library of its own",
+        columns.first().map_or(0, Vec::len),
+        file.display()
+    );
+    print_sessions(&reports);
+    Ok(0)
+}
+
+/// `--rankings FILE`: one JSON object a line, written whole once every case has run.
+fn write_rankings(path: &Path, lines: impl Iterator<Item = Value>) -> Result<()> {
+    let text: String = lines.map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text)
+        .map_err(|e| err!("--rankings {}: cannot write it: {e}", path.display()))
+}
+
+/// The session level: the questions not set apart, then each set-apart tag, then per
+/// tag of the first column.
+fn print_sessions(columns: &[(String, SessionReport)]) {
+    let Some((first_label, first)) = columns.first() else {
+        return;
+    };
+    let apart: Vec<&str> = first.apart.keys().map(String::as_str).collect();
+    say!(
+        "\nsession level: a session ranks where its best item ranks{}",
+        if apart.is_empty() {
+            String::new()
+        } else {
+            format!("; {} apart", apart.join(", "))
+        }
+    );
+    let table = |pick: &dyn Fn(&SessionReport) -> Option<SessionSummary>| {
+        let rows: Vec<(String, SessionSummary)> = columns
+            .iter()
+            .map(|(l, r)| (l.clone(), pick(r).unwrap_or_default()))
+            .collect();
+        print_session_table(&rows, true);
+    };
+    table(&|r| Some(r.main.clone()));
+    for tag in apart {
+        say!("\n{tag}, apart:");
+        table(&|r| r.apart.get(tag).cloned());
+    }
+    say!("\nsession level per tag ({first_label}):");
+    let per_tag: Vec<(String, SessionSummary)> = first
+        .per_tag
+        .iter()
+        .map(|(t, s)| (t.clone(), s.clone()))
+        .collect();
+    print_session_table(&per_tag, false);
+}
+
+fn print_session_table(columns: &[(String, SessionSummary)], diff: bool) {
+    let width = columns
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(8)
+        .max(16);
+    let mut header = format!("{:<18}", "");
+    for (label, _) in columns {
+        header.push_str(&format!(" {label:>width$}"));
+    }
+    say!("{header}");
+    type Metric = fn(&SessionSummary) -> f64;
+    let rows: [(&str, Metric); 8] = [
+        ("hit@1", |s| s.hit_at_1),
+        ("hit@5", |s| s.hit_at_5),
+        ("hit@10", |s| s.hit_at_10),
+        ("Recall@5", |s| s.recall_at_5),
+        ("Recall@10", |s| s.recall_at_10),
+        ("evidence-recall@5", |s| s.evidence_recall_at_5),
+        ("evidence-recall@10", |s| s.evidence_recall_at_10),
+        ("MRR", |s| s.mrr),
+    ];
+    let first = &columns[0].1;
+    for (name, get) in rows {
+        let mut line = format!("{name:<18}");
+        for (i, (_, s)) in columns.iter().enumerate() {
+            let cell = if s.questions == 0 {
+                "-".to_string()
+            } else if i > 0 && diff && first.questions > 0 {
+                format!("{:.3} ({:+.3})", get(s), get(s) - get(first))
+            } else {
+                format!("{:.3}", get(s))
+            };
+            line.push_str(&format!(" {cell:>width$}"));
+        }
+        say!("{line}");
+    }
+    let mut line = format!("{:<18}", "questions");
+    for (_, s) in columns {
+        line.push_str(&format!(" {:>width$}", s.questions));
+    }
+    say!("{line}");
 }
 
 /// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order. Each
@@ -327,7 +504,12 @@ fn print_worst(c: &Column, n: usize) {
     }
 }
 
-pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32> {
+pub fn import_locomo(
+    g: &Globals,
+    file: &Path,
+    cases_path: &Path,
+    per_session: bool,
+) -> Result<i32> {
     let what = file.display().to_string();
     let fix = "split the dataset into files of fewer samples";
     let text = input::text(
@@ -341,7 +523,12 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         "nothing was imported; the library is as it was".to_string(),
         None,
     )?;
-    let converted = locomo::import(&mut lib, &doc, cases_path, &guard)?;
+    let unit = if per_session {
+        locomo::Unit::Session
+    } else {
+        locomo::Unit::Turn
+    };
+    let converted = locomo::import(&mut lib, &doc, cases_path, unit, &guard)?;
     if g.json {
         output::json(&json!({
             "command": "import-locomo", "items": converted.items.len(), "cases": converted.cases.len(),
@@ -349,8 +536,9 @@ pub fn import_locomo(g: &Globals, file: &Path, cases_path: &Path) -> Result<i32>
         }));
     } else {
         say!(
-            "imported {} turns as items and wrote {} cases to {} ({} questions without evidence skipped)",
+            "imported {} {} as items and wrote {} cases to {} ({} questions without evidence skipped)",
             converted.items.len(),
+            if per_session { "sessions" } else { "turns" },
             converted.cases.len(),
             cases_path.display(),
             converted.skipped_questions

@@ -72,7 +72,11 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Timeline(a) => timeline::run(&g, &a),
         Command::Related(a) => related::run(&g, &a),
         Command::Eval(a) => eval::run(&g, &a),
-        Command::ImportLocomo { file, cases } => eval::import_locomo(&g, &file, &cases),
+        Command::ImportLocomo {
+            file,
+            cases,
+            per_session,
+        } => eval::import_locomo(&g, &file, &cases, per_session),
         Command::Sql(a) => sql::run(&g, &a),
         Command::Mcp(a) => crate::mcp::serve(g, &a),
         Command::Setup(a) => setup::run(&g, &a),

@@ -5,19 +5,16 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::Globals;
-use crate::args::{SetupAgent, SetupArgs};
+use crate::agents::Agent;
+use crate::args::SetupArgs;
 use crate::err;
 use crate::error::Result;
 use crate::output;
-use crate::setup::{self, codex_trust, Agent, Part, Wiring};
+use crate::setup::{self, Wiring};
 
 pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
     let Some(agent) = a.agent else {
         return list(g);
-    };
-    let agent = match agent {
-        SetupAgent::ClaudeCode => Agent::ClaudeCode,
-        SetupAgent::Codex => Agent::Codex,
     };
     let root = match a.project {
         true => {
@@ -25,15 +22,17 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
         }
         false => None,
     };
-    let mut targets = agent.targets(root.as_deref()).ok_or_else(|| {
+    let part = setup::agent_part(agent);
+    let mut targets = (part.targets)(root.as_deref()).ok_or_else(|| {
         err!("HOME is not set to an absolute folder, so the user's settings cannot be found: set HOME to your home folder's absolute path, or give --project")
     })?;
     let wiring = match a.remove {
         true => None,
         false => Some(wiring(g)?),
     };
-    if agent == Agent::Codex && a.remove {
-        codex_trust::untrust(&mut targets);
+    let hook_trust = part.hook_trust;
+    if let (Some(t), true) = (hook_trust, a.remove) {
+        (t.untrust)(&mut targets);
     }
     let changes = setup::plan(&targets, wiring.as_ref()).map_err(|e| err!("{e}"))?;
     let backups = match a.dry_run {
@@ -42,8 +41,8 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
     };
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
-    let trust = match (agent, &wiring) {
-        (Agent::Codex, Some(w)) => Some(codex_trust::after_setup(
+    let trust = match (hook_trust, &wiring) {
+        (Some(t), Some(w)) => Some((t.after_setup)(
             &targets,
             &changes,
             root.as_deref(),
@@ -64,19 +63,8 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
                 shlex::try_quote(&w.library).unwrap_or_default()
             ));
         }
-        for c in &changes {
-            if !matches!(c.part, Part::CodexToml { .. }) {
-                continue;
-            }
-            let off = setup::toml::parse(c.after.as_deref())
-                .ok()
-                .and_then(|doc| setup::toml::hooks_off(&doc));
-            if let Some(key) = off {
-                warnings.push(format!(
-                    "{} turns Codex's hooks off ([features] {key} = false): the hooks will not run until it is true or taken out",
-                    c.path.display()
-                ));
-            }
+        if let Some(t) = hook_trust {
+            warnings.extend((t.warnings)(&changes));
         }
     }
     let scope = if a.project { "project" } else { "user" };
@@ -101,6 +89,8 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
             "dry_run": a.dry_run, "recall": wiring.as_ref().map(|w| &w.recall),
             "library": wiring.as_ref().map(|w| &w.library), "changed": changed,
             "files": files, "warnings": warnings,
+            // The hook trust's report, keyed `codex`, the agent that needs it (null for
+            // the others).
             "codex": trust.as_ref().map(|t| &t.json),
         }));
         return Ok(0);
@@ -176,15 +166,14 @@ fn utf8(path: &Path, what: &str) -> Result<String> {
 fn list(g: &Globals) -> Result<i32> {
     let root = setup::project_root().ok();
     let mut agents = Vec::new();
-    for agent in Agent::ALL {
+    for &agent in Agent::ALL {
         let folder = agent.config_dir().filter(|d| d.is_dir());
         let program = setup::on_path(agent.program());
         let scopes: Vec<(&str, Vec<setup::Wired>)> = [("user", None), ("project", root.as_deref())]
             .into_iter()
             .filter(|(scope, r)| *scope == "user" || r.is_some())
             .map(|(scope, r)| {
-                let found = agent
-                    .targets(r)
+                let found = (setup::agent_part(agent).targets)(r)
                     .unwrap_or_default()
                     .iter()
                     .filter_map(setup::wired)
@@ -268,19 +257,11 @@ fn list(g: &Globals) -> Result<i32> {
     Ok(0)
 }
 
-/// Whether Codex trusts recall's hooks of a scope (None: not Codex, or nothing wired).
-fn trust_of(agent: Agent, scope: &str, root: Option<&Path>) -> Option<setup::codex::Trust> {
-    if agent != Agent::Codex {
-        return None;
-    }
-    let (dir, cwd) = match (scope, root) {
-        ("project", Some(root)) => (root.join(".codex"), root.to_path_buf()),
-        _ => (setup::codex::config_dir()?, std::env::current_dir().ok()?),
-    };
-    match setup::codex::trust(&dir, &cwd) {
-        setup::codex::Trust::NotWired => None,
-        t => Some(t),
-    }
+/// Whether the agent trusts recall's hooks of a scope (None: an agent that runs hooks
+/// untrusted, or nothing wired).
+fn trust_of(agent: Agent, scope: &str, root: Option<&Path>) -> Option<setup::Trust> {
+    let project = root.filter(|_| scope == "project");
+    (setup::agent_part(agent).hook_trust?.trust)(project)
 }
 
 fn shown(path: Option<PathBuf>) -> String {

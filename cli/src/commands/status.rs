@@ -196,9 +196,10 @@ pub fn text(s: &Status) -> String {
             None => "vectors: none (search is literal)".to_string(),
         });
     }
-    for c in &s.codex_hooks {
+    for c in &s.hook_trust {
         out.push(format!(
-            "codex hooks in {}: {}",
+            "{} hooks in {}: {}",
+            c.agent.name(),
             field(&c.folder),
             field(&c.trust.line())
         ));

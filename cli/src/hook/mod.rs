@@ -21,6 +21,7 @@
 //! on exit 2, the code of every other recall error. The agents hide that line, so each
 //! problem is also appended to the failure log beside the library (`status::log`), which
 //! `recall status` and the next session start (`notice`) read.
+mod cost;
 pub(crate) mod end;
 mod file;
 mod notice;
@@ -29,6 +30,8 @@ mod prompt;
 mod reach;
 mod recap;
 mod start;
+
+pub use cost::run as start_cost;
 
 use std::io::Write;
 

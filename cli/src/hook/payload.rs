@@ -119,44 +119,12 @@ struct Raw {
     tool_input: Option<Value>,
 }
 
-/// The files of a file tool's input. Claude Code's `Read`, `Edit`, `MultiEdit` and
-/// `Write` name one in `file_path`, `NotebookEdit` in `notebook_path`; Codex's
-/// `apply_patch` holds its patch in `command`, whose `*** Add File:`, `*** Update File:`
-/// and `*** Move to:` lines name the files (relative to `cwd`, or absolute). Any other
-/// tool names none.
+/// The files of a file tool's input, as the agent whose tool it is names them
+/// (`agents`: each agent's `file_tool`). Any other tool names none.
 fn tool_files(tool: Option<&str>, input: Option<&Value>) -> Vec<String> {
-    let field = |key: &str| {
-        input
-            .and_then(|i| i.get(key))
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-            .map(str::to_string)
-    };
-    let patch = field("file_path").is_none() && field("command").is_some();
-    let mut files: Vec<String> = match tool {
-        Some("Read" | "Edit" | "MultiEdit" | "Write") if !patch => {
-            field("file_path").into_iter().collect()
-        }
-        Some("NotebookEdit") => field("notebook_path").into_iter().collect(),
-        // Codex matches `Edit` and `Write` to `apply_patch` too: a patch by any name.
-        Some("apply_patch" | "Edit" | "Write") => {
-            let patch = field("command")
-                .or_else(|| field("input"))
-                .or_else(|| input.and_then(Value::as_str).map(str::to_string));
-            patch
-                .iter()
-                .flat_map(|p| p.lines())
-                .filter_map(|l| {
-                    ["*** Add File: ", "*** Update File: ", "*** Move to: "]
-                        .iter()
-                        .find_map(|p| l.strip_prefix(p))
-                })
-                .map(|f| f.trim().to_string())
-                .filter(|f| !f.is_empty())
-                .collect()
-        }
-        _ => Vec::new(),
+    let mut files = match tool {
+        Some(tool) => crate::agents::Agent::tool_files(tool, input),
+        None => Vec::new(),
     };
     let mut seen = std::collections::HashSet::new();
     // No file's path holds a NUL: a name with one names none.

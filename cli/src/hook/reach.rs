@@ -8,19 +8,19 @@
 //! hook's `--db` being in its settings; Codex runs commands in a login shell, which
 //! resets the `PATH`).
 //!
-//! The agent is told by the payload's `transcript_path` (Claude Code keeps transcripts
-//! in `…/projects/FOLDER/ID.jsonl`, Codex its rollouts in `…/rollout-….jsonl`), not by
-//! the environment, so that a hook run by hand or by a test answers alike wherever it
-//! runs. Its MCP server is wired when the hook runs from a Claude Code plugin whose
-//! `.mcp.json` has the server `recall` (`CLAUDE_PLUGIN_ROOT`), or when the agent's user
-//! or project files (those `recall setup` writes, `setup::wired`) have it.
-use std::path::{Path, PathBuf};
-
-use serde_json::Value;
+//! The agent is told by the payload's `transcript_path` (`Agent::of_transcript`: Claude
+//! Code keeps transcripts in `…/projects/FOLDER/ID.jsonl`, Codex its rollouts in
+//! `…/rollout-….jsonl`), not by the environment, so that a hook run by hand or by a test
+//! answers alike wherever it runs. How it names the tools is the agent's (`agents`); its
+//! MCP server is wired when the agent's user or project files (those `recall setup`
+//! writes, `setup::wired`) have it, or, in Claude Code, when the hook runs from a plugin
+//! whose `.mcp.json` has the server `recall`.
+use std::path::Path;
 
 use super::payload::Payload;
+use crate::agents::{Agent, Tools};
 use crate::settings::Globals;
-use crate::setup::{self, Agent};
+use crate::setup;
 
 /// How to reach recall from the agent.
 pub struct Reach {
@@ -30,22 +30,10 @@ pub struct Reach {
     cli: String,
 }
 
-/// How the agent names recall's MCP tools.
-enum Tools {
-    /// Claude Code: `mcp__SERVER__TOOL`, the server's name with each character that is
-    /// not a letter, digit, `_` or `-` made `_` (a plugin's server is `plugin:NAME:recall`).
-    Prefixed(String),
-    /// Codex: the server's tools behind its tool search, named by server and tool.
-    Server,
-}
-
 impl Reach {
     pub fn of(g: &Globals, p: &Payload) -> Reach {
-        let tools = match agent_of(p) {
-            Some(Agent::ClaudeCode) => claude_tools(p),
-            Some(Agent::Codex) => server_wired(Agent::Codex, p).then_some(Tools::Server),
-            None => None,
-        };
+        let tools = agent_of(p)
+            .and_then(|agent| agent.mcp_tools(setup::SERVER, &|| server_wired(agent, p)));
         Reach {
             tools,
             cli: command_line(g.db.as_deref()),
@@ -85,64 +73,9 @@ impl Reach {
     }
 }
 
-impl Tools {
-    fn name(&self, tool: &str) -> String {
-        match self {
-            Tools::Prefixed(prefix) => format!("`{prefix}{tool}`"),
-            Tools::Server => format!("the recall MCP tool `{tool}`"),
-        }
-    }
-}
-
 /// The agent whose hook sent the payload, by where its transcript is.
 fn agent_of(p: &Payload) -> Option<Agent> {
-    let transcript = Path::new(p.transcript.as_deref()?);
-    let name = transcript.file_name()?.to_str()?;
-    if !name.ends_with(".jsonl") {
-        return None;
-    }
-    if name.starts_with("rollout-") {
-        return Some(Agent::Codex);
-    }
-    let projects = transcript.parent()?.parent()?;
-    (projects.file_name()? == "projects").then_some(Agent::ClaudeCode)
-}
-
-/// Claude Code's names of recall's tools: the plugin's server when the hook runs from a
-/// plugin that has one, else the server of its settings.
-fn claude_tools(p: &Payload) -> Option<Tools> {
-    let from_plugin = std::env::var_os("CLAUDE_PLUGIN_ROOT")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .and_then(|root| plugin_server(&root));
-    let server = match from_plugin {
-        Some(server) => server,
-        None if server_wired(Agent::ClaudeCode, p) => setup::SERVER.to_string(),
-        None => return None,
-    };
-    let server: String = server
-        .chars()
-        .map(
-            |c| match c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                true => c,
-                false => '_',
-            },
-        )
-        .collect();
-    Some(Tools::Prefixed(format!("mcp__{server}__")))
-}
-
-/// The name Claude Code gives the MCP server `recall` of the plugin at `root`, if its
-/// `.mcp.json` has one: `plugin:NAME:recall`, NAME the manifest's.
-fn plugin_server(root: &Path) -> Option<String> {
-    let read = |path: PathBuf| -> Option<Value> {
-        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-    };
-    let servers = read(root.join(".mcp.json"))?;
-    servers.get("mcpServers")?.get(setup::SERVER)?;
-    let manifest = read(root.join(".claude-plugin").join("plugin.json"))?;
-    let name = manifest.get("name")?.as_str()?;
-    Some(format!("plugin:{name}:{}", setup::SERVER))
+    Agent::of_transcript(Path::new(p.transcript.as_deref()?))
 }
 
 /// Whether the agent's user files or the working folder's repository's wire recall's MCP
@@ -154,10 +87,11 @@ fn server_wired(agent: Agent, p: &Payload) -> bool {
             .unwrap_or(cwd)
             .to_path_buf()
     });
-    let mut targets = agent.server_targets(None).into_iter().flatten().chain(
+    let server_targets = setup::agent_part(agent).server_targets;
+    let mut targets = server_targets(None).into_iter().flatten().chain(
         repository
             .iter()
-            .flat_map(|r| agent.server_targets(Some(r)).into_iter().flatten()),
+            .flat_map(|r| server_targets(Some(r)).into_iter().flatten()),
     );
     targets.any(|t| {
         let Ok(bytes) = std::fs::read(&t.path) else {
@@ -230,9 +164,9 @@ mod tests {
         for (path, agent) in [
             (
                 "/home/a/.claude/projects/-home-a-shop/4f1c.jsonl",
-                Some(Agent::ClaudeCode),
+                Some(Agent::Claude),
             ),
-            ("/cfg/claude/projects/x/y.jsonl", Some(Agent::ClaudeCode)),
+            ("/cfg/claude/projects/x/y.jsonl", Some(Agent::Claude)),
             (
                 "/home/a/.codex/sessions/2026/12/05/rollout-2026-12-05T13-25-54-01a2.jsonl",
                 Some(Agent::Codex),

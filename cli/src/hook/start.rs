@@ -45,56 +45,9 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     if project.is_none() && !g.config.hook.start_without_project {
         return Ok(Said::nothing());
     }
-    let limit = g.config.hook.start_items;
-    let (rows, newest) = if limit == 0 {
-        (Vec::new(), None)
-    } else {
-        // `timeline --project P --limit N` under the hook's globs, resolved and checked as
-        // the command's are; room for the trivial items left out.
-        let asked = args::TimelineArgs {
-            filters: args::Filters {
-                project: project.clone(),
-                ..args::Filters::default()
-            },
-            around: args::AroundArgs::default(),
-            kinds: args::KindArgs::default(),
-            scope: args::ScopeArgs::default(),
-            common: args::Common {
-                limit: Some((limit * 3).min(LIST_MAX_LIMIT)),
-                access: a.access.clone(),
-                ..args::Common::default()
-            },
-        };
-        let s = settings::Timeline::resolve(g, &asked)?;
-        let lib = g.open_for_query()?;
-        let listed = query::timeline(&lib, &s, false)?.results;
-        let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
-        let full = query::get_many(&lib, &ids, false, &s.allow)?.items;
-        // The person's sessions, each once: no sub-agent's item, no title twice.
-        let sub_agents = query::sub_agent_items(&lib, &ids)?;
-        let mut titles = std::collections::HashSet::new();
-        let kept: Vec<(Listed, ItemRow)> = listed
-            .into_iter()
-            .zip(full)
-            .filter(|(_, item)| !trivial(item) && !sub_agents.contains(&item.id))
-            .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
-            .take(usize::try_from(limit).unwrap_or(0))
-            .collect();
-        // Still true? Their files changed since, as seen from the working folder.
-        let here = Here::at(p.cwd.as_deref(), &g.config.projects);
-        let mut items: Vec<ItemRow> = kept.iter().map(|(_, item)| item.clone()).collect();
-        changed::mark_items(here.as_ref(), &mut items);
-        let newest = items.first().cloned();
-        let rows = kept
-            .into_iter()
-            .zip(items)
-            .map(|((mut l, _), item)| {
-                l.changed_since = item.changed_since;
-                l
-            })
-            .collect::<Vec<_>>();
-        (rows, newest)
-    };
+    // Still true? The items' files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    let (rows, newest) = newest_items(g, project.as_deref(), None, &a.access, here.as_ref())?;
     if g.json {
         let doc = json!({
             "command": "hook", "event": "SessionStart", "project": project,
@@ -102,54 +55,181 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         });
         return Ok(Said::json(&doc));
     }
-    // The items are memory, handed over as data; the notice and the usage line after
-    // them are recall's, and the whole stays within `MAX_CONTEXT`.
+    // The notice and the usage line after the block are recall's; the whole stays within
+    // `MAX_CONTEXT`.
     let reach = super::reach::Reach::of(g, p);
     let mut after: String = super::notice::failure_notice(db, &reach.command("status"))
         .map(|line| line + "\n")
         .unwrap_or_default();
     after.push_str(&reach.usage());
-    let mut text = String::new();
-    let mut shown = Vec::new();
-    if !rows.is_empty() {
-        let heading = match &project {
-            Some(name) => format!(
-                "The newest items of project {} in the recall memory, the last one told:",
-                crate::text::field(name)
-            ),
-            None => "The newest items in the recall memory, the last one told:".to_string(),
-        };
-        let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
-        // The working folder's checkout, where a file named without a folder is looked for.
-        let top = p.cwd.as_deref().and_then(|cwd| {
-            crate::project::checkout_of(std::path::Path::new(cwd)).map(std::path::Path::to_path_buf)
-        });
-        let told = newest
-            .as_ref()
-            .map(|item| told(item, project.as_deref(), top.as_deref()))
-            .unwrap_or_default();
-        let lines = within_budget(&heading, &rows, project.is_none(), told, budget);
-        let timeline = match &project {
-            Some(name) => format!(
-                "timeline --project {} --limit {limit}",
-                super::reach::quoted(name)
-            ),
-            None => format!("timeline --limit {limit}"),
-        };
-        let (block, kept) = crate::memory_block::block_within(
-            &heading,
-            &lines,
-            MAX_CONTEXT.saturating_sub(chars(&after)),
-            &format!("`{}` lists them", reach.command(&timeline)),
-        );
-        text.push_str(&block);
-        shown = lines[..kept].to_vec();
-    }
+    let (mut text, shown) = block(
+        g,
+        project.as_deref(),
+        p.cwd.as_deref(),
+        &rows,
+        newest.as_ref(),
+        MAX_CONTEXT.saturating_sub(chars(&after)),
+        &reach,
+    );
     text.push_str(&after);
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
     });
     Ok(Said::context(format!("{out}\n"), &text, &shown))
+}
+
+/// What a session started in `project` just after `until` is given, as an agent wired
+/// without the MCP tools reads it: the block and the usage line (the failure notice,
+/// about capture, aside). What `recall eval --start-cost` measures.
+pub fn context_at(g: &Globals, project: &str, until: &str) -> Result<String> {
+    let (rows, newest) = newest_items(
+        g,
+        Some(project),
+        Some(until),
+        &args::AccessArgs::default(),
+        None,
+    )?;
+    let usage = usage_line(g);
+    let reach = super::reach::Reach::of(g, &bare());
+    let (mut text, _) = block(
+        g,
+        Some(project),
+        None,
+        &rows,
+        newest.as_ref(),
+        MAX_CONTEXT.saturating_sub(chars(&usage)),
+        &reach,
+    );
+    text.push_str(&usage);
+    Ok(text)
+}
+
+/// The usage line the start ends with, for an agent wired without the MCP tools.
+pub fn usage_line(g: &Globals) -> String {
+    super::reach::Reach::of(g, &bare()).usage()
+}
+
+/// A payload of no agent, folder or session.
+fn bare() -> Payload {
+    Payload {
+        event: super::payload::Event::Start,
+        session: None,
+        cwd: None,
+        transcript: None,
+        source: None,
+        prompt: String::new(),
+        files: Vec::new(),
+    }
+}
+
+/// The project's newest items (up to `until`, when given) the start lists, and the
+/// newest of them in full; each marked with its files changed since, as seen from
+/// `here`.
+fn newest_items(
+    g: &Globals,
+    project: Option<&str>,
+    until: Option<&str>,
+    access: &args::AccessArgs,
+    here: Option<&Here>,
+) -> Result<(Vec<Listed>, Option<ItemRow>)> {
+    let limit = g.config.hook.start_items;
+    if limit == 0 {
+        return Ok((Vec::new(), None));
+    }
+    // `timeline --project P --limit N` under the hook's globs, resolved and checked as
+    // the command's are; room for the trivial items left out.
+    let asked = args::TimelineArgs {
+        filters: args::Filters {
+            project: project.map(str::to_string),
+            until: until.map(str::to_string),
+            ..args::Filters::default()
+        },
+        around: args::AroundArgs::default(),
+        kinds: args::KindArgs::default(),
+        scope: args::ScopeArgs::default(),
+        common: args::Common {
+            limit: Some((limit * 3).min(LIST_MAX_LIMIT)),
+            access: access.clone(),
+            ..args::Common::default()
+        },
+    };
+    let s = settings::Timeline::resolve(g, &asked)?;
+    let lib = g.open_for_query()?;
+    let listed = query::timeline(&lib, &s, false)?.results;
+    let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
+    let full = query::get_many(&lib, &ids, false, &s.allow)?.items;
+    // The person's sessions, each once: no sub-agent's item, no title twice.
+    let sub_agents = query::sub_agent_items(&lib, &ids)?;
+    let mut titles = std::collections::HashSet::new();
+    let kept: Vec<(Listed, ItemRow)> = listed
+        .into_iter()
+        .zip(full)
+        .filter(|(_, item)| !trivial(item) && !sub_agents.contains(&item.id))
+        .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
+        .take(usize::try_from(limit).unwrap_or(0))
+        .collect();
+    let mut items: Vec<ItemRow> = kept.iter().map(|(_, item)| item.clone()).collect();
+    changed::mark_items(here, &mut items);
+    let newest = items.first().cloned();
+    let rows = kept
+        .into_iter()
+        .zip(items)
+        .map(|((mut l, _), item)| {
+            l.changed_since = item.changed_since;
+            l
+        })
+        .collect();
+    Ok((rows, newest))
+}
+
+/// The memory block: the heading, the newest item told, the older ones a line each,
+/// within `[hook] start_budget`, and within `max` characters whatever the budget
+/// (`memory_block::block_within`: whole lines, then one naming the timeline that lists
+/// the rest); empty when there are no items. Also the lines it holds. The items are
+/// memory, handed over as data; the usage line after them is recall's.
+fn block(
+    g: &Globals,
+    project: Option<&str>,
+    cwd: Option<&str>,
+    rows: &[Listed],
+    newest: Option<&ItemRow>,
+    max: usize,
+    reach: &super::reach::Reach,
+) -> (String, Vec<String>) {
+    if rows.is_empty() {
+        return (String::new(), Vec::new());
+    }
+    let heading = match project {
+        Some(name) => format!(
+            "The newest items of project {} in the recall memory, the last one told:",
+            crate::text::field(name)
+        ),
+        None => "The newest items in the recall memory, the last one told:".to_string(),
+    };
+    let budget = usize::try_from(g.config.hook.start_budget).unwrap_or(0);
+    // The working folder's checkout, where a file named without a folder is looked for.
+    let top = cwd.and_then(|cwd| {
+        crate::project::checkout_of(std::path::Path::new(cwd)).map(std::path::Path::to_path_buf)
+    });
+    let told = newest
+        .map(|item| told(item, project, top.as_deref()))
+        .unwrap_or_default();
+    let lines = within_budget(&heading, rows, project.is_none(), told, budget);
+    let limit = g.config.hook.start_items;
+    let timeline = match project {
+        Some(name) => format!(
+            "timeline --project {} --limit {limit}",
+            super::reach::quoted(name)
+        ),
+        None => format!("timeline --limit {limit}"),
+    };
+    let (block, kept) = crate::memory_block::block_within(
+        &heading,
+        &lines,
+        max,
+        &format!("`{}` lists them", reach.command(&timeline)),
+    );
+    (block, lines[..kept].to_vec())
 }
 
 /// The lines of the block: the newest item's line and the lines telling it, then one line

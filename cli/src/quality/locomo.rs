@@ -14,6 +14,9 @@ use crate::items::writer::{self, ItemWriter};
 use crate::library::Library;
 use crate::{err, interrupt};
 
+/// LoCoMo's category of adversarial questions.
+const ADVERSARIAL: i64 = 5;
+
 /// LoCoMo session times read like `1:56 pm on 8 May, 2023`.
 pub fn parse_session_time(text: &str) -> Option<String> {
     let t = text.trim().replace("  ", " ");
@@ -41,30 +44,15 @@ pub fn import(
     lib: &mut Library,
     doc: &Value,
     cases_path: &Path,
+    unit: Unit,
     guard: &interrupt::Guard,
 ) -> Result<Converted> {
     let tx = crate::library::turn::immediate(&lib.conn).context("starting the import")?;
     // The cases name items by id: new ones, above every id ever used (read inside the
     // transaction, so that no other writer takes them meanwhile).
     let first_id = writer::ids_used(&tx).context("reading the next id")? + 1;
-    let converted = convert(doc, first_id)?;
-    {
-        // The cases are judged against these items' text: it is stored as the file gives
-        // it, not redacted, and under no access globs.
-        let options = WriteOptions {
-            redact: false,
-            allow: None,
-            kinds: crate::item::known_kinds(None),
-            duplicates: Duplicates::AddAgain,
-        };
-        let mut writer = ItemWriter::new(&tx, &options).context("preparing the import")?;
-        for item in &converted.items {
-            writer
-                .write(&writer.prepare(item.clone()))
-                .context("writing an item")?
-                .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
-        }
-    }
+    let converted = convert(doc, first_id, unit)?;
+    store(&tx, &converted.items)?;
     let lines: String = converted.cases.iter().map(|c| format!("{c}\n")).collect();
     std::fs::write(cases_path, lines)
         .map_err(|e| err!("cannot write {}: {e}", cases_path.display()))?;
@@ -74,8 +62,57 @@ pub fn import(
     Ok(converted)
 }
 
-/// Converts the LoCoMo JSON (a list of samples) with item ids starting at `first_id`.
-pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
+/// Writes a benchmark's items in the transaction `tx`. The cases are judged against
+/// these items' text: it is stored as the file gives it, not redacted, and under no
+/// access globs.
+pub fn store(tx: &rusqlite::Transaction, items: &[Item]) -> Result<()> {
+    let options = WriteOptions {
+        redact: false,
+        allow: None,
+        kinds: crate::item::known_kinds(None),
+        duplicates: Duplicates::AddAgain,
+    };
+    let mut writer = ItemWriter::new(tx, &options).context("preparing the import")?;
+    for item in items {
+        writer
+            .write(&writer.prepare(item.clone()))
+            .context("writing an item")?
+            .map_err(|refusal| err!("{refusal}; nothing was imported"))?;
+    }
+    Ok(())
+}
+
+/// What an item of the library holds: a turn (the default), or a whole session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Turn,
+    Session,
+}
+
+/// The most a session item's title holds, in bytes, within the title's limit; the rest
+/// of the session is its summary.
+const SESSION_TITLE: usize = 4000;
+
+/// A session's text cut in two at a space: the title's part, within [`SESSION_TITLE`]
+/// bytes, and the rest.
+fn split_title(text: &str) -> (String, String) {
+    if text.len() <= SESSION_TITLE {
+        return (text.to_string(), String::new());
+    }
+    let mut cut = SESSION_TITLE;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = text[..cut].rfind(' ').filter(|p| *p > 0).unwrap_or(cut);
+    (
+        text[..cut].trim().to_string(),
+        text[cut..].trim().to_string(),
+    )
+}
+
+/// Converts the LoCoMo JSON (a list of samples) with item ids starting at `first_id`,
+/// one item per turn or per session.
+pub fn convert(doc: &Value, first_id: i64, unit: Unit) -> Result<Converted> {
     let samples = doc
         .as_array()
         .ok_or_else(|| err!("a LoCoMo file is a JSON array of samples"))?;
@@ -101,7 +138,10 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
         sessions.sort_by_key(|(n, _)| *n);
         let mut by_dia: HashMap<String, i64> = HashMap::new();
         let mut last_time = String::new();
+        // Each session's first and last item: its turns get consecutive ids.
+        let mut ranges = serde_json::Map::new();
         for (session, turns) in sessions {
+            let first = next_id;
             let key = format!("session_{session}_date_time");
             let when = conv
                 .get(&key)
@@ -110,6 +150,8 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                 .ok_or_else(|| err!("sample {project}: {key} is missing or unreadable"))?;
             let base = recall_core::time::parse_datetime(&when)
                 .ok_or_else(|| err!("sample {project}: bad time {when}"))?;
+            // A session item: its turns as `speaker: text`, at the session's time.
+            let mut said: Vec<(String, String)> = Vec::new();
             for (i, turn) in turns.iter().enumerate() {
                 let text = turn["text"].as_str().unwrap_or("").trim();
                 let dia = turn["dia_id"].as_str().unwrap_or("");
@@ -117,6 +159,14 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                     continue;
                 }
                 let speaker = turn["speaker"].as_str().unwrap_or("someone");
+                if unit == Unit::Session {
+                    said.push((
+                        format!("{speaker}: {text}"),
+                        format!("{dia} {speaker}: {text}"),
+                    ));
+                    by_dia.insert(dia.to_string(), next_id);
+                    continue;
+                }
                 // Turns of a session keep their order: one second apart.
                 let at = base + chrono::Duration::seconds(i as i64);
                 last_time = recall_core::time::normalize(&at);
@@ -136,6 +186,28 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                 by_dia.insert(dia.to_string(), next_id);
                 next_id += 1;
             }
+            if !said.is_empty() {
+                let text: Vec<&str> = said.iter().map(|(t, _)| t.as_str()).collect();
+                let (title, summary) = split_title(&text.join(" "));
+                let lines: Vec<&str> = said.iter().map(|(_, l)| l.as_str()).collect();
+                last_time = when.clone();
+                items.push(Item {
+                    id: Some(next_id),
+                    source: "locomo".into(),
+                    project: Some(project.clone()),
+                    title,
+                    summary,
+                    questions: String::new(),
+                    atoms: String::new(),
+                    occurred_at: when.clone(),
+                    transcript: Some(lines.join("\n")),
+                    embedding: None,
+                });
+                next_id += 1;
+            }
+            if next_id > first {
+                ranges.insert(format!("session_{session}"), json!([first, next_id - 1]));
+            }
         }
         for (q, qa) in sample["qa"]
             .as_array()
@@ -145,15 +217,15 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
             .enumerate()
         {
             let question = qa["question"].as_str().unwrap_or("").trim();
-            let expect: Vec<i64> = qa["evidence"]
-                .as_array()
-                .map(|e| {
-                    e.iter()
-                        .filter_map(|d| d.as_str())
-                        .filter_map(|d| by_dia.get(d.trim()).copied())
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut expect: Vec<i64> = Vec::new();
+            // Two evidence turns of one session are one session item, expected once.
+            for d in qa["evidence"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+                if let Some(id) = d.as_str().and_then(|d| by_dia.get(d.trim())) {
+                    if !expect.contains(id) {
+                        expect.push(*id);
+                    }
+                }
+            }
             if question.is_empty() || expect.is_empty() {
                 skipped += 1;
                 continue;
@@ -162,13 +234,20 @@ pub fn convert(doc: &Value, first_id: i64) -> Result<Converted> {
                 .as_i64()
                 .map(|c| format!("category-{c}"))
                 .unwrap_or_else(|| "category-unknown".into());
+            let mut tags = vec!["locomo".to_string(), category];
+            // Category 5 asks about what was never said: the session level reports it
+            // apart (`sessions::APART`), as LoCoMo's peers do.
+            if qa["category"].as_i64() == Some(ADVERSARIAL) {
+                tags.push("adversarial".into());
+            }
             cases.push(json!({
                 "id": format!("{project}/q{}", q + 1),
-                "tags": ["locomo", category],
+                "tags": tags,
                 "query": question,
                 "project": project,
                 "now": last_time,
                 "expect": expect,
+                "sessions": ranges,
             }));
         }
     }
@@ -201,6 +280,18 @@ mod tests {
     }
 
     #[test]
+    fn a_long_session_is_cut_at_a_space() {
+        let text = "word ".repeat(1000);
+        let (title, summary) = split_title(&text);
+        assert!(title.len() <= SESSION_TITLE && title.ends_with("word"));
+        assert_eq!(format!("{title} {summary}"), text.trim());
+        assert_eq!(split_title("short"), ("short".to_string(), String::new()));
+        // Multi-byte text is cut on a character.
+        let (t, rest) = split_title(&"é".repeat(3000));
+        assert!(t.len() <= SESSION_TITLE && !rest.is_empty());
+    }
+
+    #[test]
     fn converts_turns_and_questions() {
         let doc = json!([{
             "sample_id": "conv-1",
@@ -220,7 +311,7 @@ mod tests {
                 {"question": "Unanswerable?", "answer": "no", "evidence": [], "category": 5}
             ]
         }]);
-        let c = convert(&doc, 10).unwrap();
+        let c = convert(&doc, 10, Unit::Turn).unwrap();
         assert_eq!(c.items.len(), 3);
         assert_eq!(c.items[0].id, Some(10));
         assert_eq!(c.items[1].occurred_at, "2023-05-08T13:56:01Z");
@@ -231,5 +322,27 @@ mod tests {
         assert_eq!(c.cases[1]["expect"], json!([12, 10]));
         assert_eq!(c.cases[0]["tags"], json!(["locomo", "category-1"]));
         assert_eq!(c.cases[0]["project"], "conv-1");
+        assert_eq!(
+            c.cases[1]["sessions"],
+            json!({"session_1": [10, 11], "session_2": [12, 12]})
+        );
+        // One item per session: the turns said in order, the evidence by session.
+        let s = convert(&doc, 10, Unit::Session).unwrap();
+        assert_eq!(s.items.len(), 2);
+        assert_eq!(
+            s.items[0].title,
+            "Ana: I adopted a cat named Miso. Ben: Lovely! I started pottery."
+        );
+        assert_eq!(s.items[0].occurred_at, "2023-05-08T13:56:00Z");
+        assert_eq!(
+            s.items[1].transcript.as_deref(),
+            Some("D2:1 Ana: Miso broke a vase.")
+        );
+        assert_eq!(s.cases[0]["expect"], json!([10]));
+        assert_eq!(s.cases[1]["expect"], json!([11, 10]));
+        assert_eq!(
+            s.cases[1]["sessions"],
+            json!({"session_1": [10, 10], "session_2": [11, 11]})
+        );
     }
 }

@@ -20,6 +20,9 @@ pub struct Outcome {
     pub expects_nothing: bool,
     /// How the judge or the embedder failed, when that gave the literal answer instead.
     pub fell_back: Option<String>,
+    /// The whole answer, in rank order: for the session level and `--rankings`.
+    #[serde(skip)]
+    pub answer: Vec<i64>,
 }
 
 /// How many results are shown: the first 10, as the other metrics read them.
@@ -179,6 +182,7 @@ pub fn outcome(
         shown: answer.iter().take(SHOWN).copied().collect(),
         expects_nothing: expected.nothing,
         fell_back: None,
+        answer: answer.to_vec(),
     }
 }
 

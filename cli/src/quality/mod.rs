@@ -2,8 +2,11 @@
 //! more settings, with Recall@k, MRR, nDCG@10 and must-not violations.
 pub mod labels;
 pub mod locomo;
+pub mod longmemeval;
 pub mod metrics;
 pub mod select;
+pub mod sessions;
+pub mod start_cost;
 
 use std::path::{Path, PathBuf};
 
@@ -46,6 +49,10 @@ pub struct Case {
     /// Ids that must not appear in the first 10.
     #[serde(default)]
     pub must_not: Vec<i64>,
+    /// The sessions of the case's conversation, by name: the first and the last id of
+    /// each one's items (`import-locomo` writes them). With them eval reports the session
+    /// level too (`sessions.rs`): the evidence sessions are those of the expected ids.
+    pub sessions: Option<indexmap::IndexMap<String, [i64; 2]>>,
 }
 
 /// A kind, or a list of kinds.
@@ -94,6 +101,20 @@ impl Case {
         c
     }
 
+    /// The session an item id is in, when the case names its sessions.
+    pub fn session_of(&self, id: i64) -> Option<&str> {
+        self.sessions
+            .as_ref()?
+            .iter()
+            .find(|(_, [first, last])| (*first..=*last).contains(&id))
+            .map(|(name, _)| name.as_str())
+    }
+
+    /// The sessions of the expected ids, each once, in the order they are named.
+    pub fn evidence_sessions(&self) -> Vec<String> {
+        sessions::rank(self.expected(), |id| self.session_of(id))
+    }
+
     pub fn kind(&self) -> &'static str {
         if self.item.is_some() {
             "later"
@@ -118,6 +139,25 @@ impl Case {
                 "a case needs expect (the ids it must find, or [] for an answer that should be empty) or must_not"
                     .into(),
             );
+        }
+        if let Some(sessions) = &self.sessions {
+            if self.kind() != "search" {
+                return Err("sessions are for a search case (query)".into());
+            }
+            if let Some((name, _)) = sessions.iter().find(|(_, [a, b])| a > b) {
+                return Err(format!(
+                    "session {name:?}: write [first id, last id], the first not above the last"
+                ));
+            }
+            if let Some(id) = self
+                .expected()
+                .iter()
+                .find(|id| self.session_of(**id).is_none())
+            {
+                return Err(format!(
+                    "expected id {id} is in none of the case's sessions: each session is [first id, last id] of its items"
+                ));
+            }
         }
         if let Some(kinds) = &self.kinds {
             if kinds.is_empty() {
@@ -173,6 +213,11 @@ pub fn read_cases(path: &Path) -> Result<CasesFile> {
         }
         let mut case: Case = serde_json::from_value(value).map_err(|e| at(&e))?;
         case.check().map_err(|e| at(&e))?;
+        // Sessions are ranges of the ids of the library the cases were written for; an
+        // items line renumbers single ids, which keeps no range.
+        if labels.is_some() && case.sessions.is_some() {
+            return Err(at(&"a case with sessions takes no items line: sessions name ranges of this library's ids"));
+        }
         case.id.get_or_insert_with(|| format!("line-{}", i + 1));
         cases.push(case);
     }

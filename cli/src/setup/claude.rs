@@ -31,9 +31,23 @@ pub const EVENTS: &[Event] = &[
     },
 ];
 
+/// Claude Code's part of setup: runs every hook it is given.
+pub static PART: super::AgentPart = super::AgentPart {
+    targets: user_or_project,
+    server_targets: |project| Some(super::server_files(user_or_project(project)?)),
+    hook_trust: None,
+};
+
+fn user_or_project(project: Option<&Path>) -> Option<Vec<Target>> {
+    match project {
+        None => user_targets(),
+        Some(root) => Some(project_targets(root)),
+    }
+}
+
 /// Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 pub fn config_dir() -> Option<PathBuf> {
-    places::claude_dir()
+    crate::agents::claude::folder()
 }
 
 pub fn user_targets() -> Option<Vec<Target>> {

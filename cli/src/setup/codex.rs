@@ -94,9 +94,27 @@ pub fn installed() -> &'static Installed {
     })
 }
 
+/// The files of the user's scope (None) or a project's.
+pub fn targets_of(project: Option<&Path>) -> Option<Vec<Target>> {
+    match project {
+        None => user_targets(),
+        Some(root) => Some(project_targets(root)),
+    }
+}
+
+/// `config.toml` of the folder: read without asking `codex` for its version, which the
+/// hook files' events depend on.
+pub fn server_targets(project: Option<&Path>) -> Option<Vec<Target>> {
+    let dir = match project {
+        None => config_dir()?,
+        Some(root) => root.join(".codex"),
+    };
+    Some(vec![server_target(&dir)])
+}
+
 /// Codex's folder: `$CODEX_HOME`, else `~/.codex`.
 pub fn config_dir() -> Option<PathBuf> {
-    crate::places::codex_dir()
+    crate::agents::codex::folder()
 }
 
 /// The user's `config.toml`: the only layer whose `hooks.state` Codex reads (a

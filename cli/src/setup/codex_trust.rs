@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::codex::{self, TRUST_BY_HAND};
+use super::codex::{self, Trust, TRUST_BY_HAND};
 use super::{files, toml, Change, Part, Target};
 
 /// What the trust step did: lines for the person, and the same for `--json`.
@@ -37,6 +37,23 @@ fn recorded(path: &Path) -> Vec<(String, String)> {
         _ => Vec::new(),
     }
 }
+
+/// Codex's part of setup: its files (`codex`), and the trust its hooks need (here).
+pub static PART: super::AgentPart = super::AgentPart {
+    targets: codex::targets_of,
+    server_targets: codex::server_targets,
+    hook_trust: Some(&HOOK_TRUST),
+};
+
+/// How setup, `recall setup` and `recall status` deal with Codex's trust of hooks.
+static HOOK_TRUST: super::HookTrust = super::HookTrust {
+    untrust,
+    after_setup,
+    warnings,
+    trust,
+    offline,
+    by_hand: TRUST_BY_HAND,
+};
 
 /// For `--remove`: the trust entries of recall's hooks, to take out of the user's
 /// `config.toml` (a target of its own where the scope is a project's).
@@ -241,4 +258,56 @@ fn record(
             .map_err(|e| format!("cannot write {}: {e}", user.display())),
         _ => super::apply(&plan).map(|_| ()),
     }
+}
+
+/// A `config.toml` setup leaves with `[features] codex_hooks = false` (or `hooks`):
+/// Codex runs no hook at all.
+fn warnings(changes: &[Change]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in changes {
+        if !matches!(c.part, Part::CodexToml { .. }) {
+            continue;
+        }
+        let off = super::toml::parse(c.after.as_deref())
+            .ok()
+            .and_then(|doc| super::toml::hooks_off(&doc));
+        if let Some(key) = off {
+            out.push(format!(
+                "{} turns Codex's hooks off ([features] {key} = false): the hooks will not run until it is true or taken out",
+                c.path.display()
+            ));
+        }
+    }
+    out
+}
+
+/// Whether Codex trusts recall's hooks of the user's folder (None) or a project's, as
+/// Codex says (None: nothing wired).
+fn trust(root: Option<&Path>) -> Option<Trust> {
+    let (dir, cwd) = match root {
+        Some(root) => (root.join(".codex"), root.to_path_buf()),
+        None => (codex::config_dir()?, std::env::current_dir().ok()?),
+    };
+    match codex::trust(&dir, &cwd) {
+        Trust::NotWired => None,
+        t => Some(t),
+    }
+}
+
+/// recall's hooks in Codex's user folder and in the working folder's project, where
+/// wired, read from the files.
+fn offline() -> Vec<(PathBuf, Trust)> {
+    let user = codex::config_dir();
+    let project = super::project_root().ok().map(|r| r.join(".codex"));
+    let mut folders: Vec<PathBuf> = user.into_iter().collect();
+    if let Some(p) = project.filter(|p| !folders.contains(p)) {
+        folders.push(p);
+    }
+    folders
+        .into_iter()
+        .filter_map(|dir| match codex::offline_trust(&dir) {
+            Trust::NotWired => None,
+            trust => Some((dir, trust)),
+        })
+        .collect()
 }

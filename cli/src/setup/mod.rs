@@ -1,5 +1,6 @@
 //! `recall setup`: wires recall into a coding agent's own settings (its hooks and the MCP
-//! server), merged into the files already there, and takes it out again.
+//! server), merged into the files already there, and takes it out again. Which files an
+//! agent has is the agent's (`agents`, reaching `claude` and `codex` here).
 //!
 //! - Every file is read and its change computed before any is written: a file that
 //!   cannot be parsed stops the whole command, and no file is changed.
@@ -18,6 +19,13 @@ pub mod files;
 pub mod json;
 pub mod spans;
 pub mod toml;
+
+/// Whether an agent that runs only trusted hooks trusts recall's, and what setup did
+/// about it (Codex's, the one such agent so far).
+pub use codex::Trust;
+pub use codex_trust::Report as TrustReport;
+
+pub use crate::agents::Agent;
 
 use std::path::{Path, PathBuf};
 
@@ -74,65 +82,54 @@ pub struct Target {
     pub part: Part,
 }
 
-/// The agents setup knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Agent {
-    #[serde(rename = "claude-code")]
-    ClaudeCode,
-    #[serde(rename = "codex")]
-    Codex,
+/// An agent's part of setup, held by its file here (`claude`, `codex`).
+pub struct AgentPart {
+    /// The files setup writes, of the user (None: HOME not set) or of a project.
+    pub targets: fn(Option<&Path>) -> Option<Vec<Target>>,
+    /// Those of them that hold the MCP server, found without running the agent's
+    /// program (the hook looks at every start).
+    pub server_targets: fn(Option<&Path>) -> Option<Vec<Target>>,
+    /// Where the agent runs only the hooks a person trusted: how setup, `recall setup`
+    /// and `recall status` deal with that.
+    pub hook_trust: Option<&'static HookTrust>,
 }
 
-impl Agent {
-    pub const ALL: [Agent; 2] = [Agent::ClaudeCode, Agent::Codex];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "claude-code",
-            Agent::Codex => "codex",
-        }
+/// Each agent's part of setup: the one place setup tells agents apart.
+pub fn agent_part(agent: Agent) -> &'static AgentPart {
+    match agent {
+        Agent::Claude => &claude::PART,
+        Agent::Codex => &codex_trust::PART,
     }
+}
 
-    /// The agent's program, looked for on the PATH.
-    pub fn program(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "claude",
-            Agent::Codex => "codex",
-        }
-    }
+/// Setup's step after the files: the targets, their changes, the project (None: the
+/// user's scope), the hook's command and whether it is a dry run.
+pub type AfterSetup = fn(&[Target], &[Change], Option<&Path>, &str, bool) -> TrustReport;
 
-    pub fn config_dir(self) -> Option<PathBuf> {
-        match self {
-            Agent::ClaudeCode => claude::config_dir(),
-            Agent::Codex => codex::config_dir(),
-        }
-    }
+/// An agent that runs a person's hooks only once they are trusted.
+pub struct HookTrust {
+    /// For `--remove`: the trust recorded for recall's hooks, to take out too.
+    pub untrust: fn(&mut Vec<Target>),
+    /// After setup wrote (or would write) the files: the trust it recorded, and what to
+    /// say of it.
+    pub after_setup: AfterSetup,
+    /// Warnings on the files as setup leaves them.
+    pub warnings: fn(&[Change]) -> Vec<String>,
+    /// Whether it trusts recall's hooks of the user's scope (None) or a project's, as
+    /// its program says (None: nothing wired).
+    pub trust: fn(Option<&Path>) -> Option<Trust>,
+    /// The folders `recall status` looks at, with what their files alone say.
+    pub offline: fn() -> Vec<(PathBuf, Trust)>,
+    /// What a person does to trust them by hand.
+    pub by_hand: &'static str,
+}
 
-    /// The files of a scope: the user's (None when HOME is not set), or the project's.
-    /// The files of a scope that hold the MCP server, found without asking the agent's
-    /// program anything (the session hook asks at every start).
-    pub fn server_targets(self, project: Option<&Path>) -> Option<Vec<Target>> {
-        match (self, project) {
-            (Agent::Codex, None) => Some(vec![codex::server_target(&codex::config_dir()?)]),
-            (Agent::Codex, Some(root)) => Some(vec![codex::server_target(&root.join(".codex"))]),
-            (agent, project) => Some(
-                agent
-                    .targets(project)?
-                    .into_iter()
-                    .filter(|t| matches!(t.part, Part::ServerJson))
-                    .collect(),
-            ),
-        }
-    }
-
-    pub fn targets(self, project: Option<&Path>) -> Option<Vec<Target>> {
-        match (self, project) {
-            (Agent::ClaudeCode, None) => claude::user_targets(),
-            (Agent::ClaudeCode, Some(root)) => Some(claude::project_targets(root)),
-            (Agent::Codex, None) => codex::user_targets(),
-            (Agent::Codex, Some(root)) => Some(codex::project_targets(root)),
-        }
-    }
+/// The files of a scope that hold the MCP server.
+pub fn server_files(targets: Vec<Target>) -> Vec<Target> {
+    targets
+        .into_iter()
+        .filter(|t| matches!(t.part, Part::ServerJson))
+        .collect()
 }
 
 pub use crate::places::home;
@@ -525,6 +522,33 @@ pub fn on_path(program: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_agent_has_its_files_for_hooks_and_server_in_a_project() {
+        let root = Path::new("/w/shop");
+        for &agent in Agent::ALL {
+            let name = agent.name();
+            let part = agent_part(agent);
+            let project = (part.targets)(Some(root)).unwrap_or_default();
+            assert!(project.iter().all(|t| t.path.starts_with(root)), "{name}");
+            let hooks = project
+                .iter()
+                .any(|t| matches!(t.part, Part::HooksJson { .. }));
+            assert!(hooks, "{name}: no file for its hooks");
+            let servers = (part.server_targets)(Some(root)).unwrap_or_default();
+            assert!(!servers.is_empty(), "{name}: no file for its MCP server");
+            for s in &servers {
+                assert!(
+                    project.iter().any(|t| t.path == s.path),
+                    "{name}: {s:?}",
+                    s = s.path
+                );
+            }
+            if let Some(t) = part.hook_trust {
+                assert!(!t.by_hand.is_empty(), "{name}");
+            }
+        }
+    }
 
     #[test]
     fn recall_hooks_are_known_by_their_command() {

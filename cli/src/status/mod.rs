@@ -80,12 +80,15 @@ pub struct Vectors {
     pub stale: i64,
 }
 
-/// recall's hooks in one of Codex's folders, and whether Codex trusts them.
+/// recall's hooks in one of an agent's folders, and whether the agent trusts them (the
+/// agents that run only trusted hooks: Codex).
 #[derive(Debug, Clone, Serialize)]
-pub struct CodexHooks {
+pub struct HookTrust {
+    #[serde(skip)]
+    pub agent: crate::agents::Agent,
     pub folder: String,
     #[serde(flatten)]
-    pub trust: crate::setup::codex::Trust,
+    pub trust: crate::setup::Trust,
 }
 
 /// Something that needs a person: what, and what to do.
@@ -128,9 +131,11 @@ pub struct Status {
     pub wipe_pending: Option<String>,
     pub wipe_unfinished: Option<String>,
     pub vectors: Option<Vectors>,
-    /// Whether Codex trusts recall's hooks, by folder (the user's, the project's), where
-    /// recall's hooks are wired (read from the files, `setup::codex::offline_trust`).
-    pub codex_hooks: Vec<CodexHooks>,
+    /// Whether the agent trusts recall's hooks, by folder (the user's, the project's),
+    /// where recall's hooks are wired (read from the files, `setup::codex::offline_trust`);
+    /// named in the JSON for Codex, the agent that needs it.
+    #[serde(rename = "codex_hooks")]
+    pub hook_trust: Vec<HookTrust>,
     /// What could not be read beside the library (the log, the session state).
     pub notes: Vec<String>,
     pub attention: Vec<Attention>,
@@ -157,7 +162,7 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
         wipe_pending: None,
         wipe_unfinished: None,
         vectors: None,
-        codex_hooks: Vec::new(),
+        hook_trust: Vec::new(),
         notes: Vec::new(),
         attention: Vec::new(),
         healthy: true,
@@ -282,15 +287,20 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
             });
         }
     }
-    s.codex_hooks = codex_hooks();
-    for c in s.codex_hooks.iter().filter(|c| !c.trust.runs()) {
+    s.hook_trust = hook_trust();
+    for c in s.hook_trust.iter().filter(|c| !c.trust.runs()) {
         attention.push(Attention {
             what: format!(
-                "Codex does not run recall's hooks in {}: {}",
+                "{} does not run recall's hooks in {}: {}",
+                c.agent.title(),
                 c.folder,
                 c.trust.state()
             ),
-            todo: crate::setup::codex::TRUST_BY_HAND.to_string(),
+            todo: crate::setup::agent_part(c.agent)
+                .hook_trust
+                .map(|t| t.by_hand)
+                .unwrap_or_default()
+                .to_string(),
         });
     }
     s.healthy = attention.is_empty();
@@ -298,26 +308,23 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
     s
 }
 
-/// recall's hooks in Codex's user folder and in the working folder's project, where
+/// recall's hooks in the folders of each agent that runs only trusted hooks, where
 /// wired.
-fn codex_hooks() -> Vec<CodexHooks> {
-    use crate::setup::{self, codex};
-    let user = codex::config_dir();
-    let project = setup::project_root().ok().map(|r| r.join(".codex"));
-    let mut folders: Vec<std::path::PathBuf> = user.into_iter().collect();
-    if let Some(p) = project.filter(|p| !folders.contains(p)) {
-        folders.push(p);
-    }
-    folders
-        .into_iter()
-        .filter_map(|dir| match codex::offline_trust(&dir) {
-            codex::Trust::NotWired => None,
-            trust => Some(CodexHooks {
+fn hook_trust() -> Vec<HookTrust> {
+    let mut out = Vec::new();
+    for &agent in crate::agents::Agent::ALL {
+        let Some(t) = crate::setup::agent_part(agent).hook_trust else {
+            continue;
+        };
+        for (dir, trust) in (t.offline)() {
+            out.push(HookTrust {
+                agent,
                 folder: dir.display().to_string(),
                 trust,
-            }),
-        })
-        .collect()
+            });
+        }
+    }
+    out
 }
 
 fn read_library(
