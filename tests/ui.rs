@@ -35,8 +35,16 @@ struct Ui {
 
 /// `recall --db LIB ui ARGS`, read up to its URL.
 fn start(lib: &TempLib, args: &[&str]) -> Ui {
-    let mut child = lib
-        .command()
+    start_in(lib, None, args)
+}
+
+/// The same, run in `dir` when given.
+fn start_in(lib: &TempLib, dir: Option<&std::path::Path>, args: &[&str]) -> Ui {
+    let mut command = lib.command();
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let mut child = command
         .arg("ui")
         .args(args)
         .stdin(Stdio::null())
@@ -1141,5 +1149,38 @@ fn a_transcript_is_sent_a_page_at_a_time() {
         hidden.body.contains(&format!("no item {id}")),
         "{}",
         hidden.body
+    );
+}
+
+/// Class: still true? The page, run in a checkout, names each item's files changed
+/// since: the search's results and lines, and an item opened.
+#[test]
+fn the_page_names_the_files_changed_since() {
+    use crate::changed_since::{expected_of, marks, repository};
+    let (lib, top, expected) = repository();
+    let ui = start_in(&lib, Some(&top), &[]);
+    let answer = ui.api(
+        "search",
+        None,
+        &[],
+        &json!({"query": "zqstale", "limit": 50}),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let doc = answer.json();
+    let got = marks(&doc["results"]);
+    assert_eq!(got.len(), expected.len());
+    assert_eq!(got, expected_of(&expected, &got));
+    for (line, (_, changed)) in doc["lines"].as_array().unwrap().iter().zip(&got) {
+        let line = line["line"].as_str().unwrap();
+        let mark = match changed.is_empty() {
+            true => String::new(),
+            false => format!(" (changed since: {})", changed.join(", ")),
+        };
+        assert!(line.ends_with(&format!("){mark}")), "{line}");
+    }
+    let item = ui.api("item", None, &[], &json!({"id": 10})).json();
+    assert_eq!(
+        item["get"]["item"]["changed_since"],
+        json!(["src/b.rs", "src/a.rs"])
     );
 }

@@ -404,6 +404,10 @@ pub struct SearchArgs {
     /// that every clone of the repository matches (docs/cli.md#a-files-memory).
     #[arg(long, value_name = "PATH")]
     pub file: Option<String>,
+    /// Leave out the items whose files changed after them, as seen from the current
+    /// folder's checkout (docs/cli.md#still-true).
+    #[arg(long)]
+    pub fresh: bool,
     #[command(flatten)]
     pub filters: Filters,
     #[arg(long = DROP_STOPWORDS.long(), help = DROP_STOPWORDS.help())]

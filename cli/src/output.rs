@@ -117,6 +117,29 @@ pub struct RowText {
     pub source: String,
     /// `mark_words`, escaped.
     pub marks: Vec<String>,
+    /// ` (changed since: FILES)` where its files changed after it, else empty.
+    pub changed: String,
+}
+
+/// How many changed files a line names; the rest are counted.
+pub const CHANGED_SHOWN: usize = 3;
+
+/// An item's files changed after it, as every line of it shows them:
+/// ` (changed since: src/a.rs, src/b.rs and 2 more)`, or nothing.
+pub fn changed_mark(files: &[String]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = files
+        .iter()
+        .take(CHANGED_SHOWN)
+        .map(|f| crate::text::field(f).into_owned())
+        .collect();
+    let more = match files.len().saturating_sub(CHANGED_SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!(" (changed since: {}{more})", named.join(", "))
 }
 
 impl RowText {
@@ -133,6 +156,7 @@ impl RowText {
                 .into_iter()
                 .map(|m| field(m).into_owned())
                 .collect(),
+            changed: changed_mark(&item.changed_since),
         }
     }
 }
@@ -277,7 +301,7 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
 pub fn lines<R: Listing>(row: &R) -> (String, Option<String>) {
     let t = RowText::of(row.listed());
     let line = format!(
-        "{}[{}] {} {} ({}, {}{}){}",
+        "{}[{}] {} {} ({}, {}{}){}{}",
         row.prefix(),
         t.id,
         t.date,
@@ -285,7 +309,8 @@ pub fn lines<R: Listing>(row: &R) -> (String, Option<String>) {
         t.project.as_deref().unwrap_or("-"),
         t.source,
         after_source(&t.marks),
-        row.note()
+        row.note(),
+        t.changed
     );
     let detail = row.detail();
     (

@@ -335,6 +335,67 @@ pub fn checkout_of(dir: &Path) -> Option<&Path> {
     dir.ancestors().find(|d| d.join(".git").exists())
 }
 
+/// The files among an item's atoms (capture writes there the files a session wrote or
+/// edited, one a line, after its errors and commands): the lines that are a path. Each
+/// named from its checkout's top folder when it is one here, else from the project's
+/// folder in the path (`/home/a/shop/src/tax.rs` in project shop: `src/tax.rs`).
+/// A name without a folder (`inventory.py`, as Codex's patches name a file at the
+/// checkout's top) is a file only where `top`, the working folder's checkout, holds it:
+/// alone, such a line could as well be a version or a host name.
+pub fn item_files(
+    atoms: &str,
+    project: Option<&str>,
+    top: Option<&std::path::Path>,
+) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for line in atoms.lines().map(str::trim) {
+        // Absolute (Claude Code's tools), or relative to the working folder with a
+        // folder and an extension (Codex's patches: `src/tax.rs`).
+        let relative_file = || {
+            line.contains('/')
+                && line
+                    .rsplit('/')
+                    .next()
+                    .and_then(|name| name.rsplit_once('.'))
+                    .is_some_and(|(stem, ext)| {
+                        !stem.is_empty()
+                            && !ext.is_empty()
+                            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+        };
+        let top_file = || {
+            !line.contains(['/', '\\'])
+                && line.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty() && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+                })
+                && top.is_some_and(|t| t.join(line).is_file())
+        };
+        let path_like = !line.is_empty()
+            && !line.contains(char::is_whitespace)
+            && !line.contains("://")
+            && (crate::project::is_absolute_folder(line) || relative_file() || top_file());
+        if !path_like {
+            continue;
+        }
+        let mut name = crate::project::file_in_checkout(line, None);
+        if crate::project::is_absolute_folder(&name) {
+            if let Some(p) = project.filter(|p| !p.is_empty()) {
+                for sep in ['/', '\\'] {
+                    let marker = format!("{sep}{p}{sep}");
+                    if let Some(at) = name.rfind(&marker) {
+                        name = name[at + marker.len()..].to_string();
+                        break;
+                    }
+                }
+            }
+        }
+        if !files.contains(&name) {
+            files.push(name);
+        }
+    }
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -339,7 +339,29 @@ def run(driver, url):
     said = recall("status")
     check("the status is what recall status says", shown.rstrip("\n") == said.rstrip("\n"),
           f"page:\n{shown}\nrecall status:\n{said}")
+    # What the hook injected: the log's newest entries as recall --json status gives them
+    # (the agent's view above ran recall hook with sessions, each start, first prompt and
+    # file logged; the page's own view is not).
+    injected = json.loads(recall("--json", "status"))["injections"]
+    check("the hook's injections are logged", injected["blocks"] >= 3, str(injected))
+    rows = wait(driver, "the injections", lambda d: d.find_elements(By.CSS_SELECTOR, "#injections tbody tr"))
+    shown_rows = [[td.get_attribute("textContent") for td in r.find_elements(By.TAG_NAME, "td")] for r in rows]
+    expected = [[i["at"], i["event"], i["session"] or "", str(i["chars"]),
+                 " ".join(f"[{n}]" for n in i["items"]), str(i["ms"])] for i in injected["latest"]]
+    check("the page lists the injections recall status gives, the newest first",
+          shown_rows == expected, f"page:\n{shown_rows}\nrecall status:\n{expected}")
+    check("the page says how many are logged",
+          driver.find_element(By.ID, "injections-note").text.startswith(f"{injected['blocks']} logged, {injected['chars']} characters"),
+          driver.find_element(By.ID, "injections-note").text)
     shot(driver, "ui-status-desktop.png")
+    first = next((i for i in injected["latest"] if i["items"]), None)
+    if first is None:
+        check("an injection lists items", False, str(injected))
+    else:
+        driver.find_element(By.CSS_SELECTOR, "#injections tbody tr td.items a").click()
+        wait(driver, "the injected item opened",
+             lambda d: d.find_element(By.ID, "item-title").text.startswith(f"[{first['items'][0]}] "))
+        check("an injected item's id opens it", True)
 
     # A phone's width: the same page, laid out in one column.
     driver.set_window_size(390, 844)

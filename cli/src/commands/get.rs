@@ -4,6 +4,7 @@
 //! named, not fatal.
 use super::Globals;
 use crate::error::Result;
+use crate::query::changed::{self, Here};
 use crate::query::rows::ItemRow;
 use crate::text::field;
 use crate::{output, query};
@@ -21,8 +22,10 @@ pub fn run(
 ) -> Result<i32> {
     let lib = g.open_for_query()?;
     let allow = g.allow(allow);
+    let here = Here::current(&g.config.projects);
     if let [id] = ids {
-        let answer = query::get(&lib, *id, transcript, &allow)?;
+        let mut answer = query::get(&lib, *id, transcript, &allow)?;
+        changed::mark_items(here.as_ref(), std::slice::from_mut(&mut answer.item));
         if show_sql {
             output::replay(&lib, answer.ran.as_ref());
         } else if g.json {
@@ -32,7 +35,8 @@ pub fn run(
         }
         return Ok(0);
     }
-    let answer = query::get_many(&lib, ids, transcript, &allow)?;
+    let mut answer = query::get_many(&lib, ids, transcript, &allow)?;
+    changed::mark_items(here.as_ref(), &mut answer.items);
     if show_sql {
         output::replay(&lib, answer.ran.as_ref());
         return Ok(0);
@@ -68,7 +72,7 @@ pub fn run(
 /// One item as text: its line, then each text field indented under its name.
 fn show(item: &ItemRow) {
     crate::say!(
-        "[{}] {} {} ({}, {}{})",
+        "[{}] {} {} ({}, {}{}){}",
         item.id,
         field(&item.occurred_at),
         field(&item.title),
@@ -79,7 +83,8 @@ fn show(item: &ItemRow) {
                 .unwrap_or("-")
         ),
         field(&item.source),
-        field(&output::marks(item.kind.as_deref(), item.global))
+        field(&output::marks(item.kind.as_deref(), item.global)),
+        output::changed_mark(&item.changed_since)
     );
     for (label, text) in [
         ("summary", &item.summary),

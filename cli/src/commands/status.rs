@@ -27,6 +27,44 @@ pub fn json(s: &Status) -> serde_json::Value {
     doc
 }
 
+/// What the hook gave the agents: the totals, then the newest few, one a line.
+fn injected(i: &status::injections::Injections) -> Vec<String> {
+    if i.blocks == 0 {
+        return vec!["hook injections: none logged".to_string()];
+    }
+    let by_event: Vec<String> = i
+        .by_event
+        .iter()
+        .map(|e| format!("{} {} ({} chars)", field(&e.event), e.blocks, e.chars))
+        .collect();
+    let mut out = vec![format!(
+        "hook injections: {} logged, {} characters, {} items listed, largest {} characters, slowest {} ms; by event: {}; the newest first:",
+        i.blocks,
+        i.chars,
+        i.items,
+        i.max_chars,
+        i.max_ms,
+        by_event.join(", ")
+    )];
+    for b in i.latest.iter().take(status::injections::SHOWN_IN_TEXT) {
+        let session = b
+            .session
+            .as_deref()
+            .map(|id| format!(" session {}", field(id)))
+            .unwrap_or_default();
+        let items: Vec<String> = b.items.iter().map(i64::to_string).collect();
+        out.push(format!(
+            "  {} {}{session}: {} chars, items [{}], {} ms",
+            b.at,
+            field(&b.event),
+            b.chars,
+            items.join(", "),
+            b.ms
+        ));
+    }
+    out
+}
+
 fn counts(list: &[status::Count]) -> String {
     list.iter()
         .map(|c| {
@@ -140,6 +178,7 @@ pub fn text(s: &Status) -> String {
             ));
         }
     }
+    out.extend(injected(&s.injections));
     if s.facts.is_some() {
         out.push(match &s.wipe_pending {
             Some(since) => format!("wipe: pending since {}", field(since)),

@@ -7,15 +7,17 @@
 use serde_json::json;
 
 use super::payload::Payload;
+use super::Said;
 use crate::args::HookArgs;
 use crate::error::Result;
 use crate::library::sessions::State;
 use crate::project::{file_in_checkout, project_of};
 use crate::query;
+use crate::query::changed::{self, Here};
 use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
 use crate::text::field;
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     let mut files: Vec<String> = Vec::new();
     for f in &p.files {
         for name in [
@@ -31,7 +33,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         }
     }
     if files.is_empty() {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
     let db = g.db()?;
     // Recorded before the library is read: a second event for the file costs no read.
@@ -40,7 +42,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
         None => files,
     };
     if files.is_empty() {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
     let project = a.project.clone().or_else(|| {
         p.cwd
@@ -65,6 +67,13 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             found.push((file.clone(), row));
         }
     }
+    // Still true? Their files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    let mut rows: Vec<_> = found.iter().map(|(_, row)| row.clone()).collect();
+    changed::mark(&lib, here.as_ref(), &mut rows, &g.allow(&a.access.allow))?;
+    for ((_, row), marked) in found.iter_mut().zip(rows) {
+        *row = marked;
+    }
     if g.json {
         let results: Vec<serde_json::Value> = found
             .iter()
@@ -74,13 +83,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             "command": "hook", "event": "PostToolUse", "project": project, "files": files,
             "results": results,
         });
-        return Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        return Ok(Said::json(&doc));
     }
     if found.is_empty() {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
     let lines: Vec<String> = found
         .iter()
@@ -93,15 +99,24 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             )
         })
         .collect();
+    let reach = super::reach::Reach::of(g, p);
     let heading = format!(
         "Earlier sessions in the recall memory that edited or named this file, newest first ({} shows one in full):",
-        super::reach::Reach::of(g, p).get()
+        reach.get()
     );
-    let text = crate::memory_block::block(&heading, &lines);
+    let (text, kept) = crate::memory_block::block_within(
+        &heading,
+        &lines,
+        crate::memory_block::MAX_CONTEXT,
+        &format!(
+            "`{}` lists a file's items",
+            reach.command("search --file PATH")
+        ),
+    );
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "PostToolUse", "additionalContext": text }
     });
-    Ok(format!("{out}\n"))
+    Ok(Said::context(format!("{out}\n"), &text, &lines[..kept]))
 }
 
 /// The file a name reaches through symbolic links, as its checkout names it, where that

@@ -62,8 +62,58 @@ fn log(message: &str) {
     }
 }
 
+/// What an event gives: what is printed, the characters of the context the agent is
+/// given in it (0: none, as for `--json`, which is for scripts), and the items that
+/// context lists.
+pub(crate) struct Said {
+    out: String,
+    context: usize,
+    items: Vec<i64>,
+}
+
+impl Said {
+    fn nothing() -> Said {
+        Said::printed(String::new())
+    }
+
+    /// Printed for a script or the agent's log, not given as context.
+    fn printed(out: String) -> Said {
+        Said {
+            out,
+            context: 0,
+            items: Vec::new(),
+        }
+    }
+
+    fn json(doc: &serde_json::Value) -> Said {
+        Said::printed(format!(
+            "{}\n",
+            serde_json::to_string_pretty(doc).unwrap_or_default()
+        ))
+    }
+
+    /// `out`, which gives the agent `context`, whose block holds `lines`.
+    fn context(out: String, context: &str, lines: &[String]) -> Said {
+        Said {
+            out,
+            context: crate::memory_block::chars(context),
+            items: ids_of(lines),
+        }
+    }
+}
+
+/// The ids of the items among a block's lines: each item's line starts `- [ID]`
+/// (`item_line`); the lines telling one are indented.
+fn ids_of(lines: &[String]) -> Vec<i64> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("- [")?.split_once(']')?.0.parse().ok())
+        .collect()
+}
+
 /// Runs the hook; always exit code 0.
 pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
+    let began = std::time::Instant::now();
     crate::library::cap_busy_timeout(WAIT);
     if let Ok(mut seen) = SEEN.lock() {
         seen.0 = cli.db.clone();
@@ -78,11 +128,16 @@ pub fn run(cli: &Cli, a: &HookArgs) -> i32 {
         say(None, &format!("internal error: {message}"));
     }));
     match std::panic::catch_unwind(|| answer(cli, a)) {
-        Ok(Ok(text)) => {
-            if !text.is_empty() {
+        Ok(Ok(said)) => {
+            if !said.out.is_empty() {
                 let mut out = std::io::stdout().lock();
-                if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                if let Err(e) = out
+                    .write_all(said.out.as_bytes())
+                    .and_then(|()| out.flush())
+                {
                     say(None, &format!("cannot write the context: {e}"));
+                } else if said.context > 0 {
+                    injected(&said, began.elapsed());
                 }
             }
         }
@@ -106,8 +161,25 @@ pub fn context(g: &Globals, a: &HookArgs, payload: &str) -> Result<String> {
         Event::Start => start::answer(g, a, &p),
         Event::Prompt => prompt::answer(g, a, &p),
         Event::Tool => file::answer(g, a, &p),
-        Event::Other(_) => Ok(String::new()),
+        Event::Other(_) => Ok(Said::nothing()),
     })
+    .map(|said| said.out)
+}
+
+/// Records a context given to the agent in the injection log beside the library (the
+/// one the hook opened; none, nothing is logged).
+fn injected(said: &Said, took: std::time::Duration) {
+    let (library, event, session) = SEEN.lock().map(|s| s.clone()).unwrap_or_default();
+    if let (Some(library), Some(event)) = (library, event) {
+        crate::status::injections::append(
+            &library,
+            &event,
+            session.as_deref(),
+            said.context,
+            &said.items,
+            u64::try_from(took.as_millis()).unwrap_or(u64::MAX),
+        );
+    }
 }
 
 /// A usage error of `recall hook` (a mistake in the agent's settings) is one line and
@@ -141,7 +213,7 @@ fn note(message: &str) {
 fn answer(
     cli: &Cli,
     a: &HookArgs,
-) -> std::result::Result<String, (Option<Event>, crate::error::Error)> {
+) -> std::result::Result<Said, (Option<Event>, crate::error::Error)> {
     let p = Payload::read().map_err(|e| (None, e))?;
     let event = p.event.clone();
     if let Ok(mut seen) = SEEN.lock() {
@@ -151,8 +223,12 @@ fn answer(
     respond(cli, a, &p).map_err(|e| (Some(event), e))
 }
 
-fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
+fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<Said> {
     let g = Globals::resolve(cli)?;
+    if let Ok(mut seen) = SEEN.lock() {
+        // The library the hook opened, for the injection log.
+        seen.0 = g.db.clone().or(seen.0.take());
+    }
     match &p.event {
         Event::Start | Event::Prompt => {
             let answer = match &p.event {
@@ -163,7 +239,9 @@ fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
             answer
         }
         Event::Tool => file::answer(&g, a, p),
-        Event::Other(name) if g.config.hook.capture_on.contains(name) => end::capture(cli, &g, p),
+        Event::Other(name) if g.config.hook.capture_on.contains(name) => {
+            end::capture(cli, &g, p).map(Said::printed)
+        }
         Event::Other(name) => {
             // The agent's settings send an event this configuration does not capture on:
             // a choice, not a failure, so not logged.
@@ -171,7 +249,7 @@ fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<String> {
                 "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, PostToolUse, and [hook] capture_on: {}); nothing done",
                 g.config.hook.capture_on.join(", ")
             )));
-            Ok(String::new())
+            Ok(Said::nothing())
         }
     }
 }
@@ -202,7 +280,7 @@ fn item_line(item: &crate::query::rows::Listed, with_project: bool) -> String {
         true => String::new(),
         false => format!(" ({})", about.join(", ")),
     };
-    format!("- [{}] {} {}{about}\n", t.id, t.date, t.title)
+    format!("- [{}] {} {}{about}{}\n", t.id, t.date, t.title, t.changed)
 }
 
 #[cfg(test)]
@@ -220,6 +298,7 @@ mod tests {
             source: "agent".into(),
             kind: None,
             global: false,
+            changed_since: Vec::new(),
         };
         let shop = item(14, "2024-06-02T10:00:00Z", "Remove analytics", Some("shop"));
         assert_eq!(

@@ -4,14 +4,16 @@
 use serde::Serialize;
 
 use super::payload::Payload;
+use super::Said;
 use crate::args::{Common, HookArgs, Recency, RelatedArgs, RelatedFlags};
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
 use crate::query;
+use crate::query::changed::{self, Here};
 use crate::query::rows::RelatedRow;
 use crate::settings::{self, Globals};
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     let related_args = RelatedArgs {
         prompt: String::new(),
         // The working folder's project (and the global items), as the start shows it:
@@ -41,24 +43,25 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
     // fails on them is not taken for the session's first.
     let every = a.every_prompt || g.config.hook.every_prompt;
     if !(every || first_prompt(&lib.path, p)) {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
-    let rows = query::related(&lib, &s, false)?.results;
+    let mut rows = query::related(&lib, &s, false)?.results;
+    // Still true? Their files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    changed::mark(&lib, here.as_ref(), &mut rows, &s.allow)?;
     if g.json {
         let doc = query::to_json(&HookAnswer {
             command: "hook",
             event: "UserPromptSubmit",
             results: &rows,
         })?;
-        return Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        return Ok(Said::json(&doc));
     }
     if rows.is_empty() {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
-    Ok(block(&rows, &super::reach::Reach::of(g, p)))
+    let (text, lines) = block(&rows, &super::reach::Reach::of(g, p));
+    Ok(Said::context(text.clone(), &text, &lines))
 }
 
 /// Whether this is the session's first prompt. A prompt whose first-ness cannot be known
@@ -89,9 +92,9 @@ struct HookAnswer<'a> {
 }
 
 /// The context block: a heading saying what these are and how to see one, then one line
-/// per item, as one block of memory handed over as data (`memory_block`); `rows` is not
-/// empty.
-fn block(rows: &[RelatedRow], reach: &super::reach::Reach) -> String {
+/// per item, as one block of memory handed over as data (`memory_block`), within
+/// `MAX_CONTEXT`; and the lines it holds. `rows` is not empty.
+fn block(rows: &[RelatedRow], reach: &super::reach::Reach) -> (String, Vec<String>) {
     let lines: Vec<String> = rows
         .iter()
         .map(|row| super::item_line(&row.item, true))
@@ -100,5 +103,11 @@ fn block(rows: &[RelatedRow], reach: &super::reach::Reach) -> String {
         "Earlier items from the recall memory that share words with this prompt ({} shows one in full):",
         reach.get()
     );
-    crate::memory_block::block(&heading, &lines)
+    let (text, kept) = crate::memory_block::block_within(
+        &heading,
+        &lines,
+        crate::memory_block::MAX_CONTEXT,
+        &format!("`{}` finds more", reach.command("search WORDS")),
+    );
+    (text, lines[..kept].to_vec())
 }

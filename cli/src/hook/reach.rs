@@ -129,6 +129,13 @@ fn json_server(bytes: &[u8]) -> bool {
         .is_some_and(|command| setup::recall_program(&command))
 }
 
+/// One word of a command line, shell-quoted only where needed.
+pub fn quoted(word: &str) -> String {
+    shlex::try_quote(word)
+        .map(std::borrow::Cow::into_owned)
+        .unwrap_or_else(|_| word.to_string())
+}
+
 /// The hook's own program and its library, as a command line for a POSIX shell.
 fn command_line(db: Option<&Path>) -> String {
     let program = std::env::current_exe()

@@ -12,19 +12,22 @@ use serde_json::json;
 
 use super::payload::Payload;
 use super::recap;
+use super::Said;
 use crate::args::{self, HookArgs};
 use crate::capture::errors::is_error_line;
 use crate::capture::noise;
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
+use crate::memory_block::{chars, MAX_CONTEXT};
 use crate::project::project_of;
 use crate::query;
+use crate::query::changed::{self, Here};
 use crate::query::rows::{ItemRow, Listed};
 use crate::settings::{self, Globals};
 use crate::text::field;
 use recall_core::defaults::LIST_MAX_LIMIT;
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     let db = g.db()?;
     if let (Some(session), Some("resume" | "compact")) = (&p.session, p.source.as_deref()) {
         if State::resumed(db, session) == Outcome::Locked {
@@ -40,50 +43,75 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<String> {
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
     if project.is_none() && !g.config.hook.start_without_project {
-        return Ok(String::new());
+        return Ok(Said::nothing());
     }
-    let (rows, newest) = newest_items(g, project.as_deref(), None, &a.access)?;
+    // Still true? The items' files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    let (rows, newest) = newest_items(g, project.as_deref(), None, &a.access, here.as_ref())?;
     if g.json {
         let doc = json!({
             "command": "hook", "event": "SessionStart", "project": project,
             "results": query::to_json(&rows)?,
         });
-        return Ok(format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        ));
+        return Ok(Said::json(&doc));
     }
-    let mut text = block(
+    // The notice and the usage line after the block are recall's; the whole stays within
+    // `MAX_CONTEXT`.
+    let reach = super::reach::Reach::of(g, p);
+    let mut after: String = super::notice::failure_notice(db, &reach.command("status"))
+        .map(|line| line + "\n")
+        .unwrap_or_default();
+    after.push_str(&reach.usage());
+    let (mut text, shown) = block(
         g,
         project.as_deref(),
         p.cwd.as_deref(),
         &rows,
         newest.as_ref(),
+        MAX_CONTEXT.saturating_sub(chars(&after)),
+        &reach,
     );
-    let reach = super::reach::Reach::of(g, p);
-    text.extend(
-        super::notice::failure_notice(db, &reach.command("status")).map(|line| line + "\n"),
-    );
-    text.push_str(&reach.usage());
+    text.push_str(&after);
     let out = json!({
         "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
     });
-    Ok(format!("{out}\n"))
+    Ok(Said::context(format!("{out}\n"), &text, &shown))
 }
 
 /// What a session started in `project` just after `until` is given, as an agent wired
 /// without the MCP tools reads it: the block and the usage line (the failure notice,
 /// about capture, aside). What `recall eval --start-cost` measures.
 pub fn context_at(g: &Globals, project: &str, until: &str) -> Result<String> {
-    let (rows, newest) = newest_items(g, Some(project), Some(until), &args::AccessArgs::default())?;
-    let mut text = block(g, Some(project), None, &rows, newest.as_ref());
-    text.push_str(&usage_line(g));
+    let (rows, newest) = newest_items(
+        g,
+        Some(project),
+        Some(until),
+        &args::AccessArgs::default(),
+        None,
+    )?;
+    let usage = usage_line(g);
+    let reach = super::reach::Reach::of(g, &bare());
+    let (mut text, _) = block(
+        g,
+        Some(project),
+        None,
+        &rows,
+        newest.as_ref(),
+        MAX_CONTEXT.saturating_sub(chars(&usage)),
+        &reach,
+    );
+    text.push_str(&usage);
     Ok(text)
 }
 
 /// The usage line the start ends with, for an agent wired without the MCP tools.
 pub fn usage_line(g: &Globals) -> String {
-    let bare = Payload {
+    super::reach::Reach::of(g, &bare()).usage()
+}
+
+/// A payload of no agent, folder or session.
+fn bare() -> Payload {
+    Payload {
         event: super::payload::Event::Start,
         session: None,
         cwd: None,
@@ -91,17 +119,18 @@ pub fn usage_line(g: &Globals) -> String {
         source: None,
         prompt: String::new(),
         files: Vec::new(),
-    };
-    super::reach::Reach::of(g, &bare).usage()
+    }
 }
 
 /// The project's newest items (up to `until`, when given) the start lists, and the
-/// newest of them in full.
+/// newest of them in full; each marked with its files changed since, as seen from
+/// `here`.
 fn newest_items(
     g: &Globals,
     project: Option<&str>,
     until: Option<&str>,
     access: &args::AccessArgs,
+    here: Option<&Here>,
 ) -> Result<(Vec<Listed>, Option<ItemRow>)> {
     let limit = g.config.hook.start_items;
     if limit == 0 {
@@ -139,22 +168,36 @@ fn newest_items(
         .filter(|(_, item)| titles.insert(item.title.trim().to_lowercase()))
         .take(usize::try_from(limit).unwrap_or(0))
         .collect();
-    let newest = kept.first().map(|(_, item)| item.clone());
-    Ok((kept.into_iter().map(|(l, _)| l).collect(), newest))
+    let mut items: Vec<ItemRow> = kept.iter().map(|(_, item)| item.clone()).collect();
+    changed::mark_items(here, &mut items);
+    let newest = items.first().cloned();
+    let rows = kept
+        .into_iter()
+        .zip(items)
+        .map(|((mut l, _), item)| {
+            l.changed_since = item.changed_since;
+            l
+        })
+        .collect();
+    Ok((rows, newest))
 }
 
 /// The memory block: the heading, the newest item told, the older ones a line each,
-/// within `[hook] start_budget`; empty when there are no items. The items are memory,
-/// handed over as data; the usage line after them is recall's.
+/// within `[hook] start_budget`, and within `max` characters whatever the budget
+/// (`memory_block::block_within`: whole lines, then one naming the timeline that lists
+/// the rest); empty when there are no items. Also the lines it holds. The items are
+/// memory, handed over as data; the usage line after them is recall's.
 fn block(
     g: &Globals,
     project: Option<&str>,
     cwd: Option<&str>,
     rows: &[Listed],
     newest: Option<&ItemRow>,
-) -> String {
+    max: usize,
+    reach: &super::reach::Reach,
+) -> (String, Vec<String>) {
     if rows.is_empty() {
-        return String::new();
+        return (String::new(), Vec::new());
     }
     let heading = match project {
         Some(name) => format!(
@@ -172,7 +215,21 @@ fn block(
         .map(|item| told(item, project, top.as_deref()))
         .unwrap_or_default();
     let lines = within_budget(&heading, rows, project.is_none(), told, budget);
-    crate::memory_block::block(&heading, &lines)
+    let limit = g.config.hook.start_items;
+    let timeline = match project {
+        Some(name) => format!(
+            "timeline --project {} --limit {limit}",
+            super::reach::quoted(name)
+        ),
+        None => format!("timeline --limit {limit}"),
+    };
+    let (block, kept) = crate::memory_block::block_within(
+        &heading,
+        &lines,
+        max,
+        &format!("`{}` lists them", reach.command(&timeline)),
+    );
+    (block, lines[..kept].to_vec())
 }
 
 /// The lines of the block: the newest item's line and the lines telling it, then one line
@@ -259,7 +316,7 @@ fn told(item: &ItemRow, project: Option<&str>, top: Option<&std::path::Path>) ->
     }
     let recap = recap::Recap::of(&item.summary);
     push("Recap", &recap.told, RECAP_CHARS);
-    let files = files_of(&item.atoms, project, top);
+    let files = crate::project::item_files(&item.atoms, project, top);
     if !files.is_empty() {
         let shown: Vec<&str> = files.iter().take(FILES_SHOWN).map(String::as_str).collect();
         let more = match files.len().saturating_sub(FILES_SHOWN) {
@@ -284,63 +341,6 @@ const RECAP_CHARS: usize = 360;
 const PENDING_CHARS: usize = 240;
 /// How many of the files it changed are named.
 const FILES_SHOWN: usize = 6;
-
-/// The files among an item's atoms (capture writes there the files a session wrote or
-/// edited, one a line, after its errors and commands): the lines that are a path. Each
-/// named from its checkout's top folder when it is one here, else from the project's
-/// folder in the path (`/home/a/shop/src/tax.rs` in project shop: `src/tax.rs`).
-/// A name without a folder (`inventory.py`, as Codex's patches name a file at the
-/// checkout's top) is a file only where `top`, the working folder's checkout, holds it:
-/// alone, such a line could as well be a version or a host name.
-fn files_of(atoms: &str, project: Option<&str>, top: Option<&std::path::Path>) -> Vec<String> {
-    let mut files: Vec<String> = Vec::new();
-    for line in atoms.lines().map(str::trim) {
-        // Absolute (Claude Code's tools), or relative to the working folder with a
-        // folder and an extension (Codex's patches: `src/tax.rs`).
-        let relative_file = || {
-            line.contains('/')
-                && line
-                    .rsplit('/')
-                    .next()
-                    .and_then(|name| name.rsplit_once('.'))
-                    .is_some_and(|(stem, ext)| {
-                        !stem.is_empty()
-                            && !ext.is_empty()
-                            && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                    })
-        };
-        let top_file = || {
-            !line.contains(['/', '\\'])
-                && line.rsplit_once('.').is_some_and(|(stem, ext)| {
-                    !stem.is_empty() && ext.starts_with(|c: char| c.is_ascii_alphabetic())
-                })
-                && top.is_some_and(|t| t.join(line).is_file())
-        };
-        let path_like = !line.is_empty()
-            && !line.contains(char::is_whitespace)
-            && !line.contains("://")
-            && (crate::project::is_absolute_folder(line) || relative_file() || top_file());
-        if !path_like {
-            continue;
-        }
-        let mut name = crate::project::file_in_checkout(line, None);
-        if crate::project::is_absolute_folder(&name) {
-            if let Some(p) = project.filter(|p| !p.is_empty()) {
-                for sep in ['/', '\\'] {
-                    let marker = format!("{sep}{p}{sep}");
-                    if let Some(at) = name.rfind(&marker) {
-                        name = name[at + marker.len()..].to_string();
-                        break;
-                    }
-                }
-            }
-        }
-        if !files.contains(&name) {
-            files.push(name);
-        }
-    }
-    files
-}
 
 /// `text` cut to `max` characters, with `…` where it was cut.
 fn cut(text: &str, max: usize) -> String {

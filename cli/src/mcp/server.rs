@@ -23,7 +23,8 @@ use crate::error::Result;
 use crate::items::forget::ForgetRequest;
 use crate::library::{self, Library};
 use crate::line_process::{self, Cancel};
-use crate::query::{self, to_json};
+use crate::query::changed::{self, Fresh, Here, Marked};
+use crate::query::{self, to_json, Answer};
 use crate::settings::{self, Globals};
 
 #[derive(Clone)]
@@ -269,43 +270,76 @@ impl Shared {
             let schema = schema.map(|t| t.input_schema.as_ref()).unwrap_or(&empty);
             arguments::check(schema, arguments)
         };
+        // The server's own folder, where its agent started it: the checkout items'
+        // files are checked in (`query::changed`).
+        let here = Here::current(&g.config.projects);
         match name {
             "search" => {
                 let (arguments, given) = tools::split(name, checked(schema)?)?;
                 let a = input::<tools::Search>(arguments)?.args(access, given)?;
                 if let Some(file) = &a.file {
-                    let s = settings::FileItems::resolve(g, &a, file, None)?;
-                    return to_json(&query::file_items(lib, &s, a.common.explain)?);
+                    let mut s = settings::FileItems::resolve(g, &a, file, None)?;
+                    let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                    let mut answer = query::file_items(lib, &s, a.common.explain)?;
+                    fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                    return to_json(&answer);
                 }
-                let s = settings::Search::resolve(g, &a)?;
-                to_json(&query::search(lib, &s, a.common.explain)?)
+                let mut s = settings::Search::resolve(g, &a)?;
+                let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                let mut answer = query::search(lib, &s, a.common.explain)?;
+                fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                to_json(&answer)
             }
             "later" => {
                 let a = input::<tools::Later>(checked(schema)?)?.args(access)?;
                 let s = settings::Later::resolve(g, &a)?;
-                to_json(&query::later(lib, &s, a.common.explain)?)
+                marked(
+                    lib,
+                    &here,
+                    query::later(lib, &s, a.common.explain)?,
+                    &s.allow,
+                )
             }
             "related" => {
                 let (arguments, given) = tools::split(name, checked(schema)?)?;
                 let a = input::<tools::Related>(arguments)?.args(access, given)?;
                 let s = settings::Related::resolve(g, &a)?;
-                to_json(&query::related(lib, &s, a.common.explain)?)
+                marked(
+                    lib,
+                    &here,
+                    query::related(lib, &s, a.common.explain)?,
+                    &s.allow,
+                )
             }
             "timeline" => {
                 let a = input::<tools::Timeline>(checked(schema)?)?.args(access)?;
                 let s = settings::Timeline::resolve(g, &a)?;
                 match &s.around {
-                    Some(around) => to_json(&query::around(lib, &s, around, a.common.explain)?),
-                    None => to_json(&query::timeline(lib, &s, a.common.explain)?),
+                    Some(around) => {
+                        let answer = query::around(lib, &s, around, a.common.explain)?;
+                        marked(lib, &here, answer, &s.allow)
+                    }
+                    None => marked(
+                        lib,
+                        &here,
+                        query::timeline(lib, &s, a.common.explain)?,
+                        &s.allow,
+                    ),
                 }
             }
             "get" => {
                 let a = input::<tools::Get>(checked(schema)?)?;
                 let allow = g.allow(&access.allow);
                 match a.wanted()? {
-                    tools::Wanted::One(id) => to_json(&query::get(lib, id, a.transcript, &allow)?),
+                    tools::Wanted::One(id) => {
+                        let mut answer = query::get(lib, id, a.transcript, &allow)?;
+                        changed::mark_items(here.as_ref(), std::slice::from_mut(&mut answer.item));
+                        to_json(&answer)
+                    }
                     tools::Wanted::Several(ids) => {
-                        to_json(&query::get_many(lib, &ids, a.transcript, &allow)?)
+                        let mut answer = query::get_many(lib, &ids, a.transcript, &allow)?;
+                        changed::mark_items(here.as_ref(), &mut answer.items);
+                        to_json(&answer)
                     }
                 }
             }
@@ -341,4 +375,16 @@ pub(crate) fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()>
 /// Checked arguments as a tool's input; a failure here is one the check did not foresee.
 fn input<T: DeserializeOwned>(arguments: Json) -> Result<T> {
     serde_json::from_value(arguments).map_err(|e| err!("bad arguments: {e}"))
+}
+
+/// An answer as the tools give it, each result naming its files changed since, as seen
+/// from the server's folder.
+fn marked<R: Marked + serde::Serialize>(
+    lib: &Library,
+    here: &Option<Here>,
+    mut answer: Answer<R>,
+    allow: &Option<Vec<String>>,
+) -> Result<Json> {
+    changed::mark(lib, here.as_ref(), &mut answer.results, allow)?;
+    to_json(&answer)
 }

@@ -89,6 +89,10 @@ pub struct Search {
     /// left out): its path relative to the repository's top folder (src/billing/tax.rs),
     /// which matches in every clone, or an absolute path.
     pub file: Option<String>,
+    /// Leave out the items whose files changed after them (in the server's checkout);
+    /// each other result names such files in changed_since.
+    #[serde(default)]
+    pub fresh: bool,
     /// Only items of this project.
     pub project: Option<String>,
     /// Only items of this source (the agent or tool that wrote them).
@@ -133,6 +137,7 @@ impl Search {
         Ok(args::SearchArgs {
             query,
             file: self.file,
+            fresh: self.fresh,
             filters: args::Filters {
                 project: self.project,
                 source: self.source,

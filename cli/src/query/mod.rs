@@ -3,6 +3,7 @@
 //! (`answer`, `rows`), which becomes JSON once, at the edge. The commands, the MCP
 //! server, the prompt hook, `recall eval` and the benchmarks all read through here.
 pub mod answer;
+pub mod changed;
 pub mod explain;
 mod file;
 mod get;

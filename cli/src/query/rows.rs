@@ -19,6 +19,10 @@ pub struct Listed {
     pub kind: Option<String>,
     /// Visible in every project.
     pub global: bool,
+    /// Its files that changed after it, as seen from the working folder
+    /// (`query::changed`); left out of JSON where none did or none could be checked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed_since: Vec<String>,
 }
 
 impl Listed {
@@ -31,6 +35,7 @@ impl Listed {
             source: c.text("source")?.unwrap_or_default(),
             kind: c.text("kind")?,
             global: c.int("global")?.unwrap_or_default() == 1,
+            changed_since: Vec::new(),
         })
     }
 }
@@ -266,6 +271,9 @@ pub struct ItemRow {
     /// Asked for or not, an item without a transcript shows none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
+    /// As `Listed::changed_since`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed_since: Vec<String>,
 }
 
 impl ItemRow {
@@ -284,6 +292,7 @@ impl ItemRow {
             kind: c.text("kind")?,
             global: c.int("global")?.unwrap_or_default() == 1,
             transcript: c.text("transcript")?,
+            changed_since: Vec::new(),
         })
     }
 }

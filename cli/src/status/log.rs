@@ -80,15 +80,22 @@ pub fn append(library: &Path, event: &str, session: Option<&str>, message: &str)
         )
         .into_owned(),
     };
-    let Ok(mut line) = serde_json::to_string(&failure) else {
+    append_line(library, SUFFIX, &failure);
+}
+
+/// Appends `entry` as one JSON line to the file beside `library` named by `suffix`,
+/// renaming it to `SUFFIX.1` first once it has reached `MAX_BYTES`; never an error,
+/// never a wait. The one rule of every log beside the library (`injections` too).
+pub(crate) fn append_line<T: Serialize>(library: &Path, suffix: &str, entry: &T) {
+    let Ok(mut line) = serde_json::to_string(entry) else {
         return;
     };
     line.push('\n');
-    let path = path_of(library);
+    let path = sidecar(library, suffix);
     if std::fs::metadata(&path).is_ok_and(|m| m.len() >= MAX_BYTES) {
         // Two hooks may both rotate: the second moves a log of a line or two over the
         // first's `.1`, which loses old lines only.
-        let _ = std::fs::rename(&path, rotated_of(library));
+        let _ = std::fs::rename(&path, sidecar(library, &format!("{suffix}.1")));
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -103,8 +110,21 @@ pub fn append(library: &Path, event: &str, session: Option<&str>, message: &str)
 /// failure (a torn or foreign line) are left out. At most `MAX_BYTES` of each file's end
 /// is read, whatever its size.
 pub fn read(library: &Path) -> std::io::Result<Vec<Failure>> {
+    read_lines(library, SUFFIX)
+}
+
+/// The entries of the log beside `library` named by `suffix` and of its rotated part,
+/// oldest first; lines that are not an entry (a torn or foreign line) are left out. At
+/// most `MAX_BYTES` of each file's end is read, whatever its size.
+pub(crate) fn read_lines<T: serde::de::DeserializeOwned>(
+    library: &Path,
+    suffix: &str,
+) -> std::io::Result<Vec<T>> {
     let mut all = Vec::new();
-    for path in [rotated_of(library), path_of(library)] {
+    for path in [
+        sidecar(library, &format!("{suffix}.1")),
+        sidecar(library, suffix),
+    ] {
         let text = match tail(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -112,7 +132,7 @@ pub fn read(library: &Path) -> std::io::Result<Vec<Failure>> {
         };
         all.extend(
             text.lines()
-                .filter_map(|line| serde_json::from_str::<Failure>(line).ok()),
+                .filter_map(|line| serde_json::from_str::<T>(line).ok()),
         );
     }
     Ok(all)

@@ -1,10 +1,11 @@
 //! `recall status`: one typed `Status` of a library and of what fills it: the library's
 //! facts, each agent's last capture (the library's capture records), the captures that
 //! failed (the hook's session state, `sessions`), the hook's failures (the failure log
-//! beside the library, `log`), a pending wipe, the vectors' freshness, and what needs
+//! beside the library, `log`), what the hook injected (`injections`), a pending wipe, the vectors' freshness, and what needs
 //! attention, each with what to do. Reads only: the library is opened read-only (a
 //! read-only file and a Litestream replica work), the files beside it are read, never
 //! written.
+pub mod injections;
 pub mod log;
 pub mod sessions;
 
@@ -124,6 +125,8 @@ pub struct Status {
     /// All the failures the log holds, and those after `last_success`.
     pub hook_failures_total: usize,
     pub hook_failures_since_success: usize,
+    /// What the hook gave the agents (the injection log beside the library).
+    pub injections: injections::Injections,
     /// When a forget's wipe was left pending, and why the last try did not finish.
     pub wipe_pending: Option<String>,
     pub wipe_unfinished: Option<String>,
@@ -155,6 +158,7 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
         hook_failures: Vec::new(),
         hook_failures_total: 0,
         hook_failures_since_success: 0,
+        injections: injections::Injections::default(),
         wipe_pending: None,
         wipe_unfinished: None,
         vectors: None,
@@ -207,6 +211,14 @@ pub fn read(path: &Path, tokenizer: Option<&str>, allow: Option<&Vec<String>>) -
         Vec::new()
     });
     s.hook_failures_total = failures.len();
+    let injected = injections::read(path).unwrap_or_else(|e| {
+        s.notes.push(format!(
+            "the injection log {} cannot be read ({e})",
+            injections::path_of(path).display()
+        ));
+        Vec::new()
+    });
+    s.injections = injections::totals(&injected);
     let recent: Vec<&Failure> = failures
         .iter()
         .filter(|f| s.last_success.as_ref().is_none_or(|ok| f.at > *ok))

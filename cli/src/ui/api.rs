@@ -19,6 +19,7 @@ use crate::mcp::libraries::Libraries;
 use crate::mcp::server::refresh;
 use crate::mcp::{signals, tools};
 use crate::output::{lines, Listing};
+use crate::query::changed::{self, Fresh, Here, Marked};
 use crate::query::{self, to_json, Answer};
 use crate::settings::{self, Globals};
 
@@ -132,6 +133,18 @@ impl Api {
         self.globals.allow(&self.access.allow)
     }
 
+    /// An answer with its lines, each result naming its files changed since, as seen
+    /// from the page's folder (where `recall ui` runs).
+    fn listed<R: Listing + Marked + serde::Serialize>(
+        &self,
+        lib: &Library,
+        mut answer: Answer<R>,
+    ) -> Result<Json> {
+        let here = Here::current(&self.globals.config.projects);
+        changed::mark(lib, here.as_ref(), &mut answer.results, &self.allow())?;
+        listing(&answer)
+    }
+
     fn read(&self, action: &str, body: Json, lib: &Library) -> Result<Json> {
         let g = &self.globals;
         match action {
@@ -141,17 +154,29 @@ impl Api {
                 // Every hit says which words it holds, and where.
                 search.explain = true;
                 let a = search.args(&self.access, given)?;
+                let here = Here::current(&g.config.projects);
                 if let Some(file) = &a.file {
-                    let s = settings::FileItems::resolve(g, &a, file, None)?;
-                    return listing(&query::file_items(lib, &s, true)?);
+                    let mut s = settings::FileItems::resolve(g, &a, file, None)?;
+                    let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                    let mut answer = query::file_items(lib, &s, true)?;
+                    fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                    return listing(&answer);
                 }
-                let s = settings::Search::resolve(g, &a)?;
-                listing(&query::search(lib, &s, true)?)
+                let mut s = settings::Search::resolve(g, &a)?;
+                let fresh = Fresh::ask(a.fresh, &mut s.limit);
+                let mut answer = query::search(lib, &s, true)?;
+                fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+                listing(&answer)
             }
             "item" => {
                 let One { id } = input(body)?;
                 // The transcript is not sent here: `transcript` sends it a page at a time.
-                let mut item = to_json(&query::get(lib, id, false, &self.allow())?)?;
+                let mut got = query::get(lib, id, false, &self.allow())?;
+                changed::mark_items(
+                    Here::current(&g.config.projects).as_ref(),
+                    std::slice::from_mut(&mut got.item),
+                );
+                let mut item = to_json(&got)?;
                 let total = transcript_page(lib, id, 0, 0, &self.allow())?["total"].clone();
                 item["item"]["transcript_chars"] = total;
                 // Its neighbours in time and what came later: each its command's answer,
@@ -175,7 +200,7 @@ impl Api {
                         .around
                         .as_ref()
                         .ok_or_else(|| err!("no item to list around"))?;
-                    listing(&query::around(lib, &s, around, false)?)
+                    self.listed(lib, query::around(lib, &s, around, false)?)
                 })();
                 let later = (|| {
                     let l = tools::Later {
@@ -186,7 +211,7 @@ impl Api {
                         explain: true,
                     };
                     let s = settings::Later::resolve(g, &l.args(&self.access)?)?;
-                    listing(&query::later(lib, &s, true)?)
+                    self.listed(lib, query::later(lib, &s, true)?)
                 })();
                 Ok(json!({
                     "command": "item",

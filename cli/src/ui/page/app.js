@@ -104,12 +104,14 @@
     const dl = $("item-fields");
     dl.replaceChildren();
     const order = ["id", "title", "project", "source", "kind", "global", "occurred_at",
-      "imported_at", "summary", "questions", "atoms"];
+      "imported_at", "summary", "questions", "atoms", "changed_since"];
     const keys = order.filter((k) => k in item)
       .concat(Object.keys(item).filter((k) => !order.includes(k) && k !== "transcript"));
     for (const k of keys) {
       const v = item[k];
-      dl.append(el("dt", k), el("dd", v === null ? "—" : (typeof v === "object" ? JSON.stringify(v) : v)));
+      const shown = v === null ? "—" : Array.isArray(v) ? v.join(", ")
+        : typeof v === "object" ? JSON.stringify(v) : v;
+      dl.append(el("dt", k), el("dd", shown));
     }
   }
 
@@ -242,11 +244,35 @@
     } catch (e) { say(e.message, true); }
   }
 
-  // What recall status prints.
+  // What recall status prints, and the blocks the hook injected, the newest first (the
+  // injection log's entries as recall --json status gives them), each item a link.
   async function status() {
     const pre = $("status");
+    const body = $("injections").querySelector("tbody");
     pre.textContent = "";
-    try { pre.textContent = (await api("status", {})).text; } catch (e) { say(e.message, true); }
+    body.replaceChildren();
+    try {
+      const d = await api("status", {});
+      pre.textContent = d.text;
+      const inj = d.status.injections;
+      $("injections-note").textContent = inj.blocks
+        ? inj.blocks + " logged, " + inj.chars + " characters in all; the newest " + inj.latest.length + ":"
+        : "None logged.";
+      for (const i of inj.latest) {
+        const tr = el("tr");
+        tr.append(el("td", i.at), el("td", i.event), el("td", i.session || ""), el("td", i.chars));
+        const items = el("td", null, "items");
+        i.items.forEach((id, n) => {
+          if (n) items.append(" ");
+          const a = el("a", "[" + id + "]", "id");
+          a.href = "#";
+          a.addEventListener("click", (ev) => { ev.preventDefault(); open(id); });
+          items.append(a);
+        });
+        tr.append(items, el("td", i.ms));
+        body.append(tr);
+      }
+    } catch (e) { say(e.message, true); }
   }
 
   async function start() {
