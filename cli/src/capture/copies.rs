@@ -283,4 +283,79 @@ mod tests {
         Copies::default().drop_copied(&new, &mut fresh);
         assert_eq!(fresh.records.len(), 2);
     }
+
+    /// One capture's index of a folder is read as far back as each session asks, and a
+    /// file already in it counts only when written since the session's first record.
+    #[test]
+    fn a_folder_is_read_back_as_far_as_each_session_asks() {
+        let dir = std::env::temp_dir().join(format!("recall-copies-back-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let at = |t: &str| t.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+        let write = |name: &str, records: &[(&str, &str)], written: &str| {
+            let path = dir.join(name);
+            let text: String = records
+                .iter()
+                .map(|(u, t)| format!("{{\"uuid\":\"{u}\",\"timestamp\":\"{t}\"}}\n"))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            let when = SystemTime::UNIX_EPOCH
+                + Duration::from_secs(at(written).timestamp().try_into().unwrap());
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(when)
+                .unwrap();
+            path
+        };
+        let (t1, t2, t3) = (
+            "2020-01-01T10:00:00Z",
+            "2020-01-01T10:05:00Z",
+            "2020-01-02T09:00:00Z",
+        );
+        write("old.jsonl", &[("a", t1), ("b", t2)], "2020-01-01T11:00:00Z");
+        let new = write(
+            "new.jsonl",
+            &[("a", t1), ("b", t2), ("c", t3)],
+            "2020-01-02T12:00:00Z",
+        );
+        let (r1, r2, r3) = (
+            "2026-03-01T10:00:00Z",
+            "2026-03-01T10:01:00Z",
+            "2026-03-01T12:00:00Z",
+        );
+        write(
+            "recent.jsonl",
+            &[("x", r1), ("y", r2)],
+            "2026-03-01T11:00:00Z",
+        );
+        let recent2 = write(
+            "recent2.jsonl",
+            &[("x", r1), ("y", r2), ("z", r3)],
+            "2026-03-01T13:00:00Z",
+        );
+        let opening = |uuids: &[&str], first: &str| {
+            let mut s = session(uuids);
+            s.records[0].at = Some(at(first));
+            s
+        };
+        let mut copies = Copies::default();
+        // Only the files written since 2026 are read for the first session asked of.
+        let mut s = opening(&["x", "y", "z"], r1);
+        copies.drop_copied(&recent2, &mut s);
+        assert_eq!((s.records.len(), s.skipped.get(COPIED)), (1, Some(&2)));
+        assert_eq!(copies.folders[&dir].read, 2);
+        // A session of 2020 has the folder read back to its time: its copies are found.
+        let mut s = opening(&["a", "b", "c"], t1);
+        copies.drop_copied(&new, &mut s);
+        assert_eq!((s.records.len(), s.skipped.get(COPIED)), (1, Some(&2)));
+        assert_eq!(copies.folders[&dir].read, 4);
+        // The earlier file, read already, was written before this session's first
+        // record: it holds no copy of it.
+        let mut s = opening(&["a", "b", "c"], t3);
+        copies.drop_copied(&new, &mut s);
+        assert_eq!((s.records.len(), s.skipped.get(COPIED)), (3, None));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
