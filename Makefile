@@ -136,9 +136,10 @@ bench-quick:
 
 # recall capture on a generated tree of 1,000 agent sessions, about 300 MB (made once,
 # kept in target/bench-capture/): the first capture and a second with nothing new,
-# against recall import of the same text; then 10,000 small sessions against the import
-# of the items they make, as a ratio (docs/performance.md#capture). BENCH_ARGS passes
-# options to benches/capture/run.py (--small-only, --small N).
+# against recall import of the same text; then 1,000, 2,000 and 10,000 small sessions
+# against the import of the items they make, as a ratio, and the fixed cost a run and the
+# cost a file (docs/performance.md#capture). BENCH_ARGS passes options to
+# benches/capture/run.py (--small-only, --small N[,N…], --small-repeat R).
 bench-capture:
 	$(CARGO) build --release -p recall-cli
 	/usr/bin/python3 benches/capture/run.py "$(TARGET_DIR)/release/recall" "$(TARGET_DIR)/bench-capture" $(BENCH_ARGS)

@@ -3,12 +3,14 @@
 sessions (make_sessions.py), the first run and a second with nothing new, against a
 baseline measured in the same run: `recall import` of the same text as JSON Lines.
 
-Then many small sessions (--small N, 10,000 by default, about 3 kB each): their first
-capture against `recall import` of the very items that capture made, as a ratio in
-the same run (the cost a file: the transaction, its commit, statements).
+Then many small sessions (--small N[,N…], 1,000, 2,000 and 10,000 by default, about
+4 kB each): at each size, their first capture against `recall import` of the very items
+that capture made, as a ratio in the same run (the cost a file: the transaction, its
+commit, statements), each the median of --small-repeat runs; then the fixed cost of a
+run (a capture of no file, an import of no line) and the cost a file above it.
 
 Usage: run.py RECALL OUT [--sessions N] [--megabytes MB] [--seed S] [--repeat R]
-              [--small N] [--small-only]
+              [--small N[,N…]] [--small-repeat R] [--small-only]
 The trees are made once per seed and size and kept in OUT; each library is new.
 """
 import argparse
@@ -76,7 +78,8 @@ def main():
     ap.add_argument("--megabytes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=27)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--small", type=int, default=10000)
+    ap.add_argument("--small", type=sizes, default=[1000, 2000, 10000])
+    ap.add_argument("--small-repeat", type=int, default=1)
     ap.add_argument("--small-only", action="store_true")
     a = ap.parse_args()
     recall = os.path.abspath(a.recall)
@@ -84,6 +87,18 @@ def main():
         large(a, recall)
     if a.small:
         small(a, recall)
+
+
+def sizes(text):
+    """`1000,2000`: the numbers of small sessions, each a run of its own."""
+    return [int(n) for n in text.split(",") if n.strip()]
+
+
+def median(runs):
+    """The run of the median wall time, and the median CPU time."""
+    runs = sorted(runs, key=lambda r: r.wall)
+    cpu = statistics.median(r.cpu for r in runs)
+    return Run(runs[len(runs) // 2].wall, cpu, None)
 
 
 def items_of(db, out):
@@ -149,23 +164,65 @@ def small_tree(out, n, seed):
 
 
 def small(a, recall):
-    out = os.path.join(a.out, f"small-{a.small}")
-    files, size = small_tree(out, a.small, a.seed)
-    print(f"\nsmall sessions: {a.small} sessions in {len(files)} files, {size / 1e6:.0f} MB ({out})")
-    env = dict(os.environ, CLAUDE_CONFIG_DIR=os.path.join(out, "claude"), CODEX_HOME=os.path.join(out, "codex"))
+    """At each size, the first capture of small sessions and the import of its items;
+    then the cost of a run with nothing to do and the cost a file above it."""
+    env = dict(os.environ)
     for k in ("RECALL_DB", "RECALL_CONFIG", "RECALL_TOKENIZER"):
         env.pop(k, None)
-    db = library(recall, out, "capture.db")
-    first, text = timed([recall, "--db", db, "--json", "capture"], env)
-    doc = json.loads(text)
-    items = os.path.join(out, "captured-items.jsonl")
-    n = items_of(db, items)
-    imported = library(recall, out, "import.db")
-    baseline, _ = timed([recall, "--db", imported, "--json", "import", items], env)
-    print(f"first capture: {first.wall:.3f} s wall, {first.cpu:.3f} s CPU; {doc['files']} files, {doc['added']} items")
-    print(f"import of the same {n} items: {baseline.wall:.3f} s wall, {baseline.cpu:.3f} s CPU")
-    print(f"small sessions, first capture / import of its items: wall {first.wall / baseline.wall:.2f}, "
-          f"CPU {first.cpu / baseline.cpu:.2f} (target: under 2)")
+    rows = []
+    for n in a.small:
+        out = os.path.join(a.out, f"small-{n}")
+        files, size = small_tree(out, n, a.seed)
+        print(f"\nsmall sessions: {n} sessions in {len(files)} files, {size / 1e6:.0f} MB ({out})")
+        here = dict(env, CLAUDE_CONFIG_DIR=os.path.join(out, "claude"), CODEX_HOME=os.path.join(out, "codex"))
+        captures, imports = [], []
+        for _ in range(a.small_repeat):
+            db = library(recall, out, "capture.db")
+            run, text = timed([recall, "--db", db, "--json", "capture"], here)
+            doc = json.loads(text)
+            assert doc["files"] == len(files) and doc["added"] == n, doc
+            captures.append(run)
+            items = os.path.join(out, "captured-items.jsonl")
+            count = items_of(db, items)
+            imported = library(recall, out, "import.db")
+            run, _ = timed([recall, "--db", imported, "--json", "import", items], here)
+            imports.append(run)
+        first, baseline = median(captures), median(imports)
+        of = f" (median of {a.small_repeat})" if a.small_repeat > 1 else ""
+        print(f"first capture{of}: {first.wall:.3f} s wall, {first.cpu:.3f} s CPU; {doc['files']} files, {doc['added']} items")
+        print(f"import of the same {count} items{of}: {baseline.wall:.3f} s wall, {baseline.cpu:.3f} s CPU")
+        print(f"small sessions, first capture / import of its items: wall {first.wall / baseline.wall:.2f}, "
+              f"CPU {first.cpu / baseline.cpu:.2f} (target: under 2)")
+        rows.append((n, first, baseline))
+
+    # The cost of a run that has nothing to do: starting, opening the library, looking
+    # for session files (none) or reading an empty file.
+    empty = os.path.join(a.out, "small-empty")
+    os.makedirs(os.path.join(empty, "claude", "projects"), exist_ok=True)
+    open(os.path.join(empty, "empty.jsonl"), "w").close()
+    here = dict(env, CLAUDE_CONFIG_DIR=os.path.join(empty, "claude"), CODEX_HOME=os.path.join(empty, "codex"))
+    idle_capture, idle_import = [], []
+    for _ in range(max(a.small_repeat, 5)):
+        db = library(recall, empty, "capture.db")
+        idle_capture.append(timed([recall, "--db", db, "--json", "capture"], here)[0])
+        db = library(recall, empty, "import.db")
+        idle_import.append(timed([recall, "--db", db, "--json", "import", os.path.join(empty, "empty.jsonl")], here)[0])
+    c0, i0 = median(idle_capture), median(idle_import)
+    print(f"\nfixed cost a run (nothing to do, median of {len(idle_capture)}): capture {c0.wall * 1000:.0f} ms wall "
+          f"({c0.cpu * 1000:.0f} ms CPU), import {i0.wall * 1000:.0f} ms wall ({i0.cpu * 1000:.0f} ms CPU)")
+    print(f"{'files':>6}  {'capture':>9}  {'import':>9}  {'wall':>5}  {'CPU':>5}  "
+          f"{'capture a file':>15}  {'import an item':>15}")
+    for n, first, baseline in rows:
+        print(f"{n:>6}  {first.wall:7.3f} s  {baseline.wall:7.3f} s  {first.wall / baseline.wall:5.2f}  "
+              f"{first.cpu / baseline.cpu:5.2f}  {(first.wall - c0.wall) / n * 1e6:9.0f} µs  "
+              f"{(baseline.wall - i0.wall) / n * 1e6:10.0f} µs")
+    if len(rows) > 1:
+        # Least squares over the sizes: wall = per run + per file × files.
+        for name, col in (("capture", 1), ("import", 2)):
+            xs = [r[0] for r in rows]
+            ys = [r[col].wall for r in rows]
+            slope, intercept = statistics.linear_regression(xs, ys)
+            print(f"{name}, fitted over the sizes: {intercept * 1000:.0f} ms a run + {slope * 1e6:.0f} µs a file")
 
 
 def large(a, recall):

@@ -8,7 +8,7 @@
 //! is, then whose name sorts first. The earlier file is looked for beside the later
 //! one (the same project folder), among the files written to since the later one's first
 //! record (docs/capture.md#copies).
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, SystemTime};
@@ -18,10 +18,9 @@ use super::Session;
 /// How `skipped` counts the records left out as copies.
 pub const COPIED: &str = "records copied from an earlier session";
 
-/// What a copy is told by: a file's record uuids and the times of its first and last
-/// records, as written.
-struct Marks {
-    uuids: HashSet<String>,
+/// The times of a file's first and last records, as written: which of two files holding
+/// the same records is the earlier.
+struct Times {
     first: String,
     last: String,
 }
@@ -29,8 +28,85 @@ struct Marks {
 /// The files of each folder met and what each holds, read once a capture.
 #[derive(Default)]
 pub struct Copies {
-    folders: HashMap<PathBuf, Rc<Vec<(PathBuf, SystemTime)>>>,
-    files: HashMap<PathBuf, Rc<Marks>>,
+    folders: HashMap<PathBuf, Folder>,
+    times: HashMap<PathBuf, Rc<Times>>,
+}
+
+/// One folder's files, read from the latest written as far back as a session asks, and
+/// the files that hold each record uuid met, so that a session's earlier files are found
+/// without looking through every file beside it.
+struct Folder {
+    /// The folder's `*.jsonl` files and their modification times, the latest first.
+    files: Vec<(PathBuf, SystemTime)>,
+    /// How many of `files`, from the first, `holders` has read.
+    read: usize,
+    holders: HashMap<String, Holders>,
+}
+
+/// The files (places in `Folder::files`) that hold a record uuid: nearly always one.
+enum Holders {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Holders {
+    fn add(&mut self, file: usize) {
+        match self {
+            Holders::One(f) if *f == file => {}
+            Holders::One(f) => *self = Holders::Many(vec![*f, file]),
+            Holders::Many(files) if files.contains(&file) => {}
+            Holders::Many(files) => files.push(file),
+        }
+    }
+
+    fn files(&self) -> &[usize] {
+        match self {
+            Holders::One(f) => std::slice::from_ref(f),
+            Holders::Many(files) => files,
+        }
+    }
+}
+
+impl Folder {
+    fn of(dir: &Path) -> Folder {
+        let mut files = listing(dir);
+        files.sort_by_key(|f| std::cmp::Reverse(f.1));
+        Folder {
+            files,
+            read: 0,
+            holders: HashMap::new(),
+        }
+    }
+
+    /// Reads the files written at or after `since` not read yet; their times go into
+    /// `times`.
+    fn read_since(&mut self, since: SystemTime, times: &mut HashMap<PathBuf, Rc<Times>>) {
+        while let Some((path, written)) = self.files.get(self.read) {
+            if *written < since {
+                break;
+            }
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            for uuid in uuids_in(&text) {
+                match self.holders.get_mut(&uuid) {
+                    Some(h) => h.add(self.read),
+                    None => {
+                        self.holders.insert(uuid, Holders::One(self.read));
+                    }
+                }
+            }
+            times
+                .entry(path.clone())
+                .or_insert_with(|| Rc::new(times_in(&text)));
+            self.read += 1;
+        }
+    }
+
+    /// Whether file `file` holds the record `uuid`.
+    fn holds(&self, file: usize, uuid: &str) -> bool {
+        self.holders
+            .get(uuid)
+            .is_some_and(|h| h.files().contains(&file))
+    }
 }
 
 impl Copies {
@@ -48,17 +124,47 @@ impl Copies {
         let Some((_, first)) = ordered.first().cloned() else {
             return;
         };
-        let mine = self.marks(path);
-        let key = |m: &Marks, p: &Path| (m.first.clone(), m.last.clone(), p.to_path_buf());
+        let Some(dir) = path.parent() else {
+            return;
+        };
+        // The files that may hold the records it opens with: written to at or after its
+        // first record's time (a file holding a record was written after it).
+        let since = session
+            .records
+            .iter()
+            .find_map(|r| r.at)
+            .and_then(|t| u64::try_from(t.timestamp()).ok())
+            .map(|s| SystemTime::UNIX_EPOCH + Duration::from_secs(s.saturating_sub(60)))
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        let folder = self
+            .folders
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| Folder::of(dir));
+        folder.read_since(since, &mut self.times);
+        let mine = self
+            .times
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                Rc::new(times_in(&std::fs::read_to_string(path).unwrap_or_default()))
+            })
+            .clone();
+        let key = |t: &Times, p: &Path| (t.first.clone(), t.last.clone(), p.to_path_buf());
         let mut cut = 0;
-        for other in self.beside(path, session) {
-            let theirs = self.marks(&other);
-            if !theirs.uuids.contains(&first) || key(&theirs, &other) >= key(&mine, path) {
+        let holders = folder.holders.get(&first).map_or(&[][..], Holders::files);
+        for &other in holders {
+            let (other_path, written) = &folder.files[other];
+            if other_path == path || *written < since {
+                continue;
+            }
+            let Some(theirs) = self.times.get(other_path) else {
+                continue;
+            };
+            if key(theirs, other_path) >= key(&mine, path) {
                 continue;
             }
             let shared = ordered
                 .iter()
-                .take_while(|(_, u)| theirs.uuids.contains(u))
+                .take_while(|(_, u)| folder.holds(other, u))
                 .count();
             let end = ordered
                 .get(shared)
@@ -75,45 +181,14 @@ impl Copies {
         }
         *session.skipped.entry(COPIED.to_string()).or_default() += cut as u64;
     }
+}
 
-    /// The files beside `path` that may hold the records it opens with: written to at or
-    /// after its first record's time (a file holding a record was written after it).
-    fn beside(&mut self, path: &Path, session: &Session) -> Vec<PathBuf> {
-        let Some(dir) = path.parent() else {
-            return Vec::new();
-        };
-        let since = session
-            .records
-            .iter()
-            .find_map(|r| r.at)
-            .and_then(|t| u64::try_from(t.timestamp()).ok())
-            .map(|s| SystemTime::UNIX_EPOCH + Duration::from_secs(s.saturating_sub(60)))
-            .unwrap_or(SystemTime::UNIX_EPOCH);
-        let listing = self
-            .folders
-            .entry(dir.to_path_buf())
-            .or_insert_with(|| Rc::new(listing(dir)))
-            .clone();
-        listing
-            .iter()
-            .filter(|(p, written)| p != path && *written >= since)
-            .map(|(p, _)| p.clone())
-            .collect()
-    }
-
-    fn marks(&mut self, path: &Path) -> Rc<Marks> {
-        self.files
-            .entry(path.to_path_buf())
-            .or_insert_with(|| {
-                let text = std::fs::read_to_string(path).unwrap_or_default();
-                let times = values_of(&text, "\"timestamp\"");
-                Rc::new(Marks {
-                    uuids: uuids_in(&text).into_iter().collect(),
-                    first: times.first().cloned().unwrap_or_default(),
-                    last: times.last().cloned().unwrap_or_default(),
-                })
-            })
-            .clone()
+/// The times of the first and last records of a transcript's text.
+fn times_in(text: &str) -> Times {
+    let times = values_of(text, "\"timestamp\"");
+    Times {
+        first: times.first().cloned().unwrap_or_default(),
+        last: times.last().cloned().unwrap_or_default(),
     }
 }
 
@@ -210,5 +285,80 @@ mod tests {
         fresh.id = "fresh".into();
         Copies::default().drop_copied(&new, &mut fresh);
         assert_eq!(fresh.records.len(), 2);
+    }
+
+    /// One capture's index of a folder is read as far back as each session asks, and a
+    /// file already in it counts only when written since the session's first record.
+    #[test]
+    fn a_folder_is_read_back_as_far_as_each_session_asks() {
+        let dir = std::env::temp_dir().join(format!("recall-copies-back-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let at = |t: &str| t.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+        let write = |name: &str, records: &[(&str, &str)], written: &str| {
+            let path = dir.join(name);
+            let text: String = records
+                .iter()
+                .map(|(u, t)| format!("{{\"uuid\":\"{u}\",\"timestamp\":\"{t}\"}}\n"))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            let when = SystemTime::UNIX_EPOCH
+                + Duration::from_secs(at(written).timestamp().try_into().unwrap());
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(when)
+                .unwrap();
+            path
+        };
+        let (t1, t2, t3) = (
+            "2020-01-01T10:00:00Z",
+            "2020-01-01T10:05:00Z",
+            "2020-01-02T09:00:00Z",
+        );
+        write("old.jsonl", &[("a", t1), ("b", t2)], "2020-01-01T11:00:00Z");
+        let new = write(
+            "new.jsonl",
+            &[("a", t1), ("b", t2), ("c", t3)],
+            "2020-01-02T12:00:00Z",
+        );
+        let (r1, r2, r3) = (
+            "2026-03-01T10:00:00Z",
+            "2026-03-01T10:01:00Z",
+            "2026-03-01T12:00:00Z",
+        );
+        write(
+            "recent.jsonl",
+            &[("x", r1), ("y", r2)],
+            "2026-03-01T11:00:00Z",
+        );
+        let recent2 = write(
+            "recent2.jsonl",
+            &[("x", r1), ("y", r2), ("z", r3)],
+            "2026-03-01T13:00:00Z",
+        );
+        let opening = |uuids: &[&str], first: &str| {
+            let mut s = session(uuids);
+            s.records[0].at = Some(at(first));
+            s
+        };
+        let mut copies = Copies::default();
+        // Only the files written since 2026 are read for the first session asked of.
+        let mut s = opening(&["x", "y", "z"], r1);
+        copies.drop_copied(&recent2, &mut s);
+        assert_eq!((s.records.len(), s.skipped.get(COPIED)), (1, Some(&2)));
+        assert_eq!(copies.folders[&dir].read, 2);
+        // A session of 2020 has the folder read back to its time: its copies are found.
+        let mut s = opening(&["a", "b", "c"], t1);
+        copies.drop_copied(&new, &mut s);
+        assert_eq!((s.records.len(), s.skipped.get(COPIED)), (1, Some(&2)));
+        assert_eq!(copies.folders[&dir].read, 4);
+        // The earlier file, read already, was written before this session's first
+        // record: it holds no copy of it.
+        let mut s = opening(&["a", "b", "c"], t3);
+        copies.drop_copied(&new, &mut s);
+        assert_eq!((s.records.len(), s.skipped.get(COPIED)), (3, None));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

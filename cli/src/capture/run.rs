@@ -86,11 +86,7 @@ pub fn capture(
         crate::line_process::keep_alive();
     }
     let conn: &Connection = conn;
-    // A commit that a power cut takes back loses nothing: the file's record goes with
-    // its items, and the next capture reads it again. So the log is not synced at each
-    // file's commit (WAL keeps the library whole either way), only at checkpoints.
-    conn.pragma_update(None, "synchronous", "normal")
-        .context("preparing the capture")?;
+    tune(conn).context("preparing the capture")?;
     let mut c = Counts::default();
     let mut seen = Seen::default();
     for path in files {
@@ -124,6 +120,26 @@ pub fn capture(
     }
     crate::line_process::shutdown();
     Ok(c)
+}
+
+/// The capture's connection, for a commit a file (docs/performance.md#capture).
+fn tune(conn: &Connection) -> rusqlite::Result<()> {
+    // A commit that a power cut takes back loses nothing: the file's record goes with
+    // its items, and the next capture reads it again. So the log is not synced at each
+    // file's commit (WAL keeps the library whole either way), only at checkpoints.
+    conn.pragma_update(None, "synchronous", "normal")?;
+    // A checkpoint waits for the disk twice (the log, then the library). At SQLite's
+    // 1,000 pages, with some 30 pages a small file's commit, it came every 30 or so
+    // files, and those waits took longer than the commits between them. Every 8,192
+    // pages (32 MiB), and the log cut back to 4 MiB once a checkpoint has emptied it,
+    // so that it does not stay that large beside a program that keeps the library open.
+    conn.pragma_update(None, "wal_autocheckpoint", 8192)?;
+    conn.pragma_update(None, "journal_size_limit", 4 << 20)?;
+    // A write's statement journal (what undoes one statement of a transaction) goes
+    // to a temporary file past 64 KiB, which an item's index updates pass: a file made,
+    // written and closed for every file captured. It stays in memory (one item's pages).
+    conn.pragma_update(None, "temp_store", "memory")?;
+    Ok(())
 }
 
 /// What a capture has met so far, across its files.

@@ -62,13 +62,10 @@ pub fn contexts_exist(conn: &Connection) -> rusqlite::Result<bool> {
     table_exists(conn, CONTEXTS)
 }
 
+// Compiled once a connection: a capture asks at every file it writes.
 fn table_exists(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "select count(*) from sqlite_master where type = 'table' and name = ?1",
-        [name],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|n| n > 0)
+    conn.prepare_cached("select 1 from sqlite_master where type = 'table' and name = ?1")?
+        .exists([name])
 }
 
 /// Makes the table of the vectors' contexts when the library lacks it (in the caller's
@@ -87,11 +84,9 @@ pub fn read(conn: &Connection) -> Result<Option<Store>> {
         return Ok(None);
     }
     let get = |key: &str| -> Result<Option<String>> {
-        conn.query_row("select value from recall_meta where key = ?1", [key], |r| {
-            r.get(0)
-        })
-        .optional()
-        .context(doing)
+        conn.prepare_cached("select value from recall_meta where key = ?1")
+            .and_then(|mut s| s.query_row([key], |r| r.get(0)).optional())
+            .context(doing)
     };
     let (Some(model), Some(dims)) = (get("vector_model")?, get("vector_dimensions")?) else {
         return Err(err!(
