@@ -6,6 +6,9 @@ the hook gives the labeled first prompts (docs/performance.md#the-session-hook).
   benches/hook_events.py time LIBRARY [--recall target/release/recall] [--runs 40]
   benches/hook_events.py compare LIBRARY --against OTHER_RECALL [--recall ...] [--runs 40]
   benches/hook_events.py labeled [--recall target/release/recall] [--against OTHER_RECALL]
+  benches/hook_events.py shapes [--sizes 10000,50000,100000] [--exponents 1.0,1.3]
+      [--lengths short,long] [--tokenizers trigram,recall] [--runs 40] [--recall ...]
+      [--against OTHER_RECALL] [--only NAME_PART] [--no-others]
 
 `time` runs on a copy-free library (the scale benchmark's, target/scale/): it adds the
 session state file beside it, and the sessions it captures to it. Each run is a new
@@ -27,6 +30,15 @@ examples/code_first_prompts.jsonl as a session in the folder of its expected ite
 project ("api" for the cases expecting nothing): whether the start block and the first
 prompt show the expected item, and how many items they show. With `--against`, the other
 build's answer to each first prompt must be the same.
+
+`shapes` builds (once, cached in target/hook-shapes/) libraries of several shapes and runs
+`time` on each, then prints the first prompt's p50 and p95 over process start for every
+shape in one table: Zipf vocabularies (`make_zipf`) of each exponent and word-length
+regime, at each size, under each tokenizer; the bundled sample (examples/sample.jsonl);
+and a library of captured sessions (benches/capture/make_sessions.py, 200 sessions).
+With `--against`, each shape's first prompts are also compared with the other build's
+(`compare`). `--only` runs the shapes whose name holds its text; `--no-others` leaves out
+the sample and the captured sessions.
 """
 import json
 import os
@@ -138,9 +150,9 @@ def bench_prompts(conn, runs):
     return prompts
 
 
-def time_events(library):
+def time_events(library, runs=None):
     recall = arg("--recall", os.path.join(ROOT, "target/release/recall"))
-    runs = int(arg("--runs", "40"))
+    runs = runs or int(arg("--runs", "40"))
     conn = sqlite3.connect(f"file:{library}?mode=ro", uri=True)
     project = conn.execute(
         "select project from items group by project order by count(*) desc limit 1").fetchone()[0]
@@ -148,7 +160,7 @@ def time_events(library):
     # A file that an item of the project names (its atoms list paths, one a line).
     named = [l for (a,) in conn.execute(
         "select atoms from items where project = ? and atoms like '%src/%' limit 50", (project,))
-        for l in a.splitlines() if l.startswith("src/")]
+        for l in a.splitlines() if l.startswith("src/")] or ["src/no_item/names_any.rs"]
     conn.close()
     work = tempfile.mkdtemp()
     cwd = os.path.join(work, project)
@@ -180,18 +192,22 @@ def time_events(library):
           f"p95 {v95:.1f} ms, worst {max(versions):.1f} ms")
     print("| event | median ms | p95 ms | worst ms | median / start | p95 / start |")
     print("|---|---|---|---|---|---|")
+    ratios = {}
     for name, _ in EVENTS:
         ms = times[name]
         m50, m95 = statistics.median(ms), percentile(ms, 0.95)
+        ratios[name] = (m50 / v50, m95 / v95)
         print(f"| {name} | {m50:.1f} | {m95:.1f} | {max(ms):.1f} | {m50 / v50:.1f}x | {m95 / v95:.1f}x |")
+    sys.stdout.flush()
+    return ratios
 
 
-def compare(library):
+def compare(library, runs=None):
     """The first prompts' answers of two builds, prompt by prompt: the ids and their order
     must be the same."""
     recall = arg("--recall", os.path.join(ROOT, "target/release/recall"))
     other = arg("--against", None)
-    runs = int(arg("--runs", "40"))
+    runs = runs or int(arg("--runs", "40"))
     if other is None:
         sys.exit("compare needs --against OTHER_RECALL (e.g. a build of main)")
     conn = sqlite3.connect(f"file:{library}?mode=ro", uri=True)
@@ -212,8 +228,8 @@ def compare(library):
             differ += 1
             print(f"differ: {prompt!r}: {got[0]} vs {got[1]}")
     print(f"{len(prompts)} first prompts, {answered} answered, {differ} answers differ")
-    if differ:
-        sys.exit(1)
+    sys.stdout.flush()
+    return differ
 
 
 def labeled():
@@ -267,12 +283,146 @@ def labeled():
             sys.exit(1)
 
 
+# The syllables the Zipf vocabularies' words are made of: few, so that the words share
+# most of their trigrams, as English and code words do.
+SYLLABLES = ("ka lo mi ne ru sa to vi de po ga li mo ta re si no be da fu ke pa zo ri ma "
+             "te cho bri stu pla").split()
+# Word-length regimes: syllables per word.
+LENGTHS = {"short": (1, 3), "long": (2, 4)}
+PROJECTS = ["atlas", "borealis", "cobalt-api", "dynamo", "ember-web", "fjord", "granite",
+            "helix-ml"]
+
+
+def make_zipf(path, items, exponent, length, vocabulary=20000, seed=11):
+    """JSON Lines of `items` items whose words follow a Zipf law of `exponent` over a
+    vocabulary of made-up words of `length`'s syllables: titles of 4-10 words, summaries
+    of 20-50, a question, atoms naming an error line and a file; 8 projects of very
+    different sizes; three years of dates."""
+    rng = random.Random(seed)
+    low, high = LENGTHS[length]
+    words, seen = [], set()
+    while len(words) < vocabulary:
+        w = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(low, high)))
+        if len(w) >= 3 and w not in seen:
+            seen.add(w)
+            words.append(w)
+    weights = [1 / (r + 1) ** exponent for r in range(vocabulary)]
+    cum, acc = [], 0.0
+    for w in weights:
+        acc += w
+        cum.append(acc)
+    pick = lambda n: " ".join(rng.choices(words, cum_weights=cum, k=n))
+    project_cum, acc = [], 0.0
+    for p in range(len(PROJECTS)):
+        acc += 1 / (p + 1) ** 1.1
+        project_cum.append(acc)
+    with open(path, "w") as f:
+        for _ in range(items):
+            project = rng.choices(PROJECTS, cum_weights=project_cum)[0]
+            at = 1_672_531_200 + rng.randrange(3 * 365 * 86400)
+            f.write(json.dumps({
+                "source": rng.choice(["agent-claude", "agent-codex", "notes"]),
+                "project": project,
+                "title": pick(rng.randint(4, 10)),
+                "summary": pick(rng.randint(20, 50)),
+                "questions": [pick(rng.randint(3, 8)) + "?"],
+                "atoms": [f"{pick(2)} failed: exit 1", f"src/{pick(1)}/{pick(1)}.rs"],
+                "occurred_at": at}) + "\n")
+
+
+def build(recall, path, tokenizer, imports=(), sessions=None):
+    """A library at `path` (kept if there): `init`, then each JSON Lines file imported, or
+    the session tree captured."""
+    if os.path.exists(path):
+        return
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RECALL_")}
+    tmp = path + ".building"
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(tmp + suffix):
+            os.remove(tmp + suffix)
+    subprocess.run([recall, "--db", tmp, "init", "--tokenizer", tokenizer], check=True,
+                   capture_output=True, env=env)
+    for f in imports:
+        subprocess.run([recall, "--db", tmp, "import", f], check=True, capture_output=True,
+                       env=env)
+    if sessions:
+        env = {**env, "CLAUDE_CONFIG_DIR": os.path.join(sessions, "claude"),
+               "CODEX_HOME": os.path.join(sessions, "codex")}
+        subprocess.run([recall, "--db", tmp, "capture"], check=True, capture_output=True,
+                       env=env)
+    subprocess.run([recall, "--db", tmp, "sql", "--write",
+                    "insert into items_fts(items_fts) values ('optimize')"],
+                   check=True, capture_output=True, env=env)
+    os.rename(tmp, path)
+
+
+def shapes():
+    recall = arg("--recall", os.path.join(ROOT, "target/release/recall"))
+    runs = int(arg("--runs", "40"))
+    sizes = [int(n) for n in arg("--sizes", "10000,50000,100000").split(",")]
+    exponents = arg("--exponents", "1.0,1.3").split(",")
+    lengths = arg("--lengths", "short,long").split(",")
+    tokenizers = arg("--tokenizers", "trigram,recall").split(",")
+    work = os.path.join(ROOT, "target", "hook-shapes")
+    os.makedirs(work, exist_ok=True)
+    libraries = []
+    for tokenizer in tokenizers:
+        for exponent in exponents:
+            for length in lengths:
+                for n in sizes:
+                    name = f"zipf{exponent}-{length}-{n}-{tokenizer}"
+                    items = os.path.join(work, f"zipf{exponent}-{length}-{n}.jsonl")
+                    if not os.path.exists(items):
+                        make_zipf(items + ".tmp", n, float(exponent), length)
+                        os.rename(items + ".tmp", items)
+                    libraries.append((name, lambda p, t=tokenizer, i=items: build(
+                        recall, p, t, [i])))
+    if "--no-others" not in sys.argv:
+        libraries.append(("sample", lambda p: build(
+            recall, p, "trigram", [os.path.join(ROOT, "examples/sample.jsonl")])))
+
+        def captured(p):
+            tree = os.path.join(work, "sessions")
+            if not os.path.exists(tree):
+                subprocess.run([sys.executable, os.path.join(ROOT, "benches/capture/make_sessions.py"),
+                                tree, "--sessions", "200", "--megabytes", "40"],
+                               check=True, capture_output=True)
+            build(recall, p, "trigram", sessions=tree)
+        libraries.append(("captured sessions", captured))
+    only = arg("--only", None)
+    summary = []
+    for name, make in libraries:
+        if only and only not in name:
+            continue
+        path = os.path.join(work, name.replace(" ", "-") + ".db")
+        make(path)
+        # A fresh session state each time: every run's first prompt is a first one.
+        for suffix in (".sessions", ".sessions-wal", ".sessions-shm"):
+            if os.path.exists(path + suffix):
+                os.remove(path + suffix)
+        print(f"\n### {name}")
+        ratios = time_events(path, runs)
+        differ = compare(path, runs) if arg("--against", None) else None
+        summary.append((name, ratios, differ))
+    print("\n| library | first prompt: median / start | p95 / start | other events' worst p95 / start |"
+          + (" answers differing |" if arg("--against", None) else ""))
+    print("|---|---|---|---|" + ("---|" if arg("--against", None) else ""))
+    for name, ratios, differ in summary:
+        first = ratios["first UserPromptSubmit"]
+        others = max(r[1] for e, r in ratios.items() if e != "first UserPromptSubmit")
+        print(f"| {name} | {first[0]:.1f}x | {first[1]:.1f}x | {others:.1f}x |"
+              + (f" {differ} |" if differ is not None else ""))
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "labeled":
         labeled()
     elif len(sys.argv) > 2 and sys.argv[1] == "time":
         time_events(sys.argv[2])
     elif len(sys.argv) > 2 and sys.argv[1] == "compare":
-        compare(sys.argv[2])
+        if compare(sys.argv[2]):
+            sys.exit(1)
+    elif len(sys.argv) > 1 and sys.argv[1] == "shapes":
+        shapes()
     else:
         sys.exit(__doc__)
