@@ -137,7 +137,12 @@ pub fn item_of(
     let title_text = session
         .task
         .clone()
-        .or_else(|| session.custom_title.clone())
+        .or_else(|| {
+            session
+                .custom_title
+                .clone()
+                .filter(|t| !noise::program_text(t))
+        })
         .or_else(|| session.ai_title.clone().filter(|t| !noise::program_text(t)))
         .or(summary_record)
         .or_else(|| super::titles::request_title(segment, only_sidechain))

@@ -105,6 +105,10 @@ const HELPER_PROMPTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Folders that a plug-in's own helper session names in its first line: a learning
+/// plug-in asks the agent to read its log of observations (`~/.claude/homunculus/`).
+const HELPER_FOLDERS: &[(&str, &str)] = &[("/.claude/homunculus/", "plug-in helper call")];
+
 /// Replies that only ask the agent to go on: no request of their own.
 const GO_ONS: &[&str] = &[
     "continue",
@@ -361,6 +365,13 @@ pub fn helper_prompt(text: &str) -> Option<&'static str> {
             }
         })
         .map(|(_, why)| *why)
+        .or_else(|| {
+            let first = t.lines().next().unwrap_or("");
+            HELPER_FOLDERS
+                .iter()
+                .find(|(folder, _)| first.contains(folder))
+                .map(|(_, why)| *why)
+        })
 }
 
 /// A bare go-on ("continue", "yes", "."): a prompt with no request of its own.
@@ -577,6 +588,23 @@ mod tests {
         assert!(!small_talk("hi, the login page 500s since the deploy"));
         assert!(small_talk("hello\ntest") && small_talk("Hi!\n\nWhat model are you?"));
         assert!(!small_talk("hello\nthe login page 500s since the deploy") && !small_talk("\n"));
+    }
+
+    #[test]
+    fn a_plug_ins_helper_session_is_told_by_the_folder_it_names() {
+        for t in [
+            "Read /Users/ana/.claude/homunculus/observations.jsonl and identify patterns.",
+            "Read /home/ana/.claude/homunculus/observations.jsonl and write instincts",
+        ] {
+            assert_eq!(helper_prompt(t), Some("plug-in helper call"), "{t}");
+        }
+        for t in [
+            "Read src/homunculus/observations.rs and fix the parser",
+            "What is in ~/.claude/settings.json?",
+            "fix the tests\nthe log is in /home/ana/.claude/homunculus/x.jsonl",
+        ] {
+            assert_eq!(helper_prompt(t), None, "{t}");
+        }
     }
 
     #[test]
