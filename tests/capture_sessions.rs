@@ -930,3 +930,69 @@ fn a_request_that_names_no_work_gives_the_title_to_one_that_does() {
     want.sort();
     assert_eq!(titles(&lib), want, "{doc}");
 }
+
+/// A resumed conversation whose new part asks only "yes go ahead" (or another request
+/// naming no work of its own) is titled by the request it goes on from, marked
+/// "(continued)"; one with a request of its own keeps it.
+#[test]
+fn a_resumed_conversation_going_on_with_a_reply_is_titled_by_what_it_continues() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("projects/-nowhere-resumed");
+    let cases = [
+        ("yes go ahead", "Move the dotfiles to GNU stow (continued)"),
+        ("run it", "Move the dotfiles to GNU stow (continued)"),
+        (
+            "now link the hypr config as well",
+            "now link the hypr config as well",
+        ),
+    ];
+    for (i, (reply, _)) in cases.iter().enumerate() {
+        let first = format!("0f000000-0000-4000-8000-0000000000{i}1");
+        let resumed = format!("0f000000-0000-4000-8000-0000000000{i}2");
+        let earlier = |c: &mut Claude| {
+            c.ask(
+                &format!("e{i}1"),
+                "2026-11-05T10:00:00.000Z",
+                "Move the dotfiles to GNU stow",
+            );
+            c.run(
+                &format!("e{i}2"),
+                "2026-11-05T10:01:00.000Z",
+                "stow -n zsh",
+                "",
+            );
+            c.answer(
+                &format!("e{i}3"),
+                "2026-11-05T10:02:00.000Z",
+                "Planned: zsh and hypr as stow packages. Shall I go ahead?",
+            );
+        };
+        let mut a = Claude::new(&first, "/nowhere/resumed");
+        earlier(&mut a);
+        a.write(&dir.join(format!("{first}.jsonl")));
+        let mut b = Claude::new(&resumed, "/nowhere/resumed");
+        earlier(&mut b);
+        b.ask(&format!("r{i}1"), "2026-11-05T12:00:00.000Z", reply);
+        b.run(
+            &format!("r{i}2"),
+            "2026-11-05T12:01:00.000Z",
+            "stow zsh hypr",
+            "",
+        );
+        b.answer(
+            &format!("r{i}3"),
+            "2026-11-05T12:02:00.000Z",
+            "Linked zsh and hypr with stow.",
+        );
+        b.write(&dir.join(format!("{resumed}.jsonl")));
+    }
+    let (code, doc) = capture(&lib, &[&lib.path("projects")]);
+    assert_eq!(code, 0, "{doc}");
+    let mut want: Vec<String> = cases.iter().map(|(_, t)| t.to_string()).collect();
+    want.extend(std::iter::repeat_n(
+        "Move the dotfiles to GNU stow".to_string(),
+        3,
+    ));
+    want.sort();
+    assert_eq!(titles(&lib), want, "{doc}");
+}

@@ -174,6 +174,8 @@ impl Copies {
         if cut == 0 {
             return;
         }
+        session.continues = super::titles::request_title(&session.records[..cut], false)
+            .filter(|t| !super::noise::slight(t));
         session.records.drain(..cut);
         session.uuids.retain(|_, i| *i >= cut);
         for i in session.uuids.values_mut() {

@@ -145,7 +145,18 @@ pub fn item_of(
         })
         .or_else(|| session.ai_title.clone().filter(|t| !noise::program_text(t)))
         .or(summary_record)
-        .or_else(|| super::titles::request_title(segment, only_sidechain))
+        .or_else(|| {
+            // A resumed conversation that goes on with "yes go ahead" goes on with the
+            // request it was resumed from.
+            let own = super::titles::request_title(segment, only_sidechain);
+            match (&own, &session.continues) {
+                (Some(t), Some(earlier)) if noise::slight(t) => {
+                    const MARK: &str = " (continued)";
+                    Some(format!("{}{MARK}", cut(earlier, TITLE_CHARS - MARK.len())))
+                }
+                _ => own,
+            }
+        })
         .or_else(recap_line)
         .unwrap_or_else(|| format!("{} session {}", agent.name(), session.id));
     let first_line = noise::unframed(title_text.trim().lines().next().unwrap_or(""));

@@ -126,6 +126,9 @@ pub struct Session {
     /// Why the session is a call the agent made of itself (a warm-up, a compaction, a
     /// prompt suggestion), which becomes no item.
     pub helper: Option<&'static str>,
+    /// The request of the conversation a resumed file goes on from (in the records left
+    /// out as copies): the title of a continuation whose own requests name no work.
+    pub continues: Option<String>,
 }
 
 impl Session {
