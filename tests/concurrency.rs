@@ -226,6 +226,9 @@ fn writers_beside_a_long_capture_get_their_turns() {
         })
     };
     let mut failures = Vec::new();
+    // How many adds ended while the long capture still ran: those are the test.
+    let mut capture = capture;
+    let mut beside = 0;
     for i in 0..30 {
         let out = lib.run(&[
             "--config",
@@ -239,9 +242,10 @@ fn writers_beside_a_long_capture_get_their_turns() {
         if out.code != 0 {
             failures.push(out.stderr);
         }
+        if capture.try_wait().unwrap().is_none() {
+            beside += 1;
+        }
     }
-    let mut capture = capture;
-    let overlapped = capture.try_wait().unwrap().is_none();
     let second = second.join().unwrap();
     let capture = capture.wait_with_output().unwrap();
     assert!(
@@ -249,8 +253,8 @@ fn writers_beside_a_long_capture_get_their_turns() {
         "adds failed beside the capture: {failures:?}"
     );
     assert!(
-        overlapped,
-        "the long capture ended before the adds did: nothing was tested"
+        beside >= 5,
+        "only {beside} adds ended while the long capture ran: nothing was tested"
     );
     assert!(
         second.status.success(),

@@ -418,6 +418,12 @@ pub fn title_line(text: &str) -> String {
         if let Some(next) = lines.find(|l| l.chars().any(char::is_alphanumeric)) {
             return format!("{first} {next}");
         }
+    } else if slight_line(&first) {
+        // A short request pointing at what is pasted below it ("fix this error", then
+        // the error): the first line of what is pasted says what.
+        if let Some(next) = lines.find(|l| !wordless(l)) {
+            return format!("{first}: {next}");
+        }
     }
     first
 }
@@ -432,7 +438,17 @@ const REFERRING: &[&str] = &[
 
 /// The same, in scripts written without spaces, found inside a line.
 const REFERRING_IDEOGRAPHIC: &[&str] = &[
-    "これ", "それ", "あれ", "この", "その", "这", "那", "它", "此",
+    "これ",
+    "それ",
+    "あれ",
+    "この",
+    "その",
+    "どういう",
+    "这",
+    "那",
+    "它",
+    "此",
+    "什么意思",
 ];
 
 /// Words a reply opens with before what it asks ("yes", "ok", "now", "let me see"):
@@ -452,7 +468,12 @@ const FEW_IDEOGRAPHS: usize = 4;
 /// Latin word (`まとめて`), or a short reply that goes on from the agent's last words
 /// (`run it`, `yes go ahead`, `Let me see the test`).
 pub fn slight(text: &str) -> bool {
-    let line = title_line(text);
+    slight_line(&title_line(text))
+}
+
+/// Whether a title line names no work of its own (`slight`).
+fn slight_line(line: &str) -> bool {
+    let line = line.to_string();
     if wordless(&line) {
         return true;
     }
@@ -627,6 +648,7 @@ mod tests {
             "まとめて",
             "ほんと？",
             "这个呢",
+            "どういうこと？",
         ] {
             assert!(slight(t), "{t:?}");
         }
@@ -685,6 +707,19 @@ mod tests {
             "we are close, but I get this: Error: no such table: jobs"
         );
         for (text, want) in [
+            (
+                "fix this error\nTypeError: Cannot read properties of undefined",
+                "fix this error: TypeError: Cannot read properties of undefined",
+            ),
+            (
+                "どういうこと？\n\n```\nretry_after = 30\n```",
+                "どういうこと？: retry_after = 30",
+            ),
+            (
+                "そうなの？\nrate limits reset weekly",
+                "rate limits reset weekly",
+            ),
+            ("run it", "run it"),
             (
                 "わかった。\nどのような値が取れる？",
                 "どのような値が取れる？",
