@@ -18,8 +18,7 @@ mod transport;
 mod writes;
 
 use crate::args::McpArgs;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::settings::Globals;
 
 /// Opens the library once and serves until the client closes the connection.

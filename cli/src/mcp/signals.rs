@@ -10,8 +10,7 @@ use serde_json::Value as Json;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::line_process;
 
 enum Phase {

@@ -12,8 +12,7 @@ use serde_json::Value as Json;
 
 use crate::args::{self, AccessArgs, Scope};
 use crate::config::{self, given::Given};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 /// A result count: the command line takes zero or less as "the default", which from a
 /// client is more likely a mistake than a wish.

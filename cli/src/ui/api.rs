@@ -9,8 +9,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
 use crate::args::{AccessArgs, HookArgs};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::known_kinds;
 use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::items::marks::{set_global, set_kind};

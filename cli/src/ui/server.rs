@@ -26,8 +26,7 @@ use serde_json::{json, Value as Json};
 use super::api::{Api, READS, WRITES};
 use super::page;
 use super::token::{self, Pages};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::mcp::http::headers::{self, Policy, PAGE_HEADER, TOKEN_HEADER};
 use crate::mcp::http::limits::{self, Budget, Timeouts, Trust, MAX_READ_BODY};
 
