@@ -899,3 +899,70 @@ fn sql_in_source_is_seen() {
         assert_eq!(sql_sites(src), Vec::<String>::new(), "{src:?}");
     }
 }
+
+/// The string literals of `src` equal to one of `names`, each with its line, but a JSON
+/// object's key (a literal followed by `:`, as in `json!({"get": …})`), which names a
+/// field of an answer, and the tests (from `#[cfg(test)]` on).
+fn names_spelled(src: &str, names: &[&str]) -> Vec<(String, usize)> {
+    let code = src.split("#[cfg(test)]").next().unwrap_or("");
+    let c: Vec<char> = code.chars().collect();
+    literal_spans(&c)
+        .into_iter()
+        .filter_map(|(span, range)| {
+            let Span::Text(text) = span else { return None };
+            let text: String = c[text].iter().collect();
+            let key = c[range.end..].iter().find(|ch| !ch.is_whitespace()) == Some(&':');
+            let line = c[..range.start].iter().filter(|&&ch| ch == '\n').count() + 1;
+            (names.contains(&text.as_str()) && !key).then_some((text, line))
+        })
+        .collect()
+}
+
+/// A tool's name is spelled once, in the table of tools: the catalog, the server's
+/// dispatch, its signals and the review page's actions read it from there.
+#[test]
+fn the_tools_names_are_spelled_only_in_their_table() {
+    let names: Vec<&str> = recall_cli::mcp::table::TOOLS
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    let mut found = Vec::new();
+    for dir in ["cli/src/mcp", "cli/src/ui"] {
+        for path in rust_files(&root().join(dir)) {
+            if path.ends_with("mcp/table.rs") {
+                continue;
+            }
+            let src = std::fs::read_to_string(&path).expect("source");
+            for (name, line) in names_spelled(&src, &names) {
+                found.push(format!("{}:{line}: {name:?}", path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "tools' names spelled outside cli/src/mcp/table.rs (read them from its table):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn a_tools_name_is_seen_wherever_code_spells_it() {
+    let names = ["get", "forget"];
+    let spelled = [
+        "fn f() { match name { \"get\" => 1, _ => 0 }; }\n",
+        "const WRITE: [&str; 1] = [\"forget\"];\n",
+        "fn f() { split(\"get\", body); }\n",
+        "fn f() { if tool == r#\"forget\"# {} }\n",
+    ];
+    for src in spelled {
+        assert_eq!(names_spelled(src, &names).len(), 1, "{src:?}");
+    }
+    let not = [
+        "fn f() { json!({\"get\": item, \"forget\" : 1}); }\n",
+        "// \"get\" in a comment\nfn f() { let _ = \"getting\"; }\n",
+        "fn f() {}\n#[cfg(test)]\nmod tests { fn t() { call(\"get\"); } }\n",
+    ];
+    for src in not {
+        assert_eq!(names_spelled(src, &names), Vec::new(), "{src:?}");
+    }
+}
