@@ -624,6 +624,74 @@ fn imports_are_read_from_code_only() {
     );
 }
 
+/// The lines of a crate root's code that are not module declarations (`mod x;`,
+/// `pub mod x;`, `pub(crate) mod x;`, each alone on its line, an attribute line such as
+/// `#[cfg(test)]` before one), with their numbers. Comments are not code.
+fn not_declarations(src: &str) -> Vec<String> {
+    let declares = |line: &str| {
+        let rest = ["pub(crate) ", "pub "]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+            .unwrap_or(line);
+        let name = rest
+            .strip_prefix("mod ")
+            .and_then(|r| r.strip_suffix(';'))
+            .unwrap_or("");
+        let mut chars = name.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    let attribute = |line: &str| line.starts_with("#[") && line.ends_with(']');
+    code_only(src)
+        .lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !declares(line) && !attribute(line))
+        .map(|(n, line)| format!("line {n}: {line}"))
+        .collect()
+}
+
+/// The crate root declares the modules and does nothing else: the front door is
+/// `entry`, a module of the top layer, and the macros are exported by their own files,
+/// so that no module hangs from the root.
+#[test]
+fn the_crate_root_only_declares_modules() {
+    let lib = std::fs::read_to_string(root().join("cli/src/lib.rs")).expect("cli/src/lib.rs");
+    let found = not_declarations(&lib);
+    assert!(
+        found.is_empty(),
+        "cli/src/lib.rs holds more than module declarations (move it to a module):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// The check refuses every kind of item but a module's declaration, and not comments.
+#[test]
+fn a_crate_root_that_does_more_than_declare_is_seen() {
+    let declarations = "//! The crate.\npub mod a;\nmod b;\n\n// Why c.\npub(crate) mod c_2;\n#[cfg(test)]\nmod tests;\n/// fn f() {}\npub mod d; // use e;\n";
+    assert_eq!(not_declarations(declarations), Vec::<String>::new());
+    let more = [
+        "pub fn run() -> i32 {\n    0\n}\n",
+        "fn fail(message: &str) {}\n",
+        "use std::ffi::OsString;\n",
+        "pub use error::Error;\n",
+        "const FLAGS: [&str; 1] = [\"RECALL_DB\"];\n",
+        "static SEEN: u8 = 0;\n",
+        "struct Cli;\n",
+        "impl Cli {}\n",
+        "#[macro_export]\nmacro_rules! err { () => {} }\n",
+        "mod tests {\n    #[test]\n    fn t() {}\n}\n",
+        "pub mod a; fn f() {}\n",
+    ];
+    for src in more {
+        let found = not_declarations(&format!("pub mod a;\n{src}pub mod z;\n"));
+        assert!(!found.is_empty(), "{src:?}");
+        assert!(found.iter().all(|l| !l.ends_with("mod z;")), "{found:?}");
+    }
+}
+
 /// The layers of docs/architecture.md: each module named in its table, with its layer.
 fn documented_layers() -> BTreeMap<String, u32> {
     let mut layers = BTreeMap::new();
@@ -829,5 +897,72 @@ fn sql_in_source_is_seen() {
     ];
     for src in prose {
         assert_eq!(sql_sites(src), Vec::<String>::new(), "{src:?}");
+    }
+}
+
+/// The string literals of `src` equal to one of `names`, each with its line, but a JSON
+/// object's key (a literal followed by `:`, as in `json!({"get": …})`), which names a
+/// field of an answer, and the tests (from `#[cfg(test)]` on).
+fn names_spelled(src: &str, names: &[&str]) -> Vec<(String, usize)> {
+    let code = src.split("#[cfg(test)]").next().unwrap_or("");
+    let c: Vec<char> = code.chars().collect();
+    literal_spans(&c)
+        .into_iter()
+        .filter_map(|(span, range)| {
+            let Span::Text(text) = span else { return None };
+            let text: String = c[text].iter().collect();
+            let key = c[range.end..].iter().find(|ch| !ch.is_whitespace()) == Some(&':');
+            let line = c[..range.start].iter().filter(|&&ch| ch == '\n').count() + 1;
+            (names.contains(&text.as_str()) && !key).then_some((text, line))
+        })
+        .collect()
+}
+
+/// A tool's name is spelled once, in the table of tools: the catalog, the server's
+/// dispatch, its signals and the review page's actions read it from there.
+#[test]
+fn the_tools_names_are_spelled_only_in_their_table() {
+    let names: Vec<&str> = recall_cli::mcp::table::TOOLS
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    let mut found = Vec::new();
+    for dir in ["cli/src/mcp", "cli/src/ui"] {
+        for path in rust_files(&root().join(dir)) {
+            if path.ends_with("mcp/table.rs") {
+                continue;
+            }
+            let src = std::fs::read_to_string(&path).expect("source");
+            for (name, line) in names_spelled(&src, &names) {
+                found.push(format!("{}:{line}: {name:?}", path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "tools' names spelled outside cli/src/mcp/table.rs (read them from its table):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn a_tools_name_is_seen_wherever_code_spells_it() {
+    let names = ["get", "forget"];
+    let spelled = [
+        "fn f() { match name { \"get\" => 1, _ => 0 }; }\n",
+        "const WRITE: [&str; 1] = [\"forget\"];\n",
+        "fn f() { split(\"get\", body); }\n",
+        "fn f() { if tool == r#\"forget\"# {} }\n",
+    ];
+    for src in spelled {
+        assert_eq!(names_spelled(src, &names).len(), 1, "{src:?}");
+    }
+    let not = [
+        "fn f() { json!({\"get\": item, \"forget\" : 1}); }\n",
+        "// \"get\" in a comment\nfn f() { let _ = \"getting\"; }\n",
+        "fn f() {}\n#[cfg(test)]\nmod tests { fn t() { call(\"get\"); } }\n",
+    ];
+    for src in not {
+        assert_eq!(names_spelled(src, &names), Vec::new(), "{src:?}");
     }
 }

@@ -55,6 +55,7 @@ mod mcp_library;
 mod mcp_protocol;
 mod mcp_schemas;
 mod mcp_signals;
+mod mcp_table;
 mod neighbour_context;
 mod plugin;
 mod properties;

@@ -5,8 +5,7 @@
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::{MAX_DIMENSIONS, MAX_INDEXED, MAX_TITLE, MAX_TRANSCRIPT};
 
 const MIB: u64 = 1024 * 1024;

@@ -10,8 +10,7 @@ use std::thread::JoinHandle;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::{Handle, Signals};
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 const WRITING: u8 = 1;
 const COMMITTING: u8 = 2;

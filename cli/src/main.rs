@@ -1,4 +1,4 @@
 //! `recall`: create, check, rebuild and search a sqlite-recall library.
 fn main() {
-    std::process::exit(recall_cli::run(std::env::args_os()));
+    std::process::exit(recall_cli::entry::run(std::env::args_os()));
 }

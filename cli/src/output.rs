@@ -37,11 +37,13 @@ pub fn json<T: Serialize>(value: &T) {
     }
 }
 
-/// `println!` through [`line`].
+/// `println!` through [`line`], imported as `crate::output::say`. `#[macro_export]` also
+/// puts it at the crate root, where `hook/` names it.
 #[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => { $crate::output::line(&format!($($arg)*)) };
 }
+pub use say;
 
 /// A result as one line of a listing: `[id] date title (project, source)`, then its note.
 pub trait Listing {
@@ -258,7 +260,7 @@ pub fn shown<R: Listing + Serialize>(
 pub fn replay(lib: &crate::library::Library, ran: Option<&crate::query::replay::Ran>) {
     if let Some(ran) = ran {
         for line in crate::query::replay::shell(lib, ran).lines() {
-            crate::say!("{line}");
+            say!("{line}");
         }
     }
 }
@@ -276,20 +278,20 @@ pub fn answer<R: Listing + Serialize>(json_mode: bool, answer: &Answer<R>) -> Re
     for row in &answer.results {
         if let Some(group) = row.group() {
             if last_group != Some(group) {
-                crate::say!("# matched by {}", group.replace('_', " "));
+                say!("# matched by {}", group.replace('_', " "));
                 last_group = Some(group);
             }
         }
         let (line, detail) = lines(row);
-        crate::say!("{line}");
+        say!("{line}");
         if let Some(detail) = detail {
-            crate::say!("{detail}");
+            say!("{detail}");
         }
     }
     if answer.results.is_empty() {
-        crate::say!("(no results)");
+        say!("(no results)");
     } else if answer.below_threshold() {
-        crate::say!("(weak matches: none reached the judge's threshold)");
+        say!("(weak matches: none reached the judge's threshold)");
     }
     if let Some(fields) = &answer.explain {
         explain(fields);
@@ -323,7 +325,7 @@ pub fn lines<R: Listing>(row: &R) -> (String, Option<String>) {
 /// why.
 fn explain(fields: &Map<String, Json>) {
     use crate::text::field;
-    crate::say!("--");
+    say!("--");
     for (k, v) in fields {
         // Printed under each result instead (`Listing::detail`).
         if k == "matched" {
@@ -331,7 +333,7 @@ fn explain(fields: &Map<String, Json>) {
         }
         if let Json::Array(list) = v {
             if !list.is_empty() && list.iter().all(|c| c.get("why").is_some()) {
-                crate::say!("{k}:");
+                say!("{k}:");
                 for c in list {
                     let id = c.get("id").map(Json::to_string).unwrap_or_default();
                     let why = c.get("why").and_then(Json::as_str).unwrap_or("");
@@ -353,7 +355,7 @@ fn explain(fields: &Map<String, Json>) {
                         true => "none".to_string(),
                         false => words.join(", "),
                     };
-                    crate::say!("  [{id}] {}; shared: {}", field(why), field(&words));
+                    say!("  [{id}] {}; shared: {}", field(why), field(&words));
                 }
                 continue;
             }
@@ -362,7 +364,7 @@ fn explain(fields: &Map<String, Json>) {
             Json::String(s) => s.clone(),
             other => other.to_string(),
         };
-        crate::say!("{k}: {}", field(&shown));
+        say!("{k}: {}", field(&shown));
     }
 }
 

@@ -11,8 +11,7 @@ use crate::config::given::Given;
 use crate::config::overlay::Overlay;
 use crate::config::table::{EMBED_COMMAND, JUDGE_COMMAND};
 use crate::config::{self, Config};
-use crate::err;
-use crate::error::{Error, Result};
+use crate::error::{err, Error, Result};
 use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 

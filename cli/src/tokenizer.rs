@@ -2,8 +2,7 @@
 //! build one, and reading the one an FTS5 table declares in its CREATE statement.
 use rusqlite::Connection;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 pub const DEFAULT: &str = "trigram remove_diacritics 1";
 

@@ -12,13 +12,13 @@ use super::items::{item_of, left_out, with_summary, Rules};
 use super::read_session;
 use super::segment::segments;
 use super::summarize::{Request, Summarizer};
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::item::{unknown_kind, Item, Marks};
 use crate::items::options::WriteOptions;
 use crate::items::writer::ItemWriter;
 use crate::library::capture_records::{self as store, Origin};
 use crate::library::turn;
-use crate::{err, fault, interrupt};
+use crate::{fault, interrupt};
 
 /// How a capture runs.
 pub struct Options {

@@ -7,13 +7,13 @@ use serde_json::{json, Map, Value};
 
 use super::Globals;
 use crate::args::AddArgs;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::input;
 use crate::item::{known_kinds, unknown_kind, Item, Marks, MAX_TRANSCRIPT};
 use crate::items::add::add;
 use crate::items::options::{Duplicates, WriteOptions};
 use crate::library::{self, Mode};
-use crate::{err, interrupt, output};
+use crate::{interrupt, output};
 
 pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     let path = g.db()?;
@@ -67,7 +67,7 @@ pub fn run(g: &Globals, a: &AddArgs) -> Result<i32> {
     if g.json {
         output::json(&added.to_json());
     } else {
-        crate::say!("{}", added.id);
+        crate::output::say!("{}", added.id);
         if !added.redacted.is_empty() {
             eprintln!("recall: redacted {}", added.redacted.summary());
         }

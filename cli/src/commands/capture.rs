@@ -97,7 +97,7 @@ fn capture_all(g: &Globals, a: &CaptureArgs) -> Result<i32> {
         doc["problems"] = json!(problems);
         output::json(&doc);
     } else {
-        crate::say!("{}", report(&c, a.dry_run));
+        crate::output::say!("{}", report(&c, a.dry_run));
     }
     // As ripgrep does with what it cannot read: everything else is done, and the exit
     // code says that something was reported and skipped (docs/capture.md#bad-input).

@@ -15,7 +15,7 @@ pub fn run(g: &Globals) -> Result<i32> {
         }));
     } else {
         for c in &health.checks {
-            crate::say!(
+            crate::output::say!(
                 "{} {}: {}",
                 if c.ok { "ok     " } else { "PROBLEM" },
                 c.name,

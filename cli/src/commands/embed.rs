@@ -7,10 +7,10 @@ use serde_json::{json, Value as Json};
 use super::Globals;
 use crate::args::EmbedArgs;
 use crate::embed::{self, Options, Progress};
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::{self, Mode};
+use crate::output;
 use crate::vectors::store;
-use crate::{err, output};
 
 pub fn run(g: &Globals, a: &EmbedArgs) -> Result<i32> {
     let lib = library::open(g.db()?, Mode::Write, g.tokenizer.as_deref())?;
@@ -146,7 +146,7 @@ fn say(g: &Globals, answer: serde_json::Value, text: impl FnOnce() -> String) ->
     if g.json {
         output::json(&answer);
     } else {
-        crate::say!("{}", text());
+        crate::output::say!("{}", text());
     }
     Ok(0)
 }

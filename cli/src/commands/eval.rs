@@ -7,14 +7,15 @@ use serde_json::{json, Value};
 use super::Globals;
 use crate::args::EvalArgs;
 use crate::config::overlay::Overlay;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::{self, Mode};
+use crate::output::say;
 use crate::quality::metrics::{self, Outcome, Summary};
 use crate::quality::select::{select, Selection};
 use crate::quality::sessions::{self, SessionOutcome, SessionReport, SessionSummary};
 use crate::quality::{self, locomo, longmemeval, Variant};
 use crate::settings::Ranking;
-use crate::{err, input, output, say};
+use crate::{input, output};
 
 struct Column {
     label: String,

@@ -9,11 +9,11 @@ use serde_json::json;
 
 use super::Globals;
 use crate::args::{ExportArgs, ScopeArgs};
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::items::export::{export, ExportRequest, Exported};
 use crate::items::writer::counts_json;
+use crate::output;
 use crate::settings::Filters;
-use crate::{err, output};
 
 pub fn run(g: &Globals, a: &ExportArgs) -> Result<i32> {
     let filters = Filters::resolve(g, &a.filters, &a.kinds, &ScopeArgs::default())?;
@@ -49,7 +49,7 @@ pub fn run(g: &Globals, a: &ExportArgs) -> Result<i32> {
         (false, _) => {
             let line = format!("exported {} items to {}", done.count, a.file);
             match target {
-                Some(_) => crate::say!("{line}"),
+                Some(_) => crate::output::say!("{line}"),
                 None => eprintln!("recall: {line}"),
             }
             if !done.redacted.is_empty() {

@@ -29,7 +29,7 @@ pub fn run(g: &Globals, a: &ForgetArgs) -> Result<i32> {
                 "warning": wiped.warning,
             }));
         } else if wiped.complete {
-            crate::say!("rewrote {} and emptied its log", lib.path.display());
+            crate::output::say!("rewrote {} and emptied its log", lib.path.display());
         }
         return Ok(not_wiped(&wiped.warning));
     }
@@ -74,7 +74,7 @@ fn not_wiped(warning: &Option<String>) -> i32 {
 fn print_text(report: &ForgetReport) {
     for item in &report.items {
         let date: String = item.date.chars().take(10).collect();
-        crate::say!(
+        crate::output::say!(
             "[{}] {} {} ({}, {})",
             item.id,
             field(&date),
@@ -86,12 +86,12 @@ fn print_text(report: &ForgetReport) {
     let n = report.ids.len();
     let items = if n == 1 { "item" } else { "items" };
     if n == 0 {
-        crate::say!("nothing to forget: no item matches");
+        crate::output::say!("nothing to forget: no item matches");
     } else if report.dry_run {
-        crate::say!("would forget {n} {items} (dry run: nothing changed)");
+        crate::output::say!("would forget {n} {items} (dry run: nothing changed)");
     } else if report.wiped {
-        crate::say!("forgot {n} {items}; the file was rewritten and its log emptied");
+        crate::output::say!("forgot {n} {items}; the file was rewritten and its log emptied");
     } else {
-        crate::say!("forgot {n} {items}");
+        crate::output::say!("forgot {n} {items}");
     }
 }

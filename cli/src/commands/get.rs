@@ -46,9 +46,9 @@ pub fn run(
     } else {
         for (n, item) in answer.items.iter().enumerate() {
             if n > 0 {
-                crate::say!("");
+                crate::output::say!("");
             }
-            crate::say!(
+            crate::output::say!(
                 "--- item {} ({} of {}) ---",
                 item.id,
                 n + 1,
@@ -71,7 +71,7 @@ pub fn run(
 
 /// One item as text: its line, then each text field indented under its name.
 fn show(item: &ItemRow) {
-    crate::say!(
+    crate::output::say!(
         "[{}] {} {} ({}, {}{}){}",
         item.id,
         field(&item.occurred_at),
@@ -92,11 +92,11 @@ fn show(item: &ItemRow) {
         ("atoms", &item.atoms),
     ] {
         if !text.is_empty() {
-            crate::say!("{label}:\n{}", indent(text));
+            crate::output::say!("{label}:\n{}", indent(text));
         }
     }
     if let Some(transcript) = &item.transcript {
-        crate::say!("transcript:\n{}", indent(transcript));
+        crate::output::say!("transcript:\n{}", indent(transcript));
     }
 }
 

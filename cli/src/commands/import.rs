@@ -5,13 +5,13 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::Globals;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::known_kinds;
 use crate::items::import::{import, Imported};
 use crate::items::options::{Duplicates, WriteOptions};
 use crate::items::writer::counts_json;
 use crate::library::{self, Mode};
-use crate::{err, interrupt, output};
+use crate::{interrupt, output};
 
 /// `allow` is the `--allow` flags (else the configuration's `[access] allow`); `redact`
 /// whether secrets are taken out (`--no-redact`, `[redact] enabled`).
@@ -54,7 +54,7 @@ pub fn run(
             "redacted": counts_json(&redacted),
         }));
     } else {
-        crate::say!("imported {count} items in {seconds:.2} s");
+        crate::output::say!("imported {count} items in {seconds:.2} s");
         if !redacted.is_empty() {
             eprintln!("recall: redacted {}", redacted.summary());
         }

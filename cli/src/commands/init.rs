@@ -17,7 +17,7 @@ pub fn run(g: &Globals) -> Result<i32> {
             "tokenizer": lib.tokenizer,
         }));
     } else {
-        crate::say!(
+        crate::output::say!(
             "created {} (schema version {}, tokenizer '{}')",
             lib.path.display(),
             lib.schema_version,

@@ -2,8 +2,7 @@
 //! set, or taken away (`items::marks::set_kind`).
 use super::Globals;
 use crate::args::KindSetArgs;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::known_kinds;
 use crate::items::marks::set_kind;
 use crate::library::{self, Mode};
@@ -34,8 +33,8 @@ pub fn run(g: &Globals, a: &KindSetArgs) -> Result<i32> {
     } else if !set.ids.is_empty() {
         let ids: Vec<String> = set.ids.iter().map(i64::to_string).collect();
         match &kind {
-            Some(k) => crate::say!("{}: kind {k}", ids.join(", ")),
-            None => crate::say!("{}: no kind", ids.join(", ")),
+            Some(k) => crate::output::say!("{}: kind {k}", ids.join(", ")),
+            None => crate::output::say!("{}: no kind", ids.join(", ")),
         }
     }
     if set.missing.is_empty() {

@@ -5,9 +5,9 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::Globals;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::{self, index_check, migrations, reindex, schema, Mode};
-use crate::{err, interrupt, output, tokenizer};
+use crate::{interrupt, output, tokenizer};
 
 pub fn migrate(g: &Globals) -> Result<i32> {
     let mut lib = library::open_unchecked(g.db()?, Mode::Write)?;
@@ -25,9 +25,9 @@ pub fn migrate(g: &Globals) -> Result<i32> {
             &json!({ "command": "migrate", "from": from, "to": to, "applied": to - from }),
         );
     } else if from == to {
-        crate::say!("{} is up to date (schema version {to})", lib.path.display());
+        crate::output::say!("{} is up to date (schema version {to})", lib.path.display());
     } else {
-        crate::say!(
+        crate::output::say!(
             "migrated {} from schema version {from} to {to}",
             lib.path.display()
         );
@@ -88,9 +88,11 @@ pub fn rebuild(g: &Globals) -> Result<i32> {
             "command": "rebuild", "items": items, "tokenizer": target, "previous_tokenizer": from, "seconds": seconds,
         }));
     } else if target == from {
-        crate::say!("rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s");
+        crate::output::say!(
+            "rebuilt the index of {items} items (tokenizer '{target}') in {seconds:.2} s"
+        );
     } else {
-        crate::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
+        crate::output::say!("switched the tokenizer from '{from}' to '{target}' and reindexed {items} items in {seconds:.2} s");
     }
     Ok(0)
 }
@@ -103,7 +105,7 @@ pub fn optimize(g: &Globals) -> Result<i32> {
     if g.json {
         output::json(&json!({ "command": "optimize", "optimized": true, "seconds": seconds }));
     } else {
-        crate::say!("optimized the index and refreshed statistics in {seconds:.2} s");
+        crate::output::say!("optimized the index and refreshed statistics in {seconds:.2} s");
     }
     Ok(0)
 }

@@ -52,7 +52,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Export(a) => export::run(&g, &a),
         Command::Capture(a) => capture::run(&g, &a),
         Command::Forget(a) => forget::run(&g, &a),
-        // Served by `crate::run`: the hook is a front end of its own (`crate::hook`).
+        // Served by `crate::entry::run`: the hook is a front end of its own (`crate::hook`).
         Command::Hook(_) => Ok(0),
         Command::Get {
             id,
@@ -63,7 +63,7 @@ pub fn dispatch(cli: Cli) -> Result<i32> {
         Command::Promote(a) => promote::run(&g, &a, true),
         Command::Demote(a) => promote::run(&g, &a, false),
         Command::Kind(a) => kind::run(&g, &a),
-        // Served by `crate::run`: the page is a front end above the commands.
+        // Served by `crate::entry::run`: the page is a front end above the commands.
         Command::Ui(_) => Ok(0),
         Command::Optimize => maintain::optimize(&g),
         Command::Embed(a) => embed::run(&g, &a),

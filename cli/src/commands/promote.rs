@@ -37,7 +37,7 @@ pub fn run(g: &Globals, a: &MarkArgs, global: bool) -> Result<i32> {
         };
         if !marked.ids.is_empty() {
             let ids: Vec<String> = marked.ids.iter().map(i64::to_string).collect();
-            crate::say!("{} {what}", ids.join(", "));
+            crate::output::say!("{} {what}", ids.join(", "));
         }
     }
     if marked.missing.is_empty() {

@@ -27,20 +27,20 @@ pub fn run(g: &Globals) -> Result<i32> {
         }));
     } else {
         if r.done.is_empty() {
-            crate::say!("{}: the schema was sound", lib.path.display());
+            crate::output::say!("{}: the schema was sound", lib.path.display());
         } else {
-            crate::say!("repaired {}:", lib.path.display());
+            crate::output::say!("repaired {}:", lib.path.display());
             for d in &r.done {
-                crate::say!("  {d}");
+                crate::output::say!("  {d}");
             }
         }
-        crate::say!(
+        crate::output::say!(
             "rebuilt the index of {} items (tokenizer '{}') in {seconds:.2} s",
             r.items,
             r.tokenizer
         );
         if r.behind() {
-            crate::say!(
+            crate::output::say!(
                 "the library is at schema version {} of {}: run `recall migrate`",
                 r.schema_version,
                 latest_version()

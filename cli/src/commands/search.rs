@@ -3,8 +3,7 @@
 //! names its files changed since, as seen from the current folder (`query::changed`);
 //! `--fresh` leaves those out.
 use crate::args::SearchArgs;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::query::changed::{Fresh, Here};
 use crate::settings::{self, Globals};
 use crate::{output, query};

@@ -7,8 +7,7 @@ use serde_json::json;
 use super::Globals;
 use crate::agents::Agent;
 use crate::args::SetupArgs;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::output;
 use crate::setup::{self, Wiring};
 
@@ -97,13 +96,13 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
     }
     let remove = if a.remove { " --remove" } else { "" };
     match &wiring {
-        Some(w) => crate::say!(
+        Some(w) => crate::output::say!(
             "recall setup {}{remove} ({scope}): recall {}, library {}",
             agent.name(),
             w.recall,
             w.library
         ),
-        None => crate::say!("recall setup {}{remove} ({scope})", agent.name()),
+        None => crate::output::say!("recall setup {}{remove} ({scope})", agent.name()),
     }
     for (c, b) in changes.iter().zip(&backups) {
         if a.dry_run && c.changed() {
@@ -114,7 +113,7 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
             Some(b) => format!(" (backup {})", b.display()),
             None => String::new(),
         };
-        crate::say!(
+        crate::output::say!(
             "  {}: {} {}{backup}",
             c.path.display(),
             c.part.name(),
@@ -122,7 +121,7 @@ pub fn run(g: &Globals, a: &SetupArgs) -> Result<i32> {
         );
     }
     for n in &notes {
-        crate::say!("  {n}");
+        crate::output::say!("  {n}");
     }
     for w in &warnings {
         eprintln!("recall: warning: {w}");
@@ -217,17 +216,17 @@ fn list(g: &Globals) -> Result<i32> {
             )
             .collect();
         match found.is_empty() {
-            true => crate::say!(
+            true => crate::output::say!(
                 "{}: not found (no folder {}, no `{}` on the PATH)",
                 agent.name(),
                 shown(agent.config_dir()),
                 agent.program()
             ),
-            false => crate::say!("{}: installed ({})", agent.name(), found.join(", ")),
+            false => crate::output::say!("{}: installed ({})", agent.name(), found.join(", ")),
         }
         for (scope, wired) in scopes {
             if wired.is_empty() {
-                crate::say!("  {scope}: nothing wired");
+                crate::output::say!("  {scope}: nothing wired");
             }
             for w in wired {
                 let what = match (&w.problem, w.server) {
@@ -247,10 +246,10 @@ fn list(g: &Globals) -> Result<i32> {
                     true => String::new(),
                     false => format!(" (library {})", libraries.join("; ")),
                 };
-                crate::say!("  {scope} {}: {what}{library}", w.path.display());
+                crate::output::say!("  {scope} {}: {what}{library}", w.path.display());
             }
             if let Some(t) = trust_of(*agent, scope, root.as_deref()) {
-                crate::say!("  {scope} hook trust: {}", t.line());
+                crate::output::say!("  {scope} hook trust: {}", t.line());
             }
         }
     }

@@ -9,10 +9,10 @@ use serde_json::{Map, Value as Json};
 
 use super::Globals;
 use crate::args::SqlArgs;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::{self, script, Mode};
+use crate::output;
 use crate::text::field;
-use crate::{err, output};
 
 pub fn run(g: &Globals, a: &SqlArgs) -> Result<i32> {
     if a.csv && g.json {

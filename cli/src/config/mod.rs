@@ -14,8 +14,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 pub use crate::vectors::Fusion;
 pub use table::{Access, Config, Judge, Later, Related, Search, Storage, Timeline, Vectors};
 

@@ -5,8 +5,7 @@
 use super::setting::Setting;
 use super::table::SETTINGS;
 use super::Config;
-use crate::err;
-use crate::error::{Error, Result};
+use crate::error::{err, Error, Result};
 
 /// One column's settings: the configuration with the `--set` values over it, and the
 /// stages switched on or off.

@@ -6,12 +6,12 @@ use rusqlite::Connection;
 
 use super::batch::{embed_batch, store_batch, Pending};
 use super::made::{pending, remove_orphans, stale, vectors_made};
-use crate::error::{Context, Error, Result};
+use crate::error::{err, Context, Error, Result};
 use crate::library::sql_file::{self, int, queries};
 use crate::library::turn;
 use crate::vectors::embedder::Embedder;
 use crate::vectors::store::{self, Store};
-use crate::{err, fault, interrupt};
+use crate::{fault, interrupt};
 
 /// How a run embeds.
 pub struct Options {

@@ -5,10 +5,10 @@ use serde_json::{json, Value};
 
 use super::options::WriteOptions;
 use super::writer::{counts_json, ItemWriter, NotStored};
-use crate::error::{Context, Error, Result};
+use crate::error::{err, Context, Error, Result};
 use crate::item::{Item, Marks};
 use crate::library::Library;
-use crate::{err, fault, interrupt};
+use crate::{fault, interrupt};
 
 /// What an add did: the item's id, and the stored item it duplicates, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]

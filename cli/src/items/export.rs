@@ -8,8 +8,7 @@ use recall_core::redact::Counts;
 use rusqlite::Connection;
 use serde_json::{json, Map, Value};
 
-use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::item::Item;
 use crate::library::sql_file::{self, int, queries, text};
 use crate::settings::{kinds_param, sources_param, Filters};

@@ -11,11 +11,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::library::wipe::{self, Wiped, ZeroFreed};
 use crate::library::Library;
 use crate::settings::time_flag;
-use crate::{err, fault, interrupt};
+use crate::{fault, interrupt};
 
 /// What a forget selects: `recall forget`'s options, and the arguments of the MCP tool
 /// `forget` (whose input schema is derived from this).

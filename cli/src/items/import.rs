@@ -6,10 +6,10 @@ use recall_core::redact::Counts;
 
 use super::options::WriteOptions;
 use super::writer::{ItemWriter, NotStored};
-use crate::error::{Context, Error, Result};
+use crate::error::{err, Context, Error, Result};
 use crate::item::{Item, Marks};
 use crate::library::Library;
-use crate::{err, fault, input, interrupt};
+use crate::{fault, input, interrupt};
 
 /// What an import wrote: how many items, and how many of them (or of those left out)
 /// were already in the library.

@@ -3,11 +3,11 @@
 //! `recall kind` (`sql/set_kind.sql`). Each in one transaction, under the access globs.
 use serde_json::{json, Value};
 
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::library::sql_file::queries;
 use crate::library::Library;
 use crate::settings::sources_param;
-use crate::{err, fault, interrupt};
+use crate::{fault, interrupt};
 
 /// What a promote or demote did: the items marked, and the ids that name no item the
 /// caller may read (missing and forbidden alike), each in the order given.

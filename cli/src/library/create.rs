@@ -8,8 +8,7 @@ use super::migrations::{self, latest_version};
 use super::open::{
     busy_timeout, configure, is_empty_database, open_unchecked, Library, Mode, APPLICATION_ID,
 };
-use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::tokenizer;
 
 /// Creates a library: every migration and the tokenizer record in one transaction. The

@@ -2,8 +2,7 @@
 //! beside it, and whether this process may write them.
 use std::path::{Path, PathBuf};
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 /// What a path holds, followed through links: only a regular file can be a library.
 pub(super) fn kind_of(path: &Path) -> Result<Option<std::fs::Metadata>> {

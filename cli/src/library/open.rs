@@ -8,8 +8,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::files::{ensure_writable, kind_of, sidecar, uri_path};
 use super::migrations::latest_version;
 use super::schema;
-use crate::err;
-use crate::error::{Context, Error, Result};
+use crate::error::{err, Context, Error, Result};
 use crate::tokenizer;
 
 /// `PRAGMA application_id` of every library: "RCLL".

@@ -4,8 +4,8 @@ use rusqlite::TransactionBehavior::Immediate;
 use rusqlite::{Connection, Transaction};
 
 use super::{columns, context, schema};
-use crate::error::{Context, Result};
-use crate::{err, fault, interrupt, tokenizer};
+use crate::error::{err, Context, Result};
+use crate::{fault, interrupt, tokenizer};
 
 /// Items are indexed this many at a time.
 pub const BATCH: i64 = 2_000;

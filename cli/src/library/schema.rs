@@ -12,8 +12,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, OptionalExtension};
 
 use super::migrations::{latest_version, migration_sql, MIGRATIONS};
-use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::tokenizer;
 
 /// The FTS5 index: recreated, never patched, together with its shadow tables.

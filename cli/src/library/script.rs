@@ -7,8 +7,7 @@ use rusqlite::types::Value;
 use rusqlite::{Batch, Connection};
 
 use super::Library;
-use crate::err;
-use crate::error::{Error, Result};
+use crate::error::{err, Error, Result};
 use crate::sql_guard::{Guard, WRITE_ADVICE};
 
 /// The columns and rows of the last statement that returned rows.

@@ -4,8 +4,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::Connection;
 use serde_json::Value as Json;
 
-use crate::err;
-use crate::error::{describe_sqlite, Result};
+use crate::error::{describe_sqlite, err, Result};
 
 pub type Params = Vec<(&'static str, Value)>;
 

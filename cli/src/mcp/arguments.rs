@@ -4,8 +4,7 @@
 //! server reads.
 use serde_json::{Map, Value as Json};
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::MAX_TITLE;
 
 /// The longest query or prompt, in bytes of UTF-8: a question, not a document. The

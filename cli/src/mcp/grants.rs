@@ -7,8 +7,7 @@ use std::sync::Arc;
 
 use crate::args::{AccessArgs, HttpArgs};
 use crate::config::Config;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 /// The environment variable of the token named "default" (or `--token-file`).
 pub const TOKEN_ENV: &str = "RECALL_MCP_TOKEN";

@@ -30,8 +30,7 @@ use super::calls;
 use super::decode::{self, Decoded, MAX_LINE};
 use super::grants::{Grant, Tokens};
 use super::server::Server;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use headers::{Origin, Policy};
 use limits::{Budget, Timeouts, Trust, Unread, MAX_READ_BODY, MAX_WRITE_BODY};
 

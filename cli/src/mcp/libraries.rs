@@ -8,8 +8,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::{self, Library, Mode};
 
 /// Idle read connections kept for the next calls; more are opened when calls overlap.

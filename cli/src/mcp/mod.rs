@@ -1,9 +1,11 @@
 //! `recall mcp`: the library served to agents over the Model Context Protocol, JSON-RPC on
 //! standard input and output (the `rmcp` SDK), or with `--http` over MCP's streamable
-//! HTTP transport to agents on other machines, each with a bearer token (`http`, `grants`). The tools are the query commands (and
-//! `add`, `forget` with `--allow-writes`); each answers with the JSON object that
+//! HTTP transport to agents on other machines, each with a bearer token (`http`,
+//! `grants`). The tools are the query commands (and `add`, `forget` with
+//! `--allow-writes`), one table of them (`table`); each answers with the JSON object that
 //! `recall --json COMMAND` prints, and each error is the command's one-line message as a
 //! tool error.
+mod answer;
 mod arguments;
 mod calls;
 mod catalog;
@@ -11,15 +13,16 @@ mod decode;
 mod grants;
 pub(crate) mod http;
 pub(crate) mod libraries;
+mod schema;
 pub(crate) mod server;
 pub(crate) mod signals;
+pub mod table;
 pub(crate) mod tools;
 mod transport;
 mod writes;
 
 use crate::args::McpArgs;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::settings::Globals;
 
 /// Opens the library once and serves until the client closes the connection.

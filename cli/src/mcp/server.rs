@@ -11,21 +11,18 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
 
+use super::answer::Call;
 use super::grants::Grant;
 use super::libraries::Libraries;
-use super::{arguments, calls, catalog, signals, tools, writes};
+use super::table::{self, Access};
+use super::{calls, catalog, signals};
 use crate::args::AccessArgs;
-use crate::err;
-use crate::error::Result;
-use crate::items::forget::ForgetRequest;
+use crate::error::{err, Result};
 use crate::library::{self, Library};
 use crate::line_process::{self, Cancel};
-use crate::query::changed::{self, Fresh, Here, Marked};
-use crate::query::{self, to_json, Answer};
-use crate::settings::{self, Globals};
+use crate::settings::Globals;
 
 #[derive(Clone)]
 pub struct Server {
@@ -108,11 +105,10 @@ impl ServerHandler for Server {
     ) -> std::result::Result<ListToolsResult, ErrorData> {
         // A token that may not write is not offered the tools that write.
         let writes = self.grant(&context.extensions).writes;
-        let tools = self
-            .shared
-            .tools
-            .iter()
-            .filter(|t| writes || !catalog::WRITE.contains(&t.name.as_ref()));
+        let tools =
+            self.shared.tools.iter().filter(|t| {
+                writes || table::tool(&t.name).is_some_and(|t| t.access == Access::Read)
+            });
         Ok(ListToolsResult::with_all_items(tools.cloned().collect()))
     }
 
@@ -125,10 +121,8 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, ErrorData> {
-        let name = request.name.to_string();
-        let known =
-            catalog::READ.contains(&name.as_str()) || catalog::WRITE.contains(&name.as_str());
-        if !known {
+        let Some(tool) = table::tool(&request.name) else {
+            let name = &request.name;
             // The tools this server lists: a write tool is no option without
             // --allow-writes.
             let names: Vec<&str> = self.shared.tools.iter().map(|t| t.name.as_ref()).collect();
@@ -136,7 +130,7 @@ impl ServerHandler for Server {
                 format!("unknown tool {name:?} (known: {})", names.join(", ")),
                 None,
             ));
-        }
+        };
         let grant = self.grant(&context.extensions);
         let started = std::time::Instant::now();
         let logged = grant
@@ -150,7 +144,7 @@ impl ServerHandler for Server {
         let call = tokio::task::spawn_blocking(move || {
             line_process::within(&scope, || {
                 catch_unwind(AssertUnwindSafe(|| {
-                    shared.call(&name, arguments.as_ref(), request_id, &grant)
+                    shared.call(tool, arguments.as_ref(), request_id, &grant)
                 }))
             })
         });
@@ -220,144 +214,46 @@ fn refused(message: &str) -> CallToolResult {
 impl Shared {
     fn call(
         &self,
-        name: &str,
+        tool: &'static table::Tool,
         arguments: Option<&Map<String, Json>>,
         request_id: Json,
         grant: &Grant,
     ) -> Result<Json> {
-        if catalog::WRITE.contains(&name) && !self.writes {
-            return Err(err!(
+        let name = tool.name;
+        let call = |lib| Call {
+            globals: &self.globals,
+            access: &grant.access,
+            lib,
+            arguments,
+            listed: self.tools.iter().find(|t| t.name == name),
+            name,
+        };
+        match tool.access {
+            Access::Write if !self.writes => Err(err!(
                 "{name} writes to the library, and this server only reads: start it with `recall mcp --allow-writes`"
-            ));
-        }
-        if catalog::WRITE.contains(&name) && !grant.writes {
-            return Err(err!(
+            )),
+            Access::Write if !grant.writes => Err(err!(
                 "{name} writes to the library, and the token {:?} may only read: give it \
                  writes = true in [tokens.{}] of the server's configuration",
                 grant.name,
                 grant.name
-            ));
-        }
-        if let Some(tool) = catalog::WRITE.iter().find(|t| **t == name) {
-            // A panic while the connection was held leaves it as SQLite left it: any
-            // open transaction is rolled back when its guard unwinds, so it stays usable.
-            let mut writer = self.libraries.writer()?;
-            let lib = writer
-                .as_mut()
-                .ok_or_else(|| err!("this server opened the library only for reading"))?;
-            refresh(lib, self.globals.tokenizer.as_deref())?;
-            signals::writing(tool, request_id, || {
-                self.run(name, arguments, lib, &grant.access)
-            })
-        } else {
-            let mut reader = self.libraries.reader()?;
-            refresh(&mut reader, self.globals.tokenizer.as_deref())?;
-            self.run(name, arguments, &mut reader, &grant.access)
-        }
-    }
-
-    fn run(
-        &self,
-        name: &str,
-        arguments: Option<&Map<String, Json>>,
-        lib: &mut Library,
-        access: &AccessArgs,
-    ) -> Result<Json> {
-        let g = &self.globals;
-        let schema = self.tools.iter().find(|t| t.name == name);
-        let checked = |schema: Option<&Tool>| -> Result<Json> {
-            let empty = Map::new();
-            let schema = schema.map(|t| t.input_schema.as_ref()).unwrap_or(&empty);
-            arguments::check(schema, arguments)
-        };
-        // The server's own folder, where its agent started it: the checkout items'
-        // files are checked in (`query::changed`).
-        let here = Here::current(&g.config.projects);
-        match name {
-            "search" => {
-                let (arguments, given) = tools::split(name, checked(schema)?)?;
-                let a = input::<tools::Search>(arguments)?.args(access, given)?;
-                if let Some(file) = &a.file {
-                    let mut s = settings::FileItems::resolve(g, &a, file, None)?;
-                    let fresh = Fresh::ask(a.fresh, &mut s.limit);
-                    let mut answer = query::file_items(lib, &s, a.common.explain)?;
-                    fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
-                    return to_json(&answer);
-                }
-                let mut s = settings::Search::resolve(g, &a)?;
-                let fresh = Fresh::ask(a.fresh, &mut s.limit);
-                let mut answer = query::search(lib, &s, a.common.explain)?;
-                fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
-                to_json(&answer)
+            )),
+            Access::Write => {
+                // A panic while the connection was held leaves it as SQLite left it: any
+                // open transaction is rolled back when its guard unwinds, so it stays
+                // usable.
+                let mut writer = self.libraries.writer()?;
+                let lib = writer
+                    .as_mut()
+                    .ok_or_else(|| err!("this server opened the library only for reading"))?;
+                refresh(lib, self.globals.tokenizer.as_deref())?;
+                signals::writing(name, tool.done, request_id, || (tool.run)(call(lib)))
             }
-            "later" => {
-                let a = input::<tools::Later>(checked(schema)?)?.args(access)?;
-                let s = settings::Later::resolve(g, &a)?;
-                marked(
-                    lib,
-                    &here,
-                    query::later(lib, &s, a.common.explain)?,
-                    &s.allow,
-                )
+            Access::Read => {
+                let mut reader = self.libraries.reader()?;
+                refresh(&mut reader, self.globals.tokenizer.as_deref())?;
+                (tool.run)(call(&mut reader))
             }
-            "related" => {
-                let (arguments, given) = tools::split(name, checked(schema)?)?;
-                let a = input::<tools::Related>(arguments)?.args(access, given)?;
-                let s = settings::Related::resolve(g, &a)?;
-                marked(
-                    lib,
-                    &here,
-                    query::related(lib, &s, a.common.explain)?,
-                    &s.allow,
-                )
-            }
-            "timeline" => {
-                let a = input::<tools::Timeline>(checked(schema)?)?.args(access)?;
-                let s = settings::Timeline::resolve(g, &a)?;
-                match &s.around {
-                    Some(around) => {
-                        let answer = query::around(lib, &s, around, a.common.explain)?;
-                        marked(lib, &here, answer, &s.allow)
-                    }
-                    None => marked(
-                        lib,
-                        &here,
-                        query::timeline(lib, &s, a.common.explain)?,
-                        &s.allow,
-                    ),
-                }
-            }
-            "get" => {
-                let a = input::<tools::Get>(checked(schema)?)?;
-                let allow = g.allow(&access.allow);
-                match a.wanted()? {
-                    tools::Wanted::One(id) => {
-                        let mut answer = query::get(lib, id, a.transcript, &allow)?;
-                        changed::mark_items(here.as_ref(), std::slice::from_mut(&mut answer.item));
-                        to_json(&answer)
-                    }
-                    tools::Wanted::Several(ids) => {
-                        let mut answer = query::get_many(lib, &ids, a.transcript, &allow)?;
-                        changed::mark_items(here.as_ref(), &mut answer.items);
-                        to_json(&answer)
-                    }
-                }
-            }
-            "add" => {
-                let item = Json::Object(arguments.cloned().unwrap_or_default());
-                writes::add(
-                    lib,
-                    &item,
-                    g.config.kinds.extra.as_deref(),
-                    &g.allow(&access.allow),
-                    g.config.redact.enabled,
-                )
-            }
-            "forget" => {
-                let req: ForgetRequest = input(checked(schema)?)?;
-                writes::forget_items(lib, &req, &g.allow(&access.allow))
-            }
-            _ => Err(err!("unknown tool {name:?}")),
         }
     }
 }
@@ -370,21 +266,4 @@ pub(crate) fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()>
         lib.tokenizer = recorded;
     }
     library::check_configured(lib, configured)
-}
-
-/// Checked arguments as a tool's input; a failure here is one the check did not foresee.
-fn input<T: DeserializeOwned>(arguments: Json) -> Result<T> {
-    serde_json::from_value(arguments).map_err(|e| err!("bad arguments: {e}"))
-}
-
-/// An answer as the tools give it, each result naming its files changed since, as seen
-/// from the server's folder.
-fn marked<R: Marked + serde::Serialize>(
-    lib: &Library,
-    here: &Option<Here>,
-    mut answer: Answer<R>,
-    allow: &Option<Vec<String>>,
-) -> Result<Json> {
-    changed::mark(lib, here.as_ref(), &mut answer.results, allow)?;
-    to_json(&answer)
 }

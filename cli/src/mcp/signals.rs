@@ -10,8 +10,7 @@ use serde_json::Value as Json;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::line_process;
 
 enum Phase {
@@ -84,17 +83,20 @@ pub fn watch() -> Result<()> {
     Ok(())
 }
 
-/// Runs a write call under the watch; `request` is the id of the request it answers.
-pub fn writing<T>(tool: &'static str, request: Json, call: impl FnOnce() -> Result<T>) -> Result<T>
-where
-    T: Described,
-{
+/// Runs a write call under the watch; `request` is the id of the request it answers, and
+/// `done` what its answer says it did (a line's "the TOOL call in progress …").
+pub fn writing(
+    tool: &'static str,
+    done: fn(&Json) -> String,
+    request: Json,
+    call: impl FnOnce() -> Result<Json>,
+) -> Result<Json> {
     *phase() = Phase::Writing(tool);
     let result = call();
     let before = std::mem::replace(&mut *phase(), Phase::Idle);
     if let Phase::Committed { stop: Some(signal) } = before {
         let what = match &result {
-            Ok(answer) => answer.after_stop(tool),
+            Ok(answer) => format!("the {tool} call in progress {}", done(answer)),
             Err(e) => format!(
                 "the {tool} call in progress failed after its commit: {}",
                 e.message
@@ -147,31 +149,4 @@ pub fn committing() -> bool {
         *now = Phase::Committed { stop: None };
     }
     false
-}
-
-/// What a write's answer says was done, for the line of a signal that waited for it.
-pub trait Described {
-    fn after_stop(&self, tool: &str) -> String;
-}
-
-impl Described for Json {
-    fn after_stop(&self, tool: &str) -> String {
-        match tool {
-            "forget" if self.get("wiped") == Some(&Json::Bool(false)) => {
-                "the forget call in progress forgot its items, but their text was not wiped \
-                 from the file: run `recall forget --finish`"
-                    .to_string()
-            }
-            "forget" => {
-                "the forget call in progress completed (its items forgotten and wiped)".to_string()
-            }
-            "promote" | "demote" | "kind" => {
-                format!("the {tool} call in progress completed (its items marked)")
-            }
-            _ => format!(
-                "the {tool} call in progress completed (item {} stored)",
-                self.get("id").unwrap_or(&Json::Null)
-            ),
-        }
-    }
 }

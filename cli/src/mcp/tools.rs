@@ -2,8 +2,8 @@
 //! (the writes take the real types: `item::JsonItem`, `items::forget::ForgetRequest`).
 //! The input schemas are derived from them; an argument that is a declared setting is
 //! described, ranged and given its default by its declaration (`config::table`, filled
-//! in by `catalog`); the declared settings a tool takes are not fields here but made from
-//! the table (`split`, and `catalog` for their schemas). Each call becomes the command's
+//! in by `schema`); the declared settings a tool takes are not fields here but made from
+//! the table (`split`, and `schema` for their schemas). Each call becomes the command's
 //! clap arguments, resolved by `settings` as on the command line.
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -12,8 +12,7 @@ use serde_json::Value as Json;
 
 use crate::args::{self, AccessArgs, Scope};
 use crate::config::{self, given::Given};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 /// A result count: the command line takes zero or less as "the default", which from a
 /// client is more likely a mistake than a wish.

@@ -4,8 +4,7 @@
 //! source as a missing one.
 use serde_json::Value as Json;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::{known_kinds, Item, Marks};
 use crate::items::add::add as add_item;
 use crate::items::forget::{forget_allowed, report_json, ForgetRequest};

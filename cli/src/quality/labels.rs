@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use rusqlite::params;
 
 use super::Case;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
+use crate::input;
 use crate::item::Item;
 use crate::library::Library;
-use crate::{err, input};
 
 /// The import file a cases file was made against, item by item.
 #[derive(Debug, Clone)]

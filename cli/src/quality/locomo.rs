@@ -7,12 +7,12 @@ use std::path::Path;
 use chrono::NaiveDateTime;
 use serde_json::{json, Value};
 
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
+use crate::interrupt;
 use crate::item::Item;
 use crate::items::options::{Duplicates, WriteOptions};
 use crate::items::writer::{self, ItemWriter};
 use crate::library::Library;
-use crate::{err, interrupt};
 
 /// LoCoMo's category of adversarial questions.
 const ADVERSARIAL: i64 = 5;

@@ -12,10 +12,10 @@ use serde_json::{json, Value};
 
 use super::sessions::{self, SessionOutcome};
 use super::{answer, Case, Variant};
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::item::Item;
 use crate::settings::Globals;
-use crate::{err, input, library, tokenizer};
+use crate::{input, library, tokenizer};
 
 /// The longest item a turn gives, in characters, as `import-locomo` cuts a turn's title.
 pub const PIECE: usize = 1000;

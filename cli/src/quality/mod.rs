@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::args;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::Library;
 use crate::settings::{self, time_flag, Globals, Ranking};
-use crate::{err, input, query};
+use crate::{input, query};
 
 /// How many results a case reads: the first 10 for the metrics, and the ranks beyond.
 const DEPTH: i64 = 50;

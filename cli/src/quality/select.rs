@@ -3,8 +3,7 @@
 use serde::Serialize;
 
 use super::Case;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 /// The selection asked for: any of the id prefixes, and any of the tags (empty: all).
 #[derive(Debug, Clone, Default, Serialize)]

@@ -100,7 +100,9 @@ pub fn measure(
         // `until` is exclusive: a second later holds the item itself.
         let after = recall_core::time::parse_datetime(at)
             .map(|t| recall_core::time::normalize(&(t + chrono::Duration::seconds(1))))
-            .ok_or_else(|| crate::err!("an item of project {project} has the time {at:?}"))?;
+            .ok_or_else(|| {
+                crate::error::err!("an item of project {project} has the time {at:?}")
+            })?;
         let text = start(project, &after)?;
         starts.push(text.chars().count());
         histories.push(history);

@@ -6,8 +6,7 @@ use serde_json::{Map, Value as Json};
 
 use super::replay::{self, Ran};
 use super::rows::ItemRow;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::sql_file::{Params, Query};
 use crate::library::Library;
 

@@ -7,8 +7,7 @@ use super::answer::{ItemAnswer, ItemsAnswer};
 use super::params;
 use super::replay::Ran;
 use super::rows::ItemRow;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::sql_file::{self, queries};
 use crate::library::Library;
 

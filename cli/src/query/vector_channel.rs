@@ -7,8 +7,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value as Json};
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::sql_file::{self, int, queries, real, text, Params};
 use crate::library::Library;
 use crate::vectors::embedder::{self, Embedder, Failure};

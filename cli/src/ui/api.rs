@@ -9,24 +9,117 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
 use crate::args::{AccessArgs, HookArgs};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::item::known_kinds;
 use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
 use crate::items::marks::{set_global, set_kind};
 use crate::library::Library;
 use crate::mcp::libraries::Libraries;
 use crate::mcp::server::refresh;
+use crate::mcp::table::{self, Access};
 use crate::mcp::{signals, tools};
 use crate::output::{lines, Listing};
 use crate::query::changed::{self, Fresh, Here, Marked};
 use crate::query::{self, to_json, Answer};
 use crate::settings::{self, Globals};
 
-/// The actions that write: a request for one must carry its page's token.
-pub const WRITES: [&str; 4] = ["forget", "promote", "demote", "kind"];
-/// The actions that read.
-pub const READS: [&str; 6] = ["search", "item", "transcript", "agent", "status", "kinds"];
+/// An action of the page: its name (the tools' own for the two it shares with the MCP
+/// server) and what it runs.
+pub struct Action {
+    pub name: &'static str,
+    run: Run,
+}
+
+/// What an action runs, given its name and the request's body: a read on a reader, a
+/// write on the one writer with what its completed call did (for a signal's line), or
+/// an answer that needs no library.
+enum Run {
+    Read(fn(&Api, &'static str, Json, &Library) -> Result<Json>),
+    Write(
+        fn(&Api, &'static str, Json, &mut Library) -> Result<Json>,
+        fn(&Json) -> String,
+    ),
+    Own(fn(&Api) -> Result<Json>),
+}
+
+impl Action {
+    /// A write's request must carry its page's token.
+    pub fn access(&self) -> Access {
+        match self.run {
+            Run::Write(..) => Access::Write,
+            Run::Read(_) | Run::Own(_) => Access::Read,
+        }
+    }
+}
+
+/// Every action, the reads first.
+pub const ACTIONS: [Action; 10] = [
+    Action {
+        name: table::SEARCH.name,
+        run: Run::Read(Api::search),
+    },
+    Action {
+        name: "item",
+        run: Run::Read(Api::item),
+    },
+    Action {
+        name: "transcript",
+        run: Run::Read(Api::transcript),
+    },
+    Action {
+        name: "agent",
+        run: Run::Read(|api, _, body, _| api.agent(input(body)?)),
+    },
+    Action {
+        name: "status",
+        run: Run::Own(|api| super::status::report(&api.globals, api.allow().as_ref())),
+    },
+    Action {
+        name: "kinds",
+        run: Run::Own(Api::kinds),
+    },
+    Action {
+        name: table::FORGET.name,
+        run: Run::Write(Api::forget, table::FORGET.done),
+    },
+    Action {
+        name: "promote",
+        run: Run::Write(
+            |api, name, body, lib| api.mark(name, true, body, lib),
+            marked,
+        ),
+    },
+    Action {
+        name: "demote",
+        run: Run::Write(
+            |api, name, body, lib| api.mark(name, false, body, lib),
+            marked,
+        ),
+    },
+    Action {
+        name: "kind",
+        run: Run::Write(Api::kind, marked),
+    },
+];
+
+/// The action of this name.
+pub fn action(name: &str) -> Option<&'static Action> {
+    ACTIONS.iter().find(|a| a.name == name)
+}
+
+/// The names of the actions that read, or that write.
+pub fn names(access: Access) -> Vec<&'static str> {
+    ACTIONS
+        .iter()
+        .filter(|a| a.access() == access)
+        .map(|a| a.name)
+        .collect()
+}
+
+/// What a completed promote, demote or kind did.
+fn marked(_: &Json) -> String {
+    "completed (its items marked)".to_string()
+}
 
 /// The most characters of a transcript one answer holds (up to 1 MiB of UTF-8, 1.5 MiB
 /// as escaped JSON): an item's transcript may be 32 MiB, and eight of them opened at
@@ -102,31 +195,36 @@ impl Api {
 
     /// The answer of `action` for the request's body, or the one-line reason it failed.
     pub fn call(&self, action: &str, body: Json) -> Result<Json> {
-        if WRITES.contains(&action) {
-            let mut writer = self.libraries.writer()?;
-            let lib = writer.as_mut().ok_or_else(|| {
-                err!(
-                    "the page only reads this library, which could not be opened for writing when recall ui started ({}); nothing was written",
-                    self.read_only.as_deref().unwrap_or("no reason given")
-                )
-            })?;
-            refresh(lib, self.globals.tokenizer.as_deref())?;
-            let tool: &'static str = WRITES.iter().find(|w| **w == action).copied().unwrap_or("");
-            return signals::writing(tool, Json::Null, || self.write(action, body, lib));
+        let Some(Action { name, run }) = self::action(action) else {
+            return Err(err!("no such action: {action}"));
+        };
+        match run {
+            Run::Write(write, done) => {
+                let mut writer = self.libraries.writer()?;
+                let lib = writer.as_mut().ok_or_else(|| {
+                    err!(
+                        "the page only reads this library, which could not be opened for writing when recall ui started ({}); nothing was written",
+                        self.read_only.as_deref().unwrap_or("no reason given")
+                    )
+                })?;
+                refresh(lib, self.globals.tokenizer.as_deref())?;
+                signals::writing(name, *done, Json::Null, || write(self, name, body, lib))
+            }
+            Run::Own(own) => own(self),
+            Run::Read(read) => {
+                let mut reader = self.libraries.reader()?;
+                refresh(&mut reader, self.globals.tokenizer.as_deref())?;
+                read(self, name, body, &reader)
+            }
         }
-        if action == "status" {
-            return super::status::report(&self.globals, self.allow().as_ref());
-        }
-        if action == "kinds" {
-            return Ok(json!({
-                "kinds": known_kinds(self.globals.config.kinds.extra.as_deref()),
-                "library": self.globals.db()?.display().to_string(),
-                "read_only": self.read_only,
-            }));
-        }
-        let mut reader = self.libraries.reader()?;
-        refresh(&mut reader, self.globals.tokenizer.as_deref())?;
-        self.read(action, body, &reader)
+    }
+
+    fn kinds(&self) -> Result<Json> {
+        Ok(json!({
+            "kinds": known_kinds(self.globals.config.kinds.extra.as_deref()),
+            "library": self.globals.db()?.display().to_string(),
+            "read_only": self.read_only,
+        }))
     }
 
     fn allow(&self) -> Option<Vec<String>> {
@@ -145,126 +243,130 @@ impl Api {
         listing(&answer)
     }
 
-    fn read(&self, action: &str, body: Json, lib: &Library) -> Result<Json> {
+    /// `recall --json search --explain`, with its lines.
+    fn search(&self, name: &'static str, body: Json, lib: &Library) -> Result<Json> {
         let g = &self.globals;
-        match action {
-            "search" => {
-                let (body, given) = tools::split("search", body)?;
-                let mut search: tools::Search = input(body)?;
-                // Every hit says which words it holds, and where.
-                search.explain = true;
-                let a = search.args(&self.access, given)?;
-                let here = Here::current(&g.config.projects);
-                if let Some(file) = &a.file {
-                    let mut s = settings::FileItems::resolve(g, &a, file, None)?;
-                    let fresh = Fresh::ask(a.fresh, &mut s.limit);
-                    let mut answer = query::file_items(lib, &s, true)?;
-                    fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
-                    return listing(&answer);
-                }
-                let mut s = settings::Search::resolve(g, &a)?;
-                let fresh = Fresh::ask(a.fresh, &mut s.limit);
-                let mut answer = query::search(lib, &s, true)?;
-                fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
-                listing(&answer)
-            }
-            "item" => {
-                let One { id } = input(body)?;
-                // The transcript is not sent here: `transcript` sends it a page at a time.
-                let mut got = query::get(lib, id, false, &self.allow())?;
-                changed::mark_items(
-                    Here::current(&g.config.projects).as_ref(),
-                    std::slice::from_mut(&mut got.item),
-                );
-                let mut item = to_json(&got)?;
-                let total = transcript_page(lib, id, 0, 0, &self.allow())?["total"].clone();
-                item["item"]["transcript_chars"] = total;
-                // Its neighbours in time and what came later: each its command's answer,
-                // or the command's error in its place.
-                let timeline = (|| {
-                    let t = tools::Timeline {
-                        project: None,
-                        source: None,
-                        since: None,
-                        until: None,
-                        around: Some(id),
-                        before: None,
-                        after: None,
-                        kind: Vec::new(),
-                        scope: None,
-                        limit: None,
-                        explain: false,
-                    };
-                    let s = settings::Timeline::resolve(g, &t.args(&self.access)?)?;
-                    let around = s
-                        .around
-                        .as_ref()
-                        .ok_or_else(|| err!("no item to list around"))?;
-                    self.listed(lib, query::around(lib, &s, around, false)?)
-                })();
-                let later = (|| {
-                    let l = tools::Later {
-                        id,
-                        query: None,
-                        kind: Vec::new(),
-                        limit: None,
-                        explain: true,
-                    };
-                    let s = settings::Later::resolve(g, &l.args(&self.access)?)?;
-                    self.listed(lib, query::later(lib, &s, true)?)
-                })();
-                Ok(json!({
-                    "command": "item",
-                    "get": item,
-                    "timeline": answer_or_error(timeline),
-                    "later": answer_or_error(later),
-                }))
-            }
-            "transcript" => {
-                let Page { id, offset, limit } = input(body)?;
-                let limit = limit.unwrap_or(TRANSCRIPT_PAGE);
-                if offset < 0 || !(1..=TRANSCRIPT_PAGE).contains(&limit) {
-                    return Err(err!(
-                        "bad arguments: offset must be 0 or more and limit from 1 to {TRANSCRIPT_PAGE}, got {offset} and {limit}"
-                    ));
-                }
-                transcript_page(lib, id, offset, limit, &self.allow())
-            }
-            "agent" => self.agent(input(body)?),
-            _ => Err(err!("no such action: {action}")),
+        let (body, given) = tools::split(name, body)?;
+        let mut search: tools::Search = input(body)?;
+        // Every hit says which words it holds, and where.
+        search.explain = true;
+        let a = search.args(&self.access, given)?;
+        let here = Here::current(&g.config.projects);
+        if let Some(file) = &a.file {
+            let mut s = settings::FileItems::resolve(g, &a, file, None)?;
+            let fresh = Fresh::ask(a.fresh, &mut s.limit);
+            let mut answer = query::file_items(lib, &s, true)?;
+            fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+            return listing(&answer);
         }
+        let mut s = settings::Search::resolve(g, &a)?;
+        let fresh = Fresh::ask(a.fresh, &mut s.limit);
+        let mut answer = query::search(lib, &s, true)?;
+        fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
+        listing(&answer)
     }
 
-    fn write(&self, action: &str, body: Json, lib: &mut Library) -> Result<Json> {
-        let allow = self.allow();
-        match action {
-            "forget" => {
-                let req: ForgetRequest = input(body)?;
-                if req.ids.is_empty() {
-                    // The page forgets the items it names, never a whole filter's worth.
-                    return Err(err!("ids is empty: name the items to forget"));
-                }
-                if !req.dry_run {
-                    crate::library::wipe::finish_pending(&lib.conn, &lib.path);
-                }
-                Ok(report_json(&forget_allowed(lib, &req, &allow, false)?))
-            }
-            "promote" | "demote" => {
-                let Ids { ids } = input(body)?;
-                let global = action == "promote";
-                Ok(
-                    set_global(lib, &non_empty(ids)?, global, &allow, None)?
-                        .to_json(action, global),
-                )
-            }
-            "kind" => {
-                let Kind { ids, kind } = input(body)?;
-                let known = known_kinds(self.globals.config.kinds.extra.as_deref());
-                let set = set_kind(lib, &non_empty(ids)?, kind.as_deref(), &known, &allow, None)?;
-                Ok(set.kind_json(kind.as_deref()))
-            }
-            _ => Err(err!("no such action: {action}")),
+    /// An item, with its neighbours in time and what came later.
+    fn item(&self, _: &'static str, body: Json, lib: &Library) -> Result<Json> {
+        let g = &self.globals;
+        let One { id } = input(body)?;
+        // The transcript is not sent here: `transcript` sends it a page at a time.
+        let mut got = query::get(lib, id, false, &self.allow())?;
+        changed::mark_items(
+            Here::current(&g.config.projects).as_ref(),
+            std::slice::from_mut(&mut got.item),
+        );
+        let mut item = to_json(&got)?;
+        let total = transcript_page(lib, id, 0, 0, &self.allow())?["total"].clone();
+        item["item"]["transcript_chars"] = total;
+        // Its neighbours in time and what came later: each its command's answer, or the
+        // command's error in its place.
+        let timeline = (|| {
+            let t = tools::Timeline {
+                project: None,
+                source: None,
+                since: None,
+                until: None,
+                around: Some(id),
+                before: None,
+                after: None,
+                kind: Vec::new(),
+                scope: None,
+                limit: None,
+                explain: false,
+            };
+            let s = settings::Timeline::resolve(g, &t.args(&self.access)?)?;
+            let around = s
+                .around
+                .as_ref()
+                .ok_or_else(|| err!("no item to list around"))?;
+            self.listed(lib, query::around(lib, &s, around, false)?)
+        })();
+        let later = (|| {
+            let l = tools::Later {
+                id,
+                query: None,
+                kind: Vec::new(),
+                limit: None,
+                explain: true,
+            };
+            let s = settings::Later::resolve(g, &l.args(&self.access)?)?;
+            self.listed(lib, query::later(lib, &s, true)?)
+        })();
+        Ok(json!({
+            "command": "item",
+            "get": item,
+            "timeline": answer_or_error(timeline),
+            "later": answer_or_error(later),
+        }))
+    }
+
+    fn transcript(&self, _: &'static str, body: Json, lib: &Library) -> Result<Json> {
+        let Page { id, offset, limit } = input(body)?;
+        let limit = limit.unwrap_or(TRANSCRIPT_PAGE);
+        if offset < 0 || !(1..=TRANSCRIPT_PAGE).contains(&limit) {
+            return Err(err!(
+                "bad arguments: offset must be 0 or more and limit from 1 to {TRANSCRIPT_PAGE}, got {offset} and {limit}"
+            ));
         }
+        transcript_page(lib, id, offset, limit, &self.allow())
+    }
+
+    fn forget(&self, _: &'static str, body: Json, lib: &mut Library) -> Result<Json> {
+        let req: ForgetRequest = input(body)?;
+        if req.ids.is_empty() {
+            // The page forgets the items it names, never a whole filter's worth.
+            return Err(err!("ids is empty: name the items to forget"));
+        }
+        if !req.dry_run {
+            crate::library::wipe::finish_pending(&lib.conn, &lib.path);
+        }
+        Ok(report_json(&forget_allowed(
+            lib,
+            &req,
+            &self.allow(),
+            false,
+        )?))
+    }
+
+    /// `promote` (`global`) or `demote`.
+    fn mark(&self, name: &str, global: bool, body: Json, lib: &mut Library) -> Result<Json> {
+        let Ids { ids } = input(body)?;
+        Ok(set_global(lib, &non_empty(ids)?, global, &self.allow(), None)?.to_json(name, global))
+    }
+
+    fn kind(&self, _: &'static str, body: Json, lib: &mut Library) -> Result<Json> {
+        let Kind { ids, kind } = input(body)?;
+        let known = known_kinds(self.globals.config.kinds.extra.as_deref());
+        let set = set_kind(
+            lib,
+            &non_empty(ids)?,
+            kind.as_deref(),
+            &known,
+            &self.allow(),
+            None,
+        )?;
+        Ok(set.kind_json(kind.as_deref()))
     }
 
     /// What the session hook injects for a project: at session start, at the first

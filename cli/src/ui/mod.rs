@@ -12,8 +12,7 @@ pub mod status;
 mod token;
 
 use crate::args::{Cli, UiArgs};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::mcp::libraries::Libraries;
 use crate::settings::Globals;
 

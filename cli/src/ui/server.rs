@@ -23,13 +23,13 @@ use http_body_util::{combinators::BoxBody, BodyExt, Full};
 use hyper::body::Incoming;
 use serde_json::{json, Value as Json};
 
-use super::api::{Api, READS, WRITES};
+use super::api::{self, Api};
 use super::page;
 use super::token::{self, Pages};
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::mcp::http::headers::{self, Policy, PAGE_HEADER, TOKEN_HEADER};
 use crate::mcp::http::limits::{self, Budget, Timeouts, Trust, MAX_READ_BODY};
+use crate::mcp::table::Access;
 
 type Body = BoxBody<Bytes, Infallible>;
 
@@ -161,18 +161,17 @@ impl Gate {
         }
         trust.trusted();
         let action = action.to_string();
-        let known = WRITES.contains(&action.as_str()) || READS.contains(&action.as_str());
-        if !known {
+        let Some(known) = api::action(&action) else {
             return plain(
                 StatusCode::NOT_FOUND,
                 &format!(
                     "no such action {action:?} (known: {}, {})",
-                    READS.join(", "),
-                    WRITES.join(", ")
+                    api::names(Access::Read).join(", "),
+                    api::names(Access::Write).join(", ")
                 ),
             );
-        }
-        if WRITES.contains(&action.as_str()) {
+        };
+        if known.access() == Access::Write {
             let page = request.headers().get(PAGE_HEADER).map(|v| v.as_bytes());
             if !page.is_some_and(|t| self.pages.known(t)) {
                 return plain(

@@ -5,8 +5,7 @@ use std::collections::VecDeque;
 use std::io::Read;
 use std::sync::Mutex;
 
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 
 /// How many pages' tokens are kept: a page older than the last this many loads must be
 /// reloaded before it writes.

@@ -7,8 +7,7 @@ use std::ffi::{c_char, c_int};
 
 use rusqlite::{ffi, Connection, OptionalExtension};
 
-use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 
 pub const TABLE: &str = "item_vectors";
 

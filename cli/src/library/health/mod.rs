@@ -18,8 +18,8 @@ use serde::Serialize;
 use super::index_check::verify_index;
 use super::schema;
 use super::{open_unchecked, Mode};
-use crate::error::{blocks_check, describe_sqlite, Result};
-use crate::{err, tokenizer};
+use crate::error::{blocks_check, describe_sqlite, err, Result};
+use crate::tokenizer;
 
 /// One check: its name, whether it passed, and what it found.
 #[derive(Serialize)]

@@ -3,8 +3,7 @@
 use rusqlite::Connection;
 
 use super::{definition, quoted};
-use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::library::schema::{self, Damage, Survey};
 
 /// Creates the FTS5 index again with the library's tokenizer, whatever state it and its

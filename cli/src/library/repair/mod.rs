@@ -17,8 +17,8 @@ use rusqlite::Connection;
 use super::migrations::latest_version;
 use super::schema::{self, Damage, Reference, Survey};
 use super::Library;
-use crate::error::{Context, Result};
-use crate::{err, fault, interrupt, tokenizer};
+use crate::error::{err, Context, Result};
+use crate::{fault, interrupt, tokenizer};
 
 /// What a repair did.
 pub struct Repaired {

@@ -3,8 +3,7 @@
 use rusqlite::{Connection, OptionalExtension};
 
 use super::{definition, quoted};
-use crate::err;
-use crate::error::{Context, Result};
+use crate::error::{err, Context, Result};
 use crate::library::schema::Reference;
 
 /// Rebuilds a table whose definition differs from the migrations': a new table as they
