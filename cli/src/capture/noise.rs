@@ -418,7 +418,7 @@ pub fn title_line(text: &str) -> String {
         if let Some(next) = lines.find(|l| l.chars().any(char::is_alphanumeric)) {
             return format!("{first} {next}");
         }
-    } else if slight_line(&first) {
+    } else if slight_line(&first) && !lone_word_of_letters(&first) {
         // A short request pointing at what is pasted below it ("fix this error", then
         // the error): the first line of what is pasted says what.
         if let Some(next) = lines.find(|l| !wordless(l)) {
@@ -523,6 +523,16 @@ fn few_signs(line: &str) -> bool {
 /// A sign of a script written without spaces (Han, kana, Hangul).
 fn ideographic(c: char) -> bool {
     c as u32 >= 0x2E80 && c.is_alphanumeric()
+}
+
+/// A line holding at most one word of letters and no sign of a script written without
+/// spaces (`"statusLine": {`): no request pointing at what follows.
+fn lone_word_of_letters(line: &str) -> bool {
+    let words = line
+        .split_whitespace()
+        .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+        .count();
+    words <= 1 && !line.chars().any(ideographic)
 }
 
 /// A line of one word in a script written with spaces (`aaa`, `user`, `Looking`).
@@ -720,6 +730,10 @@ mod tests {
                 "rate limits reset weekly",
             ),
             ("run it", "run it"),
+            (
+                "\"statusLine\": {\n\"type\": \"command\"",
+                "\"statusLine\": {",
+            ),
             (
                 "わかった。\nどのような値が取れる？",
                 "どのような値が取れる？",
