@@ -139,7 +139,7 @@ fn split(text: &str) -> (Vec<&str>, &str) {
 }
 
 /// A result's text after its header.
-fn body(text: &str) -> &str {
+pub fn body(text: &str) -> &str {
     split(text).1
 }
 
