@@ -151,7 +151,7 @@ fn captured() -> (TempLib, PathBuf) {
             vec![],
             vec![Call {
                 command: "python3 manage.py migrate --database=replica",
-                output: "django.db.utils.OperationalError: unable to open database file /srv/shop/data/replica-3.db",
+                output: "Traceback (most recent call last):\n  File \"/srv/shop/manage.py\", line 22, in <module>\n    main()\ndjango.db.utils.OperationalError: unable to open database file /srv/shop/data/replica-3.db",
                 failed: true,
             }],
             9,
@@ -429,7 +429,9 @@ fn after_a_failure_the_sessions_that_met_the_error_and_the_fix() {
         );
     }
     // An error of a path and a number, from another command, met once and never fixed.
-    let error = "Exit code 1\ndjango.db.utils.OperationalError: unable to open database file /var/lib/shop/replica-12.db";
+    // A Python report: the line after its opening tells, the opening every report shares
+    // does not.
+    let error = "Exit code 1\nTraceback (most recent call last):\n  File \"/home/me/shop/manage.py\", line 9, in <module>\n    main()\ndjango.db.utils.OperationalError: unable to open database file /var/lib/shop/replica-12.db";
     let text = context(
         &send(
             &lib,
@@ -453,6 +455,12 @@ fn after_a_failure_the_sessions_that_met_the_error_and_the_fix() {
         ),
         "{text}"
     );
+    assert!(
+        text.contains(
+            "met this error (django.db.utils.OperationalError: unable to open database file PATH)"
+        ),
+        "{text}"
+    );
     // An error nobody met, a failure of no error line, a failed view of a file, a Codex
     // command whose output reads as no failure: nothing.
     for payload in [
@@ -464,6 +472,13 @@ fn after_a_failure_the_sessions_that_met_the_error_and_the_fix() {
             "Exit code 101\nerror: linking with `cc` failed: exit status: 1",
         ),
         claude_bash("PostToolUseFailure", "f4", &top, command, "Exit code 1"),
+        claude_bash(
+            "PostToolUseFailure",
+            "f4",
+            &top,
+            "python3 manage.py migrate --database=default",
+            "Exit code 1\nTraceback (most recent call last):\n  File \"manage.py\", line 9, in <module>\nKeyError: 'DATABASES'",
+        ),
         claude_bash(
             "PostToolUseFailure",
             "f4",

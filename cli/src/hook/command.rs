@@ -27,6 +27,9 @@ use crate::text::field;
 pub const SHOWN: usize = 3;
 /// The newest candidates the full-text query hands to the exact check.
 const CANDIDATES: i64 = 200;
+/// After a failure, how many of the later sessions that ran the command are read for
+/// one where it worked (each a read of its transcript).
+const FIX_LOOKS: usize = 10;
 
 /// The candidates: items of the project (and the global ones) whose atoms hold every
 /// word, newest first.
@@ -60,11 +63,21 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     let Some(key) = masked::command(command) else {
         return Ok(Said::nothing());
     };
+    let exit = |t: &str| errors::claude_exit(t).or_else(|| errors::codex_exit(t));
     let failure = match p.event {
         Event::BeforeTool => None,
-        // Codex's shell reports no exit code to the hook: a line of its output that
-        // reads as an error report tells, as it does for Claude Code's failure.
-        _ => p.said.as_deref().and_then(|t| error_line(command, t)),
+        // Claude Code's failure opens with `Exit code N`; a failure is one whatever it
+        // says.
+        Event::Failure => p
+            .said
+            .as_deref()
+            .and_then(|t| error_line(command, t, exit(t).or(Some(1)))),
+        // Codex 0.169 reports no exit code to the hook: a line of its output that reads
+        // as an error report tells.
+        _ => p
+            .said
+            .as_deref()
+            .and_then(|t| error_line(command, t, exit(t))),
     };
     if p.event != Event::BeforeTool && failure.is_none() {
         return Ok(Said::nothing());
@@ -84,8 +97,11 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     let (heading, lines, mut shown) = match &failure {
         None => {
             let found = ran(&lib)?;
+            // Only the items shown are read: the session it worked in, after one where
+            // it failed, is a newer one, shown above it.
             let went: Vec<Went> = found
                 .iter()
+                .take(SHOWN)
                 .map(|f| went(&lib, f.item.id, &key))
                 .collect::<Result<_>>()?;
             let mut lines = Vec::new();
@@ -130,16 +146,21 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             if !met.is_empty() {
                 // The sessions that ran the command, for whether one after got it working.
                 let found = ran(&lib)?;
+                let mut known: std::collections::HashMap<i64, Went> = Default::default();
                 for f in met.iter().take(SHOWN) {
+                    // The nearest later sessions that ran the command, oldest first.
+                    let later = found.iter().rev().filter(|l| {
+                        (l.item.date.as_str(), l.item.id) > (f.item.date.as_str(), f.item.id)
+                    });
                     let mut fixed = None;
-                    for later in found.iter().rev() {
-                        if (later.item.date.as_str(), later.item.id)
-                            <= (f.item.date.as_str(), f.item.id)
-                        {
-                            continue;
-                        }
-                        if went(&lib, later.item.id, &key)? == Went::Worked {
-                            fixed = Some(later.item.id);
+                    for l in later.take(FIX_LOOKS) {
+                        let how = match known.get(&l.item.id) {
+                            Some(how) => how.clone(),
+                            None => went(&lib, l.item.id, &key)?,
+                        };
+                        known.insert(l.item.id, how.clone());
+                        if how == Went::Worked {
+                            fixed = Some(l.item.id);
                             break;
                         }
                     }
@@ -260,41 +281,44 @@ fn went(lib: &crate::library::Library, id: i64, key: &str) -> Result<Went> {
         .prepare_cached("select transcript from items where id = ?1")
         .and_then(|mut s| s.query_row([id], |r| r.get(0)))
         .map_err(|e| crate::error::Error::sqlite("reading an earlier session", &e))?;
-    let mut pending: std::collections::VecDeque<bool> = Default::default();
-    let mut result: Option<(bool, bool, String)> = None;
+    // The calls waiting for their results: the command of each that ran this one.
+    let mut pending: std::collections::VecDeque<Option<String>> = Default::default();
+    // The result being read: its call's command (where it ran this one), whether the
+    // transcript marks it an error, its text so far.
+    let mut result: Option<(Option<String>, bool, String)> = None;
     let mut last = Went::Unknown;
-    let finish = |r: Option<(bool, bool, String)>, last: &mut Went| {
-        if let Some((true, error, text)) = r {
-            let failed = error || failed_exit(&text);
-            *last = match failed {
-                true => Went::Failed(first_error(&text)),
+    let finish = |r: Option<(Option<String>, bool, String)>, last: &mut Went| {
+        if let Some((Some(command), error, text)) = r {
+            let exit = errors::claude_exit(&text).or_else(|| errors::codex_exit(&text));
+            *last = match error || exit.is_some_and(|c| c != 0) {
+                true => Went::Failed(error_line(&command, &text, exit.or(Some(1)))),
                 false => Went::Worked,
             };
         }
     };
+    const OTHERS: &[&str] = &[
+        "person: ",
+        "note: ",
+        "agent: ",
+        "recap: ",
+        "summary: ",
+        "(the conversation",
+    ];
     for line in transcript.lines() {
         let line = line.strip_prefix("(sub-agent) ").unwrap_or(line);
-        let starts = [
-            "person: ",
-            "note: ",
-            "agent: ",
-            "recap: ",
-            "summary: ",
-            "(the conversation",
-        ];
         if let Some(input) = line.strip_prefix("agent ran ") {
             finish(result.take(), &mut last);
             let input = input.split_once(": ").map(|(_, i)| i).unwrap_or("");
-            pending.push_back(called(input).as_deref() == Some(key));
+            pending.push_back(called(input).filter(|c| masked::command(c).as_deref() == Some(key)));
         } else if let Some((error, text)) = line
             .strip_prefix("output: ")
             .map(|t| (false, t))
             .or_else(|| line.strip_prefix("error: ").map(|t| (true, t)))
         {
             finish(result.take(), &mut last);
-            let ours = pending.pop_front().unwrap_or(false);
+            let ours = pending.pop_front().flatten();
             result = Some((ours, error, text.to_string()));
-        } else if starts.iter().any(|s| line.starts_with(s)) {
+        } else if OTHERS.iter().any(|s| line.starts_with(s)) {
             finish(result.take(), &mut last);
         } else if let Some((_, _, text)) = result.as_mut() {
             text.push('\n');
@@ -305,8 +329,8 @@ fn went(lib: &crate::library::Library, id: i64, key: &str) -> Result<Went> {
     Ok(last)
 }
 
-/// The command a call's input in a transcript runs, masked: a JSON object's `command`
-/// or `cmd` (Claude Code's `Bash`), else the input itself (Codex's `exec_command`).
+/// The command a call's input in a transcript runs: a JSON object's `command` or `cmd`
+/// (Claude Code's `Bash`), else the input itself (Codex's `exec_command`).
 fn called(input: &str) -> Option<String> {
     let command = match serde_json::from_str::<serde_json::Value>(input) {
         Ok(v) if v.is_object() => v
@@ -316,33 +340,23 @@ fn called(input: &str) -> Option<String> {
             .to_string(),
         _ => input.to_string(),
     };
-    masked::command(&command)
+    Some(command)
 }
 
-/// Whether a shell result's header names a non-zero exit (Claude Code's `Exit code N`,
-/// Codex's `Exit code: N` or `Process exited with code N`).
-fn failed_exit(text: &str) -> bool {
-    errors::claude_exit(text)
-        .or_else(|| errors::codex_exit(text))
-        .is_some_and(|c| c != 0)
-}
+/// How an error report of Python opens, which every Python failure shares: the line
+/// after it tells.
+const OPENERS: &[&str] = &["Traceback (most recent call last)"];
 
-/// The first line of a result that reads as an error, past its header.
-fn first_error(text: &str) -> Option<String> {
-    errors::body(text)
-        .lines()
-        .map(str::trim)
-        .find(|l| errors::is_error_line(l))
-        .map(str::to_string)
-}
-
-/// The error line a failed command's result says it failed with: the first that reads
-/// as one (`capture::errors::is_error_line`, the rule of the error atoms). A command
-/// that only shows files or searches them (`cat`, `grep`) fails by what it was asked,
-/// not by an error of the project: none.
-fn error_line(command: &str, text: &str) -> Option<String> {
-    if crate::capture::shell::shape(command).view {
-        return None;
-    }
-    first_error(text)
+/// The error line a failed command's result says it failed with: of the lines capture
+/// keeps of it as error atoms (`capture::errors::command_error_lines`, so that the hook
+/// and the atoms read a result alike), the first that is more than a report's opening.
+/// A command that only shows files or searches them (`cat`, `grep`) fails by what it
+/// was asked, not by an error of the project: none, as capture keeps none.
+fn error_line(command: &str, text: &str, exit: Option<i64>) -> Option<String> {
+    let lines = errors::command_error_lines(command, text, exit);
+    lines
+        .iter()
+        .find(|l| !OPENERS.iter().any(|o| l.starts_with(o)))
+        .or(lines.first())
+        .cloned()
 }
