@@ -374,6 +374,27 @@ fn before_a_command_the_earlier_runs_of_it_and_how_they_went() {
             "{command}"
         );
     }
+    // For scripts: the masked command and each item with how it went.
+    let out = lib.run_stdin(
+        &["--json", "hook"],
+        &claude_bash("PreToolUse", "j1", &top, variants[1], "").to_string(),
+    );
+    let doc: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+    assert_eq!(doc["event"], "PreToolUse", "{doc}");
+    assert_eq!(
+        doc["shell"], "cargo test --manifest-path PATH -j N -- '…'",
+        "{doc}"
+    );
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(
+        results
+            .iter()
+            .map(|r| r["item"]["id"].clone())
+            .collect::<Vec<_>>(),
+        vec![json!(passed), json!(failed)],
+        "{doc}"
+    );
+    assert_eq!(results[0]["went"], "ran without an error", "{doc}");
     // A run that worked alone: said so, no failure.
     let text = context(
         &send(
