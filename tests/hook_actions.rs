@@ -574,3 +574,35 @@ fn the_docs_show_the_command_blocks_exactly_as_printed() {
         documented("PostToolUseFailure", "met this error")
     );
 }
+
+/// A command's earlier runs and an error's earlier sessions are told once a session, as a
+/// file's memory is: the same command again, by another spelling of its values, or the
+/// same error again, get nothing more; another session gets them again.
+#[test]
+fn a_command_and_an_error_are_told_once_a_session() {
+    let (lib, top) = captured();
+    let first = "cargo test --manifest-path crates/shop/Cargo.toml -j 4 -- 'vat rounding'";
+    let again = "cargo test --manifest-path ../Cargo.toml -j 9 -- \"other\"";
+    let error = format!("Exit code 101\n{ERROR_AGAIN}");
+    let before = |session: &str, command: &str| {
+        send(&lib, &claude_bash("PreToolUse", session, &top, command, ""))
+    };
+    let after = |session: &str, command: &str| {
+        send(
+            &lib,
+            &claude_bash("PostToolUseFailure", session, &top, command, &error),
+        )
+    };
+    assert!(context(&before("o1", first), "PreToolUse").is_some());
+    assert_eq!(before("o1", first).stdout, "");
+    assert_eq!(before("o1", again).stdout, "");
+    // The failure of it is another thing to tell, once.
+    assert!(context(&after("o1", first), "PostToolUseFailure").is_some());
+    assert_eq!(after("o1", again).stdout, "");
+    // Codex's shell output of the same error, in the same session: told already.
+    let codex = codex_bash("PostToolUse", "o1", &top, first, ERROR_AGAIN);
+    assert_eq!(send(&lib, &codex).stdout, "");
+    // Another session is told both again.
+    assert!(context(&before("o2", again), "PreToolUse").is_some());
+    assert!(context(&after("o2", again), "PostToolUseFailure").is_some());
+}

@@ -3,7 +3,8 @@
 //! it failed (Claude Code's `PostToolUseFailure`; Codex's `PostToolUse` whose output
 //! reads as a failure), the earlier sessions that met the same error line and whether one
 //! after it got the command working. Same means the same under `masked` (one rule for
-//! both sides). Silent where nothing is known; never a decision on the tool.
+//! both sides). Once a session for each command and each error, as a file's memory is;
+//! silent where nothing is known; never a decision on the tool.
 //!
 //! Commands and error lines are an item's atoms (`capture::items::atoms`): one FTS5
 //! `MATCH` on the atoms finds the candidates by the masked line's plain words, newest
@@ -17,6 +18,7 @@ use super::Said;
 use crate::args::HookArgs;
 use crate::capture::errors;
 use crate::error::Result;
+use crate::library::sessions::State;
 use crate::project::project_of;
 use crate::query::changed::{self, Here};
 use crate::query::rows::Listed;
@@ -81,6 +83,19 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     };
     if p.event != Event::BeforeTool && failure.is_none() {
         return Ok(Said::nothing());
+    }
+    // Once a session for each command before it runs, and for each error after a
+    // failure, by the rule of a file's memory: the session state records it before the
+    // library is read. Its name holds a NUL, which no file's does.
+    if let Some(session) = &p.session {
+        let told = match &failure {
+            None => format!("\0command\0{key}"),
+            Some(line) => format!("\0error\0{}", masked::error(line)),
+        };
+        let unseen = State::files_unseen(g.db()?, session, std::slice::from_ref(&told));
+        if unseen.is_ok_and(|new| new.is_empty()) {
+            return Ok(Said::nothing());
+        }
     }
     let project = a.project.clone().or_else(|| {
         p.cwd
