@@ -16,7 +16,9 @@ session that sends the events of EVENTS in order (one line each): SessionStart i
 largest project's folder; its first UserPromptSubmit (prompts of 3-6 words of the
 library's titles in an English sentence, the same prompts on every run of the benchmark);
 a later prompt; PostToolUse for a Read of a file that an item of the project names, for
-the same file again, and for a file no item names; SessionEnd of the session's transcript,
+the same file again, and for a file no item names; PreToolUse for an Edit of another file an
+item names, for a Bash command an item ran (one of the library's command atoms) and one no
+item ran; PostToolUseFailure of that command with an error line items hold; SessionEnd of the session's transcript,
 timed until the hook returns (each detached capture is waited for, untimed, before the
 next run). Before each event, `recall --version` is timed: process start under the same
 moment's load. Prints the median, the 95th percentile and the worst of each event in
@@ -111,6 +113,24 @@ def read_payload(base, path):
             "tool_use_id": "toolu_" + uuid.uuid4().hex[:24]}
 
 
+def bash_payload(base, event, command, error=None):
+    """Claude Code's PreToolUse or PostToolUseFailure of its Bash tool."""
+    p = {**base, "permission_mode": "default", "hook_event_name": event, "tool_name": "Bash",
+         "tool_input": {"command": command, "description": "run it"},
+         "tool_use_id": "toolu_" + uuid.uuid4().hex[:24]}
+    if error is not None:
+        p.update(error=error, is_interrupt=False)
+    return p
+
+
+def edit_payload(base, path):
+    """Claude Code's PreToolUse of its Edit tool."""
+    return {**base, "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Edit", "tool_input": {"file_path": path, "old_string": "a",
+                                                "new_string": "b"},
+            "tool_use_id": "toolu_" + uuid.uuid4().hex[:24]}
+
+
 # The events of one session, in order: (name, payload(run) -> (payload, flags)).
 # `run` holds the session's base payload, its prompts and paths; adding an event is one
 # line here.
@@ -124,6 +144,12 @@ EVENTS = [
     ("PostToolUse Read, a file an item names", lambda r: (read_payload(r["base"], r["named"]), [])),
     ("PostToolUse Read, the same file again", lambda r: (read_payload(r["base"], r["named"]), [])),
     ("PostToolUse Read, a file no item names", lambda r: (read_payload(r["base"], r["unnamed"]), [])),
+    ("PreToolUse Edit, a file an item names", lambda r: (edit_payload(r["base"], r["named_edit"]), [])),
+    ("PreToolUse Bash, a command items ran", lambda r: (bash_payload(r["base"], "PreToolUse", r["command"]), [])),
+    ("PreToolUse Bash, a command no item ran", lambda r: (bash_payload(r["base"], "PreToolUse",
+                                                                       "zqxw deploy --stage N"), [])),
+    ("PostToolUseFailure Bash, an error items met", lambda r: (bash_payload(
+        r["base"], "PostToolUseFailure", r["command"], "Exit code 1\n" + r["error"]), [])),
     ("SessionEnd (until the hook returns)", lambda r: ({**r["base"], "hook_event_name": "SessionEnd",
                                                         "reason": "other",
                                                         "transcript_path": r["transcript"]},
@@ -161,6 +187,15 @@ def time_events(library, runs=None):
     named = [l for (a,) in conn.execute(
         "select atoms from items where project = ? and atoms like '%src/%' limit 50", (project,))
         for l in a.splitlines() if l.startswith("src/")] or ["src/no_item/names_any.rs"]
+    # A command and an error line items hold among their atoms (capture writes the
+    # commands a session ran and the error lines of its failed calls there); a library
+    # without them gets a command and an error nobody met, still timed.
+    atoms = [l for (a,) in conn.execute(
+        "select atoms from items where project = ? and atoms <> '' limit 2000", (project,))
+        for l in a.splitlines()]
+    programs = ("cargo ", "npm ", "python", "pytest", "make", "go ", "git ", "docker ")
+    command = next((l for l in atoms if l.startswith(programs)), "cargo test --workspace")
+    error = next((l for l in atoms if "rror" in l), "error: no item met this error")
     conn.close()
     work = tempfile.mkdtemp()
     cwd = os.path.join(work, project)
@@ -174,13 +209,16 @@ def time_events(library, runs=None):
         r = {"base": {"session_id": s, "cwd": cwd, "transcript_path": path},
              "prompt": prompts[i], "next_prompt": prompts[(i + 1) % runs],
              "named": os.path.join(cwd, named[i % len(named)]),
+             "named_edit": os.path.join(cwd, named[(i + 1) % len(named)]),
+             "command": command, "error": error,
              "unnamed": os.path.join(cwd, "src", "no_item_names_this", f"file_{i}.rs"),
              "transcript": path}
         for name, make in EVENTS:
             # Process start, interleaved with the events: the same moment's load.
             versions.append(time_version(recall))
             payload, flags = make(r)
-            ms, out = send(recall, library, payload, flags, quiet_ok=name.startswith("PostToolUse"))
+            ms, out = send(recall, library, payload, flags,
+                           quiet_ok=name.startswith(("PostToolUse", "PreToolUse")))
             times[name].append(ms)
             if payload["hook_event_name"] == "SessionEnd":
                 wait_gone(json.loads(out)["pid"])

@@ -528,6 +528,11 @@ fn the_docs_show_each_block_exactly_as_printed() {
     let mut read = claude_tool("d", &api, "Read", &api.join("src/ratelimit.rs"));
     read["transcript_path"] = json!(transcript);
     assert_eq!(send(&read), documented("PostToolUse"));
+    // Before an edit, in another session: the same block, in PreToolUse's answer.
+    let mut edit = claude_tool("e", &api, "Edit", &api.join("src/ratelimit.rs"));
+    edit["hook_event_name"] = json!("PreToolUse");
+    edit["transcript_path"] = json!(transcript);
+    assert_eq!(send(&edit), documented("PreToolUse"));
 }
 
 /// A file tool's event the hook reads whatever else the agent sends along: a tool

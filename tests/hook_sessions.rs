@@ -863,6 +863,8 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
         expected_events(claude),
         [
             "PostToolUse",
+            "PostToolUseFailure",
+            "PreToolUse",
             "SessionEnd",
             "SessionStart",
             "UserPromptSubmit"
@@ -952,6 +954,35 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
             "{tool}: {text}"
         );
     }
+    // Before an edit: the matcher names each edit tool, and the hook shows the same.
+    let matcher = claude["hooks"]["PreToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    for (i, tool) in ["Edit", "MultiEdit", "Write", "Bash"].iter().enumerate() {
+        assert!(
+            matcher.split('|').any(|m| m == *tool),
+            "{matcher} lacks {tool}"
+        );
+        if *tool == "Bash" {
+            continue;
+        }
+        let payload = json!({"session_id": format!("p{i}"), "transcript_path": "/tmp/none.jsonl",
+            "cwd": shop, "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": {"file_path": shop.join("src/upload.rs")},
+            "tool_use_id": "toolu_2"});
+        let out = run_configured(claude, "PreToolUse", &on, &payload);
+        assert!(out.stderr.is_empty(), "{}", out.stderr);
+        let doc: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+        assert_eq!(doc["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+        let text = doc["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        assert!(
+            text.contains(&format!("- [{}] ", named[0])),
+            "{tool}: {text}"
+        );
+    }
+    assert_eq!(claude["hooks"]["PostToolUseFailure"][0]["matcher"], "Bash");
 
     // Codex: hooks.json, with RECALL_DB in the environment Codex was started with.
     let codex_hooks = &blocks[1];
@@ -959,6 +990,7 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
         expected_events(codex_hooks),
         [
             "PostToolUse",
+            "PreToolUse",
             "SessionEnd",
             "SessionStart",
             "UserPromptSubmit"
@@ -992,10 +1024,12 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     silent(&run_configured(codex_hooks, "SessionEnd", &on, &end));
     wait_captured(&lib, &rollout);
     assert_eq!(captured(&lib, "tapir image", "codex").len(), 1);
-    assert_eq!(
-        codex_hooks["hooks"]["PostToolUse"][0]["matcher"],
-        "apply_patch"
-    );
+    for event in ["PostToolUse", "PreToolUse"] {
+        assert_eq!(
+            codex_hooks["hooks"][event][0]["matcher"],
+            "apply_patch|Bash"
+        );
+    }
     let patch = "*** Begin Patch\n*** Update File: src/upload.rs\n@@\n-a\n+b\n*** End Patch\n";
     let out = run_configured(
         codex_hooks,
@@ -1013,6 +1047,28 @@ fn the_readme_settings_run_a_whole_session_in_both_agents() {
     assert!(out.stderr.is_empty(), "{}", out.stderr);
     let doc: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
     assert_eq!(doc["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+    let text = doc["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(text.contains(&format!("- [{}] ", named[0])), "{text}");
+    // Before the patch, in another session: the same file's memory, in PreToolUse's
+    // answer.
+    let out = run_configured(
+        codex_hooks,
+        "PreToolUse",
+        &on,
+        &codex(
+            "PreToolUse",
+            "0199-codex-before",
+            &shop,
+            3,
+            json!({"tool_name": "apply_patch",
+            "tool_use_id": "call_2", "tool_input": {"command": patch}}),
+        ),
+    );
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    let doc: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+    assert_eq!(doc["hookSpecificOutput"]["hookEventName"], "PreToolUse");
     let text = doc["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap();

@@ -23,9 +23,10 @@ fn plugin_root() -> PathBuf {
 }
 
 /// The events Claude Code's hooks documentation names.
-const CLAUDE_CODE_HOOK_EVENTS: [&str; 9] = [
+const CLAUDE_CODE_HOOK_EVENTS: [&str; 10] = [
     "PreToolUse",
     "PostToolUse",
+    "PostToolUseFailure",
     "Notification",
     "UserPromptSubmit",
     "Stop",

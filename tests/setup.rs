@@ -118,7 +118,7 @@ const CODEX_HOOKS: &str = r#"{
 }
 "#;
 
-const CLAUDE_EVENTS: [(&str, Option<&str>); 4] = [
+const CLAUDE_EVENTS: [(&str, Option<&str>); 6] = [
     ("SessionStart", None),
     ("UserPromptSubmit", None),
     ("SessionEnd", None),
@@ -126,13 +126,16 @@ const CLAUDE_EVENTS: [(&str, Option<&str>); 4] = [
         "PostToolUse",
         Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
     ),
+    ("PreToolUse", Some("Edit|MultiEdit|Write|NotebookEdit|Bash")),
+    ("PostToolUseFailure", Some("Bash")),
 ];
 
-const CODEX_EVENTS: [(&str, Option<&str>); 4] = [
+const CODEX_EVENTS: [(&str, Option<&str>); 5] = [
     ("SessionStart", None),
     ("UserPromptSubmit", None),
     ("Stop", None),
-    ("PostToolUse", Some("apply_patch")),
+    ("PostToolUse", Some("apply_patch|Bash")),
+    ("PreToolUse", Some("apply_patch|Bash")),
 ];
 
 /// A home folder, a library with the sample's items, and a repository folder.

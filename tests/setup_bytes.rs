@@ -306,8 +306,8 @@ impl Home {
     }
 }
 
-const CLAUDE_EVENTS: &str = r#"[["SessionStart", null], ["UserPromptSubmit", null], ["SessionEnd", null], ["PostToolUse", "Read|Edit|MultiEdit|Write|NotebookEdit"]]"#;
-const CODEX_EVENTS: &str = r#"[["SessionStart", null], ["UserPromptSubmit", null], ["Stop", null], ["PostToolUse", "apply_patch"]]"#;
+const CLAUDE_EVENTS: &str = r#"[["SessionStart", null], ["UserPromptSubmit", null], ["SessionEnd", null], ["PostToolUse", "Read|Edit|MultiEdit|Write|NotebookEdit"], ["PreToolUse", "Edit|MultiEdit|Write|NotebookEdit|Bash"], ["PostToolUseFailure", "Bash"]]"#;
+const CODEX_EVENTS: &str = r#"[["SessionStart", null], ["UserPromptSubmit", null], ["Stop", null], ["PostToolUse", "apply_patch|Bash"], ["PreToolUse", "apply_patch|Bash"]]"#;
 
 /// Python reads both files (a BOM dropped, duplicate keys kept as pairs, numbers as
 /// written) and prints `same` when the file after setup is the file before with
@@ -751,7 +751,7 @@ fn the_listing_reads_files_with_a_byte_order_mark() {
         let user = &listed["agents"][0]["user"];
         assert_eq!(
             user[0]["events"].as_array().map(Vec::len),
-            Some(4),
+            Some(recall_cli::setup::claude::EVENTS.len()),
             "{listed}"
         );
         assert_eq!(user[1]["server"], true, "{listed}");

@@ -275,14 +275,14 @@ fn setup_records_the_trust_codex_lists_and_remove_gives_every_byte_back() {
                 .contains("codex 0.169.0: SessionEnd captures the session")
                 && out
                     .stdout
-                    .contains("hook trust recorded for 4 hooks: Codex trusts recall's 4 hooks"),
+                    .contains("hook trust recorded for 5 hooks: Codex trusts recall's 5 hooks"),
             "{}",
             out.stdout
         );
         // Codex itself lists each of recall's hooks as trusted, and the trusted keys
         // are the other tool's and recall's four.
         let listed = h.recall_listed();
-        assert_eq!(listed.len(), 4, "{listed:?}");
+        assert_eq!(listed.len(), 5, "{listed:?}");
         assert!(
             listed.iter().all(|l| l["trustStatus"] == "trusted"),
             "{listed:?}"
@@ -319,13 +319,13 @@ fn setup_records_the_trust_codex_lists_and_remove_gives_every_byte_back() {
         let codex = &list["agents"][1];
         assert_eq!(
             codex["user_trust"],
-            json!({"trust": "trusted", "hooks": 4}),
+            json!({"trust": "trusted", "hooks": 5}),
             "{codex}"
         );
         let status = h.recall(&["status", "--json"]).json();
         assert_eq!(
             status["codex_hooks"],
-            json!([{"folder": h.codex_dir(), "trust": "trusted", "hooks": 4}])
+            json!([{"folder": h.codex_dir(), "trust": "trusted", "hooks": 5}])
         );
         assert!(
             status["attention"].as_array().unwrap().is_empty(),
@@ -349,6 +349,7 @@ fn where_codex_cannot_be_asked_setup_and_status_say_what_to_do() {
         wired(&hooks),
         events(&[
             ("PostToolUse", 10),
+            ("PreToolUse", 10),
             ("SessionStart", 10),
             ("Stop", 10),
             ("UserPromptSubmit", 10)
@@ -370,7 +371,7 @@ fn where_codex_cannot_be_asked_setup_and_status_say_what_to_do() {
     let list = h.recall(&["setup"]).ok();
     assert!(
         list.stdout
-            .contains("user hook trust: not trusted: Codex skips 4 of recall's 4 hooks")
+            .contains("user hook trust: not trusted: Codex skips 5 of recall's 5 hooks")
             && list.stdout.contains(BY_HAND),
         "{}",
         list.stdout
@@ -420,7 +421,7 @@ fn where_codex_cannot_be_asked_setup_and_status_say_what_to_do() {
     let list = h.recall(&["setup"]).ok();
     assert!(
         list.stdout
-            .contains("changed since trusted: Codex skips 1 of recall's 4 hooks"),
+            .contains("changed since trusted: Codex skips 1 of recall's 5 hooks"),
         "{}",
         list.stdout
     );
@@ -447,6 +448,7 @@ fn session_end_where_the_version_has_it_stop_where_it_has_not() {
             wired(&hooks),
             events(&[
                 ("PostToolUse", 10),
+                ("PreToolUse", 10),
                 ("SessionStart", 10),
                 last,
                 ("UserPromptSubmit", 10)
@@ -481,6 +483,7 @@ fn session_end_where_the_version_has_it_stop_where_it_has_not() {
         wired(&hooks),
         events(&[
             ("PostToolUse", 10),
+            ("PreToolUse", 10),
             ("SessionEnd", 3),
             ("SessionStart", 10),
             ("UserPromptSubmit", 10)
@@ -493,7 +496,7 @@ fn session_end_where_the_version_has_it_stop_where_it_has_not() {
     let keys = trusted_keys(&h.read(&h.config()).unwrap());
     assert!(!keys.contains(&stop_key), "{keys:?}");
     assert!(keys.contains(&other_key), "{keys:?}");
-    assert_eq!(keys.len(), 5, "{keys:?}");
+    assert_eq!(keys.len(), 6, "{keys:?}");
 }
 
 #[test]
@@ -515,7 +518,7 @@ fn hooks_wired_through_config_toml_tables_are_seen_and_not_doubled() {
     let hooks: Value = serde_json::from_str(&h.read(&h.hooks()).unwrap()).unwrap();
     assert_eq!(
         wired(&hooks),
-        events(&[("PostToolUse", 10), ("SessionEnd", 3)]),
+        events(&[("PostToolUse", 10), ("PreToolUse", 10), ("SessionEnd", 3)]),
         "{}",
         out.stdout
     );
@@ -531,6 +534,7 @@ fn hooks_wired_through_config_toml_tables_are_seen_and_not_doubled() {
         seen,
         [
             "postToolUse",
+            "preToolUse",
             "sessionEnd",
             "sessionStart",
             "userPromptSubmit"
@@ -549,7 +553,7 @@ fn hooks_wired_through_config_toml_tables_are_seen_and_not_doubled() {
             .contains(&format!("user {}: MCP server recall", h.config().display()))
             && list
                 .stdout
-                .contains("user hook trust: Codex trusts recall's 4 hooks"),
+                .contains("user hook trust: Codex trusts recall's 5 hooks"),
         "{}",
         list.stdout
     );
@@ -597,7 +601,7 @@ fn hooks_turned_off_are_named_by_the_setting_that_does_it() {
             }
             None => {
                 assert!(w.is_empty(), "{}", out.stderr);
-                assert_eq!(trusted_keys(&h.read(&h.config()).unwrap()).len(), 4);
+                assert_eq!(trusted_keys(&h.read(&h.config()).unwrap()).len(), 5);
             }
         }
     }
@@ -641,13 +645,13 @@ fn a_projects_hooks_are_trusted_in_the_users_config() {
     std::fs::write(h.config(), &trusting).unwrap();
     h.recall(&["setup", "codex", "--project"]).ok();
     let listed = h.recall_listed();
-    assert_eq!(listed.len(), 4);
+    assert_eq!(listed.len(), 5);
     assert!(listed
         .iter()
         .all(|l| l["trustStatus"] == "trusted" && l["source"] == "project"));
     let project_config = h.read(&h.repo().join(".codex/config.toml")).unwrap();
     assert!(trusted_keys(&project_config).is_empty(), "{project_config}");
-    assert_eq!(trusted_keys(&h.read(&h.config()).unwrap()).len(), 4);
+    assert_eq!(trusted_keys(&h.read(&h.config()).unwrap()).len(), 5);
     h.recall(&["setup", "codex", "--project", "--remove"]).ok();
     assert_eq!(h.read(&h.config()), Some(trusting));
     assert!(!h.repo().join(".codex/hooks.json").exists());

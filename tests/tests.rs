@@ -35,6 +35,7 @@ mod fold_agreement;
 mod forget;
 mod function_list;
 mod hook;
+mod hook_actions;
 mod hook_files;
 mod hook_injections;
 mod hook_reach;

@@ -132,7 +132,8 @@ def trust_checks(recall_bin, codex, check):
                   if " hook" in (h.get("command") or "")]
         events = sorted(h["eventName"] for h in listed)
         check("Codex's app server lists recall's hooks",
-              events == ["postToolUse", "sessionEnd", "sessionStart", "userPromptSubmit"],
+              events == ["postToolUse", "preToolUse", "sessionEnd", "sessionStart",
+                         "userPromptSubmit"],
               f"listed: {events}")
         check("Codex trusts each of recall's hooks",
               bool(listed) and all(h["trustStatus"] == "trusted" for h in listed),

@@ -169,10 +169,12 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
 
         agent.between(checks)
 
-        # Session 2: later work on the same thing.
+        # Session 2: later work on the same thing; the failing command again before the
+        # edits.
         p2 = project.PROMPTS[1]
         standin.play("s2", [
             agent.read(project.FILE),
+            agent.shell(project.COMMAND),
             agent.edit(project.FILE, project.EDIT_2[0], project.EDIT_2[1]),
             agent.edit(project.FILE, project.EDIT_3[0], project.EDIT_3[1]),
             {"text": project.ANSWER_2},
@@ -201,9 +203,19 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
                      f"related blocks: {related!r:.600}")
         last = texts(s2[-1]["body"]) if s2 else ""
         files = [b for b in blocks(last)["file"] if project.FILE in b]
-        checks.check(f"{prefix} the file's memory arrives once in session 2",
+        checks.check(f"{prefix} the file's memory arrives once in session 2 (before its edits, after its read)",
                      len(files) == 1 and project.same_start(files[0], p1, inside=True),
                      f"{len(files)} file blocks naming {project.FILE}: {files!r:.600}")
+        others = blocks(last)["other"]
+        ran = [b for b in others if f"ran this command ({project.COMMAND})" in b]
+        checks.check(f"{prefix} before the command in session 2, session 1's run of it and its error line",
+                     len(ran) == 1 and f"failed: {error_line}" in ran[0],
+                     f"expected one block naming {project.COMMAND!r} with {error_line!r}: "
+                     f"{others!r:.800}")
+        met = [b for b in others if "met this error (" in b]
+        checks.check(f"{prefix} after the command failed in session 2, session 1 as the one that met its error",
+                     len(met) == 1 and "seen before, running this command" in met[0],
+                     f"expected one block of the error met before: {others!r:.800}")
         captured2 = run.wait_for_capture(p2)
 
         # Session 3: recall's MCP tools, then the usage line's command from the agent's shell.

@@ -139,7 +139,7 @@ fn split(text: &str) -> (Vec<&str>, &str) {
 }
 
 /// A result's text after its header.
-fn body(text: &str) -> &str {
+pub fn body(text: &str) -> &str {
     split(text).1
 }
 
@@ -399,6 +399,26 @@ pub fn error_lines(segment: &[Record]) -> Vec<String> {
         .into_iter()
         .filter(|l| seen.insert(numberless(l)))
         .collect()
+}
+
+/// The error lines capture keeps of one shell command's result, as its error atoms hold
+/// them: `exit` the code the result names. Where it names none (Codex's shell output to
+/// its hooks), only lines that read as errors: never the `COMMAND` failed of a failure
+/// that says nothing, which the output may not be.
+pub fn command_error_lines(command: &str, text: &str, exit: Option<i64>) -> Vec<String> {
+    let kind = tool("Bash", Some(command));
+    match exit {
+        Some(0) => Vec::new(),
+        Some(_) => result_errors(kind, text, true, exit),
+        None => {
+            let lines = result_errors(kind, text, true, None);
+            let bare = format!("`{}` failed", one_line(command));
+            match lines.len() == 1 && lines[0] == bare {
+                true => Vec::new(),
+                false => lines,
+            }
+        }
+    }
 }
 
 /// The command a script of Codex's code mode runs: the `command` (or `cmd`) of its first

@@ -1,9 +1,12 @@
-//! `PostToolUse` of a file tool: the memory of the file the agent just read or changed,
-//! once a session for each file. The items that edited or named it (`sql/file_items.sql`,
+//! A file tool's event: the memory of the file the agent reads or changes, before an edit
+//! (`PreToolUse` of an edit tool) or after a read or an edit (`PostToolUse`), once a
+//! session for each file, whichever event comes first: one record in the session state,
+//! so that a file told before its edit is not told again after it. The items that edited or named it (`sql/file_items.sql`,
 //! as `recall search --file` lists them), at most `FILE_ITEMS_SHOWN`, newest first, in
 //! the working folder's project; nothing when there are none. A file already shown in
 //! the session costs no library read: the session state answers first. The hook never
-//! blocks the tool: it ran already, and this only adds context to its result.
+//! blocks, denies or asks: its answer is `additionalContext` only, with no decision,
+//! so the agent's own permissions decide whether the tool runs.
 use serde_json::json;
 
 use super::payload::Payload;
@@ -49,6 +52,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .as_deref()
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
+    let event = super::event_name(&p.event);
     let lib = g.open_for_query()?;
     let mut found = Vec::new();
     for file in &files {
@@ -80,7 +84,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .map(|(file, row)| Ok(json!({ "file": file, "item": query::to_json(row)? })))
             .collect::<Result<_>>()?;
         let doc = json!({
-            "command": "hook", "event": "PostToolUse", "project": project, "files": files,
+            "command": "hook", "event": event, "project": project, "files": files,
             "results": results,
         });
         return Ok(Said::json(&doc));
@@ -114,7 +118,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         ),
     );
     let out = json!({
-        "hookSpecificOutput": { "hookEventName": "PostToolUse", "additionalContext": text }
+        "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
     });
     Ok(Said::context(format!("{out}\n"), &text, &lines[..kept]))
 }

@@ -6,8 +6,13 @@
 //! - `UserPromptSubmit`: the items `related` finds for the session's first prompt, nothing
 //!   for later ones (`prompt`, with the session state of `library::sessions`);
 //! - `PostToolUse` of a file tool (Claude Code's `Read`, `Edit`, `MultiEdit`, `Write`,
-//!   `NotebookEdit`; Codex's `apply_patch`): the earlier items that edited or named the
-//!   file, once a session for each file (`file`);
+//!   `NotebookEdit`; Codex's `apply_patch`), and `PreToolUse` of one that edits: the
+//!   earlier items that edited or named the file, once a session for each file, whichever
+//!   event comes first (`file`);
+//! - `PreToolUse` of a shell tool (Claude Code's `Bash`, Codex's shell): the earlier
+//!   sessions that ran the same command and how it went; `PostToolUseFailure` of one
+//!   (Codex: a `PostToolUse` whose output reads as a failure): the earlier sessions that
+//!   met the same error line, and the one that got the command working (`command`);
 //! - the events of `[hook] capture_on` (`SessionEnd`, `Stop`, `PreCompact`): `recall
 //!   capture` of the session's transcript, detached, so that the hook returns at once
 //!   (`end`); every event also starts again the captures that failed (`end::retry`).
@@ -21,9 +26,11 @@
 //! on exit 2, the code of every other recall error. The agents hide that line, so each
 //! problem is also appended to the failure log beside the library (`status::log`), which
 //! `recall status` and the next session start (`notice`) read.
+mod command;
 mod cost;
 pub(crate) mod end;
 mod file;
+mod masked;
 mod notice;
 mod payload;
 mod prompt;
@@ -160,7 +167,7 @@ pub fn context(g: &Globals, a: &HookArgs, payload: &str) -> Result<String> {
     notice::looking(|| match &p.event {
         Event::Start => start::answer(g, a, &p),
         Event::Prompt => prompt::answer(g, a, &p),
-        Event::Tool => file::answer(g, a, &p),
+        Event::Tool | Event::BeforeTool | Event::Failure => tool(g, a, &p),
         Event::Other(_) => Ok(Said::nothing()),
     })
     .map(|said| said.out)
@@ -195,6 +202,8 @@ fn say(event: Option<&Event>, message: &str) {
         Some(Event::Start) => "the session starts without the recall timeline",
         Some(Event::Prompt) => "the prompt goes on without earlier items",
         Some(Event::Tool) => "the tool's result goes on without the file's memory",
+        Some(Event::BeforeTool) => "the tool runs without the memory of what it acts on",
+        Some(Event::Failure) => "the failure goes on without earlier sessions that met it",
         Some(Event::Other(_)) => "the session is not captured",
         None => "the agent goes on without recall",
     };
@@ -238,7 +247,7 @@ fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<Said> {
             end::retry(cli, &g, None);
             answer
         }
-        Event::Tool => file::answer(&g, a, p),
+        Event::Tool | Event::BeforeTool | Event::Failure => tool(&g, a, p),
         Event::Other(name) if g.config.hook.capture_on.contains(name) => {
             end::capture(cli, &g, p).map(Said::printed)
         }
@@ -246,11 +255,19 @@ fn respond(cli: &Cli, a: &HookArgs, p: &Payload) -> Result<Said> {
             // The agent's settings send an event this configuration does not capture on:
             // a choice, not a failure, so not logged.
             eprintln!("recall: hook: {}", field(&format!(
-                "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, PostToolUse, and [hook] capture_on: {}); nothing done",
+                "the event {name} is not one recall hook answers here (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, and [hook] capture_on: {}); nothing done",
                 g.config.hook.capture_on.join(", ")
             )));
             Ok(Said::nothing())
         }
+    }
+}
+
+/// A tool's event: a file tool's files, else a shell tool's command.
+fn tool(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+    match p.files.is_empty() && p.command.is_some() {
+        true => command::answer(g, a, p),
+        false => file::answer(g, a, p),
     }
 }
 
@@ -260,6 +277,8 @@ fn event_name(event: &Event) -> String {
         Event::Start => "SessionStart".to_string(),
         Event::Prompt => "UserPromptSubmit".to_string(),
         Event::Tool => "PostToolUse".to_string(),
+        Event::BeforeTool => "PreToolUse".to_string(),
+        Event::Failure => "PostToolUseFailure".to_string(),
         Event::Other(name) => name.clone(),
     }
 }

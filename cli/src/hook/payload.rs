@@ -1,6 +1,6 @@
 //! The hook's JSON as Claude Code and Codex send it on standard input: the common fields
 //! (`hook_event_name`, `session_id`, `cwd`, `transcript_path`) and each event's own
-//! (`prompt`, `source`; `PostToolUse`'s `tool_name` and `tool_input`). A field of the wrong type counts as absent, except the prompt of
+//! (`prompt`, `source`; `PreToolUse`'s and `PostToolUse`'s `tool_name` and `tool_input`). A field of the wrong type counts as absent, except the prompt of
 //! a prompt event, which the hook cannot go without.
 use std::io::IsTerminal;
 
@@ -16,6 +16,11 @@ pub enum Event {
     Prompt,
     /// `PostToolUse`: a tool ran; a file tool's files are `Payload::files`.
     Tool,
+    /// `PreToolUse`: a tool is about to run; a file tool's files are `Payload::files`, a
+    /// shell tool's command `Payload::command`.
+    BeforeTool,
+    /// `PostToolUseFailure` (Claude Code): a tool failed, saying why in `Payload::error`.
+    Failure,
     /// Any other event: one of `[hook] capture_on`, or one the hook does not answer.
     Other(String),
 }
@@ -30,8 +35,15 @@ pub struct Payload {
     pub source: Option<String>,
     /// `UserPromptSubmit`'s `prompt`.
     pub prompt: String,
-    /// `PostToolUse`: the files the tool read or wrote, as its input names them.
+    /// `PreToolUse`, `PostToolUse`: the files the tool reads or writes, as its input names
+    /// them.
     pub files: Vec<String>,
+    /// A shell tool's command line (Claude Code's `Bash`; Codex names its shell tools
+    /// `Bash` in hooks), at `PreToolUse`, `PostToolUse` and `PostToolUseFailure`.
+    pub command: Option<String>,
+    /// What the tool said: `PostToolUseFailure`'s `error`; `PostToolUse`'s
+    /// `tool_response` where it is text (Codex's shell output).
+    pub said: Option<String>,
 }
 
 impl Payload {
@@ -72,6 +84,8 @@ impl Payload {
             Some("SessionStart") => Event::Start,
             Some("UserPromptSubmit") | None => Event::Prompt,
             Some("PostToolUse") => Event::Tool,
+            Some("PreToolUse") => Event::BeforeTool,
+            Some("PostToolUseFailure") => Event::Failure,
             Some(other) => Event::Other(other.to_string()),
         };
         let prompt = match (&event, &raw.prompt) {
@@ -95,13 +109,103 @@ impl Payload {
             source: text_of(&raw.source),
             prompt,
             files: match event {
-                Event::Tool => {
+                Event::Tool | Event::BeforeTool => {
                     tool_files(text_of(&raw.tool_name).as_deref(), raw.tool_input.as_ref())
                 }
                 _ => Vec::new(),
             },
+            command: match event {
+                Event::Tool | Event::BeforeTool | Event::Failure => {
+                    shell_command(text_of(&raw.tool_name).as_deref(), raw.tool_input.as_ref())
+                }
+                _ => None,
+            },
+            said: match event {
+                Event::Failure => text_of(&raw.error),
+                Event::Tool => raw.tool_response.and_then(|t| t.0),
+                _ => None,
+            },
             event,
         })
+    }
+}
+
+/// The shell tools, by the names the agents give them in hooks (Codex reports its
+/// `exec_command` and `shell` as `Bash`).
+const SHELL_TOOLS: &[&str] = &["Bash", "exec_command", "shell", "shell_command"];
+
+/// The command line of a shell tool's input: `command` (text, or words to join), or
+/// `cmd`.
+fn shell_command(tool: Option<&str>, input: Option<&Value>) -> Option<String> {
+    if !SHELL_TOOLS.contains(&tool?) {
+        return None;
+    }
+    let input = input?;
+    let command = match input.get("command").or_else(|| input.get("cmd"))? {
+        Value::String(s) => s.clone(),
+        Value::Array(words) => words
+            .iter()
+            .map(|w| w.as_str())
+            .collect::<Option<Vec<_>>>()?
+            .join(" "),
+        _ => return None,
+    };
+    (!command.trim().is_empty() && !command.contains('\0')).then_some(command)
+}
+
+/// A value kept where it is text; any other JSON skipped unread (a tool's response may
+/// nest past any parser's depth).
+#[derive(Default)]
+struct TextOnly(Option<String>);
+
+impl<'de> serde::Deserialize<'de> for TextOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = TextOnly;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON")
+            }
+            fn visit_str<E>(self, v: &str) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(Some(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(Some(v)))
+            }
+            fn visit_bool<E>(self, _: bool) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(None))
+            }
+            fn visit_unit<E>(self) -> std::result::Result<TextOnly, E> {
+                Ok(TextOnly(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> std::result::Result<TextOnly, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOnly(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<TextOnly, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(TextOnly(None))
+            }
+        }
+        d.deserialize_any(Visit)
     }
 }
 
@@ -117,6 +221,8 @@ struct Raw {
     prompt: Option<Value>,
     tool_name: Option<Value>,
     tool_input: Option<Value>,
+    tool_response: Option<TextOnly>,
+    error: Option<Value>,
 }
 
 /// The files of a file tool's input, as the agent whose tool it is names them

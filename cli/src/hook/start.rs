@@ -119,6 +119,8 @@ fn bare() -> Payload {
         source: None,
         prompt: String::new(),
         files: Vec::new(),
+        command: None,
+        said: None,
     }
 }
 

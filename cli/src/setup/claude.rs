@@ -6,8 +6,9 @@ use super::json::Event;
 use super::{home, Part, Target};
 use crate::places;
 
-/// The events recall's hook answers in Claude Code; `PostToolUse` after the tools that
-/// read or change a file.
+/// The events recall's hook answers in Claude Code: `PostToolUse` after the tools that
+/// read or change a file, `PreToolUse` before those that change one and before a shell
+/// command, `PostToolUseFailure` after a shell command failed.
 pub const EVENTS: &[Event] = &[
     Event {
         name: "SessionStart",
@@ -27,6 +28,16 @@ pub const EVENTS: &[Event] = &[
     Event {
         name: "PostToolUse",
         matcher: Some("Read|Edit|MultiEdit|Write|NotebookEdit"),
+        timeout: None,
+    },
+    Event {
+        name: "PreToolUse",
+        matcher: Some("Edit|MultiEdit|Write|NotebookEdit|Bash"),
+        timeout: None,
+    },
+    Event {
+        name: "PostToolUseFailure",
+        matcher: Some("Bash"),
         timeout: None,
     },
 ];

@@ -30,10 +30,18 @@ const PROMPT: Event = Event {
     matcher: None,
     timeout: None,
 };
-/// `apply_patch` is the tool that changes files.
+/// `apply_patch` is the tool that changes files; Codex names its shell tools (`exec_command`,
+/// `shell`) `Bash` in hooks. After a shell command: whether it failed (Codex has no
+/// event of a failure).
 const TOOL: Event = Event {
     name: "PostToolUse",
-    matcher: Some("apply_patch"),
+    matcher: Some("apply_patch|Bash"),
+    timeout: None,
+};
+/// Before an edit and before a shell command.
+const BEFORE_TOOL: Event = Event {
+    name: "PreToolUse",
+    matcher: Some("apply_patch|Bash"),
     timeout: None,
 };
 /// Codex caps a `SessionEnd` hook at 3 s (and warns at every start about a longer one):
@@ -55,14 +63,14 @@ pub const SESSION_END_SINCE: Version = Version(0, 145, 0);
 
 /// The events recall's hook answers in a Codex with `SessionEnd`: the session is
 /// captured when it ends.
-pub const EVENTS_WITH_END: &[Event] = &[START, PROMPT, END, TOOL];
+pub const EVENTS_WITH_END: &[Event] = &[START, PROMPT, END, TOOL, BEFORE_TOOL];
 
 /// In an older Codex, each turn's `Stop` captures what the session holds so far (only
 /// what changed is written).
-pub const EVENTS_WITH_STOP: &[Event] = &[START, PROMPT, STOP, TOOL];
+pub const EVENTS_WITH_STOP: &[Event] = &[START, PROMPT, STOP, TOOL, BEFORE_TOOL];
 
 /// Every event setup ever wires in Codex (what `--remove` takes recall's hook out of).
-const EVERY_EVENT: &[Event] = &[START, PROMPT, END, STOP, TOOL];
+const EVERY_EVENT: &[Event] = &[START, PROMPT, END, STOP, TOOL, BEFORE_TOOL];
 
 /// Codex as found on this machine: its program on the PATH, and its version.
 pub struct Installed {

@@ -1,0 +1,377 @@
+//! A shell command's memory: before it runs (`PreToolUse` of Claude Code's `Bash`,
+//! Codex's shell), the earlier sessions that ran the same command and how it went; after
+//! it failed (Claude Code's `PostToolUseFailure`; Codex's `PostToolUse` whose output
+//! reads as a failure), the earlier sessions that met the same error line and whether one
+//! after it got the command working. Same means the same under `masked` (one rule for
+//! both sides). Once a session for each command and each error, as a file's memory is;
+//! silent where nothing is known; never a decision on the tool.
+//!
+//! Commands and error lines are an item's atoms (`capture::items::atoms`): one FTS5
+//! `MATCH` on the atoms finds the candidates by the masked line's plain words, newest
+//! first, and the rule checks each atom line of them. How a command went is read from the
+//! item's transcript: the result of the call that ran it.
+use serde_json::json;
+
+use super::masked;
+use super::payload::{Event, Payload};
+use super::Said;
+use crate::args::HookArgs;
+use crate::capture::errors;
+use crate::error::Result;
+use crate::library::sessions::State;
+use crate::project::project_of;
+use crate::query::changed::{self, Here};
+use crate::query::rows::Listed;
+use crate::settings::{sources_param, Globals};
+use crate::text::field;
+
+/// At most this many lines (one an item) in a block.
+pub const SHOWN: usize = 3;
+/// The newest candidates the full-text query hands to the exact check.
+const CANDIDATES: i64 = 200;
+/// After a failure, how many of the later sessions that ran the command are read for
+/// one where it worked (each a read of its transcript).
+const FIX_LOOKS: usize = 10;
+
+/// The candidates: items of the project (and the global ones) whose atoms hold every
+/// word, newest first.
+const CANDIDATES_SQL: &str = "
+select i.id, i.occurred_at, i.title, i.project, i.source, i.kind, i.global, i.atoms
+from items as i
+where i.id in (select rowid from items_fts where items_fts match :match
+               order by rowid desc limit :candidates)
+  and (:project is null or i.project = :project or i.global = 1)
+  and recall_source_allowed(i.source, :sources)
+order by i.occurred_at desc, i.id desc";
+
+/// An earlier item with an atom line that is the same under the rule.
+struct Found {
+    item: Listed,
+}
+
+/// How a command went in an item's session.
+#[derive(Debug, Clone, PartialEq)]
+enum Went {
+    /// It failed, with this error line (None: no line says why).
+    Failed(Option<String>),
+    Worked,
+    Unknown,
+}
+
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+    let Some(command) = p.command.as_deref() else {
+        return Ok(Said::nothing());
+    };
+    let Some(key) = masked::command(command) else {
+        return Ok(Said::nothing());
+    };
+    let exit = |t: &str| errors::claude_exit(t).or_else(|| errors::codex_exit(t));
+    let failure = match p.event {
+        Event::BeforeTool => None,
+        // Claude Code's failure opens with `Exit code N`; a failure is one whatever it
+        // says.
+        Event::Failure => p
+            .said
+            .as_deref()
+            .and_then(|t| error_line(command, t, exit(t).or(Some(1)))),
+        // Codex 0.169 reports no exit code to the hook: a line of its output that reads
+        // as an error report tells.
+        _ => p
+            .said
+            .as_deref()
+            .and_then(|t| error_line(command, t, exit(t))),
+    };
+    if p.event != Event::BeforeTool && failure.is_none() {
+        return Ok(Said::nothing());
+    }
+    // Once a session for each command before it runs, and for each error after a
+    // failure, by the rule of a file's memory: the session state records it before the
+    // library is read. Its name holds a NUL, which no file's does.
+    if let Some(session) = &p.session {
+        let told = match &failure {
+            None => format!("\0command\0{key}"),
+            Some(line) => format!("\0error\0{}", masked::error(line)),
+        };
+        let unseen = State::files_unseen(g.db()?, session, std::slice::from_ref(&told));
+        if unseen.is_ok_and(|new| new.is_empty()) {
+            return Ok(Said::nothing());
+        }
+    }
+    let project = a.project.clone().or_else(|| {
+        p.cwd
+            .as_deref()
+            .and_then(|cwd| project_of(cwd, &g.config.projects))
+    });
+    let sources = sources_param(&g.allow(&a.access.allow));
+    let lib = g.open_for_query()?;
+    let ran = |lib: &crate::library::Library| {
+        candidates(lib, &key, project.as_deref(), sources.as_deref(), |atom| {
+            masked::command(atom).as_deref() == Some(key.as_str())
+        })
+    };
+    let (heading, lines, mut shown) = match &failure {
+        None => {
+            let found = ran(&lib)?;
+            // Only the items shown are read: the session it worked in, after one where
+            // it failed, is a newer one, shown above it.
+            let went: Vec<Went> = found
+                .iter()
+                .take(SHOWN)
+                .map(|f| went(&lib, f.item.id, &key))
+                .collect::<Result<_>>()?;
+            let mut lines = Vec::new();
+            let mut shown = Vec::new();
+            for (i, f) in found.iter().enumerate().take(SHOWN) {
+                let how = match &went[i] {
+                    Went::Failed(line) => {
+                        let why = line
+                            .as_deref()
+                            .map(|l| format!(": {}", field(l)))
+                            .unwrap_or_default();
+                        // The first later session it worked in (found is newest first).
+                        let fixed = (0..i).rev().find(|&j| went[j] == Went::Worked);
+                        let fixed = fixed
+                            .map(|j| format!("; it worked in [{}]", found[j].item.id))
+                            .unwrap_or_default();
+                        format!("failed{why}{fixed}")
+                    }
+                    Went::Worked => "ran without an error".to_string(),
+                    Went::Unknown => "ran it".to_string(),
+                };
+                lines.push(how);
+                shown.push(f.item.clone());
+            }
+            let heading = format!(
+                "Earlier sessions in the recall memory that ran this command ({}), newest first",
+                field(&key)
+            );
+            (heading, lines, shown)
+        }
+        Some(line) => {
+            let error = masked::error(line);
+            let met = candidates(
+                &lib,
+                &error,
+                project.as_deref(),
+                sources.as_deref(),
+                |atom| masked::error(atom) == error,
+            )?;
+            let mut lines = Vec::new();
+            let mut shown = Vec::new();
+            if !met.is_empty() {
+                // The sessions that ran the command, for whether one after got it working.
+                let found = ran(&lib)?;
+                let mut known: std::collections::HashMap<i64, Went> = Default::default();
+                for f in met.iter().take(SHOWN) {
+                    // The nearest later sessions that ran the command, oldest first.
+                    let later = found.iter().rev().filter(|l| {
+                        (l.item.date.as_str(), l.item.id) > (f.item.date.as_str(), f.item.id)
+                    });
+                    let mut fixed = None;
+                    for l in later.take(FIX_LOOKS) {
+                        let how = match known.get(&l.item.id) {
+                            Some(how) => how.clone(),
+                            None => went(&lib, l.item.id, &key)?,
+                        };
+                        known.insert(l.item.id, how.clone());
+                        if how == Went::Worked {
+                            fixed = Some(l.item.id);
+                            break;
+                        }
+                    }
+                    let ran_it = found.iter().any(|r| r.item.id == f.item.id);
+                    let how = match (fixed, ran_it) {
+                        (Some(id), _) => format!("seen before; fixed in [{id}], where the command ran without an error"),
+                        (None, true) => "seen before, running this command; no later session is known to have got it working".to_string(),
+                        (None, false) => "seen before, from another command".to_string(),
+                    };
+                    lines.push(how);
+                    shown.push(f.item.clone());
+                }
+            }
+            let heading = format!(
+                "Earlier sessions in the recall memory that met this error ({}), newest first",
+                field(&error)
+            );
+            (heading, lines, shown)
+        }
+    };
+    // Still true? Their files changed since, as seen from the working folder.
+    let here = Here::at(p.cwd.as_deref(), &g.config.projects);
+    changed::mark(&lib, here.as_ref(), &mut shown, &g.allow(&a.access.allow))?;
+    let event = super::event_name(&p.event);
+    if g.json {
+        let results: Vec<serde_json::Value> = shown
+            .iter()
+            .zip(&lines)
+            .map(|(item, how)| json!({ "item": item, "went": how }))
+            .collect();
+        let doc = json!({
+            "command": "hook", "event": event, "project": project, "shell": key,
+            "error": failure, "results": results,
+        });
+        return Ok(Said::json(&doc));
+    }
+    if shown.is_empty() {
+        return Ok(Said::nothing());
+    }
+    let lines: Vec<String> = shown
+        .iter()
+        .zip(&lines)
+        .map(|(item, how)| {
+            format!(
+                "{} — {how}\n",
+                super::item_line(item, project.is_none()).trim_end()
+            )
+        })
+        .collect();
+    let reach = super::reach::Reach::of(g, p);
+    let heading = format!("{heading} ({} shows one in full):", reach.get());
+    let (text, kept) = crate::memory_block::block_within(
+        &heading,
+        &lines,
+        crate::memory_block::MAX_CONTEXT,
+        &format!("`{}` finds more", reach.command("search WORDS")),
+    );
+    let out = json!({
+        "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
+    });
+    Ok(Said::context(format!("{out}\n"), &text, &lines[..kept]))
+}
+
+/// The items, newest first, with an atom line that `same` holds for, among those the
+/// full-text query finds by the plain words of `masked`; none where it has no such word.
+fn candidates(
+    lib: &crate::library::Library,
+    masked: &str,
+    project: Option<&str>,
+    sources: Option<&str>,
+    same: impl Fn(&str) -> bool,
+) -> Result<Vec<Found>> {
+    let words = masked::plain_words(masked);
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let phrases: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    let query = format!("{{atoms}} : ({})", phrases.join(" AND "));
+    let failed =
+        |e: rusqlite::Error| crate::error::Error::sqlite("reading the earlier commands", &e);
+    let mut stmt = lib.conn.prepare_cached(CANDIDATES_SQL).map_err(failed)?;
+    let rows = stmt.query_map(
+        rusqlite::named_params! {
+            ":match": query, ":candidates": CANDIDATES, ":project": project, ":sources": sources,
+        },
+        |r| {
+            Ok((
+                Listed {
+                    id: r.get(0)?,
+                    date: r.get(1)?,
+                    title: r.get(2)?,
+                    project: r.get(3)?,
+                    source: r.get(4)?,
+                    kind: r.get(5)?,
+                    global: r.get::<_, i64>(6)? != 0,
+                    changed_since: Vec::new(),
+                },
+                r.get::<_, String>(7)?,
+            ))
+        },
+    ).map_err(failed)?;
+    let mut found = Vec::new();
+    for row in rows {
+        let (item, atoms) = row.map_err(failed)?;
+        if atoms.lines().any(&same) {
+            found.push(Found { item });
+        }
+    }
+    Ok(found)
+}
+
+/// How the command went in the item's session: the result of its last call that ran it,
+/// as the transcript holds it (`capture::items::transcript`: `agent ran TOOL: INPUT`,
+/// then `output: …` or `error: …`, results in the order of their calls).
+fn went(lib: &crate::library::Library, id: i64, key: &str) -> Result<Went> {
+    let transcript: String = lib
+        .conn
+        .prepare_cached("select transcript from items where id = ?1")
+        .and_then(|mut s| s.query_row([id], |r| r.get(0)))
+        .map_err(|e| crate::error::Error::sqlite("reading an earlier session", &e))?;
+    // The calls waiting for their results: the command of each that ran this one.
+    let mut pending: std::collections::VecDeque<Option<String>> = Default::default();
+    // The result being read: its call's command (where it ran this one), whether the
+    // transcript marks it an error, its text so far.
+    let mut result: Option<(Option<String>, bool, String)> = None;
+    let mut last = Went::Unknown;
+    let finish = |r: Option<(Option<String>, bool, String)>, last: &mut Went| {
+        if let Some((Some(command), error, text)) = r {
+            let exit = errors::claude_exit(&text).or_else(|| errors::codex_exit(&text));
+            *last = match error || exit.is_some_and(|c| c != 0) {
+                true => Went::Failed(error_line(&command, &text, exit.or(Some(1)))),
+                false => Went::Worked,
+            };
+        }
+    };
+    const OTHERS: &[&str] = &[
+        "person: ",
+        "note: ",
+        "agent: ",
+        "recap: ",
+        "summary: ",
+        "(the conversation",
+    ];
+    for line in transcript.lines() {
+        let line = line.strip_prefix("(sub-agent) ").unwrap_or(line);
+        if let Some(input) = line.strip_prefix("agent ran ") {
+            finish(result.take(), &mut last);
+            let input = input.split_once(": ").map(|(_, i)| i).unwrap_or("");
+            pending.push_back(called(input).filter(|c| masked::command(c).as_deref() == Some(key)));
+        } else if let Some((error, text)) = line
+            .strip_prefix("output: ")
+            .map(|t| (false, t))
+            .or_else(|| line.strip_prefix("error: ").map(|t| (true, t)))
+        {
+            finish(result.take(), &mut last);
+            let ours = pending.pop_front().flatten();
+            result = Some((ours, error, text.to_string()));
+        } else if OTHERS.iter().any(|s| line.starts_with(s)) {
+            finish(result.take(), &mut last);
+        } else if let Some((_, _, text)) = result.as_mut() {
+            text.push('\n');
+            text.push_str(line);
+        }
+    }
+    finish(result.take(), &mut last);
+    Ok(last)
+}
+
+/// The command a call's input in a transcript runs: a JSON object's `command` or `cmd`
+/// (Claude Code's `Bash`), else the input itself (Codex's `exec_command`).
+fn called(input: &str) -> Option<String> {
+    let command = match serde_json::from_str::<serde_json::Value>(input) {
+        Ok(v) if v.is_object() => v
+            .get("command")
+            .or_else(|| v.get("cmd"))?
+            .as_str()?
+            .to_string(),
+        _ => input.to_string(),
+    };
+    Some(command)
+}
+
+/// How an error report of Python opens, which every Python failure shares: the line
+/// after it tells.
+const OPENERS: &[&str] = &["Traceback (most recent call last)"];
+
+/// The error line a failed command's result says it failed with: of the lines capture
+/// keeps of it as error atoms (`capture::errors::command_error_lines`, so that the hook
+/// and the atoms read a result alike), the first that is more than a report's opening.
+/// A command that only shows files or searches them (`cat`, `grep`) fails by what it
+/// was asked, not by an error of the project: none, as capture keeps none.
+fn error_line(command: &str, text: &str, exit: Option<i64>) -> Option<String> {
+    let lines = errors::command_error_lines(command, text, exit);
+    lines
+        .iter()
+        .find(|l| !OPENERS.iter().any(|o| l.starts_with(o)))
+        .or(lines.first())
+        .cloned()
+}
