@@ -111,21 +111,21 @@ impl Folder {
 
 impl Copies {
     /// Leaves out of `session`, read from `path`, the records it opens with that an
-    /// earlier file beside it holds.
-    pub fn drop_copied(&mut self, path: &Path, session: &mut Session) {
+    /// earlier file beside it holds; gives them back (what a resumed file goes on from).
+    pub fn drop_copied(&mut self, path: &Path, session: &mut Session) -> Vec<super::Record> {
         // Only a transcript whose records carry uuids (Claude Code's) opens with copies;
         // a sub-agent's (`PARENT/ID`) is no resume.
         if session.uuids.is_empty() || session.id.contains('/') {
-            return;
+            return Vec::new();
         }
         let mut ordered: Vec<(usize, String)> =
             session.uuids.iter().map(|(u, i)| (*i, u.clone())).collect();
         ordered.sort();
         let Some((_, first)) = ordered.first().cloned() else {
-            return;
+            return Vec::new();
         };
         let Some(dir) = path.parent() else {
-            return;
+            return Vec::new();
         };
         // The files that may hold the records it opens with: written to at or after its
         // first record's time (a file holding a record was written after it).
@@ -172,16 +172,15 @@ impl Copies {
             cut = cut.max(end);
         }
         if cut == 0 {
-            return;
+            return Vec::new();
         }
-        session.continues = super::titles::request_title(&session.records[..cut], false)
-            .filter(|t| !super::noise::slight(t));
-        session.records.drain(..cut);
+        let copied: Vec<super::Record> = session.records.drain(..cut).collect();
         session.uuids.retain(|_, i| *i >= cut);
         for i in session.uuids.values_mut() {
             *i -= cut;
         }
         *session.skipped.entry(COPIED.to_string()).or_default() += cut as u64;
+        copied
     }
 }
 

@@ -182,7 +182,10 @@ fn one(
         }
     };
     seen.read.insert(path.to_path_buf());
-    seen.copies.drop_copied(path, &mut session.read);
+    let copied = seen.copies.drop_copied(path, &mut session.read);
+    // What a resumed file goes on from: the title of a continuation that names no work.
+    session.read.continues =
+        super::titles::request_title(&copied, false).filter(|t| !super::noise::slight(t));
     super::titles::own(&mut session.read);
     seen.titles.title(path, &mut session.read);
     if let (Some(agent), Some(cwd)) = (session.read.agent, session.read.cwd.as_deref()) {
