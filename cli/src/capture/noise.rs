@@ -397,21 +397,21 @@ pub fn is_request(text: &str) -> bool {
 /// over where a line of words follows.
 pub fn title_line(text: &str) -> String {
     // A line the person continued with a backslash ends at its text.
-    let mut lines = text
+    let all: Vec<&str> = text
         .trim()
         .lines()
         .map(|l| l.trim().trim_end_matches('\\').trim_end())
         .filter(|l| !l.is_empty())
-        .peekable();
-    let all: Vec<&str> = lines.clone().collect();
+        .collect();
     // An acknowledgment or a greeting above the request ("わかった。", "ok", "hello").
     let says_nothing =
         |l: &str| wordless(l) || lone_word(l) || go_on(l) || small_talk(l) || few_signs(l);
-    if let Some(skip) = all.iter().take(4).position(|l| !says_nothing(l)) {
-        for _ in 0..skip {
-            lines.next();
-        }
-    }
+    let skip = all
+        .iter()
+        .take(4)
+        .position(|l| !says_nothing(l))
+        .unwrap_or(0);
+    let mut lines = all.into_iter().skip(skip);
     let first = lines.next().unwrap_or("").to_string();
     if first.ends_with(':') {
         // What follows, passing over a ruler (`=====`) or a brace.
@@ -473,9 +473,17 @@ pub fn slight(text: &str) -> bool {
 
 /// Whether a title line names no work of its own (`slight`).
 fn slight_line(line: &str) -> bool {
-    let line = line.to_string();
-    if wordless(&line) {
+    if wordless(line) {
         return true;
+    }
+    let ideographs = ideographs(line);
+    if ideographs > 0 {
+        // A script written without spaces: a few signs, or a short request pointing
+        // back; a name or a term in Latin letters (`worktree`, `qwen3.5`) says what.
+        return few_signs(line)
+            || (!latin_term(line)
+                && ideographs <= 10
+                && REFERRING_IDEOGRAPHIC.iter().any(|r| line.contains(r)));
     }
     let words: Vec<String> = line
         .split_whitespace()
@@ -485,18 +493,6 @@ fn slight_line(line: &str) -> bool {
         })
         .filter(|w| !w.is_empty())
         .collect();
-    let ideographs = line.chars().filter(|c| ideographic(*c)).count();
-    if ideographs > 0 {
-        // A script written without spaces: a few signs, or a short request pointing
-        // back; a name or a term in Latin letters (`worktree`, `qwen3.5`) says what.
-        let latin_word = line
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .any(|run| run.len() >= 3);
-        return few_signs(&line)
-            || (!latin_word
-                && ideographs <= 10
-                && REFERRING_IDEOGRAPHIC.iter().any(|r| line.contains(r)));
-    }
     let asked = words
         .iter()
         .skip_while(|w| REPLY_OPENINGS.contains(&w.as_str()))
@@ -513,11 +509,19 @@ fn slight_line(line: &str) -> bool {
 /// A line of at most a few signs of a script written without spaces and no Latin word
 /// (`わかった。`, `まとめて`).
 fn few_signs(line: &str) -> bool {
-    let ideographs = line.chars().filter(|c| ideographic(*c)).count();
-    let latin_word = line
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .any(|run| run.len() >= 3);
-    ideographs > 0 && ideographs <= FEW_IDEOGRAPHS && !latin_word
+    let ideographs = ideographs(line);
+    ideographs > 0 && ideographs <= FEW_IDEOGRAPHS && !latin_term(line)
+}
+
+/// How many signs of a script written without spaces a line holds.
+fn ideographs(line: &str) -> usize {
+    line.chars().filter(|c| ideographic(*c)).count()
+}
+
+/// Whether a line holds a word of three Latin letters or more (a name, a term).
+fn latin_term(line: &str) -> bool {
+    line.split(|c: char| !c.is_ascii_alphabetic())
+        .any(|run| run.len() >= 3)
 }
 
 /// A sign of a script written without spaces (Han, kana, Hangul).
