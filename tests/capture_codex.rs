@@ -29,12 +29,7 @@ const SURROGATES: &str = "codex/rollouts/2026/02/01/rollout-2026-02-01T12-00-00-
 const ARCHIVED_HOME: &str = "codex/home";
 
 fn rules() -> Rules {
-    Rules {
-        claude_source: "claude-code".into(),
-        codex_source: "codex".into(),
-        projects: Default::default(),
-        gap_seconds: 2.0 * 3600.0,
-    }
+    Rules::of(&recall_cli::config::Config::default())
 }
 
 fn read(rel: &str) -> Session {

@@ -1,6 +1,5 @@
 //! `recall capture`'s readers and item rules on the fixtures of tests/capture/: both
 //! agents' formats as documented, read tolerantly, split into segments and made items.
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use recall_cli::capture::items::{item_of, Rules};
@@ -22,12 +21,7 @@ pub const CODEX: &str =
 pub const CODEX_LEGACY: &str = "codex/rollout-2025-04-20T10-00-00-legacy.jsonl";
 
 fn rules() -> Rules {
-    Rules {
-        claude_source: "claude-code".into(),
-        codex_source: "codex".into(),
-        projects: BTreeMap::new(),
-        gap_seconds: 2.0 * 3600.0,
-    }
+    Rules::of(&recall_cli::config::Config::default())
 }
 
 fn items(s: &Session) -> Vec<Item> {

@@ -163,80 +163,6 @@ fn tokens(code: &str) -> Vec<(Token, usize)> {
     out
 }
 
-/// The first names of the paths a file reaches from the crate's root (`crate::X`,
-/// `$crate::X`, `crate::{X, Y::…}`, and `super::X` where `super` climbs to the root),
-/// each with its line. `module` is the file's module path (`["judge", "stage"]`).
-fn root_names(src: &str, module: &[String]) -> Vec<(String, usize)> {
-    let toks = tokens(&code_only(src));
-    let word = |i: usize| match toks.get(i) {
-        Some((Token::Word(w), _)) => Some(w.as_str()),
-        _ => None,
-    };
-    let is = |i: usize, t: Token| toks.get(i).map(|(x, _)| x) == Some(&t);
-    // Inline modules (`mod tests { … }`) deepen the path `super` climbs from.
-    let mut inline: Vec<usize> = Vec::new();
-    let mut depth = 0usize;
-    let mut names = Vec::new();
-    let mut i = 0;
-    while i < toks.len() {
-        let line = toks[i].1;
-        match &toks[i].0 {
-            Token::Open => depth += 1,
-            Token::Close => {
-                depth = depth.saturating_sub(1);
-                if inline.last() == Some(&depth) {
-                    inline.pop();
-                }
-            }
-            Token::Word(w) if w == "mod" && word(i + 1).is_some() && is(i + 2, Token::Open) => {
-                inline.push(depth);
-            }
-            Token::Word(w)
-                if (w == "crate" || w == "$crate" || w == "super") && is(i + 1, Token::Sep) =>
-            {
-                let mut at = i;
-                let from_root = if w == "super" {
-                    let mut ups = 0;
-                    while word(at) == Some("super") && is(at + 1, Token::Sep) {
-                        ups += 1;
-                        at += 2;
-                    }
-                    ups >= module.len() + inline.len()
-                } else {
-                    at += 2;
-                    true
-                };
-                if from_root {
-                    if let Some(name) = word(at) {
-                        names.push((name.to_string(), line));
-                    } else if is(at, Token::Open) {
-                        // A group: the first name of each member.
-                        let (mut j, mut level, mut expect) = (at + 1, 1, true);
-                        while j < toks.len() && level > 0 {
-                            match &toks[j].0 {
-                                Token::Open => level += 1,
-                                Token::Close => level -= 1,
-                                Token::Comma if level == 1 => expect = true,
-                                Token::Word(n) if expect && level == 1 => {
-                                    names.push((n.clone(), toks[j].1));
-                                    expect = false;
-                                }
-                                _ => {}
-                            }
-                            j += 1;
-                        }
-                    }
-                }
-                i = at;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    names
-}
-
 /// The module paths a file imports, resolved from the crate's root: `crate::a::b::X` is
 /// `[a, b, X]`, `super::b` in `a/c.rs` is `[a, b]` (an inline `mod` counts), and each
 /// member of a group one level deep (`crate::mcp::{http, server::X}`) its own path; each
@@ -338,8 +264,10 @@ fn sibling_graphs(src: &Path) -> BTreeMap<String, Graph> {
         }
     }
     let mut graphs = BTreeMap::new();
+    // The root's children are the units of the layers (`unit`), as in `graph`.
+    graphs.insert(String::new(), graph(src));
     for (parent, kids) in &children {
-        if kids.len() < 2 {
+        if kids.len() < 2 || parent.is_empty() {
             continue;
         }
         let mut g: Graph = kids.iter().map(|k| (k.clone(), BTreeMap::new())).collect();
@@ -414,7 +342,23 @@ fn module_files(src: &Path) -> Vec<(PathBuf, Vec<String>, String)> {
         .collect()
 }
 
-/// The import graph of the top-level modules of a crate's source folder.
+/// The unit of the layers a module path belongs to: its top-level module, except in
+/// `agents`, where an agent's part of a layer above is kept beside its facts: a part of
+/// `agents` named for a top-level module (`agents::capture`, `agents::codex::setup::trust`)
+/// belongs to that module (docs/architecture.md#agents).
+fn unit(path: &[String], modules: &BTreeSet<String>) -> String {
+    if path.first().is_some_and(|m| m == "agents") {
+        if let Some(part) = path[1..]
+            .iter()
+            .find(|p| modules.contains(*p) && *p != "agents")
+        {
+            return part.clone();
+        }
+    }
+    path[0].clone()
+}
+
+/// The import graph of the units of a crate's source folder (`unit`).
 fn graph(src: &Path) -> Graph {
     let files = module_files(src);
     let modules: BTreeSet<String> = files.iter().map(|f| f.1[0].clone()).collect();
@@ -426,27 +370,29 @@ fn graph(src: &Path) -> Graph {
         for w in toks.windows(3) {
             if let [(Token::Word(m), _), (Token::Other, _), (Token::Word(name), _)] = w {
                 if m == "macro_rules" {
-                    macros.insert(name.clone(), module[0].clone());
+                    macros.insert(name.clone(), unit(module, &modules));
                 }
             }
         }
     }
-    let mut g: Graph = modules
+    let mut g: Graph = files
         .iter()
-        .map(|m| (m.clone(), BTreeMap::new()))
+        .map(|f| (unit(&f.1, &modules), BTreeMap::new()))
         .collect();
+    let shown = src.strip_prefix(root()).unwrap_or(src).to_path_buf();
     for (relative, module, text) in &files {
-        for (name, line) in root_names(text, module) {
-            let target = if modules.contains(&name) {
-                name
-            } else if let Some(m) = macros.get(&name) {
+        let from = unit(module, &modules);
+        for (path, line) in import_paths(text, module) {
+            let target = if modules.contains(&path[0]) {
+                unit(&path, &modules)
+            } else if let Some(m) = macros.get(&path[0]) {
                 m.clone()
             } else {
                 continue;
             };
-            if target != module[0] {
-                let site = format!("cli/src/{}:{line}", relative.display());
-                g.entry(module[0].clone())
+            if target != from {
+                let site = format!("{}:{line}", shown.join(relative).display());
+                g.entry(from.clone())
                     .or_default()
                     .entry(target)
                     .or_insert(site);
@@ -589,20 +535,53 @@ fn imports_are_read_from_code_only() {
         }
         use super::eta;
     "##;
-    let names: Vec<String> = root_names(src, &["m".to_string()])
+    let paths: Vec<String> = import_paths(src, &["m".to_string()])
         .into_iter()
-        .map(|(n, _)| n)
+        .map(|(p, _)| p.join("::"))
         .collect();
     assert_eq!(
-        names,
-        ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta"]
+        paths,
+        [
+            "alpha",
+            "beta",
+            "gamma",
+            "delta::Thing",
+            "epsilon::line",
+            "m",
+            "zeta",
+            "eta"
+        ]
     );
     // Inside a folder, `super` names the folder's own module.
-    let nested = root_names(
+    let nested = import_paths(
         "use super::store; use super::super::theta;",
         &["a".into(), "b".into()],
     );
-    assert_eq!(nested, [("theta".to_string(), 1)]);
+    assert_eq!(
+        nested,
+        [
+            (vec!["a".to_string(), "store".to_string()], 1),
+            (vec!["theta".to_string()], 1)
+        ]
+    );
+    // An agent's part of a layer belongs to that layer's module.
+    let modules: BTreeSet<String> = ["agents", "capture", "setup", "project"]
+        .map(String::from)
+        .into();
+    for (path, expected) in [
+        ("agents", "agents"),
+        ("agents::claude", "agents"),
+        ("agents::claude::folders", "agents"),
+        ("agents::capture", "capture"),
+        ("agents::claude::capture", "capture"),
+        ("agents::codex::setup::trust", "setup"),
+        ("agents::codex::setup::app::Version", "setup"),
+        ("capture::agents", "capture"),
+        ("project", "project"),
+    ] {
+        let path: Vec<String> = path.split("::").map(String::from).collect();
+        assert_eq!(unit(&path, &modules), expected, "{path:?}");
+    }
     let mut g = Graph::new();
     for (a, b) in [
         ("a", "b"),
@@ -964,5 +943,106 @@ fn a_tools_name_is_seen_wherever_code_spells_it() {
     ];
     for src in not {
         assert_eq!(names_spelled(src, &names), Vec::new(), "{src:?}");
+    }
+}
+
+/// Where code names one agent (its variant, its folder) outside the agents' own
+/// folder: its site and what it names. Code of tests (after `#[cfg(test)]`) aside.
+fn agents_named(src: &str, variants: &[String], folders: &[String]) -> Vec<(String, usize)> {
+    let code = src.split("#[cfg(test)]").next().unwrap_or("");
+    let toks = tokens(&code_only(code));
+    toks.windows(3)
+        .filter_map(|w| match w {
+            [(Token::Word(a), line), (Token::Sep, _), (Token::Word(b), _)]
+                if (a == "Agent" && variants.contains(b))
+                    || (a == "agents" && folders.contains(b)) =>
+            {
+                Some((format!("{a}::{b}"), *line))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A third agent is its folder of `cli/src/agents` and the lines that list it there
+/// (docs/architecture.md#agents): no code elsewhere tells one agent from another, by
+/// its variant or by a path into its folder. The one exception is named with its reason.
+#[test]
+fn an_agent_is_named_only_in_its_folder() {
+    let variants: Vec<String> = recall_cli::agents::Agent::ALL
+        .iter()
+        .map(|a| format!("{a:?}"))
+        .collect();
+    let agents = root().join("cli/src/agents");
+    let mut folders: Vec<String> = std::fs::read_dir(&agents)
+        .expect("cli/src/agents")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    // The unit test of this check, below, would pass on an empty list.
+    assert_eq!(
+        folders.len(),
+        variants.len(),
+        "one folder an agent: {folders:?}"
+    );
+    // Setup's report of the hook trust is Codex's types, the one agent that trusts hooks
+    // so far: setup names them for every agent that may.
+    let allowed = [("setup/mod.rs", "agents::codex")];
+    let mut found = Vec::new();
+    for path in rust_files(&root().join("cli/src")) {
+        if path.starts_with(&agents) {
+            continue;
+        }
+        let relative = path
+            .strip_prefix(root().join("cli/src"))
+            .expect("under cli/src");
+        let src = std::fs::read_to_string(&path).expect("source");
+        for (named, line) in agents_named(&src, &variants, &folders) {
+            if !allowed.contains(&(relative.to_str().unwrap_or(""), named.as_str())) {
+                found.push(format!("cli/src/{}:{line}: {named}", relative.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "one agent named outside cli/src/agents (ask the agent: `Agent::ALL`, its facts, \
+         its part of the layer):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn an_agent_named_in_code_is_seen() {
+    let (variants, folders) = (vec!["Codex".to_string()], vec!["codex".to_string()]);
+    for (src, expected) in [
+        (
+            "fn f(a: Agent) -> bool { a == Agent::Codex }\n",
+            vec!["Agent::Codex"],
+        ),
+        (
+            "use crate::agents::codex::setup::Trust;\n",
+            vec!["agents::codex"],
+        ),
+        (
+            "fn f() { match a { Agent :: Codex => 1 } }\n",
+            vec!["Agent::Codex"],
+        ),
+        (
+            "// Agent::Codex in a comment\nfn f() { g(\"agents::codex\"); }\n",
+            vec![],
+        ),
+        ("fn f() { Agent::ALL; agents::Agent::name; }\n", vec![]),
+        (
+            "fn f() {}\n#[cfg(test)]\nmod tests { fn t() { Agent::Codex; } }\n",
+            vec![],
+        ),
+    ] {
+        let found: Vec<String> = agents_named(src, &variants, &folders)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(found, expected, "{src:?}");
     }
 }

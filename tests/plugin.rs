@@ -117,7 +117,7 @@ fn the_plugin_files_follow_the_documented_schema() {
             wired.push((event.clone(), group["matcher"].as_str().map(str::to_string)));
         }
     }
-    let mut expected: Vec<(String, Option<String>)> = recall_cli::setup::claude::EVENTS
+    let mut expected: Vec<(String, Option<String>)> = recall_cli::agents::claude::setup::EVENTS
         .iter()
         .map(|e| (e.name.to_string(), e.matcher.map(str::to_string)))
         .collect();

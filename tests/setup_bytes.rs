@@ -751,7 +751,7 @@ fn the_listing_reads_files_with_a_byte_order_mark() {
         let user = &listed["agents"][0]["user"];
         assert_eq!(
             user[0]["events"].as_array().map(Vec::len),
-            Some(recall_cli::setup::claude::EVENTS.len()),
+            Some(recall_cli::agents::claude::setup::EVENTS.len()),
             "{listed}"
         );
         assert_eq!(user[1]["server"], true, "{listed}");

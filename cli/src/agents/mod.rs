@@ -9,8 +9,10 @@
 //! files and hook trust in `setup`) is in that layer's file of the agent, reached by the
 //! layer's one table of agents (`capture::part`, `setup::part`), whose `match` the
 //! compiler holds to every agent (docs/architecture.md#agents).
+pub mod capture;
 pub mod claude;
 pub mod codex;
+pub mod setup;
 
 use std::path::{Path, PathBuf};
 

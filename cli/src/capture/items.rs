@@ -23,19 +23,37 @@ const ATOM_CHARS: usize = 300;
 /// The longest tool input and tool output shown in a transcript.
 const SHOWN_CHARS: usize = 2000;
 
-/// What capture's items are made with: the settings of `[capture]` (each agent's
-/// source is read by the agent's part, `AgentPart::source`).
+/// What capture's items are made with: the settings of `[capture]` and `[projects]`.
 #[derive(Debug, Clone)]
 pub struct Rules {
-    pub claude_source: String,
-    pub codex_source: String,
+    /// Each agent's source, in the order of `Agent::ALL`.
+    pub sources: Vec<(Agent, String)>,
     pub projects: BTreeMap<String, String>,
     pub gap_seconds: f64,
 }
 
 impl Rules {
+    /// The rules of a configuration: each agent's source read from its setting by the
+    /// agent's part (`AgentPart::source`), so that no list of agents is written here.
+    pub fn of(config: &crate::config::Config) -> Rules {
+        let capture = &config.capture;
+        Rules {
+            sources: Agent::ALL
+                .iter()
+                .map(|&a| (a, (super::agent_part(a).source)(capture).to_string()))
+                .collect(),
+            projects: config.projects.clone(),
+            gap_seconds: capture.gap_hours * 3600.0,
+        }
+    }
+
+    /// The source of the agent's items: its setting, else its name (the setting's
+    /// default).
     pub fn source(&self, agent: Agent) -> &str {
-        (super::agent_part(agent).source)(self)
+        self.sources
+            .iter()
+            .find(|(a, _)| *a == agent)
+            .map_or(agent.name(), |(_, s)| s.as_str())
     }
 }
 

@@ -1,12 +1,9 @@
 //! Reading coding agents' session files (Claude Code transcripts, Codex CLI rollouts)
 //! into sessions, splitting them into segments and turning each segment into an item,
 //! literally, without a model (docs/capture.md).
-pub mod claude;
-pub mod codex;
 pub mod copies;
 pub mod discover;
 pub mod errors;
-pub mod folders;
 pub mod items;
 pub mod lines;
 pub mod noise;
@@ -35,17 +32,12 @@ pub struct AgentPart {
     /// The folder a session's project is read from when the session's `cwd` is not on
     /// this machine, where the agent's files tell one (`folders`).
     pub project_folder: fn(&Path, &str) -> Option<String>,
-    /// The source of the items made of its sessions (`[capture]`).
-    pub source: fn(&items::Rules) -> &str,
+    /// Its setting of the source of the items made of its sessions (`[capture]`).
+    pub source: fn(&crate::config::table::Capture) -> &str,
 }
 
-/// Each agent's part of capture: the one place capture tells agents apart.
-pub fn agent_part(agent: Agent) -> &'static AgentPart {
-    match agent {
-        Agent::Claude => &claude::PART,
-        Agent::Codex => &codex::PART,
-    }
-}
+/// Each agent's part of capture, from the one table of them (`agents::capture`).
+pub use crate::agents::capture::part as agent_part;
 
 /// What one record of a session says.
 #[derive(Debug, Clone, PartialEq)]
@@ -253,6 +245,19 @@ pub fn time_of(v: &serde_json::Value) -> Option<DateTime<Utc>> {
         .and_then(recall_core::time::parse_datetime)
 }
 
+/// A tool's input as the transcript shows it: its text when it is one string field,
+/// else its JSON.
+pub fn shown_input(input: &serde_json::Value) -> String {
+    match input {
+        serde_json::Value::Object(map) if map.len() == 1 => match map.values().next() {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            _ => input.to_string(),
+        },
+        serde_json::Value::String(s) => s.clone(),
+        _ => input.to_string(),
+    }
+}
+
 /// The text of the person's turn, as a prompt or as a note when the agent put it there.
 pub fn person_text(text: &str) -> Event {
     if noise::not_written(text) {
@@ -333,12 +338,10 @@ mod tests {
             assert_eq!(s.cwd.as_deref(), Some("/w/shop"), "{}", agent.name());
         }
         // Each agent's items have its own source setting.
-        let rules = items::Rules {
-            claude_source: "c".into(),
-            codex_source: "x".into(),
-            projects: BTreeMap::new(),
-            gap_seconds: 0.0,
-        };
+        let mut config = crate::config::Config::default();
+        config.capture.claude_source = "c".into();
+        config.capture.codex_source = "x".into();
+        let rules = items::Rules::of(&config);
         let sources: Vec<&str> = Agent::ALL.iter().map(|a| rules.source(*a)).collect();
         assert_eq!(sources, ["c", "x"]);
     }

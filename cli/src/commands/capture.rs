@@ -42,12 +42,7 @@ fn capture_all(g: &Globals, a: &CaptureArgs) -> Result<i32> {
         None => config.summarize_command.clone(),
     };
     let options = Options {
-        rules: Rules {
-            claude_source: config.claude_source.clone(),
-            codex_source: config.codex_source.clone(),
-            projects: g.config.projects.clone(),
-            gap_seconds: config.gap_hours * 3600.0,
-        },
+        rules: Rules::of(&g.config),
         dry_run: a.dry_run,
         reread: a.reread,
         summarizer: summarizer.map(|c| (c, config.summarize_timeout_ms)),
@@ -155,13 +150,7 @@ mod tests {
     #[test]
     fn agents_have_their_default_sources() {
         // Each agent's source setting defaults to the agent's name.
-        let c = crate::config::Config::default().capture;
-        let rules = crate::capture::items::Rules {
-            claude_source: c.claude_source,
-            codex_source: c.codex_source,
-            projects: Default::default(),
-            gap_seconds: 0.0,
-        };
+        let rules = crate::capture::items::Rules::of(&crate::config::Config::default());
         for &agent in crate::agents::Agent::ALL {
             assert_eq!(rules.source(agent), agent.name());
         }

@@ -11,10 +11,6 @@
 //! - `remove` takes out recall's entries, recognised by their command (`recall … hook`,
 //!   an MCP server `recall` that runs `recall`), and an object they leave empty unless
 //!   the backup shows it was the file's own; a file setup created is deleted.
-pub mod claude;
-pub mod codex;
-pub mod codex_app;
-pub mod codex_trust;
 pub mod files;
 pub mod json;
 pub mod spans;
@@ -22,8 +18,8 @@ pub mod toml;
 
 /// Whether an agent that runs only trusted hooks trusts recall's, and what setup did
 /// about it (Codex's, the one such agent so far).
-pub use codex::Trust;
-pub use codex_trust::Report as TrustReport;
+pub use crate::agents::codex::setup::trust::Report as TrustReport;
+pub use crate::agents::codex::setup::Trust;
 
 pub use crate::agents::Agent;
 
@@ -94,13 +90,8 @@ pub struct AgentPart {
     pub hook_trust: Option<&'static HookTrust>,
 }
 
-/// Each agent's part of setup: the one place setup tells agents apart.
-pub fn agent_part(agent: Agent) -> &'static AgentPart {
-    match agent {
-        Agent::Claude => &claude::PART,
-        Agent::Codex => &codex_trust::PART,
-    }
-}
+/// Each agent's part of setup, from the one table of them (`agents::setup`).
+pub use crate::agents::setup::part as agent_part;
 
 /// Setup's step after the files: the targets, their changes, the project (None: the
 /// user's scope), the hook's command and whether it is a dry run.

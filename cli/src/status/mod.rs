@@ -132,7 +132,7 @@ pub struct Status {
     pub wipe_unfinished: Option<String>,
     pub vectors: Option<Vectors>,
     /// Whether the agent trusts recall's hooks, by folder (the user's, the project's),
-    /// where recall's hooks are wired (read from the files, `setup::codex::offline_trust`);
+    /// where recall's hooks are wired (read from the files, `agents::codex::setup::offline_trust`);
     /// named in the JSON for Codex, the agent that needs it.
     #[serde(rename = "codex_hooks")]
     pub hook_trust: Vec<HookTrust>,

@@ -2,9 +2,9 @@
 //! scope, the file `claude mcp add --scope user` writes) or the project's `.mcp.json`.
 use std::path::{Path, PathBuf};
 
-use super::json::Event;
-use super::{home, Part, Target};
 use crate::places;
+use crate::setup::json::Event;
+use crate::setup::{home, Part, Target};
 
 /// The events recall's hook answers in Claude Code: `PostToolUse` after the tools that
 /// read or change a file, `PreToolUse` before those that change one and before a shell
@@ -43,9 +43,9 @@ pub const EVENTS: &[Event] = &[
 ];
 
 /// Claude Code's part of setup: runs every hook it is given.
-pub static PART: super::AgentPart = super::AgentPart {
+pub static PART: crate::setup::AgentPart = crate::setup::AgentPart {
     targets: user_or_project,
-    server_targets: |project| Some(super::server_files(user_or_project(project)?)),
+    server_targets: |project| Some(crate::setup::server_files(user_or_project(project)?)),
     hook_trust: None,
 };
 

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::codex::{self, Trust, TRUST_BY_HAND};
-use super::{files, toml, Change, Part, Target};
+use super::{self as codex, Trust, TRUST_BY_HAND};
+use crate::setup::{files, toml, Change, Part, Target};
 
 /// What the trust step did: lines for the person, and the same for `--json`.
 pub struct Report {
@@ -39,14 +39,14 @@ fn recorded(path: &Path) -> Vec<(String, String)> {
 }
 
 /// Codex's part of setup: its files (`codex`), and the trust its hooks need (here).
-pub static PART: super::AgentPart = super::AgentPart {
+pub static PART: crate::setup::AgentPart = crate::setup::AgentPart {
     targets: codex::targets_of,
     server_targets: codex::server_targets,
     hook_trust: Some(&HOOK_TRUST),
 };
 
 /// How setup, `recall setup` and `recall status` deal with Codex's trust of hooks.
-static HOOK_TRUST: super::HookTrust = super::HookTrust {
+static HOOK_TRUST: crate::setup::HookTrust = crate::setup::HookTrust {
     untrust,
     after_setup,
     warnings,
@@ -249,14 +249,14 @@ fn record(
             untrust: stale.to_vec(),
         },
     };
-    let plan = super::plan(std::slice::from_ref(&target), None)?;
+    let plan = crate::setup::plan(std::slice::from_ref(&target), None)?;
     let backed_up = changes
         .iter()
         .any(|c| c.path == user && c.changed() && c.before.is_some());
     match (&plan[0].after, backed_up) {
         (Some(text), true) => files::write(user, text, Some(user))
             .map_err(|e| format!("cannot write {}: {e}", user.display())),
-        _ => super::apply(&plan).map(|_| ()),
+        _ => crate::setup::apply(&plan).map(|_| ()),
     }
 }
 
@@ -268,9 +268,9 @@ fn warnings(changes: &[Change]) -> Vec<String> {
         if !matches!(c.part, Part::CodexToml { .. }) {
             continue;
         }
-        let off = super::toml::parse(c.after.as_deref())
+        let off = crate::setup::toml::parse(c.after.as_deref())
             .ok()
-            .and_then(|doc| super::toml::hooks_off(&doc));
+            .and_then(|doc| crate::setup::toml::hooks_off(&doc));
         if let Some(key) = off {
             out.push(format!(
                 "{} turns Codex's hooks off ([features] {key} = false): the hooks will not run until it is true or taken out",
@@ -298,7 +298,7 @@ fn trust(root: Option<&Path>) -> Option<Trust> {
 /// wired, read from the files.
 fn offline() -> Vec<(PathBuf, Trust)> {
     let user = codex::config_dir();
-    let project = super::project_root().ok().map(|r| r.join(".codex"));
+    let project = crate::setup::project_root().ok().map(|r| r.join(".codex"));
     let mut folders: Vec<PathBuf> = user.into_iter().collect();
     if let Some(p) = project.filter(|p| !folders.contains(p)) {
         folders.push(p);

@@ -1,8 +1,11 @@
 //! Codex CLI: its folder (`$CODEX_HOME`, else `~/.codex`), its rollouts
 //! (`sessions/…/rollout-*.jsonl`), its patch tool, how it names MCP tools and where its
-//! app keeps worktrees. Its parts in the layers: the rollout reader `capture::codex`;
-//! the settings files and the trust it needs before it runs a hook `setup::codex`,
-//! `setup::codex_trust`, `setup::codex_app`.
+//! app keeps worktrees. Its parts of the layers above, here too: the rollout reader
+//! (`capture`, capture's layer); the settings files and the trust it needs before it
+//! runs a hook (`setup`, with `setup::trust` and `setup::app`, setup's layer).
+pub mod capture;
+pub mod setup;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;

@@ -18,17 +18,16 @@ use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
-use super::claude::shown_input;
-use super::lines::Lines;
-use super::noise;
-use super::{person_text, time_of, Agent, Event, Record, Session};
+use crate::capture::lines::Lines;
+use crate::capture::noise;
+use crate::capture::{person_text, shown_input, time_of, Agent, Event, Record, Session};
 
 /// Codex's part of capture: its rollouts are kept by date, not by working folder, and
 /// tell no project folder but their own.
-pub static PART: super::AgentPart = super::AgentPart {
+pub static PART: crate::capture::AgentPart = crate::capture::AgentPart {
     read: |_, lines| read(lines),
     project_folder: |_, _| None,
-    source: |rules| &rules.codex_source,
+    source: |setting| &setting.codex_source,
 };
 
 const ITEM_TYPES: &[&str] = &[
@@ -577,11 +576,11 @@ fn output(v: Option<&Value>) -> (String, Option<i64>) {
                 .and_then(Value::as_i64);
             return (
                 out.to_string(),
-                code.or_else(|| super::errors::codex_exit(out)),
+                code.or_else(|| crate::capture::errors::codex_exit(out)),
             );
         }
     }
-    let code = super::errors::codex_exit(&raw);
+    let code = crate::capture::errors::codex_exit(&raw);
     (raw, code)
 }
 

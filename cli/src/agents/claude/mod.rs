@@ -1,7 +1,10 @@
 //! Claude Code: its folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`), its transcripts
 //! (`projects/FOLDER/ID.jsonl`), its file tools, how it names MCP tools and where it
-//! keeps worktrees. Its parts in the layers: the transcript reader `capture::claude`,
-//! the settings files `setup::claude`.
+//! keeps worktrees. Its parts of the layers above, here too: the transcript reader and
+//! the folder its files tell a session's project by (`capture`, capture's layer) and the settings files (`setup`, setup's layer).
+pub mod capture;
+pub mod setup;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -154,7 +157,7 @@ fn plugin_server(root: &Path, server: &str) -> Option<String> {
 }
 
 /// `Read`, `Edit`, `MultiEdit` and `Write` name their file in `file_path`,
-/// `NotebookEdit` in `notebook_path` (the tools `setup::claude::EVENTS` matches). An
+/// `NotebookEdit` in `notebook_path` (the tools `setup::EVENTS` here matches). An
 /// input with a `command` and no `file_path` is a patch by the name of one of these
 /// (Codex's).
 fn file_tool(tool: &str, input: Option<&Value>) -> Option<Vec<String>> {

@@ -4,20 +4,22 @@
 //! of blocks (`text`, `tool_use`, `tool_result`, `thinking`, `image`). Version 2.1 adds
 //! `custom-title` (the person's `/rename`), `ai-title` (the program's title of the
 //! session), `agent-name`, `last-prompt`, `permission-mode`, `attachment`, `pr-link`.
+pub mod folders;
+
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::lines::Lines;
-use super::{noise, person_text, time_of, Agent, Event, Record, Session};
+use crate::capture::lines::Lines;
+use crate::capture::{noise, person_text, shown_input, time_of, Agent, Event, Record, Session};
 
 pub use crate::agents::claude::KNOWN_OTHER;
 
 /// Claude Code's part of capture.
-pub static PART: super::AgentPart = super::AgentPart {
+pub static PART: crate::capture::AgentPart = crate::capture::AgentPart {
     read: read_file,
-    project_folder: super::folders::project_folder,
-    source: |rules| &rules.claude_source,
+    project_folder: folders::project_folder,
+    source: |setting| &setting.claude_source,
 };
 /// The model name Claude Code gives the turns it writes itself (API errors, time-outs).
 const SYNTHETIC: &str = "<synthetic>";
@@ -184,7 +186,7 @@ fn recap_text(text: &str) -> String {
 /// the file is named by where its records carry another.
 pub fn read_file(path: &Path, lines: &Lines) -> Session {
     let mut session = read(lines);
-    let own = super::stem(path);
+    let own = crate::capture::stem(path);
     if session.id.is_empty() || own == session.id {
         return session;
     }
@@ -312,7 +314,7 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
         Some("tool_result") => {
             let text = result_text(b.get("content"));
             Ok(Some(Event::ToolResult {
-                exit: super::errors::claude_exit(&text),
+                exit: crate::capture::errors::claude_exit(&text),
                 text,
                 error: b.get("is_error").and_then(Value::as_bool) == Some(true),
                 id: b
@@ -324,19 +326,6 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
         Some("thinking" | "redacted_thinking" | "image" | "document") => Ok(None),
         Some(other) => Err(format!("block:{other}")),
         None => Err("block without type".to_string()),
-    }
-}
-
-/// A tool's input as the transcript shows it: its text when it is one string field,
-/// else its JSON.
-pub fn shown_input(input: &Value) -> String {
-    match input {
-        Value::Object(map) if map.len() == 1 => match map.values().next() {
-            Some(Value::String(s)) => s.clone(),
-            _ => input.to_string(),
-        },
-        Value::String(s) => s.clone(),
-        _ => input.to_string(),
     }
 }
 

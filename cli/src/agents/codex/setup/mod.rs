@@ -6,19 +6,21 @@
 //! user's `config.toml` records `[hooks.state."KEY"] trusted_hash = "sha256:…"`, KEY being
 //! `SOURCE:event:group:handler` (the file the hook is in, the event in snake case, the
 //! positions) and the hash one of the hook's normalized definition. An untrusted hook is
-//! skipped without a word. Setup asks Codex itself (`codex_app::hooks_list`) for the keys
+//! skipped without a word. Setup asks Codex itself (`app::hooks_list`) for the keys
 //! and hashes of recall's hooks once they are written, and records them as Codex's own
 //! `/hooks` review does; where Codex cannot be asked, it says what to do.
 //! `offline_trust` reads the same without Codex, for `recall status`.
+pub mod app;
+pub mod trust;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 use sha2::Digest;
 
-use super::codex_app::{self, Version};
-use super::json::Event;
-use super::{recall_hook, Part, Target};
+use crate::setup::json::Event;
+use crate::setup::{recall_hook, Part, Target};
+use app::Version;
 
 const START: Event = Event {
     name: "SessionStart",
@@ -93,9 +95,9 @@ impl Installed {
 pub fn installed() -> &'static Installed {
     static FOUND: OnceLock<Installed> = OnceLock::new();
     FOUND.get_or_init(|| {
-        let program = super::on_path("codex");
+        let program = crate::setup::on_path("codex");
         let version = match &program {
-            Some(p) => codex_app::version(p),
+            Some(p) => app::version(p),
             None => Err("`codex` is not on the PATH".to_string()),
         };
         Installed { program, version }
@@ -180,14 +182,14 @@ pub fn project_targets(root: &Path) -> Vec<Target> {
 
 /// The events of a `config.toml`'s `[hooks]` tables that run recall's hook.
 fn tables_wired(config: &Path) -> Vec<String> {
-    let Ok(Some(text)) = super::files::read(config) else {
+    let Ok(Some(text)) = crate::setup::files::read(config) else {
         return Vec::new();
     };
-    let Ok(doc) = super::toml::parse(Some(&text)) else {
+    let Ok(doc) = crate::setup::toml::parse(Some(&text)) else {
         return Vec::new();
     };
     let mut events: Vec<String> = Vec::new();
-    for h in super::toml::table_hooks(&doc) {
+    for h in crate::setup::toml::table_hooks(&doc) {
         if recall_hook(&h.command) && !events.contains(&h.event) {
             events.push(h.event);
         }
@@ -305,10 +307,10 @@ pub fn json_hooks(source: &Path, text: &str) -> Vec<OurHook> {
 
 /// recall's hooks in a `config.toml`'s `[hooks]` tables, with their keys.
 pub fn table_hooks(source: &Path, text: &str) -> Vec<OurHook> {
-    let Ok(doc) = super::toml::parse(Some(text)) else {
+    let Ok(doc) = crate::setup::toml::parse(Some(text)) else {
         return Vec::new();
     };
-    super::toml::table_hooks(&doc)
+    crate::setup::toml::table_hooks(&doc)
         .into_iter()
         .filter(|h| recall_hook(&h.command))
         .map(|h| OurHook {
@@ -352,7 +354,7 @@ pub fn scope_hooks(dir: &Path) -> Vec<OurHook> {
         ("config.toml", table_hooks),
     ] {
         let path = dir.join(name);
-        if let Ok(Some(text)) = super::files::read(&path) {
+        if let Ok(Some(text)) = crate::setup::files::read(&path) {
             out.extend(read(&source_name(&path), &text));
         }
     }
@@ -426,9 +428,9 @@ pub fn offline_trust(dir: &Path) -> Trust {
     if ours.is_empty() {
         return Trust::NotWired;
     }
-    let recorded = match user_config().map(|p| super::files::read(&p)) {
-        Some(Ok(Some(text))) => match super::toml::parse(Some(&text)) {
-            Ok(doc) => super::toml::trusted_hashes(&doc),
+    let recorded = match user_config().map(|p| crate::setup::files::read(&p)) {
+        Some(Ok(Some(text))) => match crate::setup::toml::parse(Some(&text)) {
+            Ok(doc) => crate::setup::toml::trusted_hashes(&doc),
             Err(e) => {
                 return Trust::Unknown {
                     hooks: ours.len(),
@@ -513,7 +515,7 @@ pub fn stale_trust(
     let ours: Vec<String> = EVERY_EVENT
         .iter()
         .map(|e| {
-            let timeout = e.timeout.unwrap_or(super::TIMEOUT_SECONDS);
+            let timeout = e.timeout.unwrap_or(crate::setup::TIMEOUT_SECONDS);
             hook_hash(e.name, e.matcher, command, Some(i64::from(timeout)))
         })
         .collect();
@@ -598,7 +600,7 @@ pub fn ask(dir: &Path, cwd: &Path) -> Result<Asked, String> {
         .program
         .as_deref()
         .ok_or("`codex` is not on the PATH")?;
-    let listing = codex_app::hooks_list(codex, cwd)?;
+    let listing = app::hooks_list(codex, cwd)?;
     let sources = [dir.join("hooks.json"), dir.join("config.toml")].map(|p| source_name(&p));
     let ours: Vec<_> = listing
         .hooks
