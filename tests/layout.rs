@@ -922,14 +922,14 @@ fn names_spelled(src: &str, names: &[&str]) -> Vec<(String, usize)> {
 /// dispatch, its signals and the review page's actions read it from there.
 #[test]
 fn the_tools_names_are_spelled_only_in_their_table() {
-    let names: Vec<&str> = recall_cli::mcp::table::TOOLS
+    let names: Vec<&str> = recall_cli::serve::table::TOOLS
         .iter()
         .map(|t| t.name)
         .collect();
     let mut found = Vec::new();
-    for dir in ["cli/src/mcp", "cli/src/ui"] {
+    for dir in ["cli/src/mcp", "cli/src/serve", "cli/src/ui"] {
         for path in rust_files(&root().join(dir)) {
-            if path.ends_with("mcp/table.rs") {
+            if path.ends_with("serve/table.rs") {
                 continue;
             }
             let src = std::fs::read_to_string(&path).expect("source");
@@ -940,7 +940,7 @@ fn the_tools_names_are_spelled_only_in_their_table() {
     }
     assert!(
         found.is_empty(),
-        "tools' names spelled outside cli/src/mcp/table.rs (read them from its table):\n  {}",
+        "tools' names spelled outside cli/src/serve/table.rs (read them from its table):\n  {}",
         found.join("\n  ")
     );
 }
