@@ -5,7 +5,7 @@
 //! --explain` with the same options; the other writes go through `items` as `recall
 //! promote`, `demote` and `kind` do, under the server's access globs, one at a time on
 //! the one write connection and under the server's interruption watch
-//! (`serve::Libraries::write`).
+//! (`serve::libraries::Libraries::write`).
 use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
