@@ -1,6 +1,7 @@
 //! How the CLI's parts depend on each other: the top-level modules of `cli/src` (each
-//! file or folder there) import one another without a circle, and the MCP server, a front
-//! end, never imports `commands`, the other front end: both call the layers below.
+//! file or folder there) import one another without a circle, the MCP server, a front
+//! end, never imports `commands`, the other front end, and the review page imports
+//! neither: they call the layers below.
 //!
 //! The imports are read from the source: `crate::X` (in `use` lines, groups and paths
 //! alike), `super::` resolved against the module it is written in (an inline `mod` counts),
@@ -505,6 +506,26 @@ fn the_mcp_server_does_not_import_the_commands() {
     );
 }
 
+/// The review page shares with the MCP server and the command line what lies below
+/// them (the tools and the readers and writer of `serve`, the status's text of
+/// `status`), never their own parts.
+#[test]
+fn the_review_page_imports_neither_the_mcp_server_nor_the_commands() {
+    let g = cli_graph();
+    let found: Vec<String> = ["mcp", "commands"]
+        .iter()
+        .filter_map(|m| {
+            let site = g.get("ui").and_then(|deps| deps.get(*m))?;
+            Some(format!("ui imports {m} ({site})"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{}: what the page shares with a front end belongs below it (serve, status)",
+        found.join("\n")
+    );
+}
+
 /// The write services run their SQL through the storage layer's runner
 /// (`library::sql_file`), as the read path does, and never borrow from the read path.
 #[test]
@@ -898,17 +919,18 @@ fn names_spelled(src: &str, names: &[&str]) -> Vec<(String, usize)> {
 }
 
 /// A tool's name is spelled once, in the table of tools: the catalog, the server's
-/// dispatch, its signals and the review page's actions read it from there.
+/// dispatch, its signals, the tools' answers and the review page's actions read it from
+/// there.
 #[test]
 fn the_tools_names_are_spelled_only_in_their_table() {
-    let names: Vec<&str> = recall_cli::mcp::table::TOOLS
+    let names: Vec<&str> = recall_cli::serve::table::TOOLS
         .iter()
         .map(|t| t.name)
         .collect();
     let mut found = Vec::new();
-    for dir in ["cli/src/mcp", "cli/src/ui"] {
+    for dir in ["cli/src/mcp", "cli/src/serve", "cli/src/ui"] {
         for path in rust_files(&root().join(dir)) {
-            if path.ends_with("mcp/table.rs") {
+            if path.ends_with("serve/table.rs") {
                 continue;
             }
             let src = std::fs::read_to_string(&path).expect("source");
@@ -919,7 +941,7 @@ fn the_tools_names_are_spelled_only_in_their_table() {
     }
     assert!(
         found.is_empty(),
-        "tools' names spelled outside cli/src/mcp/table.rs (read them from its table):\n  {}",
+        "tools' names spelled outside cli/src/serve/table.rs (read them from its table):\n  {}",
         found.join("\n  ")
     );
 }

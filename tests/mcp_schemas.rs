@@ -177,7 +177,7 @@ fn each_tool_takes_its_commands_options() {
     }
     assert!(
         wrong.is_empty(),
-        "{}\n(an option needs its tool's argument, in cli/src/mcp/tools.rs, or a reason in \
+        "{}\n(an option needs its tool's argument, in cli/src/serve/tools.rs, or a reason in \
          NOT_TAKEN)",
         wrong.join("\n")
     );

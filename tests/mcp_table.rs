@@ -1,10 +1,10 @@
-//! The MCP tools are one table (`cli/src/mcp/table.rs`): every tool in it is listed (in
+//! The MCP tools are one table (`cli/src/serve/table.rs`): every tool in it is listed (in
 //! its order, the writes only with `--allow-writes`, hinted as reading or writing by its
 //! entry), served, and classified (a write refused by a server that only reads, a read
 //! not), and no name outside it is a tool.
 use serde_json::{json, Value};
 
-use recall_cli::mcp::table::{Access, TOOLS};
+use recall_cli::serve::table::{Access, TOOLS};
 
 use crate::common::cli::TempLib;
 use crate::common::mcp::Server;

@@ -6,7 +6,7 @@
 //! while the command is there.
 //! `RECALL_TEST_INIT_VERSION=N` makes `init` build schema version N, for `migrate` tests.
 //! `RECALL_TEST_HTTP_TIMEOUT_MS=N` makes each time bound of `recall mcp --http` N
-//! milliseconds (`mcp/http/limits.rs`), for the tests of its timeouts.
+//! milliseconds (`serve/limits.rs`), for the tests of its timeouts.
 //! `RECALL_TEST_QUESTION_LIMIT=N` makes the limit on one question of `recall eval
 //! --longmemeval` N bytes (`quality/longmemeval.rs`), for the test of it.
 

@@ -25,6 +25,7 @@ pub mod output;
 pub mod places;
 pub mod project;
 pub mod quality;
+pub mod serve;
 pub mod settings;
 pub mod setup;
 pub mod sql_guard;

@@ -1,11 +1,11 @@
-//! The tools as clients list them, from the table (`table.rs`): name, description, input
-//! schema and hints, in the table's order. An argument that is a declared setting
+//! The tools as clients list them, from the table (`serve::table`): name, description,
+//! input schema and hints, in the table's order. An argument that is a declared setting
 //! (`config::table`) is described by its declaration (`schema::settings`).
 use rmcp::model::Tool;
 
-use super::schema;
-use super::table::{Access, TOOLS};
 use crate::config::Config;
+use crate::serve::schema;
+use crate::serve::table::{Access, TOOLS};
 
 /// Every tool this server offers: the writes only when it may write.
 pub fn tools(config: &Config, writes: bool) -> Vec<Tool> {

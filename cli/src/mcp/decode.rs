@@ -8,14 +8,7 @@ use rmcp::service::RxJsonRpcMessage;
 use rmcp::RoleServer;
 use serde_json::{json, Map, Value as Json};
 
-use crate::item::{MAX_INDEXED, MAX_TITLE, MAX_TRANSCRIPT};
-use crate::vectors::store::MAX_DIMENSIONS;
-
-/// The longest line read, in bytes: room for the largest item `add` takes, every byte
-/// of its text written as a six-byte `\u` escape (what a JSON encoder does with control
-/// characters), its vector's numbers at 32 bytes each, and 1 MiB for the envelope.
-pub const MAX_LINE: usize =
-    6 * (MAX_TRANSCRIPT + 3 * MAX_INDEXED + 4 * MAX_TITLE) + 32 * MAX_DIMENSIONS + (1 << 20);
+use crate::serve::limits::MAX_LINE;
 
 pub const PARSE_ERROR: i64 = -32700;
 pub const INVALID_REQUEST: i64 = -32600;

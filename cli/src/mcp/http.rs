@@ -6,8 +6,8 @@
 //! killed, as on stdio).
 //!
 //! Before rmcp sees a request, the server checks what it can without it: the connection's
-//! place under the caps (`limits`), the headers (`headers`: one `Host`, a loopback one
-//! unless `--public`, an allowed `Origin`), the token, then the body, read within time and
+//! place under the caps (`serve::limits`), the headers (`serve::headers`: one `Host`, a
+//! loopback one unless `--public`, an allowed `Origin`), the token, then the body, read within time and
 //! size bounds (a read-only token's small, a writer's as long as a stdio line), and
 //! decoded as the stdio server decodes a line: a body that is not a JSON-RPC message is
 //! answered with the stdio server's JSON-RPC error (-32700 for text that is not JSON),
@@ -23,16 +23,15 @@ use hyper::body::Incoming;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-pub(crate) mod headers;
-pub(crate) mod limits;
-
 use super::calls;
-use super::decode::{self, Decoded, MAX_LINE};
+use super::decode::{self, Decoded};
 use super::grants::{Grant, Tokens};
 use super::server::Server;
 use crate::error::{err, Result};
-use headers::{Origin, Policy};
-use limits::{Budget, Timeouts, Trust, Unread, MAX_READ_BODY, MAX_WRITE_BODY};
+use crate::serve::headers::{self, Origin, Policy};
+use crate::serve::limits::{
+    self, Budget, Timeouts, Trust, Unread, MAX_LINE, MAX_READ_BODY, MAX_WRITE_BODY,
+};
 
 /// Where the endpoint is.
 pub const PATH: &str = "/mcp";
@@ -256,7 +255,7 @@ impl Gate {
                     "the request is longer than the {MAX_READ_BODY} bytes a call of a token \
                      that only reads may send (a query is at most {} KiB): only a token that \
                      writes sends more, up to {} MiB for add",
-                    super::arguments::MAX_QUERY >> 10,
+                    crate::serve::arguments::MAX_QUERY >> 10,
                     MAX_WRITE_BODY >> 20
                 ),
             ),

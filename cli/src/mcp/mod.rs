@@ -2,27 +2,20 @@
 //! standard input and output (the `rmcp` SDK), or with `--http` over MCP's streamable
 //! HTTP transport to agents on other machines, each with a bearer token (`http`,
 //! `grants`). The tools are the query commands (and `add`, `forget` with
-//! `--allow-writes`), one table of them (`table`); each answers with the JSON object that
-//! `recall --json COMMAND` prints, and each error is the command's one-line message as a
-//! tool error.
-mod answer;
-mod arguments;
+//! `--allow-writes`), one table of them (`serve::table`, which the review page calls
+//! too); each answers with the JSON object that `recall --json COMMAND` prints, and each
+//! error is the command's one-line message as a tool error.
 mod calls;
 mod catalog;
 mod decode;
 mod grants;
-pub(crate) mod http;
-pub(crate) mod libraries;
-mod schema;
-pub(crate) mod server;
-pub(crate) mod signals;
-pub mod table;
-pub(crate) mod tools;
+mod http;
+mod server;
 mod transport;
-mod writes;
 
 use crate::args::McpArgs;
 use crate::error::{err, Result};
+use crate::serve::{libraries, signals};
 use crate::settings::Globals;
 
 /// Opens the library once and serves until the client closes the connection.

@@ -1,7 +1,8 @@
 //! The MCP handler: lists the tools and runs each call on the blocking pool, reads on
-//! connections of their own and writes one at a time (`libraries`). A call the client
-//! cancels stops its helpers' work at once; a panic in one is caught and answered as a
-//! tool error, and the server goes on.
+//! connections of their own and writes one at a time (`serve::libraries`), each by the
+//! tools' one function (`Tool::call`). A call the client cancels stops its helpers' work
+//! at once; a panic in one is caught and answered as a tool error, and the server goes
+//! on.
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
@@ -13,15 +14,14 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value as Json};
 
-use super::answer::Call;
 use super::grants::Grant;
-use super::libraries::Libraries;
-use super::table::{self, Access};
-use super::{calls, catalog, signals};
+use super::{calls, catalog};
 use crate::args::AccessArgs;
 use crate::error::{err, Result};
-use crate::library::{self, Library};
+use crate::library::Library;
 use crate::line_process::{self, Cancel};
+use crate::serve::libraries::Libraries;
+use crate::serve::table::{self, Access};
 use crate::settings::Globals;
 
 #[derive(Clone)]
@@ -220,13 +220,15 @@ impl Shared {
         grant: &Grant,
     ) -> Result<Json> {
         let name = tool.name;
-        let call = |lib| Call {
-            globals: &self.globals,
-            access: &grant.access,
-            lib,
-            arguments,
-            listed: self.tools.iter().find(|t| t.name == name),
-            name,
+        // The schema the client was given checks its arguments.
+        let schema = self
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.input_schema.as_ref());
+        let call = |lib: &mut Library| {
+            tool.call(&self.globals, &grant.access, lib, arguments, schema)?
+                .into_json()
         };
         match tool.access {
             Access::Write if !self.writes => Err(err!(
@@ -238,32 +240,14 @@ impl Shared {
                 grant.name,
                 grant.name
             )),
-            Access::Write => {
-                // A panic while the connection was held leaves it as SQLite left it: any
-                // open transaction is rolled back when its guard unwinds, so it stays
-                // usable.
-                let mut writer = self.libraries.writer()?;
-                let lib = writer
-                    .as_mut()
-                    .ok_or_else(|| err!("this server opened the library only for reading"))?;
-                refresh(lib, self.globals.tokenizer.as_deref())?;
-                signals::writing(name, tool.done, request_id, || (tool.run)(call(lib)))
-            }
-            Access::Read => {
-                let mut reader = self.libraries.reader()?;
-                refresh(&mut reader, self.globals.tokenizer.as_deref())?;
-                (tool.run)(call(&mut reader))
-            }
+            Access::Write => self.libraries.write(
+                || err!("this server opened the library only for reading"),
+                name,
+                tool.done,
+                request_id,
+                call,
+            ),
+            Access::Read => self.libraries.read(call),
         }
     }
-}
-
-/// The library as it is now: another process may have rebuilt it with another tokenizer
-/// since the server opened it.
-pub(crate) fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()> {
-    library::ensure_recorded(lib)?;
-    if let Some(recorded) = crate::library::schema::recorded_tokenizer(&lib.conn) {
-        lib.tokenizer = recorded;
-    }
-    library::check_configured(lib, configured)
 }

@@ -10,7 +10,8 @@ use rmcp::transport::Transport;
 use rmcp::RoleServer;
 use tokio::sync::{mpsc, oneshot};
 
-use super::decode::{self, Decoded, MAX_LINE};
+use super::decode::{self, Decoded};
+use crate::serve::limits::MAX_LINE;
 
 enum Out {
     Line(String),
@@ -49,7 +50,7 @@ fn write_lines(mut out: impl Write, lines: std_mpsc::Receiver<Out>) {
                     // The client is gone: the senders see the channel closed.
                     return;
                 }
-                super::signals::written(&line);
+                crate::serve::signals::written(&line);
             }
             Out::Flush(done) => {
                 let _ = done.send(());

@@ -7,6 +7,7 @@
 //! written.
 pub mod injections;
 pub mod log;
+mod screen;
 pub mod sessions;
 
 use std::path::Path;

@@ -1,27 +1,26 @@
 //! The page's JSON API: one action a request, each answered by the code a command runs,
-//! with the command's JSON. The reads take the MCP tools' arguments (`mcp::tools`: the
-//! command's options, resolved by `settings` as on the command line), so a search here
-//! is `recall --json search --explain` with the same options; the writes go through
-//! `items` as `recall forget`, `promote`, `demote` and `kind` do, under the server's
-//! access globs, one at a time on the one write connection and under the server's
-//! interruption watch (`mcp::signals`).
+//! with the command's JSON. A search, an item and its neighbours, and a forget are the
+//! MCP tools' calls (`Tool::call` of `serve::table`: the command's options, resolved by
+//! `settings` as on the command line), so a search here is `recall --json search
+//! --explain` with the same options; the other writes go through `items` as `recall
+//! promote`, `demote` and `kind` do, under the server's access globs, one at a time on
+//! the one write connection and under the server's interruption watch
+//! (`serve::libraries::Libraries::write`).
 use serde::Deserialize;
 use serde_json::{json, Map, Value as Json};
 
 use crate::args::{AccessArgs, HookArgs};
 use crate::error::{err, Result};
 use crate::item::known_kinds;
-use crate::items::forget::{forget_allowed, report_json, ForgetRequest};
+use crate::items::forget::ForgetRequest;
 use crate::items::marks::{set_global, set_kind};
 use crate::library::Library;
-use crate::mcp::libraries::Libraries;
-use crate::mcp::server::refresh;
-use crate::mcp::table::{self, Access};
-use crate::mcp::{signals, tools};
 use crate::output::{lines, Listing};
-use crate::query::changed::{self, Fresh, Here, Marked};
 use crate::query::{self, to_json, Answer};
-use crate::settings::{self, Globals};
+use crate::serve::answer::Reply;
+use crate::serve::libraries::Libraries;
+use crate::serve::table::{self, Access, Tool};
+use crate::settings::Globals;
 
 /// An action of the page: its name (the tools' own for the two it shares with the MCP
 /// server) and what it runs.
@@ -34,7 +33,7 @@ pub struct Action {
 /// write on the one writer with what its completed call did (for a signal's line), or
 /// an answer that needs no library.
 enum Run {
-    Read(fn(&Api, &'static str, Json, &Library) -> Result<Json>),
+    Read(fn(&Api, &'static str, Json, &mut Library) -> Result<Json>),
     Write(
         fn(&Api, &'static str, Json, &mut Library) -> Result<Json>,
         fn(&Json) -> String,
@@ -199,24 +198,30 @@ impl Api {
             return Err(err!("no such action: {action}"));
         };
         match run {
-            Run::Write(write, done) => {
-                let mut writer = self.libraries.writer()?;
-                let lib = writer.as_mut().ok_or_else(|| {
+            Run::Write(write, done) => self.libraries.write(
+                || {
                     err!(
                         "the page only reads this library, which could not be opened for writing when recall ui started ({}); nothing was written",
                         self.read_only.as_deref().unwrap_or("no reason given")
                     )
-                })?;
-                refresh(lib, self.globals.tokenizer.as_deref())?;
-                signals::writing(name, *done, Json::Null, || write(self, name, body, lib))
-            }
+                },
+                name,
+                *done,
+                Json::Null,
+                |lib| write(self, name, body, lib),
+            ),
             Run::Own(own) => own(self),
-            Run::Read(read) => {
-                let mut reader = self.libraries.reader()?;
-                refresh(&mut reader, self.globals.tokenizer.as_deref())?;
-                read(self, name, body, &reader)
-            }
+            Run::Read(read) => self.libraries.read(|lib| read(self, name, body, lib)),
         }
+    }
+
+    /// The tool's answer to `arguments` (a JSON object), under the page's access globs,
+    /// as the MCP server answers the same call.
+    fn tool(&self, tool: &Tool, arguments: Json, lib: &mut Library) -> Result<Reply> {
+        let Json::Object(arguments) = arguments else {
+            return Err(err!("bad arguments: not a JSON object"));
+        };
+        tool.call(&self.globals, &self.access, lib, Some(&arguments), None)
     }
 
     fn kinds(&self) -> Result<Json> {
@@ -231,88 +236,33 @@ impl Api {
         self.globals.allow(&self.access.allow)
     }
 
-    /// An answer with its lines, each result naming its files changed since, as seen
-    /// from the page's folder (where `recall ui` runs).
-    fn listed<R: Listing + Marked + serde::Serialize>(
-        &self,
-        lib: &Library,
-        mut answer: Answer<R>,
-    ) -> Result<Json> {
-        let here = Here::current(&self.globals.config.projects);
-        changed::mark(lib, here.as_ref(), &mut answer.results, &self.allow())?;
-        listing(&answer)
-    }
-
-    /// `recall --json search --explain`, with its lines.
-    fn search(&self, name: &'static str, body: Json, lib: &Library) -> Result<Json> {
-        let g = &self.globals;
-        let (body, given) = tools::split(name, body)?;
-        let mut search: tools::Search = input(body)?;
-        // Every hit says which words it holds, and where.
-        search.explain = true;
-        let a = search.args(&self.access, given)?;
-        let here = Here::current(&g.config.projects);
-        if let Some(file) = &a.file {
-            let mut s = settings::FileItems::resolve(g, &a, file, None)?;
-            let fresh = Fresh::ask(a.fresh, &mut s.limit);
-            let mut answer = query::file_items(lib, &s, true)?;
-            fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
-            return listing(&answer);
+    /// `recall --json search --explain` (the `search` tool's call), with its lines.
+    fn search(&self, _: &'static str, mut body: Json, lib: &mut Library) -> Result<Json> {
+        if let Json::Object(arguments) = &mut body {
+            // Every hit says which words it holds, and where.
+            arguments.insert("explain".into(), Json::Bool(true));
         }
-        let mut s = settings::Search::resolve(g, &a)?;
-        let fresh = Fresh::ask(a.fresh, &mut s.limit);
-        let mut answer = query::search(lib, &s, true)?;
-        fresh.apply(lib, here.as_ref(), &mut answer, &s.allow)?;
-        listing(&answer)
+        listed(self.tool(&table::SEARCH, body, lib)?)
     }
 
-    /// An item, with its neighbours in time and what came later.
-    fn item(&self, _: &'static str, body: Json, lib: &Library) -> Result<Json> {
-        let g = &self.globals;
+    /// An item (the `get` tool's call, without its transcript), with its neighbours in
+    /// time and what came later (the `timeline` tool's call around it, and `later`'s).
+    fn item(&self, _: &'static str, body: Json, lib: &mut Library) -> Result<Json> {
         let One { id } = input(body)?;
         // The transcript is not sent here: `transcript` sends it a page at a time.
-        let mut got = query::get(lib, id, false, &self.allow())?;
-        changed::mark_items(
-            Here::current(&g.config.projects).as_ref(),
-            std::slice::from_mut(&mut got.item),
-        );
-        let mut item = to_json(&got)?;
+        let mut item = self
+            .tool(&table::GET, json!({ "id": id }), lib)?
+            .into_json()?;
         let total = transcript_page(lib, id, 0, 0, &self.allow())?["total"].clone();
         item["item"]["transcript_chars"] = total;
         // Its neighbours in time and what came later: each its command's answer, or the
         // command's error in its place.
-        let timeline = (|| {
-            let t = tools::Timeline {
-                project: None,
-                source: None,
-                since: None,
-                until: None,
-                around: Some(id),
-                before: None,
-                after: None,
-                kind: Vec::new(),
-                scope: None,
-                limit: None,
-                explain: false,
-            };
-            let s = settings::Timeline::resolve(g, &t.args(&self.access)?)?;
-            let around = s
-                .around
-                .as_ref()
-                .ok_or_else(|| err!("no item to list around"))?;
-            self.listed(lib, query::around(lib, &s, around, false)?)
-        })();
-        let later = (|| {
-            let l = tools::Later {
-                id,
-                query: None,
-                kind: Vec::new(),
-                limit: None,
-                explain: true,
-            };
-            let s = settings::Later::resolve(g, &l.args(&self.access)?)?;
-            self.listed(lib, query::later(lib, &s, true)?)
-        })();
+        let timeline = self
+            .tool(&table::TIMELINE, json!({ "around": id }), lib)
+            .and_then(listed);
+        let later = self
+            .tool(&table::LATER, json!({ "id": id, "explain": true }), lib)
+            .and_then(listed);
         Ok(json!({
             "command": "item",
             "get": item,
@@ -321,7 +271,7 @@ impl Api {
         }))
     }
 
-    fn transcript(&self, _: &'static str, body: Json, lib: &Library) -> Result<Json> {
+    fn transcript(&self, _: &'static str, body: Json, lib: &mut Library) -> Result<Json> {
         let Page { id, offset, limit } = input(body)?;
         let limit = limit.unwrap_or(TRANSCRIPT_PAGE);
         if offset < 0 || !(1..=TRANSCRIPT_PAGE).contains(&limit) {
@@ -332,21 +282,14 @@ impl Api {
         transcript_page(lib, id, offset, limit, &self.allow())
     }
 
+    /// The `forget` tool's call, for the items it names.
     fn forget(&self, _: &'static str, body: Json, lib: &mut Library) -> Result<Json> {
-        let req: ForgetRequest = input(body)?;
+        let req: ForgetRequest = input(body.clone())?;
         if req.ids.is_empty() {
             // The page forgets the items it names, never a whole filter's worth.
             return Err(err!("ids is empty: name the items to forget"));
         }
-        if !req.dry_run {
-            crate::library::wipe::finish_pending(&lib.conn, &lib.path);
-        }
-        Ok(report_json(&forget_allowed(
-            lib,
-            &req,
-            &self.allow(),
-            false,
-        )?))
+        self.tool(&table::FORGET, body, lib)?.into_json()
     }
 
     /// `promote` (`global`) or `demote`.
@@ -449,6 +392,19 @@ fn context_of(printed: &str) -> String {
                 .map(str::to_string)
         })
         .unwrap_or_else(|| printed.to_string())
+}
+
+/// A tool's answer as `recall --json` gives it, a listing's with its lines (`listing`).
+fn listed(reply: Reply) -> Result<Json> {
+    match reply {
+        Reply::Search(a) => listing(&a),
+        Reply::Files(a) => listing(&a),
+        Reply::Later(a) => listing(&a),
+        Reply::Related(a) => listing(&a),
+        Reply::Around(a) => listing(&a),
+        Reply::Timeline(a) => listing(&a),
+        Reply::Json(j) => Ok(j),
+    }
 }
 
 /// A query's answer as `recall --json` gives it, with `lines`: each result as the

@@ -3,8 +3,10 @@
 //! and script embedded in the binary) and a small JSON API (`api`) whose every answer
 //! comes from the code the commands run: the read path (`query`), the writes of items
 //! (`items`), the session hook's text (`hook::context`) and the status
-//! (`status`). The checks of `recall mcp --http` (`mcp::http::headers`, `limits`) guard
-//! it, with a random token in the printed URL and a token per page for the writes.
+//! (`status`). What it shares with `recall mcp` is `serve`'s: the library's readers and
+//! writer, the signals' watch, the tools (a search is the `search` tool's call) and the
+//! HTTP checks (`serve::headers`, `limits`) that guard it, with a random token in the
+//! printed URL and a token per page for the writes.
 mod api;
 mod page;
 mod server;
@@ -13,7 +15,7 @@ mod token;
 
 use crate::args::{Cli, UiArgs};
 use crate::error::{err, Result};
-use crate::mcp::libraries::Libraries;
+use crate::serve::libraries::Libraries;
 use crate::settings::Globals;
 
 /// `recall ui`: opens the library for reading and writing (only for reading when it
@@ -44,7 +46,7 @@ pub fn run(cli: &Cli, a: &UiArgs) -> Result<i32> {
         .enable_all()
         .build()
         .map_err(|e| err!("cannot start the server: {e}"))?;
-    crate::mcp::signals::watch()?;
+    crate::serve::signals::watch()?;
     crate::line_process::keep_alive();
     let served = runtime.block_on(server::run(api, a.port, a.public));
     crate::line_process::stop_all();

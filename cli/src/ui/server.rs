@@ -1,7 +1,7 @@
 //! The page's HTTP server: hyper on one tokio thread, each action on the blocking pool.
-//! Every request passes, in order: the connection caps and time bounds of `recall mcp
-//! --http` (`mcp::http::limits`); its header checks (`mcp::http::headers`: one `Host`, a
-//! loopback one; an `Origin`, when a browser sends one, of this server's own page); then
+//! Every request passes, in order: the connection caps and time bounds `recall mcp --http`
+//! has too (`serve::limits`); its header checks (`serve::headers`: one `Host`, a loopback
+//! one; an `Origin`, when a browser sends one, of this server's own page); then
 //!
 //! - `GET /?token=T`: the page, when `T` is the access token the server printed; it
 //!   holds a new page token (CSRF) in a `<meta>`;
@@ -27,9 +27,9 @@ use super::api::{self, Api};
 use super::page;
 use super::token::{self, Pages};
 use crate::error::{err, Result};
-use crate::mcp::http::headers::{self, Policy, PAGE_HEADER, TOKEN_HEADER};
-use crate::mcp::http::limits::{self, Budget, Timeouts, Trust, MAX_READ_BODY};
-use crate::mcp::table::Access;
+use crate::serve::headers::{self, Policy, PAGE_HEADER, TOKEN_HEADER};
+use crate::serve::limits::{self, Budget, Timeouts, Trust, MAX_READ_BODY};
+use crate::serve::table::Access;
 
 type Body = BoxBody<Bytes, Infallible>;
 

@@ -1,9 +1,8 @@
 //! The status panel's one source: what `recall status` prints and what `recall status
-//! --json` prints, from the command's own code (`status::read`, its text and its JSON
+//! --json` prints, from the status's own code (`status::read`, its text and its JSON
 //! document).
 use serde_json::{json, Value};
 
-use crate::commands::status::{json as document, text};
 use crate::error::Result;
 use crate::settings::Globals;
 use crate::status;
@@ -12,5 +11,5 @@ use crate::status;
 /// page's access globs as `recall status --allow` is.
 pub fn report(g: &Globals, allow: Option<&Vec<String>>) -> Result<Value> {
     let s = status::read(g.db()?, g.tokenizer.as_deref(), allow);
-    Ok(json!({ "command": "status", "text": text(&s), "status": document(&s) }))
+    Ok(json!({ "command": "status", "text": s.text(), "status": s.to_json() }))
 }

@@ -1,4 +1,4 @@
-//! What `recall mcp --http` lets one connection hold: how many connections there are (in
+//! What `recall mcp --http` and `recall ui` let one connection hold: how many connections there are (in
 //! all and per peer), how long a request's header and body may take (and a client may
 //! leave its answer unread), and how many bytes a request body may have and be buffered
 //! at once. Each bound is a constant, with its
@@ -20,8 +20,16 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
-use super::super::arguments::MAX_QUERY;
-use super::super::decode::MAX_LINE;
+use super::arguments::MAX_QUERY;
+use crate::item::{MAX_INDEXED, MAX_TITLE, MAX_TRANSCRIPT};
+use crate::vectors::store::MAX_DIMENSIONS;
+
+/// The longest message read, in bytes (an MCP line on stdio, a writer's body over HTTP):
+/// room for the largest item `add` takes, every byte of its text written as a six-byte
+/// `\u` escape (what a JSON encoder does with control characters), its vector's numbers
+/// at 32 bytes each, and 1 MiB for the envelope.
+pub const MAX_LINE: usize =
+    6 * (MAX_TRANSCRIPT + 3 * MAX_INDEXED + 4 * MAX_TITLE) + 32 * MAX_DIMENSIONS + (1 << 20);
 
 /// The most connections open at once. An agent's client keeps one or two; more than this
 /// is a crowd the server's two writers and one judge could not serve quickly anyway. It

@@ -3,12 +3,16 @@
 //! one at a time. Before each call the path is looked at again: a library deleted or
 //! replaced under the server (another file at the same path) is never written into or
 //! read from its old, unlinked file; the new one is opened as at start, or the call is
-//! refused.
+//! refused. Each call then sees the library as it is now (`refresh`), and a write runs
+//! under the signals' watch (`signals::writing`).
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::error::{err, Result};
+use serde_json::Value as Json;
+
+use super::signals;
+use crate::error::{err, Error, Result};
 use crate::library::{self, Library, Mode};
 
 /// Idle read connections kept for the next calls; more are opened when calls overlap.
@@ -100,6 +104,33 @@ impl Libraries {
         Ok(writer)
     }
 
+    /// Runs `read` on a reader of the library as it is now.
+    pub fn read<T>(&self, read: impl FnOnce(&mut Library) -> Result<T>) -> Result<T> {
+        let mut reader = self.reader()?;
+        refresh(&mut reader, self.tokenizer.as_deref())?;
+        read(&mut reader)
+    }
+
+    /// Runs `write` on the write connection as it is now, once the writes before it
+    /// have ended, under the signals' watch: `name` is the call's, `done` what its
+    /// answer says it did, `request` the id of the request it answers (for a signal's
+    /// line). `unwritable` is the error of a library opened only for reading.
+    pub fn write(
+        &self,
+        unwritable: impl FnOnce() -> Error,
+        name: &'static str,
+        done: fn(&Json) -> String,
+        request: Json,
+        write: impl FnOnce(&mut Library) -> Result<Json>,
+    ) -> Result<Json> {
+        // A panic while the connection was held leaves it as SQLite left it: any open
+        // transaction is rolled back when its guard unwinds, so it stays usable.
+        let mut writer = self.writer()?;
+        let lib = writer.as_mut().ok_or_else(unwritable)?;
+        refresh(lib, self.tokenizer.as_deref())?;
+        signals::writing(name, done, request, || write(lib))
+    }
+
     /// Opens the library again, as at start, when the path names another file than the
     /// one open; the caller holds both locks, so nothing reads or writes meanwhile.
     fn follow(&self, writer: &mut Option<Library>, state: &mut State) -> Result<()> {
@@ -166,11 +197,21 @@ impl Drop for Reader<'_> {
     }
 }
 
+/// The library as it is now: another process may have rebuilt it with another tokenizer
+/// since the server opened it.
+fn refresh(lib: &mut Library, configured: Option<&str>) -> Result<()> {
+    library::ensure_recorded(lib)?;
+    if let Some(recorded) = library::schema::recorded_tokenizer(&lib.conn) {
+        lib.tokenizer = recorded;
+    }
+    library::check_configured(lib, configured)
+}
+
 /// A signal during a write waits once its commit has begun (`signals`).
 fn watch_commits(writer: &mut Library) -> Result<()> {
     writer
         .conn
-        .commit_hook(Some(super::signals::committing))
+        .commit_hook(Some(signals::committing))
         .map_err(|e| err!("cannot watch the library's commits: {e}"))
 }
 

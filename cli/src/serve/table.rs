@@ -1,18 +1,22 @@
 //! The one table of the MCP tools, as `config/table.rs` is of the settings: each tool's
 //! name, spelled here only, whether it reads or writes, what `tools/list` shows of it
-//! (description, input schema, hints) and the function that answers a call. The catalog
-//! lists them in this order (the writes only with `--allow-writes`), the server serves
-//! and classifies a call by its entry, and a write's entry says what a signal that
-//! waited for its commit tells of it.
+//! (description, input schema, hints) and the function that answers a call, called by
+//! `Tool::call` for the MCP server and the review page alike. The MCP catalog lists them
+//! in this order (the writes only with `--allow-writes`), the MCP server serves and
+//! classifies a call by its entry, and a write's entry says what a signal that waited
+//! for its commit tells of it.
 use rmcp::model::{JsonObject, ToolAnnotations};
-use serde_json::Value as Json;
+use serde_json::{Map, Value as Json};
 
-use super::answer::{self, Call};
+use super::answer::{self, Call, Reply};
 use super::{schema, tools};
+use crate::args::AccessArgs;
 use crate::config::Config;
 use crate::error::Result;
 use crate::item::JsonItem;
 use crate::items::forget::ForgetRequest;
+use crate::library::Library;
+use crate::settings::Globals;
 use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 
 /// Whether a call reads the library or writes to it: a write runs on the one write
@@ -31,10 +35,34 @@ pub struct Tool {
     /// Its input schema, before `schema::settings` adds the declared settings it takes.
     pub input: fn(&Config) -> JsonObject,
     pub hints: fn() -> ToolAnnotations,
-    pub run: fn(Call<'_>) -> Result<Json>,
+    pub run: fn(Call<'_>) -> Result<Reply>,
     /// For a write, what its call did, told by a signal's line once its answer is
     /// written: "the NAME call in progress …".
     pub done: fn(&Json) -> String,
+}
+
+impl Tool {
+    /// The one way a tool is called, by the MCP server for its clients and by the review
+    /// page (its search, an item's neighbours, its forget): the call's arguments, checked
+    /// against `schema` when one is given, under the caller's access, on `lib` (a reader,
+    /// or the writer for a write, which the caller takes).
+    pub fn call(
+        &self,
+        globals: &Globals,
+        access: &AccessArgs,
+        lib: &mut Library,
+        arguments: Option<&Map<String, Json>>,
+        schema: Option<&JsonObject>,
+    ) -> Result<Reply> {
+        (self.run)(Call {
+            globals,
+            access,
+            lib,
+            arguments,
+            schema,
+            name: self.name,
+        })
+    }
 }
 
 /// Every tool, in the order `tools/list` gives them.
