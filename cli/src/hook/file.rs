@@ -9,8 +9,8 @@
 //! so the agent's own permissions decide whether the tool runs.
 use serde_json::json;
 
+use super::answer::{fields, item_line, Answer};
 use super::payload::Payload;
-use super::Said;
 use crate::args::HookArgs;
 use crate::error::Result;
 use crate::library::sessions::State;
@@ -20,7 +20,7 @@ use crate::query::changed::{self, Here};
 use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
 use crate::text::field;
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     let mut files: Vec<String> = Vec::new();
     for f in &p.files {
         for name in [
@@ -36,7 +36,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         }
     }
     if files.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let db = g.db()?;
     // Recorded before the library is read: a second event for the file costs no read.
@@ -45,14 +45,13 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         None => files,
     };
     if files.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let project = a.project.clone().or_else(|| {
         p.cwd
             .as_deref()
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
-    let event = super::event_name(&p.event);
     let lib = g.open_for_query()?;
     let mut found = Vec::new();
     for file in &files {
@@ -83,14 +82,12 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .iter()
             .map(|(file, row)| Ok(json!({ "file": file, "item": query::to_json(row)? })))
             .collect::<Result<_>>()?;
-        let doc = json!({
-            "command": "hook", "event": event, "project": project, "files": files,
-            "results": results,
-        });
-        return Ok(Said::json(&doc));
+        return Ok(Answer::Json(fields(json!({
+            "project": project, "files": files, "results": results,
+        }))));
     }
     if found.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let lines: Vec<String> = found
         .iter()
@@ -98,7 +95,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             let verb = if row.edited { "edited" } else { "names" };
             format!(
                 "{} — {verb} {}",
-                super::item_line(&row.item, project.is_none()).trim_end(),
+                item_line(&row.item, project.is_none()).trim_end(),
                 field(file)
             )
         })
@@ -117,10 +114,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             reach.command("search --file PATH")
         ),
     );
-    let out = json!({
-        "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
-    });
-    Ok(Said::context(format!("{out}\n"), &text, &lines[..kept]))
+    Ok(Answer::Context {
+        text,
+        lines: lines[..kept].to_vec(),
+    })
 }
 
 /// The file a name reaches through symbolic links, as its checkout names it, where that
