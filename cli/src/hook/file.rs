@@ -11,13 +11,13 @@ use serde_json::json;
 
 use super::answer::{fields, item_line, Answer};
 use super::payload::Payload;
-use crate::args::HookArgs;
+use crate::args::{self, HookArgs};
 use crate::error::Result;
 use crate::library::sessions::State;
 use crate::project::{file_in_checkout, project_of};
 use crate::query;
 use crate::query::changed::{self, Here};
-use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
+use crate::settings::{self, Globals};
 use crate::text::field;
 
 pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
@@ -52,20 +52,23 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
             .as_deref()
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
+    // `search --file FILE --project P` under the hook's globs, resolved as the
+    // command's is.
+    let asked = args::SearchArgs {
+        filters: args::Filters {
+            project: project.clone(),
+            ..args::Filters::default()
+        },
+        common: args::Common {
+            access: a.access.clone(),
+            ..args::Common::default()
+        },
+        ..args::SearchArgs::default()
+    };
     let lib = g.open_for_query()?;
     let mut found = Vec::new();
     for file in &files {
-        let s = settings::FileItems {
-            file: file.clone(),
-            query: None,
-            filters: Filters {
-                project: project.clone(),
-                ..Filters::default()
-            },
-            limit: FILE_ITEMS_SHOWN,
-            default_limit: FILE_ITEMS_SHOWN,
-            allow: g.allow(&a.access.allow),
-        };
+        let s = settings::FileItems::for_hook(g, &asked, file.clone())?;
         for row in query::file_items(&lib, &s, false)?.results {
             found.push((file.clone(), row));
         }
