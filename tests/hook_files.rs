@@ -2,7 +2,8 @@
 //! sessions written for the tests in the agents' record shapes: the session start tells
 //! the last session (its request, recap, files changed, what it left to do); a file tool's
 //! `PostToolUse` shows the sessions that edited or named the file, once a session for
-//! each file, in every clone of the repository, and nothing for a file nobody touched;
+//! each file, in every clone of the repository, at most three whatever `[search]`'s
+//! limits, and nothing for a file nobody touched;
 //! `recall search --file` and the MCP search tool's `file` give the same items; a hostile
 //! item stays inside the data block.
 use std::path::{Path, PathBuf};
@@ -440,6 +441,100 @@ fn the_cli_and_the_mcp_tool_give_the_file_s_items() {
             .collect::<Vec<_>>(),
         vec![note, older]
     );
+}
+
+/// The hook's file memory is `search --file`'s, resolved by the same resolver, with a count
+/// of its own: the three newest items of the session's project under the hook's globs,
+/// whatever `[search]`'s default and most results say, which `search --file` obeys.
+#[test]
+fn the_file_s_memory_keeps_its_count_whatever_search_s_limits() {
+    let lib = TempLib::init(None);
+    let top = checkout(&lib, "a");
+    // Six notes naming the file, in two sources; two of another project, one of them
+    // global.
+    let notes: Vec<Value> = (0..6)
+        .map(|i| {
+            json!({"source": if i % 2 == 0 { "notes" } else { "agent-claude" },
+                "project": if i >= 3 && i <= 4 { "cart" } else { "shop" }, "global": i == 3,
+                "title": format!("billing note {i}"),
+                "summary": format!("look at src/billing/tax.rs first ({i})"),
+                "occurred_at": format!("2026-11-{:02}T00:00:00Z", 10 + i)})
+        })
+        .collect();
+    lib.import(
+        &notes
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .ok();
+    let id = |i: usize| {
+        lib.count(&format!(
+            "select id from items where title = 'billing note {i}'"
+        ))
+    };
+    // Independently: newest first, of project shop (the global one too), the source let in.
+    let shop_newest = |sources: &[&str]| -> Vec<i64> {
+        (0..6)
+            .rev()
+            .filter(|&i| i != 4)
+            .filter(|&i| sources.contains(&if i % 2 == 0 { "notes" } else { "agent-claude" }))
+            .map(id)
+            .collect()
+    };
+    let file = top.join("src/billing/tax.rs");
+    for (n, limits) in [
+        "",
+        "[search]\ndefault_limit = 1\nmax_limit = 2\n",
+        "[search]\ndefault_limit = 50\nmax_limit = 50\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let config = lib.path(&format!("limits{n}.toml"));
+        std::fs::write(&config, limits).unwrap();
+        let config = config.to_str().unwrap();
+        for (allow, sources) in [
+            (None, vec!["notes", "agent-claude"]),
+            (Some("agent-*"), vec!["agent-claude"]),
+        ] {
+            let mut args = vec!["--config", config, "hook"];
+            if let Some(globs) = allow {
+                args.extend(["--allow", globs]);
+            }
+            let session = format!("limits{n}{}", allow.is_some());
+            let payload = claude_tool(&session, &top, "Read", &file);
+            let out = lib.run_stdin(&args, &payload.to_string());
+            assert!(out.stderr.is_empty(), "{}", out.stderr);
+            let shown: Vec<i64> = item_lines(&context(&out, "PostToolUse").unwrap())
+                .iter()
+                .map(|(id, _)| *id)
+                .collect();
+            let expected: Vec<i64> = shop_newest(&sources).into_iter().take(3).collect();
+            assert_eq!(shown, expected, "{limits:?} {allow:?}");
+        }
+        // `search --file` keeps to `[search]`'s limits.
+        let path = file.to_str().unwrap();
+        let listed = |extra: &[&str]| {
+            let mut args = vec![
+                "--config",
+                config,
+                "search",
+                "--file",
+                path,
+                "--project",
+                "shop",
+            ];
+            args.extend(extra);
+            ids(&lib.json(&args)).len()
+        };
+        let all = shop_newest(&["notes", "agent-claude"]).len();
+        match n {
+            1 => assert_eq!((listed(&[]), listed(&["--limit", "5"])), (1, 2)),
+            _ => assert_eq!(listed(&["--limit", "5"]), all),
+        }
+    }
 }
 
 #[test]

@@ -946,6 +946,40 @@ fn the_tools_names_are_spelled_only_in_their_table() {
     );
 }
 
+/// An event's name is spelled once in the hook, in its table of events: the payload's
+/// reading, the printed answers, the logs and the note on an unanswered event read it
+/// from there.
+#[test]
+fn the_hook_events_names_are_spelled_only_in_their_table() {
+    let names: Vec<&str> = recall_cli::hook::table::EVENTS
+        .iter()
+        .flat_map(|e| e.names.iter().copied())
+        .collect();
+    for name in [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUseFailure",
+        "Stop",
+    ] {
+        assert!(names.contains(&name), "{name} is not in the hook's table");
+    }
+    let mut found = Vec::new();
+    for path in rust_files(&root().join("cli/src/hook")) {
+        if path.ends_with("hook/table.rs") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&path).expect("source");
+        for (name, line) in names_spelled(&src, &names) {
+            found.push(format!("{}:{line}: {name:?}", path.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "hook events' names spelled outside cli/src/hook/table.rs (read them from its table):\n  {}",
+        found.join("\n  ")
+    );
+}
+
 #[test]
 fn a_tools_name_is_seen_wherever_code_spells_it() {
     let names = ["get", "forget"];

@@ -60,13 +60,11 @@ impl fmt::Display for Error {
     }
 }
 
-/// Shorthand: `Err(err!("..."))`, imported as `crate::error::err`. `#[macro_export]`
-/// also puts it at the crate root, where `hook/` names it.
-#[macro_export]
+/// Shorthand: `Err(err!("..."))`, imported as `crate::error::err`.
 macro_rules! err {
     ($($arg:tt)*) => { $crate::error::Error::new(format!($($arg)*)) };
 }
-pub use err;
+pub(crate) use err;
 
 /// Adds what was being done to a database error, and turns SQLite's codes into advice.
 pub trait Context<T> {

@@ -37,13 +37,11 @@ pub fn json<T: Serialize>(value: &T) {
     }
 }
 
-/// `println!` through [`line`], imported as `crate::output::say`. `#[macro_export]` also
-/// puts it at the crate root, where `hook/` names it.
-#[macro_export]
+/// `println!` through [`line`], imported as `crate::output::say`.
 macro_rules! say {
     ($($arg:tt)*) => { $crate::output::line(&format!($($arg)*)) };
 }
-pub use say;
+pub(crate) use say;
 
 /// A result as one line of a listing: `[id] date title (project, source)`, then its note.
 pub trait Listing {

@@ -468,16 +468,34 @@ impl FileItems {
             return Err(err!("--file is empty: give the path of a file"));
         }
         let cfg = &g.config.search;
+        let file = crate::project::file_in_checkout(file, relative_to);
+        FileItems::limited(g, a, file, cfg.default_limit, cfg.max_limit)
+    }
+
+    /// The session hook's file memory: `file` as items name it already (the hook reads
+    /// the agent's path against its working folder and through links), and
+    /// `FILE_ITEMS_SHOWN` of its items, whatever search's limits.
+    pub fn for_hook(g: &Globals, a: &args::SearchArgs, file: String) -> Result<FileItems> {
+        FileItems::limited(g, a, file, FILE_ITEMS_SHOWN, FILE_ITEMS_SHOWN)
+    }
+
+    fn limited(
+        g: &Globals,
+        a: &args::SearchArgs,
+        file: String,
+        default_limit: i64,
+        max_limit: i64,
+    ) -> Result<FileItems> {
         let query = match a.query.trim().is_empty() {
             true => None,
             false => Some(g.text(&a.query)?),
         };
         Ok(FileItems {
-            file: crate::project::file_in_checkout(file, relative_to),
+            file,
             query,
             filters: Filters::resolve(g, &a.filters, &a.kinds, &a.scope)?,
-            limit: limit(a.common.limit, cfg.default_limit, cfg.max_limit),
-            default_limit: cfg.default_limit,
+            limit: limit(a.common.limit, default_limit, max_limit),
+            default_limit,
             allow: g.allow(&a.common.access.allow),
         })
     }

@@ -12,9 +12,9 @@
 //! item's transcript: the result of the call that ran it.
 use serde_json::json;
 
+use super::answer::{fields, item_line, Answer};
 use super::masked;
 use super::payload::{Event, Payload};
-use super::Said;
 use crate::args::HookArgs;
 use crate::capture::errors;
 use crate::error::Result;
@@ -58,12 +58,12 @@ enum Went {
     Unknown,
 }
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     let Some(command) = p.command.as_deref() else {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     };
     let Some(key) = masked::command(command) else {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     };
     let exit = |t: &str| errors::claude_exit(t).or_else(|| errors::codex_exit(t));
     let failure = match p.event {
@@ -82,7 +82,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .and_then(|t| error_line(command, t, exit(t))),
     };
     if p.event != Event::BeforeTool && failure.is_none() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     // Once a session for each command before it runs, and for each error after a
     // failure, by the rule of a file's memory: the session state records it before the
@@ -94,7 +94,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         };
         let unseen = State::files_unseen(g.db()?, session, std::slice::from_ref(&told));
         if unseen.is_ok_and(|new| new.is_empty()) {
-            return Ok(Said::nothing());
+            return Ok(Answer::Nothing);
         }
     }
     let project = a.project.clone().or_else(|| {
@@ -199,21 +199,18 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     // Still true? Their files changed since, as seen from the working folder.
     let here = Here::at(p.cwd.as_deref(), &g.config.projects);
     changed::mark(&lib, here.as_ref(), &mut shown, &g.allow(&a.access.allow))?;
-    let event = super::event_name(&p.event);
     if g.json {
         let results: Vec<serde_json::Value> = shown
             .iter()
             .zip(&lines)
             .map(|(item, how)| json!({ "item": item, "went": how }))
             .collect();
-        let doc = json!({
-            "command": "hook", "event": event, "project": project, "shell": key,
-            "error": failure, "results": results,
-        });
-        return Ok(Said::json(&doc));
+        return Ok(Answer::Json(fields(json!({
+            "project": project, "shell": key, "error": failure, "results": results,
+        }))));
     }
     if shown.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let lines: Vec<String> = shown
         .iter()
@@ -221,7 +218,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         .map(|(item, how)| {
             format!(
                 "{} — {how}\n",
-                super::item_line(item, project.is_none()).trim_end()
+                item_line(item, project.is_none()).trim_end()
             )
         })
         .collect();
@@ -233,10 +230,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         crate::memory_block::MAX_CONTEXT,
         &format!("`{}` finds more", reach.command("search WORDS")),
     );
-    let out = json!({
-        "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
-    });
-    Ok(Said::context(format!("{out}\n"), &text, &lines[..kept]))
+    Ok(Answer::Context {
+        text,
+        lines: lines[..kept].to_vec(),
+    })
 }
 
 /// The items, newest first, with an atom line that `same` holds for, among those the

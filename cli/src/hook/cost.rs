@@ -5,9 +5,9 @@ use serde_json::json;
 
 use crate::args::Cli;
 use crate::error::Result;
+use crate::output::{self, say};
 use crate::quality::start_cost::{self, CHARS_PER_TOKEN};
 use crate::settings::Globals;
-use crate::{output, say};
 
 pub fn run(cli: &Cli) -> Result<i32> {
     let g = Globals::resolve(cli)?;

@@ -16,10 +16,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::json;
 
+use super::answer::{fields, Answer};
 use super::payload::Payload;
 use crate::args::Cli;
-use crate::err;
-use crate::error::Result;
+use crate::error::{err, Result};
 use crate::library::capture_records as store;
 use crate::library::sessions::HOOK_SESSION;
 use crate::library::sessions::{Claim, State};
@@ -42,7 +42,7 @@ enum Done {
     GaveUp(String),
 }
 
-pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
+pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<Answer> {
     let db = g.db()?;
     let transcript = match unwritten(p.transcript.as_deref()) {
         Ok(transcript) => transcript,
@@ -61,13 +61,13 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
     // A library that cannot be written is no failure of the session (a replica, a
     // shared read-only copy): said in `--json` only.
     if let Done::GaveUp(why) = &done {
-        super::note(&format!(
+        super::log::note(&format!(
             "the session is not captured: its captures failed {} times: {why}",
             crate::library::sessions::ATTEMPTS
         ));
     }
     if !g.json {
-        return Ok(String::new());
+        return Ok(Answer::Nothing);
     }
     let (what, pid) = match &done {
         Done::Started(pid) => ("started".to_string(), Some(*pid)),
@@ -83,14 +83,9 @@ pub fn capture(cli: &Cli, g: &Globals, p: &Payload) -> Result<String> {
             None,
         ),
     };
-    let doc = json!({
-        "command": "hook", "event": event_name(p), "transcript": transcript,
-        "capture": what, "pid": pid, "retried": retried,
-    });
-    Ok(format!(
-        "{}\n",
-        serde_json::to_string_pretty(&doc).unwrap_or_default()
-    ))
+    Ok(Answer::Json(fields(json!({
+        "transcript": transcript, "capture": what, "pid": pid, "retried": retried,
+    }))))
 }
 
 /// The transcript to capture, or why there is nothing to capture: the payload names
@@ -116,33 +111,22 @@ fn unwritten(transcript: Option<&str>) -> std::result::Result<&str, String> {
 /// A capture event with nothing to capture: one line on stderr, which the agents keep
 /// in their debug logs, and not the failure log, so that no session start reports it.
 /// Other sessions' failed captures are started again, as at every event.
-fn nothing(cli: &Cli, g: &Globals, p: &Payload, why: &str) -> Result<String> {
+fn nothing(cli: &Cli, g: &Globals, p: &Payload, why: &str) -> Result<Answer> {
     eprintln!(
         "recall: hook: {}",
-        crate::text::field(&format!("{}: nothing to capture: {why}", event_name(p)))
+        crate::text::field(&format!("{}: nothing to capture: {why}", p.name))
     );
     let retried = match refused(g.db()?) {
         Some(_) => Vec::new(),
         None => retry(cli, g, p.session.as_deref()),
     };
     if !g.json {
-        return Ok(String::new());
+        return Ok(Answer::Nothing);
     }
-    let doc = json!({
-        "command": "hook", "event": event_name(p), "transcript": p.transcript,
-        "capture": format!("nothing to capture: {why}"), "pid": null, "retried": retried,
-    });
-    Ok(format!(
-        "{}\n",
-        serde_json::to_string_pretty(&doc).unwrap_or_default()
-    ))
-}
-
-fn event_name(p: &Payload) -> String {
-    match &p.event {
-        super::payload::Event::Other(name) => name.clone(),
-        other => format!("{other:?}"),
-    }
+    Ok(Answer::Json(fields(json!({
+        "transcript": p.transcript, "capture": format!("nothing to capture: {why}"),
+        "pid": null, "retried": retried,
+    }))))
 }
 
 /// Why the library cannot be written, if it cannot.
@@ -175,7 +159,7 @@ fn one(cli: &Cli, db: &Path, session: &str, transcript: &str, stamp: (i64, i64))
             Claim::Running => Done::Claimed,
             Claim::GaveUp(problem) => Done::GaveUp(problem),
             Claim::Locked => {
-                super::note(&format!(
+                super::log::note(&format!(
                     "the session state {} stayed locked by other hooks; no capture started (the session's next end starts it)",
                     crate::library::sessions::path_of(db).display()
                 ));

@@ -9,18 +9,18 @@
 //! so the agent's own permissions decide whether the tool runs.
 use serde_json::json;
 
+use super::answer::{fields, item_line, Answer};
 use super::payload::Payload;
-use super::Said;
-use crate::args::HookArgs;
+use crate::args::{self, HookArgs};
 use crate::error::Result;
 use crate::library::sessions::State;
 use crate::project::{file_in_checkout, project_of};
 use crate::query;
 use crate::query::changed::{self, Here};
-use crate::settings::{self, Filters, Globals, FILE_ITEMS_SHOWN};
+use crate::settings::{self, Globals};
 use crate::text::field;
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     let mut files: Vec<String> = Vec::new();
     for f in &p.files {
         for name in [
@@ -36,7 +36,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         }
     }
     if files.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let db = g.db()?;
     // Recorded before the library is read: a second event for the file costs no read.
@@ -45,28 +45,30 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         None => files,
     };
     if files.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let project = a.project.clone().or_else(|| {
         p.cwd
             .as_deref()
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
-    let event = super::event_name(&p.event);
+    // `search --file FILE --project P` under the hook's globs, resolved as the
+    // command's is.
+    let asked = args::SearchArgs {
+        filters: args::Filters {
+            project: project.clone(),
+            ..args::Filters::default()
+        },
+        common: args::Common {
+            access: a.access.clone(),
+            ..args::Common::default()
+        },
+        ..args::SearchArgs::default()
+    };
     let lib = g.open_for_query()?;
     let mut found = Vec::new();
     for file in &files {
-        let s = settings::FileItems {
-            file: file.clone(),
-            query: None,
-            filters: Filters {
-                project: project.clone(),
-                ..Filters::default()
-            },
-            limit: FILE_ITEMS_SHOWN,
-            default_limit: FILE_ITEMS_SHOWN,
-            allow: g.allow(&a.access.allow),
-        };
+        let s = settings::FileItems::for_hook(g, &asked, file.clone())?;
         for row in query::file_items(&lib, &s, false)?.results {
             found.push((file.clone(), row));
         }
@@ -83,14 +85,12 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .iter()
             .map(|(file, row)| Ok(json!({ "file": file, "item": query::to_json(row)? })))
             .collect::<Result<_>>()?;
-        let doc = json!({
-            "command": "hook", "event": event, "project": project, "files": files,
-            "results": results,
-        });
-        return Ok(Said::json(&doc));
+        return Ok(Answer::Json(fields(json!({
+            "project": project, "files": files, "results": results,
+        }))));
     }
     if found.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let lines: Vec<String> = found
         .iter()
@@ -98,7 +98,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             let verb = if row.edited { "edited" } else { "names" };
             format!(
                 "{} — {verb} {}",
-                super::item_line(&row.item, project.is_none()).trim_end(),
+                item_line(&row.item, project.is_none()).trim_end(),
                 field(file)
             )
         })
@@ -117,10 +117,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             reach.command("search --file PATH")
         ),
     );
-    let out = json!({
-        "hookSpecificOutput": { "hookEventName": event, "additionalContext": text }
-    });
-    Ok(Said::context(format!("{out}\n"), &text, &lines[..kept]))
+    Ok(Answer::Context {
+        text,
+        lines: lines[..kept].to_vec(),
+    })
 }
 
 /// The file a name reaches through symbolic links, as its checkout names it, where that

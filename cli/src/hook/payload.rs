@@ -1,33 +1,80 @@
 //! The hook's JSON as Claude Code and Codex send it on standard input: the common fields
-//! (`hook_event_name`, `session_id`, `cwd`, `transcript_path`) and each event's own
-//! (`prompt`, `source`; `PreToolUse`'s and `PostToolUse`'s `tool_name` and `tool_input`). A field of the wrong type counts as absent, except the prompt of
-//! a prompt event, which the hook cannot go without.
+//! (`hook_event_name`, `session_id`, `cwd`, `transcript_path`, `source`) and each event's
+//! own, as its entry of the table (`table.rs`) says it is read (`Reads`: `prompt`; a
+//! tool's `tool_name` and `tool_input`, `error`, `tool_response`). A field of the wrong
+//! type counts as absent, except the prompt of a prompt event, which the hook cannot go
+//! without.
 use std::io::IsTerminal;
 
 use serde_json::Value;
 
-use crate::error::Result;
-use crate::{err, input};
+use crate::error::{err, Result};
+use crate::input;
 
-/// The event, by its name in `hook_event_name`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which of the table's events (`table::EVENTS`) a payload is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     Start,
     Prompt,
-    /// `PostToolUse`: a tool ran; a file tool's files are `Payload::files`.
+    /// A tool ran; a file tool's files are `Payload::files`.
     Tool,
-    /// `PreToolUse`: a tool is about to run; a file tool's files are `Payload::files`, a
-    /// shell tool's command `Payload::command`.
+    /// A tool is about to run; a file tool's files are `Payload::files`, a shell tool's
+    /// command `Payload::command`.
     BeforeTool,
-    /// `PostToolUseFailure` (Claude Code): a tool failed, saying why in `Payload::error`.
+    /// A tool failed (Claude Code), saying why in `Payload::said`.
     Failure,
-    /// Any other event: one of `[hook] capture_on`, or one the hook does not answer.
-    Other(String),
+    /// An event that may capture the session (`[hook] capture_on`).
+    Capture,
+    /// Any other event, which the hook does not answer.
+    Unanswered,
+}
+
+/// What an event's payload holds besides the fields every event has (`session_id`,
+/// `cwd`, `transcript_path`, `source`): how its entry of the table has it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reads {
+    /// `prompt`, which the event cannot go without.
+    pub prompt: bool,
+    /// The files of a file tool's `tool_input`.
+    pub files: bool,
+    /// The command line of a shell tool's `tool_input`.
+    pub command: bool,
+    /// What the tool said, and where.
+    pub said: Option<ToolSaid>,
+}
+
+/// Where a tool's event says what the tool said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolSaid {
+    /// `error`.
+    Error,
+    /// `tool_response`, where it is text (Codex's shell output).
+    Response,
+}
+
+impl Reads {
+    /// The common fields only.
+    pub const COMMON: Reads = Reads {
+        prompt: false,
+        files: false,
+        command: false,
+        said: None,
+    };
+}
+
+/// An event as the table knows it: which it is, its name (as the agent sent it, or the
+/// table's for a payload without one) and how its payload is read.
+pub struct Kind {
+    pub event: Event,
+    pub name: String,
+    pub reads: Reads,
 }
 
 #[derive(Debug)]
 pub struct Payload {
     pub event: Event,
+    /// The event's name, as the agents send it.
+    pub name: String,
     pub session: Option<String>,
     pub cwd: Option<String>,
     pub transcript: Option<String>,
@@ -46,26 +93,28 @@ pub struct Payload {
     pub said: Option<String>,
 }
 
-impl Payload {
-    /// Reads the hook's JSON from standard input.
-    pub fn read() -> Result<Payload> {
-        let stdin = std::io::stdin().lock();
-        if stdin.is_terminal() {
-            return Err(err!(
-                "`recall hook` reads the hook's JSON (with a \"hook_event_name\") on standard input; it runs as an agent's hook (docs/cli.md#the-session-hook)"
-            ));
-        }
-        let what = "standard input (the hook's JSON)";
-        let bytes = input::read_limited(
-            stdin,
-            input::HOOK_PAYLOAD,
-            what,
-            "the agent sent more than any hook event holds",
-        )?;
-        Payload::parse(&input::text(bytes, what)?)
+/// Reads the hook's JSON from standard input.
+pub fn read() -> Result<String> {
+    let stdin = std::io::stdin().lock();
+    if stdin.is_terminal() {
+        return Err(err!(
+            "`recall hook` reads the hook's JSON (with a \"hook_event_name\") on standard input; it runs as an agent's hook (docs/cli.md#the-session-hook)"
+        ));
     }
+    let what = "standard input (the hook's JSON)";
+    let bytes = input::read_limited(
+        stdin,
+        input::HOOK_PAYLOAD,
+        what,
+        "the agent sent more than any hook event holds",
+    )?;
+    input::text(bytes, what)
+}
 
-    pub fn parse(text: &str) -> Result<Payload> {
+impl Payload {
+    /// The hook's JSON, read as `kind` says the event named in its `hook_event_name`
+    /// (None: none, or not text) is read.
+    pub fn parse(text: &str, kind: impl FnOnce(Option<&str>) -> Kind) -> Result<Payload> {
         // Only the fields the hook reads are parsed; the rest (a tool's response above
         // all, however large or deeply nested) is skipped unread.
         let not_json = |e: serde_json::Error| err!("standard input is not the hook's JSON ({e})");
@@ -79,54 +128,60 @@ impl Payload {
             }
         };
         let text_of = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
-        // A payload without an event name is the prompt hook's, as this hook began.
-        let event = match text_of(&raw.hook_event_name).as_deref() {
-            Some("SessionStart") => Event::Start,
-            Some("UserPromptSubmit") | None => Event::Prompt,
-            Some("PostToolUse") => Event::Tool,
-            Some("PreToolUse") => Event::BeforeTool,
-            Some("PostToolUseFailure") => Event::Failure,
-            Some(other) => Event::Other(other.to_string()),
-        };
-        let prompt = match (&event, &raw.prompt) {
-            (Event::Prompt, Some(Value::String(p))) if p.len() as u64 > input::PROMPT => {
+        let Kind { event, name, reads } = kind(text_of(&raw.hook_event_name).as_deref());
+        let prompt = match (reads.prompt, &raw.prompt) {
+            (true, Some(Value::String(p))) if p.len() as u64 > input::PROMPT => {
                 return Err(err!(
                     "the prompt in the hook's JSON is longer than {}: give a shorter prompt",
                     input::size(input::PROMPT)
                 ))
             }
-            (Event::Prompt, Some(Value::String(p))) => p.clone(),
-            (Event::Prompt, Some(_)) => {
+            (true, Some(Value::String(p))) => p.clone(),
+            (true, Some(_)) => {
                 return Err(err!("the hook's JSON has a \"prompt\" that is not text"))
             }
-            (Event::Prompt, None) => return Err(err!("the hook's JSON has no \"prompt\" field")),
-            _ => String::new(),
+            (true, None) => return Err(err!("the hook's JSON has no \"prompt\" field")),
+            (false, _) => String::new(),
         };
+        let tool = text_of(&raw.tool_name);
         Ok(Payload {
             session: text_of(&raw.session_id).filter(|s| !s.is_empty()),
             cwd: text_of(&raw.cwd).filter(|s| !s.is_empty()),
             transcript: text_of(&raw.transcript_path).filter(|s| !s.is_empty()),
             source: text_of(&raw.source),
             prompt,
-            files: match event {
-                Event::Tool | Event::BeforeTool => {
-                    tool_files(text_of(&raw.tool_name).as_deref(), raw.tool_input.as_ref())
-                }
-                _ => Vec::new(),
+            files: match reads.files {
+                true => tool_files(tool.as_deref(), raw.tool_input.as_ref()),
+                false => Vec::new(),
             },
-            command: match event {
-                Event::Tool | Event::BeforeTool | Event::Failure => {
-                    shell_command(text_of(&raw.tool_name).as_deref(), raw.tool_input.as_ref())
-                }
-                _ => None,
+            command: match reads.command {
+                true => shell_command(tool.as_deref(), raw.tool_input.as_ref()),
+                false => None,
             },
-            said: match event {
-                Event::Failure => text_of(&raw.error),
-                Event::Tool => raw.tool_response.and_then(|t| t.0),
-                _ => None,
+            said: match reads.said {
+                Some(ToolSaid::Error) => text_of(&raw.error),
+                Some(ToolSaid::Response) => raw.tool_response.and_then(|t| t.0),
+                None => None,
             },
             event,
+            name,
         })
+    }
+
+    /// A payload of no agent, folder or session.
+    pub fn bare(event: Event) -> Payload {
+        Payload {
+            event,
+            name: String::new(),
+            session: None,
+            cwd: None,
+            transcript: None,
+            source: None,
+            prompt: String::new(),
+            files: Vec::new(),
+            command: None,
+            said: None,
+        }
     }
 }
 
@@ -236,80 +291,4 @@ fn tool_files(tool: Option<&str>, input: Option<&Value>) -> Vec<String> {
     // No file's path holds a NUL: a name with one names none.
     files.retain(|f| !f.contains('\0') && seen.insert(f.clone()));
     files
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_agent_s_payload_reads() {
-        // Claude Code's SessionStart, Codex's Stop (with its turn id and a null transcript).
-        let p = Payload::parse(
-            r#"{"session_id": "abc", "transcript_path": "/t.jsonl", "cwd": "/w/shop",
-                "hook_event_name": "SessionStart", "source": "resume"}"#,
-        )
-        .unwrap();
-        assert_eq!(p.event, Event::Start);
-        assert_eq!(p.source.as_deref(), Some("resume"));
-        assert_eq!(p.cwd.as_deref(), Some("/w/shop"));
-        let p = Payload::parse(
-            r#"{"session_id": "019d", "turn_id": "t1", "transcript_path": null, "cwd": "/w",
-                "hook_event_name": "Stop", "model": "gpt-5", "permission_mode": "default",
-                "stop_hook_active": false, "last_assistant_message": "done"}"#,
-        )
-        .unwrap();
-        assert_eq!(p.event, Event::Other("Stop".into()));
-        assert_eq!(p.transcript, None);
-        assert_eq!(p.session.as_deref(), Some("019d"));
-    }
-
-    #[test]
-    fn a_file_tool_names_its_files() {
-        let files = |json: &str| Payload::parse(json).unwrap().files;
-        assert_eq!(
-            files(
-                r#"{"session_id": "s", "cwd": "/w/shop", "hook_event_name": "PostToolUse",
-                    "tool_name": "Edit", "tool_input": {"file_path": "/w/shop/src/tax.rs",
-                    "old_string": "a", "new_string": "b"}, "tool_response": {"filePath": "/w/shop/src/tax.rs"},
-                    "tool_use_id": "toolu_01"}"#
-            ),
-            vec!["/w/shop/src/tax.rs"]
-        );
-        assert_eq!(
-            files(
-                r#"{"hook_event_name": "PostToolUse", "tool_name": "NotebookEdit",
-                    "tool_input": {"notebook_path": "/w/a.ipynb", "new_source": "x"}}"#
-            ),
-            vec!["/w/a.ipynb"]
-        );
-        let patch = "*** Begin Patch\\n*** Update File: src/tax.rs\\n@@\\n-a\\n+b\\n*** Add File: src/new.rs\\n+x\\n*** Update File: src/tax.rs\\n*** Delete File: old.rs\\n*** End Patch";
-        assert_eq!(
-            files(&format!(
-                r#"{{"hook_event_name": "PostToolUse", "tool_name": "apply_patch", "turn_id": "t",
-                    "tool_input": {{"command": "{patch}"}}}}"#
-            )),
-            vec!["src/tax.rs", "src/new.rs"]
-        );
-        // Another tool, a file tool without its path, a path of the wrong type: none.
-        for json in [
-            r#"{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "cat a.rs"}}"#,
-            r#"{"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {}}"#,
-            r#"{"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": 7}}"#,
-            r#"{"hook_event_name": "PostToolUse"}"#,
-        ] {
-            assert!(files(json).is_empty(), "{json}");
-        }
-    }
-
-    #[test]
-    fn a_prompt_event_needs_its_prompt() {
-        let e = Payload::parse(r#"{"hook_event_name": "UserPromptSubmit"}"#).unwrap_err();
-        assert!(e.message.contains("no \"prompt\" field"), "{}", e.message);
-        let e = Payload::parse(r#"{"prompt": ["x"]}"#).unwrap_err();
-        assert!(e.message.contains("not text"), "{}", e.message);
-        let p = Payload::parse(r#"{"prompt": "hello", "session_id": 7}"#).unwrap();
-        assert_eq!((p.event, p.session), (Event::Prompt, None));
-        assert!(Payload::parse("[1]").is_err());
-    }
 }

@@ -1,10 +1,10 @@
 //! `UserPromptSubmit`: the items `related` finds for the session's first prompt (the
 //! settings and `sql/related.sql` of `recall related`), nothing for its later prompts,
 //! which cost no search. `--every-prompt` (`[hook] every_prompt`) answers every prompt.
-use serde::Serialize;
+use serde_json::json;
 
+use super::answer::{fields, item_line, Answer};
 use super::payload::Payload;
-use super::Said;
 use crate::args::{Common, HookArgs, Recency, RelatedArgs, RelatedFlags};
 use crate::error::Result;
 use crate::library::sessions::{Outcome, State};
@@ -13,7 +13,7 @@ use crate::query::changed::{self, Here};
 use crate::query::rows::RelatedRow;
 use crate::settings::{self, Globals};
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     let related_args = RelatedArgs {
         prompt: String::new(),
         // The working folder's project (and the global items), as the start shows it:
@@ -43,25 +43,23 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
     // fails on them is not taken for the session's first.
     let every = a.every_prompt || g.config.hook.every_prompt;
     if !(every || first_prompt(&lib.path, p)) {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let mut rows = query::related(&lib, &s, false)?.results;
     // Still true? Their files changed since, as seen from the working folder.
     let here = Here::at(p.cwd.as_deref(), &g.config.projects);
     changed::mark(&lib, here.as_ref(), &mut rows, &s.allow)?;
     if g.json {
-        let doc = query::to_json(&HookAnswer {
-            command: "hook",
-            event: "UserPromptSubmit",
-            results: &rows,
-        })?;
-        return Ok(Said::json(&doc));
+        // `related`'s results.
+        return Ok(Answer::Json(fields(
+            json!({ "results": query::to_json(&rows)? }),
+        )));
     }
     if rows.is_empty() {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     let (text, lines) = block(&rows, &super::reach::Reach::of(g, p));
-    Ok(Said::context(text.clone(), &text, &lines))
+    Ok(Answer::Context { text, lines })
 }
 
 /// Whether this is the session's first prompt. A prompt whose first-ness cannot be known
@@ -74,7 +72,7 @@ fn first_prompt(db: &std::path::Path, p: &Payload) -> bool {
         Outcome::Changed | Outcome::NoState => true,
         Outcome::Unchanged => false,
         Outcome::Locked => {
-            super::note(&format!(
+            super::log::note(&format!(
                 "the session state {} is locked by another hook; this prompt is answered as a first one and not recorded",
                 crate::library::sessions::path_of(db).display()
             ));
@@ -83,22 +81,11 @@ fn first_prompt(db: &std::path::Path, p: &Payload) -> bool {
     }
 }
 
-/// What `recall --json hook` prints for a prompt: `related`'s results.
-#[derive(Serialize)]
-struct HookAnswer<'a> {
-    command: &'static str,
-    event: &'static str,
-    results: &'a [RelatedRow],
-}
-
 /// The context block: a heading saying what these are and how to see one, then one line
 /// per item, as one block of memory handed over as data (`memory_block`), within
 /// `MAX_CONTEXT`; and the lines it holds. `rows` is not empty.
 fn block(rows: &[RelatedRow], reach: &super::reach::Reach) -> (String, Vec<String>) {
-    let lines: Vec<String> = rows
-        .iter()
-        .map(|row| super::item_line(&row.item, true))
-        .collect();
+    let lines: Vec<String> = rows.iter().map(|row| item_line(&row.item, true)).collect();
     let heading = format!(
         "Earlier items from the recall memory that share words with this prompt ({} shows one in full):",
         reach.get()

@@ -154,9 +154,10 @@ mod tests {
     use super::*;
 
     fn payload(transcript: &str) -> Payload {
-        let json =
-            serde_json::json!({"hook_event_name": "SessionStart", "transcript_path": transcript});
-        Payload::parse(&json.to_string()).unwrap()
+        Payload {
+            transcript: Some(transcript.to_string()).filter(|t| !t.is_empty()),
+            ..Payload::bare(crate::hook::payload::Event::Start)
+        }
     }
 
     #[test]

@@ -10,9 +10,9 @@
 //! start: `hookSpecificOutput.additionalContext`.
 use serde_json::json;
 
-use super::payload::Payload;
+use super::answer::{fields, item_line, Answer};
+use super::payload::{Event, Payload};
 use super::recap;
-use super::Said;
 use crate::args::{self, HookArgs};
 use crate::capture::errors::is_error_line;
 use crate::capture::noise;
@@ -27,11 +27,11 @@ use crate::settings::{self, Globals};
 use crate::text::field;
 use recall_core::defaults::LIST_MAX_LIMIT;
 
-pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
+pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     let db = g.db()?;
     if let (Some(session), Some("resume" | "compact")) = (&p.session, p.source.as_deref()) {
         if State::resumed(db, session) == Outcome::Locked {
-            super::note(&format!(
+            super::log::note(&format!(
                 "the session state {} is locked by another hook; the resumed session is not recorded, so its next prompt is answered as a first one",
                 crate::library::sessions::path_of(db).display()
             ));
@@ -43,17 +43,15 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
             .and_then(|cwd| project_of(cwd, &g.config.projects))
     });
     if project.is_none() && !g.config.hook.start_without_project {
-        return Ok(Said::nothing());
+        return Ok(Answer::Nothing);
     }
     // Still true? The items' files changed since, as seen from the working folder.
     let here = Here::at(p.cwd.as_deref(), &g.config.projects);
     let (rows, newest) = newest_items(g, project.as_deref(), None, &a.access, here.as_ref())?;
     if g.json {
-        let doc = json!({
-            "command": "hook", "event": "SessionStart", "project": project,
-            "results": query::to_json(&rows)?,
-        });
-        return Ok(Said::json(&doc));
+        return Ok(Answer::Json(fields(json!({
+            "project": project, "results": query::to_json(&rows)?,
+        }))));
     }
     // The notice and the usage line after the block are recall's; the whole stays within
     // `MAX_CONTEXT`.
@@ -72,10 +70,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Said> {
         &reach,
     );
     text.push_str(&after);
-    let out = json!({
-        "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text }
-    });
-    Ok(Said::context(format!("{out}\n"), &text, &shown))
+    Ok(Answer::Context { text, lines: shown })
 }
 
 /// What a session started in `project` just after `until` is given, as an agent wired
@@ -90,7 +85,7 @@ pub fn context_at(g: &Globals, project: &str, until: &str) -> Result<String> {
         None,
     )?;
     let usage = usage_line(g);
-    let reach = super::reach::Reach::of(g, &bare());
+    let reach = super::reach::Reach::of(g, &Payload::bare(Event::Start));
     let (mut text, _) = block(
         g,
         Some(project),
@@ -106,22 +101,7 @@ pub fn context_at(g: &Globals, project: &str, until: &str) -> Result<String> {
 
 /// The usage line the start ends with, for an agent wired without the MCP tools.
 pub fn usage_line(g: &Globals) -> String {
-    super::reach::Reach::of(g, &bare()).usage()
-}
-
-/// A payload of no agent, folder or session.
-fn bare() -> Payload {
-    Payload {
-        event: super::payload::Event::Start,
-        session: None,
-        cwd: None,
-        transcript: None,
-        source: None,
-        prompt: String::new(),
-        files: Vec::new(),
-        command: None,
-        said: None,
-    }
+    super::reach::Reach::of(g, &Payload::bare(Event::Start)).usage()
 }
 
 /// The project's newest items (up to `until`, when given) the start lists, and the
@@ -252,7 +232,7 @@ fn within_budget(
     let mut used = size(heading);
     let mut lines = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let line = super::item_line(row, with_project);
+        let line = item_line(row, with_project);
         if i > 0 && used + size(&line) > budget {
             break;
         }
