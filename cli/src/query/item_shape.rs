@@ -176,10 +176,7 @@ fn library() -> Connection {
 
 fn columns(conn: &Connection, query: Query) -> Vec<String> {
     let stmt = conn.prepare(query.sql).unwrap();
-    stmt.column_names()
-        .into_iter()
-        .map(str::to_string)
-        .collect()
+    stmt.column_names().map(str::to_string).collect()
 }
 
 fn parameters(conn: &Connection, query: Query) -> Vec<String> {
