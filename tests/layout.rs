@@ -830,10 +830,17 @@ fn sql_sites(src: &str) -> Vec<String> {
             }
         }
     }
+    sites.extend(sql_literals(src));
+    sites
+}
+
+/// The string literals of `src` that begin as a statement does, each with its line.
+fn sql_literals(src: &str) -> Vec<String> {
     const STATEMENTS: [&str; 13] = [
         "select", "insert", "update", "delete", "replace", "create", "drop", "alter", "pragma",
         "with", "begin", "vacuum", "attach",
     ];
+    let mut sites = Vec::new();
     for (text, line) in string_literals(src) {
         let first = text.split_whitespace().next().unwrap_or("");
         if STATEMENTS.contains(&first.to_lowercase().as_str())
@@ -871,6 +878,29 @@ fn the_commands_hold_no_sql_and_open_no_sqlite() {
     assert!(
         found.is_empty(),
         "SQL in the command line (move it to the layer below):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// The hook's session state is a SQLite file of its own, and its SQL lives in
+/// `sql/sessions/` as the library's lives in `sql/`: the code that writes and reads it
+/// holds none (its tests may make a file of an old version by hand).
+#[test]
+fn the_session_state_s_sql_is_in_its_files() {
+    let mut found = Vec::new();
+    for file in ["cli/src/library/sessions.rs", "cli/src/status/sessions.rs"] {
+        let src = std::fs::read_to_string(root().join(file)).expect("source");
+        let code = src.split("#[cfg(test)]").next().unwrap_or("");
+        assert!(code.contains("fn "), "{file} holds code");
+        found.extend(
+            sql_literals(code)
+                .into_iter()
+                .map(|s| format!("{file} {s}")),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "SQL of the session state outside sql/sessions/ (move it to a file there):\n  {}",
         found.join("\n  ")
     );
 }

@@ -16,6 +16,9 @@ use recall_core::defaults::{LIST_MAX_LIMIT, RELATED_LIMIT};
 use recall_core::score::limit;
 
 mod shown;
+mod stages;
+
+pub use stages::{Judge, Vectors};
 
 /// What every command may need: the library path, configuration and global flags.
 pub struct Globals {
@@ -148,10 +151,10 @@ pub struct Ranking {
     pub search: config::Search,
     pub related: config::Related,
     /// The judge re-ranker of search (`judge`), off unless a command is given.
-    pub judge: crate::judge::Settings,
+    pub judge: Judge,
     /// Search's vector channel (`vectors`), used when the library has vectors and an
     /// embedder is set.
-    pub vectors: crate::vectors::Settings,
+    pub vectors: Vectors,
 }
 
 /// Search's context stage (`sql/search.sql`); a weight or a radius of 0 turns it off.
@@ -192,24 +195,13 @@ impl Ranking {
         Ranking {
             search: c.search.clone(),
             related: c.related.clone(),
-            judge: crate::judge::Settings {
-                command: c.judge.command.clone(),
+            judge: Judge {
+                config: c.judge.clone(),
                 on: c.judge.command.is_some(),
-                threshold: c.judge.threshold,
-                floor: c.judge.floor,
-                timeout_ms: c.judge.timeout_ms,
-                shortlist: c.judge.shortlist,
-                concurrency: c.judge.concurrency,
             },
-            vectors: crate::vectors::Settings {
-                command: c.vectors.command.clone(),
+            vectors: Vectors {
+                config: c.vectors.clone(),
                 on: true,
-                timeout_ms: c.vectors.timeout_ms,
-                literal_weight: c.vectors.literal_weight,
-                vector_weight: c.vectors.vector_weight,
-                rrf_k: c.vectors.rrf_k,
-                fusion: c.vectors.fusion,
-                vector_share: c.vectors.vector_share,
                 required: false,
             },
         }
@@ -270,7 +262,7 @@ impl Ranking {
         r.stages(judge, vectors)?;
         if let Some(on) = o.switched(&JUDGE_COMMAND) {
             r.judge.on = on;
-            if on && r.judge.command.is_none() {
+            if on && r.judge.config.command.is_none() {
                 return Err(err!(
                     "--set judge=on: no judge command: give --judge-cmd CMD or the config's [judge] command"
                 ));
@@ -278,7 +270,7 @@ impl Ranking {
         }
         if let Some(on) = o.switched(&EMBED_COMMAND) {
             r.vectors.on = on;
-            if on && r.vectors.command.is_none() {
+            if on && r.vectors.config.command.is_none() {
                 return Err(err!("--set vectors=on: {}", crate::vectors::NO_EMBEDDER));
             }
             // Asked for: a library without vectors is an error then.
@@ -291,20 +283,20 @@ impl Ranking {
     /// configuration.
     fn stages(&mut self, judge: &args::JudgeArgs, vectors: &args::VectorArgs) -> Result<()> {
         if let Some(c) = &judge.judge_cmd {
-            self.judge.command = Some(JUDGE_COMMAND.flag_text(c)?);
+            self.judge.config.command = Some(JUDGE_COMMAND.flag_text(c)?);
             self.judge.on = true;
         }
         if judge.no_judge {
             self.judge.on = false;
         }
         if let Some(c) = &vectors.embed.embed_cmd {
-            self.vectors.command = Some(EMBED_COMMAND.flag_text(c)?);
+            self.vectors.config.command = Some(EMBED_COMMAND.flag_text(c)?);
         }
         if vectors.no_vectors {
             self.vectors.on = false;
         }
         if let Some(fusion) = vectors.fusion {
-            self.vectors.fusion = fusion;
+            self.vectors.config.fusion = fusion;
         }
         Ok(())
     }

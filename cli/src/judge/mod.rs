@@ -5,7 +5,4 @@
 //! command), the literal answer comes back and `--explain` says why (docs/judge.md).
 pub mod protocol;
 pub mod rules;
-mod settings;
 pub mod verdict;
-
-pub use settings::Settings;

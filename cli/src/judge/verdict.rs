@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::protocol::{self, Item};
-use super::settings::Settings;
 use crate::line_process::{self, Event, Process};
 
 pub enum Outcome {
@@ -19,9 +18,15 @@ pub struct Verdict {
     pub outcome: Outcome,
 }
 
-/// Rates `items` with the judge `command`, everything within the timeout.
-pub fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdict {
-    let timeout = Duration::from_millis(u64::try_from(j.timeout_ms).unwrap_or(0));
+/// Rates `items` with the judge `command`, everything within `timeout_ms`, at most
+/// `concurrency` requests waiting (`[judge]`'s settings).
+pub fn run(
+    command: &str,
+    question: &str,
+    items: &[Item],
+    (timeout_ms, concurrency): (i64, i64),
+) -> Verdict {
+    let timeout = Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0));
     let deadline = Instant::now() + timeout;
     let mut process = match line_process::JUDGE.take(command) {
         Ok(p) => p,
@@ -32,7 +37,7 @@ pub fn run(command: &str, question: &str, items: &[Item], j: &Settings) -> Verdi
             }
         }
     };
-    let concurrency = usize::try_from(j.concurrency).unwrap_or(1).max(1);
+    let concurrency = usize::try_from(concurrency).unwrap_or(1).max(1);
     let verdict = rate(&mut process, question, items, concurrency, deadline);
     match verdict.outcome {
         Outcome::Done => line_process::JUDGE.give_back(process),

@@ -22,11 +22,18 @@
 //! (`Outcome::Locked`). A folder the hook cannot write (a read-only library's) keeps no
 //! state (`Outcome::NoState`), and says nothing. Entries not touched for `KEEP_DAYS` are
 //! pruned.
+//!
+//! Its SQL is in `sql/sessions/`, embedded as the library's is (`sql`): `schema.sql`
+//! makes a new file at the latest version, `migrations/` bring one of an earlier version
+//! to it, and each statement the hook runs is a file of its own, as are the two
+//! `recall status` reads (`status::sessions`).
 use std::path::{Path, PathBuf};
 
-use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use rusqlite::{named_params, Connection, ErrorCode, OpenFlags, OptionalExtension};
+use rusqlite::{Transaction, TransactionBehavior};
 
 use crate::library::sidecar;
+use crate::library::sql_file::Query;
 
 /// The longest the hook waits for a lock of the library or of this session state, whatever
 /// `busy_timeout_ms` says, so that it answers well within the agents' hook timeouts.
@@ -39,73 +46,15 @@ pub const HOOK_SESSION: &str = "RECALL_HOOK_SESSION";
 /// How long a session's entry is kept after its last use.
 pub const KEEP_DAYS: i64 = 30;
 
-const SCHEMA: &str = "
-create table if not exists sessions (
-  session text primary key,
-  -- 1 once the session's first prompt was answered (or a resumed start said it had been)
-  prompted integer not null default 0,
-  -- the transcript as last handed to capture
-  transcript text,
-  size integer,
-  mtime_ns integer,
-  -- Unix seconds of the entry's last use, for pruning
-  used_at integer not null,
-  -- the detached capture's process id while it may run (null once it ended)
-  pid integer,
-  -- the captures started for this transcript at this size and time
-  attempts integer not null default 0,
-  -- the last failed capture's error, and when (Unix seconds)
-  problem text,
-  failed_at integer,
-  -- when a capture of this session last committed (Unix seconds)
-  captured_at integer
-) without rowid;
-create index if not exists sessions_used_at on sessions(used_at);
-create table if not exists files_shown (
-  session text not null,
-  -- the file as items name it (project::file_in_checkout)
-  file text not null,
-  -- Unix seconds, for pruning
-  used_at integer not null,
-  primary key (session, file)
-) without rowid;
--- what a session start has told the agent: 'failure', with the time (ISO-8601 UTC) of the
--- newest failure it mentioned
-create table if not exists notices (
-  what text primary key,
-  at text not null
-) without rowid;
-pragma user_version = 4;
-";
+/// The files of `sql/sessions/`: `MIGRATIONS` (`(version, name, sql)`, from version 2)
+/// and one `Query` per file (`sql::SCHEMA` is `sql/sessions/schema.sql`).
+pub mod sql {
+    use crate::library::sql_file::Query;
+    include!(concat!(env!("OUT_DIR"), "/sessions.rs"));
 
-/// Version 1 had no record of the capture's process or its failures.
-const FROM_1: &str = "
-alter table sessions add column pid integer;
-alter table sessions add column attempts integer not null default 0;
-alter table sessions add column problem text;
-alter table sessions add column failed_at integer;
-";
-
-/// Version 2 had no record of the files whose memory a session was shown.
-const FROM_2: &str = "
-create table if not exists files_shown (
-  session text not null,
-  file text not null,
-  used_at integer not null,
-  primary key (session, file)
-) without rowid;
-pragma user_version = 3;
-";
-
-/// Version 3 had no time of the last capture that committed, nor any notice.
-const FROM_3: &str = "
-alter table sessions add column captured_at integer;
-create table if not exists notices (
-  what text primary key,
-  at text not null
-) without rowid;
-pragma user_version = 4;
-";
+    /// The version `schema.sql` makes and the last migration brings a file to.
+    pub const LATEST: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0 as i64;
+}
 
 /// How many captures are started for one size and time of a transcript.
 pub const ATTEMPTS: i64 = 3;
@@ -152,11 +101,11 @@ impl State {
         // polled every millisecond (SQLite's own handler sleeps up to 100 ms a time).
         conn.busy_handler(Some(wait_briefly)).map_err(classify)?;
         let version: i64 = conn
-            .query_row("pragma user_version", [], |r| r.get(0))
+            .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(classify)?;
-        if version < 4 {
+        if version < sql::LATEST {
             // A write-ahead log: a write is an append, and readers never wait.
-            let _ = conn.query_row("pragma journal_mode = wal", [], |_| Ok(()));
+            let _ = conn.pragma_update_and_check(None, "journal_mode", "wal", |_| Ok(()));
         }
         // Never synced (a sync is most of a hook's time): a power cut may take back the
         // last writes, or damage the file, which `classify` then removes. Either only
@@ -164,16 +113,22 @@ impl State {
         // capture started again.
         conn.pragma_update(None, "synchronous", "off")
             .map_err(classify)?;
-        if version < 4 {
+        if version < sql::LATEST {
             let state = State { conn, path };
             state.transaction(|conn| {
                 // Read again under the lock: another hook may have made it meanwhile.
-                let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
+                let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
                 match version {
-                    0 => conn.execute_batch(SCHEMA),
-                    1 => conn.execute_batch(&format!("{FROM_1}{FROM_2}{FROM_3}")),
-                    2 => conn.execute_batch(&format!("{FROM_2}{FROM_3}")),
-                    3 => conn.execute_batch(FROM_3),
+                    0 => conn.execute_batch(sql::SCHEMA.sql),
+                    // Each migration sets the version it brings the file to.
+                    v if (1..sql::LATEST).contains(&v) => {
+                        for (_, _, migration) in
+                            sql::MIGRATIONS.iter().filter(|m| i64::from(m.0) > version)
+                        {
+                            conn.execute_batch(migration)?;
+                        }
+                        Ok(())
+                    }
                     _ => Ok(()),
                 }
             })?;
@@ -188,26 +143,22 @@ impl State {
         &self,
         f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
     ) -> std::result::Result<T, Outcome> {
-        self.conn
-            .execute_batch("begin immediate")
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
             .map_err(|e| classify(&self.path, e))?;
-        match f(&self.conn).and_then(|t| self.conn.execute_batch("commit").map(|()| t)) {
-            Ok(t) => Ok(t),
-            Err(e) => {
-                let _ = self.conn.execute_batch("rollback");
-                Err(classify(&self.path, e))
-            }
-        }
+        // A failed `f` or commit drops `tx`, which rolls it back.
+        f(&tx)
+            .and_then(|t| tx.commit().map(|()| t))
+            .map_err(|e| classify(&self.path, e))
     }
 
     /// Runs one write on the state, then prunes old entries.
-    fn write(library: &Path, sql: &str, args: impl rusqlite::Params) -> Outcome {
+    fn write(library: &Path, query: Query, args: impl rusqlite::Params) -> Outcome {
         let state = match State::open(library) {
             Ok(s) => s,
             Err(outcome) => return outcome,
         };
         match state.transaction(|conn| {
-            let n = conn.execute(sql, args)?;
+            let n = conn.execute(query.sql, args)?;
             prune(conn)?;
             Ok(n)
         }) {
@@ -221,10 +172,8 @@ impl State {
     pub fn first_prompt(library: &Path, session: &str) -> Outcome {
         State::write(
             library,
-            "insert into sessions (session, prompted, used_at) values (?1, 1, ?2)
-             on conflict (session) do update set prompted = 1, used_at = excluded.used_at
-             where prompted = 0",
-            params![session, now()],
+            sql::FIRST_PROMPT,
+            named_params! {":session": session, ":now": now()},
         )
     }
 
@@ -239,12 +188,10 @@ impl State {
         let state = State::open(library)?;
         state.transaction(|conn| {
             let mut new = Vec::new();
-            let mut insert = conn.prepare(
-                "insert into files_shown (session, file, used_at) values (?1, ?2, ?3)
-                 on conflict do nothing",
-            )?;
+            let mut insert = conn.prepare(sql::FILE_SHOWN.sql)?;
             for file in files {
-                if insert.execute(params![session, file, now()])? == 1 {
+                let shown = named_params! {":session": session, ":file": file, ":now": now()};
+                if insert.execute(shown)? == 1 {
                     new.push(file.clone());
                 }
             }
@@ -258,9 +205,8 @@ impl State {
     pub fn resumed(library: &Path, session: &str) -> Outcome {
         State::write(
             library,
-            "insert into sessions (session, prompted, used_at) values (?1, 1, ?2)
-             on conflict (session) do update set prompted = 1, used_at = excluded.used_at",
-            params![session, now()],
+            sql::RESUMED,
+            named_params! {":session": session, ":now": now()},
         )
     }
 
@@ -285,8 +231,8 @@ impl State {
         let claim = state.transaction(|conn| {
             let row: Option<Claimed> = conn
                 .query_row(
-                    "select transcript, size, mtime_ns, pid, attempts, problem from sessions where session = ?1",
-                    [session],
+                    sql::LAST_CAPTURE.sql,
+                    named_params! {":session": session},
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
                 )
                 .optional()?;
@@ -307,20 +253,19 @@ impl State {
                 }
                 if problem.is_none() {
                     // Ended without committing and without a word (killed): said here.
+                    let problem = format!(
+                        "the capture (process {pid}) ended before it committed, without an error (killed?)"
+                    );
                     conn.execute(
-                        "update sessions set pid = null, problem = ?2, failed_at = ?3 where session = ?1",
-                        params![
-                            session,
-                            format!("the capture (process {pid}) ended before it committed, without an error (killed?)"),
-                            now()
-                        ],
+                        sql::CAPTURE_KILLED.sql,
+                        named_params! {":session": session, ":problem": problem, ":now": now()},
                     )?;
                 }
             }
             if attempts >= ATTEMPTS {
                 let problem: Option<String> = conn.query_row(
-                    "select problem from sessions where session = ?1",
-                    [session],
+                    sql::CAPTURE_PROBLEM.sql,
+                    named_params! {":session": session},
                     |r| r.get(0),
                 )?;
                 return Ok(Claim::GaveUp(problem.unwrap_or_default()));
@@ -338,14 +283,12 @@ impl State {
             };
             started = Ok(Some(pid));
             conn.execute(
-                "insert into sessions (session, transcript, size, mtime_ns, used_at, pid, attempts)
-                 values (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                 on conflict (session) do update set transcript = excluded.transcript,
-                   size = excluded.size, mtime_ns = excluded.mtime_ns, used_at = excluded.used_at,
-                   pid = excluded.pid, attempts = excluded.attempts,
-                   problem = case when ?8 then problem end,
-                   failed_at = case when ?8 then failed_at end",
-                params![session, transcript, size, mtime_ns, now(), pid, attempts + 1, same],
+                sql::CAPTURE_STARTED.sql,
+                named_params! {
+                    ":session": session, ":transcript": transcript, ":size": size,
+                    ":mtime_ns": mtime_ns, ":now": now(), ":pid": pid,
+                    ":attempts": attempts + 1, ":same": same,
+                },
             )?;
             Ok(Claim::Started(pid))
         });
@@ -373,24 +316,15 @@ impl State {
     ) -> Outcome {
         State::write(
             library,
-            "update sessions set pid = null, problem = ?2,
-               failed_at = case when ?2 is null then null else ?3 end,
-               captured_at = case when ?2 is null then ?3 else captured_at end,
-               attempts = case when ?2 is null then 0 else attempts end
-             where session = ?1 and (?4 is null or pid is null or pid = ?4)",
-            params![session, problem, now(), pid],
+            sql::CAPTURE_ENDED,
+            named_params! {":session": session, ":problem": problem, ":now": now(), ":pid": pid},
         )
     }
 
     /// Records that a session start mentioned the failures up to `at` (ISO-8601 UTC),
     /// unless a later one was mentioned already: `Changed` when this start is the one.
     pub fn mentioned(library: &Path, at: &str) -> Outcome {
-        State::write(
-            library,
-            "insert into notices (what, at) values ('failure', ?1)
-             on conflict (what) do update set at = excluded.at where excluded.at > at",
-            params![at],
-        )
+        State::write(library, sql::MENTIONED, named_params! {":at": at})
     }
 
     /// The sessions whose last capture failed or was killed (no process runs it), that
@@ -399,16 +333,10 @@ impl State {
         let Ok(state) = State::open(library) else {
             return Vec::new();
         };
-        let rows: rusqlite::Result<Vec<(String, String, Option<i64>)>> = state
-            .conn
-            .prepare(
-                "select session, transcript, pid from sessions
-                 where transcript is not null and attempts < ?1 and (problem is not null or pid is not null)
-                   and session is not ?2
-                 order by coalesce(failed_at, used_at)",
-            )
-            .and_then(|mut stmt| {
-                stmt.query_map(params![ATTEMPTS, except], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        let rows: rusqlite::Result<Vec<(String, String, Option<i64>)>> =
+            state.conn.prepare(sql::DUE.sql).and_then(|mut stmt| {
+                let due = named_params! {":attempts": ATTEMPTS, ":except": except};
+                stmt.query_map(due, |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
                     .collect()
             });
         rows.unwrap_or_default()
@@ -423,8 +351,9 @@ impl State {
 /// Drops the entries not used for `KEEP_DAYS`.
 fn prune(conn: &Connection) -> rusqlite::Result<()> {
     let before = now() - KEEP_DAYS * 86_400;
-    conn.execute("delete from sessions where used_at < ?1", [before])?;
-    conn.execute("delete from files_shown where used_at < ?1", [before])?;
+    for query in [sql::PRUNE_SESSIONS, sql::PRUNE_FILES_SHOWN] {
+        conn.execute(query.sql, named_params! {":before": before})?;
+    }
     Ok(())
 }
 
@@ -672,11 +601,10 @@ mod tests {
         )
         .unwrap();
         if version >= 2 {
-            conn.execute_batch(&format!("{FROM_1}pragma user_version = 2;"))
-                .unwrap();
+            conn.execute_batch(sql::MIGRATIONS[0].2).unwrap();
         }
         if version >= 3 {
-            conn.execute_batch(FROM_2).unwrap();
+            conn.execute_batch(sql::MIGRATIONS[1].2).unwrap();
             conn.execute(
                 "insert into files_shown values ('old', 'src/a.rs', ?1)",
                 [now()],
@@ -688,6 +616,62 @@ mod tests {
             [now()],
         )
         .unwrap();
+    }
+
+    /// The tables, columns and indexes of a state file, as SQLite describes them.
+    fn shape(conn: &Connection) -> Vec<String> {
+        let rows = |sql: &str| -> Vec<String> {
+            let mut stmt = conn.prepare(sql).unwrap();
+            let n = stmt.column_count();
+            stmt.query_map([], |r| {
+                (0..n)
+                    .map(|i| Ok(crate::library::sql_file::json(r.get_ref(i)?).to_string()))
+                    .collect::<rusqlite::Result<Vec<_>>>()
+            })
+            .unwrap()
+            .map(|row| row.unwrap().join("|"))
+            .collect()
+        };
+        let tables: Vec<String> = conn
+            .prepare("select name from sqlite_master where type = 'table' order by name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let mut shape = rows("pragma user_version");
+        for table in tables {
+            shape.push(format!("table {table}"));
+            shape.extend(rows(&format!(
+                "select name, type, \"notnull\", dflt_value, pk from pragma_table_info('{table}')"
+            )));
+            shape.extend(rows(&format!(
+                "select name, \"unique\", origin from pragma_index_list('{table}') order by name"
+            )));
+        }
+        shape
+    }
+
+    /// `schema.sql` makes what a file of version 1 becomes through every migration: a
+    /// migration added without the schema's change, or the other way round, shows here.
+    #[test]
+    fn the_schema_is_the_migrations_made_at_once() {
+        let made = Connection::open_in_memory().unwrap();
+        made.execute_batch(sql::SCHEMA.sql).unwrap();
+        let lib = library("the_schema_is_the_migrations_made_at_once");
+        state_of_version(&lib, 1);
+        let migrated = Connection::open(path_of(&lib)).unwrap();
+        migrated.execute("delete from sessions", []).unwrap();
+        for (version, name, migration) in sql::MIGRATIONS {
+            migrated.execute_batch(migration).unwrap();
+            let now: i64 = migrated
+                .pragma_query_value(None, "user_version", |r| r.get(0))
+                .unwrap();
+            assert_eq!(now, i64::from(*version), "{name} sets its version");
+        }
+        assert_eq!(shape(&migrated), shape(&made));
+        assert_eq!(sql::LATEST, 4);
+        assert!(shape(&made).contains(&"table notices".to_string()));
     }
 
     #[test]

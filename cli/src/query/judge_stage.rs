@@ -12,10 +12,10 @@ use crate::error::Result;
 use crate::judge::protocol::Item;
 use crate::judge::rules;
 use crate::judge::verdict::{run, Outcome, Verdict};
-use crate::judge::Settings;
 use crate::library::sql_file::{self, int, queries, text, Params};
 use crate::library::Library;
 use crate::settings;
+use crate::settings::Judge as Settings;
 
 /// The judge stage of a search: the literal `answer` (from `params`) as the judge shapes
 /// it, or unchanged when no judge is set. Fails only where the literal search would (the
@@ -41,7 +41,12 @@ pub fn stage(
             outcome: Outcome::Done,
         }
     } else {
-        run(command, &s.query, &c.items, j)
+        run(
+            command,
+            &s.query,
+            &c.items,
+            (j.config.timeout_ms, j.config.concurrency),
+        )
     };
     let elapsed_ms = started.elapsed().as_millis();
     // A judge that failed is not believed, even in what it rated before.
@@ -75,7 +80,7 @@ pub fn stage(
                 "the judge rated {} of {} candidates within {} ms",
                 ratings.len(),
                 c.items.len(),
-                j.timeout_ms
+                j.config.timeout_ms
             )),
         ),
         Outcome::Failed(why) => ("failed", Some(why.clone())),
@@ -154,7 +159,7 @@ fn candidates(
     limit: usize,
     j: &Settings,
 ) -> Result<Candidates> {
-    let depth = limit.max(usize::try_from(j.shortlist).unwrap_or(1));
+    let depth = limit.max(usize::try_from(j.config.shortlist).unwrap_or(1));
     let shortlist = if depth > literal.len() && literal.len() >= limit {
         let wider = with(params, &[(":limit", depth), (":max_limit", depth)]);
         // The rows of the deeper run show the vector columns, null when the channel is

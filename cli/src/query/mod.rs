@@ -7,6 +7,8 @@ pub mod changed;
 pub mod explain;
 mod file;
 mod get;
+#[cfg(test)]
+mod item_shape;
 mod judge_stage;
 mod later;
 mod params;

@@ -10,8 +10,9 @@ use serde_json::{json, Value as Json};
 use crate::error::{err, Result};
 use crate::library::sql_file::{self, int, queries, real, text, Params};
 use crate::library::Library;
+use crate::settings::Vectors as Settings;
 use crate::vectors::embedder::{self, Embedder, Failure};
-use crate::vectors::{store, Settings, NO_EMBEDDER};
+use crate::vectors::{store, NO_EMBEDDER};
 
 /// An item of the vector list: its id and its cosine distance from the query.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,11 +56,11 @@ impl Channel {
                     .collect();
                 vec![
                     (":nearest", text(Some(&Json::from(list).to_string()))),
-                    (":fusion", text(Some(v.fusion.name()))),
-                    (":vector_share", real(Some(v.vector_share))),
-                    (":rrf_k", real(Some(v.rrf_k))),
-                    (":literal_weight", real(Some(v.literal_weight))),
-                    (":vector_weight", real(Some(v.vector_weight))),
+                    (":fusion", text(Some(v.config.fusion.name()))),
+                    (":vector_share", real(Some(v.config.vector_share))),
+                    (":rrf_k", real(Some(v.config.rrf_k))),
+                    (":literal_weight", real(Some(v.config.literal_weight))),
+                    (":vector_weight", real(Some(v.config.vector_weight))),
                 ]
             }
         }
@@ -76,8 +77,8 @@ impl Channel {
                 embed_ms,
             } => json!({
                 "on": true, "model": model, "nearest": nearest.len(), "embed_ms": embed_ms,
-                "fusion": v.fusion.name(), "vector_share": v.vector_share, "rrf_k": v.rrf_k, "literal_weight": v.literal_weight,
-                "vector_weight": v.vector_weight,
+                "fusion": v.config.fusion.name(), "vector_share": v.config.vector_share, "rrf_k": v.config.rrf_k, "literal_weight": v.config.literal_weight,
+                "vector_weight": v.config.vector_weight,
             }),
         }
     }
@@ -108,7 +109,7 @@ pub fn run(
     if !v.on {
         return Ok(Channel::Off(Some("turned off (--no-vectors)".into())));
     }
-    let Some(command) = v.command.as_deref() else {
+    let Some(command) = v.config.command.as_deref() else {
         return Ok(Channel::Off(Some(NO_EMBEDDER.into())));
     };
     let Some(store) = store::read(&lib.conn)? else {
@@ -118,7 +119,7 @@ pub fn run(
         return Ok(Channel::Off(Some("the query is empty".into())));
     }
     let started = Instant::now();
-    let embedded = Embedder::start(command, v.timeout_ms).and_then(|mut e| {
+    let embedded = Embedder::start(command, v.config.timeout_ms).and_then(|mut e| {
         match e.embed(&[query.to_string()]) {
             Ok(got) => {
                 e.done();

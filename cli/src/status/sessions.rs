@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
-use crate::library::sql_file::queries;
+use crate::library::sessions::sql;
 
 /// A session whose last detached capture failed.
 #[derive(Debug, Clone, Serialize)]
@@ -47,12 +47,12 @@ pub fn read(library: &Path) -> Result<Sessions, String> {
     let read = || -> rusqlite::Result<Sessions> {
         let conn = Connection::open_with_flags(&path, flags)?;
         conn.busy_timeout(std::time::Duration::from_millis(500))?;
-        let version: i64 = conn.query_row("pragma user_version", [], |r| r.get(0))?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
         let mut s = Sessions::default();
         if version < 2 {
             return Ok(s);
         }
-        let mut stmt = conn.prepare(queries::STATUS_SESSION_FAILURES.sql)?;
+        let mut stmt = conn.prepare(sql::STATUS_FAILURES.sql)?;
         s.failed = stmt
             .query_map([], |r| {
                 let failed_at: Option<i64> = r.get("failed_at")?;
@@ -70,9 +70,7 @@ pub fn read(library: &Path) -> Result<Sessions, String> {
         // The last capture committed and the notices came with version 4.
         if version >= 4 {
             let (captured_at, mentioned): (Option<i64>, Option<String>) =
-                conn.query_row(queries::STATUS_SESSION_SUCCESS.sql, [], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })?;
+                conn.query_row(sql::STATUS_SUCCESS.sql, [], |r| Ok((r.get(0)?, r.get(1)?)))?;
             s.captured_at = captured_at.and_then(iso);
             s.mentioned = mentioned;
         }

@@ -1,4 +1,4 @@
--- `recall status`, on the session state (version 3): when a capture the hook started
+-- `recall status`, on the session state (from version 4): when a capture the hook started
 -- last committed (Unix seconds, NULL: none recorded), and the time of the newest
 -- failure a session start has mentioned (ISO-8601 UTC, NULL: none).
 select (select max(captured_at) from sessions) as captured_at,

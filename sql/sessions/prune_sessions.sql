@@ -1,0 +1,2 @@
+-- The sessions not used since :before (Unix seconds) go.
+delete from sessions where used_at < :before;
