@@ -455,7 +455,7 @@ fn the_file_s_memory_keeps_its_count_whatever_search_s_limits() {
     let notes: Vec<Value> = (0..6)
         .map(|i| {
             json!({"source": if i % 2 == 0 { "notes" } else { "agent-claude" },
-                "project": if i >= 3 && i <= 4 { "cart" } else { "shop" }, "global": i == 3,
+                "project": if (3..=4).contains(&i) { "cart" } else { "shop" }, "global": i == 3,
                 "title": format!("billing note {i}"),
                 "summary": format!("look at src/billing/tax.rs first ({i})"),
                 "occurred_at": format!("2026-11-{:02}T00:00:00Z", 10 + i)})

@@ -1,4 +1,4 @@
-//! The one table of the hook's events, as `mcp/table.rs` is of the MCP tools and
+//! The one table of the hook's events, as `serve/table.rs` is of the MCP tools and
 //! `config/table.rs` of the settings: each event's name, spelled here only (Claude Code
 //! and Codex spell them alike), how its payload is read, the handler that answers it, how
 //! its answer reaches the agent, and what the agent goes on without when it fails. The
