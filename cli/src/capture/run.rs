@@ -78,7 +78,7 @@ pub fn capture(
     done: &mut dyn FnMut(u64),
 ) -> Result<Counts> {
     let guard = interrupt::guard(
-        "capture stopped; each file is captured whole or not at all, and the files captured before it are kept"
+        "capture stopped; each file is captured whole or not at all: the files it kept stay, and the next capture reads the others again"
             .to_string(),
         None,
     )?;
@@ -89,9 +89,10 @@ pub fn capture(
     tune(conn).context("preparing the capture")?;
     let mut c = Counts::default();
     let mut seen = Seen::default();
+    let mut batch = None;
     for path in files {
         one(
-            conn, path, options, false, &mut seen, &mut c, &guard, problem, done,
+            conn, path, options, false, &mut seen, &mut c, &guard, &mut batch, problem, done,
         )?;
     }
     // The sessions captured before that the summaries of new files title, not read in
@@ -114,9 +115,13 @@ pub fn capture(
             &mut seen,
             &mut c,
             &guard,
+            &mut batch,
             problem,
             &mut |_| {},
         )?;
+    }
+    if let Some(b) = batch {
+        b.commit(&guard)?;
     }
     crate::line_process::shutdown();
     Ok(c)
@@ -142,6 +147,43 @@ fn tune(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// How long the files written in one transaction may keep it open: other recall writers
+/// get in as soon as they wait (`Batch::due`); programs that are not recall, within
+/// their busy timeout, after this at most.
+const BATCH_MS: u128 = 200;
+
+/// The files written since the capture's last commit, in one transaction: a commit a file
+/// cost more than the file's own writing (FTS5's segment of its terms, the log's frames
+/// of every page it touched), so files share one while no other writer waits
+/// (docs/capture.md#again-and-again).
+struct Batch<'c> {
+    tx: turn::WriteTx<'c>,
+    began: std::time::Instant,
+}
+
+impl<'c> Batch<'c> {
+    fn begin(conn: &'c Connection) -> Result<Batch<'c>> {
+        Ok(Batch {
+            tx: turn::immediate(conn).context("starting the capture")?,
+            began: std::time::Instant::now(),
+        })
+    }
+
+    /// Whether to commit now: another recall writer waits for the turn, or the
+    /// transaction has been open long enough.
+    fn due(&self) -> bool {
+        self.tx.waited_for() || self.began.elapsed().as_millis() >= BATCH_MS
+    }
+
+    fn commit(self, guard: &interrupt::Guard) -> Result<()> {
+        guard
+            .commit(|| self.tx.commit())
+            .context("committing the capture")?;
+        guard.rearm();
+        Ok(())
+    }
+}
+
 /// What a capture has met so far, across its files.
 #[derive(Default)]
 struct Seen {
@@ -155,19 +197,28 @@ struct Seen {
 
 /// Reads and writes one file (again, with `reread`).
 #[allow(clippy::too_many_arguments)]
-fn one(
-    conn: &Connection,
+fn one<'c>(
+    conn: &'c Connection,
     path: &Path,
     options: &Options,
     reread: bool,
     seen: &mut Seen,
     c: &mut Counts,
     guard: &interrupt::Guard,
+    batch: &mut Option<Batch<'c>>,
     problem: &mut dyn FnMut(&str),
     done: &mut dyn FnMut(u64),
 ) -> Result<()> {
+    // Files left unchanged keep no waiting writer out either.
+    if let Some(open) = batch.take() {
+        if open.due() {
+            open.commit(guard)?;
+        } else {
+            *batch = Some(open);
+        }
+    }
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    // Read (and parsed) before the write lock is taken.
+    // Read (and parsed) before the write lock is taken, when no transaction is open.
     let mut session = match read_file(conn, path, options, reread, c)? {
         Read::Session(s) => s,
         Read::Unchanged => {
@@ -205,15 +256,21 @@ fn one(
     {
         seen.owners.extend(super::titles::owners(path, &foreign));
     }
-    // Each file in its own transaction, in the writer's turn: another writer waits for
-    // at most one file of a capture.
-    let tx = turn::immediate(conn).context("starting the capture")?;
-    capture_session(&tx, *session, options, c)?;
+    // Each file whole in the writer's turn, with the files before it since the last
+    // commit: another recall writer waits for at most the file being written. A file
+    // that fails takes its transaction's files with it; the next capture reads them
+    // again. A dry run writes each file alone and keeps none.
+    let open = match batch.take() {
+        Some(b) => b,
+        None => Batch::begin(conn)?,
+    };
+    capture_session(&open.tx, *session, options, c)?;
     if !options.dry_run {
-        guard
-            .commit(|| tx.commit())
-            .context("committing the capture")?;
-        guard.rearm();
+        if open.due() {
+            open.commit(guard)?;
+        } else {
+            *batch = Some(open);
+        }
     }
     done(bytes);
     Ok(())

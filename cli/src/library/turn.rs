@@ -28,9 +28,25 @@ use super::files::sidecar;
 pub const GATE: &str = ".gate";
 pub const TURN: &str = ".turn";
 
-/// A writer's turn: held until dropped.
+/// A writer's turn: held until dropped. The gate's file is kept to tell whether another
+/// writer waits (it holds the gate while it does).
 pub struct Turn {
     _turn: File,
+    gate: File,
+}
+
+impl Turn {
+    /// Whether another recall writer waits for this turn: it holds the gate.
+    fn waited_for(&self) -> bool {
+        match self.gate.try_lock() {
+            Ok(()) => {
+                let _ = self.gate.unlock();
+                false
+            }
+            Err(TryLockError::WouldBlock) => true,
+            Err(TryLockError::Error(_)) => false,
+        }
+    }
 }
 
 fn lock_file(library: &Path, suffix: &str) -> Option<File> {
@@ -82,7 +98,7 @@ pub fn take(library: &Path, timeout: Duration) -> rusqlite::Result<Option<Turn>>
     }
     let got = wait_for(&turn, deadline, "turn");
     let _ = gate.unlock();
-    Ok(got?.then_some(Turn { _turn: turn }))
+    Ok(got?.then_some(Turn { _turn: turn, gate }))
 }
 
 /// A write transaction inside its turn; it derefs to the transaction. Dropped without
@@ -101,6 +117,12 @@ impl<'c> Deref for WriteTx<'c> {
 }
 
 impl WriteTx<'_> {
+    /// Whether another recall writer waits for the turn this transaction holds (never
+    /// where there are no turns).
+    pub fn waited_for(&self) -> bool {
+        self._turn.as_ref().is_some_and(Turn::waited_for)
+    }
+
     pub fn commit(self) -> rusqlite::Result<()> {
         let WriteTx { tx, _turn } = self;
         tx.commit()
@@ -150,6 +172,8 @@ mod tests {
             })
         };
         std::thread::sleep(Duration::from_millis(50));
+        // The holder sees the waiter.
+        assert!(first.waited_for(), "a waiting writer was not seen");
         drop(first);
         // The first writer at once wants its turn again: it gets it only after the
         // waiter's transaction.
@@ -159,6 +183,10 @@ mod tests {
         assert!(
             waiter_done <= got_again,
             "the writer that let go took its turn again first"
+        );
+        assert!(
+            !again.waited_for(),
+            "a writer was seen waiting where none does"
         );
         drop(again);
         // Past the timeout, the wait fails as SQLite's busy timeout does.
