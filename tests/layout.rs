@@ -948,6 +948,23 @@ fn names_spelled(src: &str, names: &[&str]) -> Vec<(String, usize)> {
         .collect()
 }
 
+/// Where the files under `dirs`, but `table`, spell one of `names` in code.
+fn spelled_outside(dirs: &[&str], table: &str, names: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for dir in dirs {
+        for path in rust_files(&root().join(dir)) {
+            if path.ends_with(table) {
+                continue;
+            }
+            let src = std::fs::read_to_string(&path).expect("source");
+            for (name, line) in names_spelled(&src, names) {
+                found.push(format!("{}:{line}: {name:?}", path.display()));
+            }
+        }
+    }
+    found
+}
+
 /// A tool's name is spelled once, in the table of tools: the catalog, the server's
 /// dispatch, its signals, the tools' answers and the review page's actions read it from
 /// there.
@@ -957,18 +974,11 @@ fn the_tools_names_are_spelled_only_in_their_table() {
         .iter()
         .map(|t| t.name)
         .collect();
-    let mut found = Vec::new();
-    for dir in ["cli/src/mcp", "cli/src/serve", "cli/src/ui"] {
-        for path in rust_files(&root().join(dir)) {
-            if path.ends_with("serve/table.rs") {
-                continue;
-            }
-            let src = std::fs::read_to_string(&path).expect("source");
-            for (name, line) in names_spelled(&src, &names) {
-                found.push(format!("{}:{line}: {name:?}", path.display()));
-            }
-        }
-    }
+    let found = spelled_outside(
+        &["cli/src/mcp", "cli/src/serve", "cli/src/ui"],
+        "serve/table.rs",
+        &names,
+    );
     assert!(
         found.is_empty(),
         "tools' names spelled outside cli/src/serve/table.rs (read them from its table):\n  {}",
@@ -993,16 +1003,7 @@ fn the_hook_events_names_are_spelled_only_in_their_table() {
     ] {
         assert!(names.contains(&name), "{name} is not in the hook's table");
     }
-    let mut found = Vec::new();
-    for path in rust_files(&root().join("cli/src/hook")) {
-        if path.ends_with("hook/table.rs") {
-            continue;
-        }
-        let src = std::fs::read_to_string(&path).expect("source");
-        for (name, line) in names_spelled(&src, &names) {
-            found.push(format!("{}:{line}: {name:?}", path.display()));
-        }
-    }
+    let found = spelled_outside(&["cli/src/hook"], "hook/table.rs", &names);
     assert!(
         found.is_empty(),
         "hook events' names spelled outside cli/src/hook/table.rs (read them from its table):\n  {}",

@@ -245,6 +245,20 @@ pub fn time_of(v: &serde_json::Value) -> Option<DateTime<Utc>> {
         .and_then(recall_core::time::parse_datetime)
 }
 
+/// A tool result's content: text, or the text blocks of a list (both agents write
+/// both).
+pub fn content_text(content: Option<&serde_json::Value>) -> String {
+    match content {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(serde_json::Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
 /// A tool's input as the transcript shows it: its text when it is one string field,
 /// else its JSON.
 pub fn shown_input(input: &serde_json::Value) -> String {

@@ -20,7 +20,9 @@ use serde_json::Value;
 
 use crate::capture::lines::Lines;
 use crate::capture::noise;
-use crate::capture::{person_text, shown_input, time_of, Agent, Event, Record, Session};
+use crate::capture::{
+    content_text, person_text, shown_input, time_of, Agent, Event, Record, Session,
+};
 
 /// Codex's part of capture: its rollouts are kept by date, not by working folder, and
 /// tell no project folder but their own.
@@ -559,12 +561,7 @@ fn patched_files(patch: &str) -> Vec<String> {
 /// `metadata.exit_code` (before 0.40), or a list of content items (later versions).
 fn output(v: Option<&Value>) -> (String, Option<i64>) {
     let raw = match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Some(Value::String(_) | Value::Array(_)) => content_text(v),
         Some(Value::Object(_)) => v.map(|v| v.to_string()).unwrap_or_default(),
         _ => return (String::new(), None),
     };

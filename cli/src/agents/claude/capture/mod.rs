@@ -11,7 +11,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::capture::lines::Lines;
-use crate::capture::{noise, person_text, shown_input, time_of, Agent, Event, Record, Session};
+use crate::capture::{
+    content_text, noise, person_text, shown_input, time_of, Agent, Event, Record, Session,
+};
 
 pub use crate::agents::claude::KNOWN_OTHER;
 
@@ -312,7 +314,7 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
             }))
         }
         Some("tool_result") => {
-            let text = result_text(b.get("content"));
+            let text = content_text(b.get("content"));
             Ok(Some(Event::ToolResult {
                 exit: crate::capture::errors::claude_exit(&text),
                 text,
@@ -326,18 +328,5 @@ fn block(role: &str, b: &Value) -> Result<Option<Event>, String> {
         Some("thinking" | "redacted_thinking" | "image" | "document") => Ok(None),
         Some(other) => Err(format!("block:{other}")),
         None => Err("block without type".to_string()),
-    }
-}
-
-/// A tool result's content: text, or the text blocks of a list.
-fn result_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
     }
 }
