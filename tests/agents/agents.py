@@ -121,10 +121,14 @@ class Codex:
     # Files Codex's own program makes in CODEX_HOME when setup asks `codex app-server` for
     # its hooks (docs/cli.md), as seen with 0.169: its SQLite databases' WAL and shared
     # memory files (state_5, logs_2, goals_1, memories_1, queue_1), a lock under tmp/ and
-    # git scratch under .tmp/. Any run of Codex makes them; none is a file of recall's.
+    # git scratch under .tmp/; from 0.171 also the staging of its plugin marketplace under
+    # .tmp/.staging/ and that staging's cleanup lock. Any run of Codex makes them; none is
+    # a file of recall's.
     OWN_FILES = (r"\.codex/[a-z]+_\d+\.sqlite(-wal|-shm)?", r"\.codex/installation_id",
                  r"\.codex/tmp/arg0-linux/codex-arg0\w+/\.lock",
-                 r"\.codex/\.tmp/git-\w+/HEAD")
+                 r"\.codex/\.tmp/git-\w+/HEAD",
+                 r"\.codex/\.tmp/\.staging-cleanup\.lock",
+                 r"\.codex/\.tmp/\.staging/marketplace-[\w-]+/.+")
     KEY = "STANDIN_API_KEY"
 
     def __init__(self, run, standin):

@@ -30,7 +30,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PINNED = ROOT / "target/agents/codex-0.169.0/node_modules/.bin/codex"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import install  # noqa: E402  (beside this file: the pinned versions, written once)
+
+CODEX = install.pinned()["codex"]
+PINNED_FOLDER = ROOT / "target/agents" / f"codex-{CODEX['version']}"
+PINNED = Path(install.binary("codex", str(PINNED_FOLDER)))
 TITLE = "Kestrel import lock released after each batch"
 
 
@@ -188,7 +193,7 @@ def main():
     codex = Path(a.codex)
     if not codex.exists():
         print(f"codex_trust: no Codex at {codex}: install it (the real-agent suite does: "
-              "npm install --prefix target/agents/codex-0.169.0 @openai/codex@0.169.0)")
+              f"npm install --prefix {PINNED_FOLDER.relative_to(ROOT)} {CODEX['package']}@{CODEX['version']})")
         return 2
     failures = []
 
