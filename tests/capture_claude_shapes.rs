@@ -113,7 +113,7 @@ fn helper_calls_and_sessions_without_work_make_no_items() {
         "orders-customer-index",
         "orders-customer-index",
         "Add swagger definition for the OrderStatus enum",
-        "Fetch the raw content of these files from GitHub: - atlas/db/schema.sql",
+        "Fetch the raw content of these files from GitHub: atlas/db/schema.sql",
         "Port the clock applet to the new panel API",
         "Find clock applet examples",
         "Map the orders migrations",
@@ -158,10 +158,16 @@ fn the_persons_title_then_the_agents_then_a_request() {
         .unwrap();
     assert_eq!(by("swagger page"), vec![ai]);
     // No title record: the request, not the IDE wrapper nor the go-on before it, and the
-    // line cut at its colon goes on with what follows.
+    // line cut at its colon goes on with what follows, a list's line without its bullet.
     let fetch = prompt_of("7a1e0c00-0000-4000-8000-000000000003.jsonl", "Fetch");
     let mut lines = fetch.lines().filter(|l| !l.trim().is_empty());
-    let want = format!("{} {}", lines.next().unwrap(), lines.next().unwrap());
+    let first = lines.next().unwrap();
+    let next = lines.next().unwrap().trim();
+    assert!(
+        next.starts_with("- "),
+        "the fixture's line after the colon is a list's: {next}"
+    );
+    let want = format!("{first} {}", &next[2..]);
     assert_eq!(by("raw content"), vec![want]);
 }
 

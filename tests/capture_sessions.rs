@@ -996,3 +996,99 @@ fn a_resumed_conversation_going_on_with_a_reply_is_titled_by_what_it_continues()
     want.sort();
     assert_eq!(titles(&lib), want, "{doc}");
 }
+
+/// Class: a segment the agent worked in after compacting the conversation, with no new
+/// request, is titled by its summary (the agent's recap of the earlier work); the
+/// summary's template headings ("1. Primary Request and Intent", as Claude Code 2.0 to
+/// 2.1 write it, plain or as a Markdown heading) name no work, the text under the first
+/// one does.
+#[test]
+fn a_compacted_conversation_is_titled_by_its_summary_not_its_headings() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("projects/-work-cache");
+    // (the summary after "Summary:", the title wanted)
+    let cases: &[(&str, &str)] = &[
+        (
+            "1. Primary Request and Intent:\n   The user asked to move the session cache to Redis and keep the old keys readable.\n\n2. Key Technical Concepts:\n   - Redis\n",
+            "The user asked to move the session cache to Redis and keep the old keys readable.",
+        ),
+        (
+            "## 1. Primary Request and Intent\n\nThe user wants to:\n- Build a scraper for the cricket score pages\n- Keep it under a minute a run\n\n## 2. Key Technical Concepts\n- Selenium\n",
+            "Build a scraper for the cricket score pages",
+        ),
+        (
+            "**1. Primary Request and Intent:**\nRename the billing module to invoicing across the workspace.\n\n**7. Pending Tasks:**\n- none\n",
+            "Rename the billing module to invoicing across the workspace.",
+        ),
+        (
+            "## 1. Primary Request and Intent\n\n**Main Request:** Fix the **holographic** header on desktop\n",
+            "Main Request: Fix the holographic header on desktop",
+        ),
+    ];
+    let mut paths = Vec::new();
+    for (i, (summary, _)) in cases.iter().enumerate() {
+        let session = format!("c0c0a000-0000-4000-8000-00000000000{i}");
+        let mut c = Claude::new(&session, "/work/cache");
+        c.ask(
+            &format!("a{i}"),
+            "2026-03-01T09:00:00Z",
+            "look at the session cache",
+        )
+        .run(
+            &format!("b{i}"),
+            "2026-03-01T09:01:00Z",
+            "redis-cli ping",
+            "PONG",
+        )
+        .answer(
+            &format!("c{i}"),
+            "2026-03-01T09:02:00Z",
+            "The cache is in memory today.",
+        );
+        // Hours later, the conversation goes on from its summary, with no new request.
+        c.raw(json!({
+            "parentUuid": null, "isSidechain": false, "userType": "external",
+            "cwd": "/work/cache", "sessionId": session, "version": "2.1.328",
+            "gitBranch": "main", "type": "user", "isCompactSummary": true,
+            "isVisibleInTranscriptOnly": true, "uuid": format!("s{i}"),
+            "timestamp": "2026-03-01T14:00:00Z",
+            "message": {"role": "user", "content": format!(
+                "This session is being continued from a previous conversation that ran out \
+                 of context. The conversation is summarized below:\nAnalysis:\nThe earlier \
+                 turns looked at the cache.\n\nSummary:\n{summary}")},
+        }));
+        c.last = Some(format!("s{i}"));
+        c.run(
+            &format!("d{i}"),
+            "2026-03-01T14:01:00Z",
+            "cargo test -p cache",
+            "ok",
+        )
+        .answer(
+            &format!("e{i}"),
+            "2026-03-01T14:02:00Z",
+            "Done: the tests pass.",
+        );
+        paths.push(c.write(&dir.join(format!("{session}.jsonl"))));
+    }
+    let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let (code, out) = capture(&lib, &refs);
+    assert_eq!(code, 0, "{out}");
+    let got = titles(&lib);
+    for (_, want) in cases {
+        assert!(
+            got.iter().any(|t| t == want),
+            "no item titled {want:?}: {got:?}"
+        );
+    }
+    for heading in [
+        "Primary Request and Intent",
+        "Key Technical Concepts",
+        "Pending Tasks",
+    ] {
+        assert!(
+            got.iter().all(|t| !t.contains(heading)),
+            "a title holds the summary's heading {heading:?}: {got:?}"
+        );
+    }
+}

@@ -142,12 +142,14 @@ pub fn item_of(
     let summary_record = super::titles::of_segment(session, segment);
     let recap_line = || {
         segment.iter().find_map(|r| match &r.event {
-            // Its first line of content, not a heading ("1. Primary Request and Intent:").
+            // Its first line of content, not a heading ("1. Primary Request and Intent:",
+            // "## 1. Primary Request and Intent", "**7. Pending Tasks:**").
             Event::Recap(t) => t
                 .lines()
                 .map(|l| l.trim().trim_start_matches(['#', '*', '-', ' ']).trim())
-                .find(|l| l.chars().count() > 12 && !l.ends_with(':'))
-                .map(str::to_string),
+                .find(|l| l.chars().count() > 12 && !l.ends_with(':') && !noise::summary_heading(l))
+                // Markdown's bold marks are no text of a title ("**Main Request:** …").
+                .map(|l| l.replace("**", "")),
             _ => None,
         })
     };

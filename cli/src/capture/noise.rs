@@ -404,8 +404,14 @@ pub fn title_line(text: &str) -> String {
         .filter(|l| !l.is_empty())
         .collect();
     // An acknowledgment or a greeting above the request ("わかった。", "ok", "hello").
-    let says_nothing =
-        |l: &str| wordless(l) || lone_word(l) || go_on(l) || small_talk(l) || few_signs(l);
+    let says_nothing = |l: &str| {
+        wordless(l)
+            || lone_word(l)
+            || go_on(l)
+            || small_talk(l)
+            || few_signs(l)
+            || summary_heading(l)
+    };
     let skip = all
         .iter()
         .take(4)
@@ -416,7 +422,7 @@ pub fn title_line(text: &str) -> String {
     if first.ends_with(':') {
         // What follows, passing over a ruler (`=====`) or a brace.
         if let Some(next) = lines.find(|l| l.chars().any(char::is_alphanumeric)) {
-            return format!("{first} {next}");
+            return format!("{first} {}", unbulleted(next));
         }
     } else if slight_line(&first) && !lone_word_of_letters(&first) {
         // A short request pointing at what is pasted below it ("fix this error", then
@@ -537,6 +543,45 @@ fn lone_word_of_letters(line: &str) -> bool {
         .filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2)
         .count();
     words <= 1 && !line.chars().any(ideographic)
+}
+
+/// The headings of the summary Claude Code writes of a conversation it compacts
+/// ("1. Primary Request and Intent:", "## 7. Pending Tasks"): its template's, which name
+/// no work; the text under them does.
+const SUMMARY_HEADINGS: &[&str] = &[
+    "primary request and intent",
+    "key technical concepts",
+    "files and code sections",
+    "errors and fixes",
+    "problem solving",
+    "all user messages",
+    "pending tasks",
+    "current work",
+    "optional next step",
+];
+
+/// A line that is one of `SUMMARY_HEADINGS`, numbered, marked as a heading or bold, with
+/// or without its colon.
+pub fn summary_heading(line: &str) -> bool {
+    let t = line.trim_start_matches('#').trim().trim_matches('*').trim();
+    let t = t
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches(['.', ')'])
+        .trim();
+    let t = t
+        .trim_matches('*')
+        .trim_end_matches(':')
+        .trim_matches('*')
+        .trim();
+    SUMMARY_HEADINGS.iter().any(|h| t.eq_ignore_ascii_case(h))
+}
+
+/// A line of a list without its bullet (`- Build the importer` → `Build the importer`).
+fn unbulleted(line: &str) -> &str {
+    ["- ", "* ", "• "]
+        .iter()
+        .find_map(|b| line.strip_prefix(b))
+        .unwrap_or(line)
 }
 
 /// A line of one word in a script written with spaces (`aaa`, `user`, `Looking`).
@@ -704,8 +749,49 @@ mod tests {
     fn titles_and_private_spans() {
         assert_eq!(
             title_line("Fetch these files from GitHub:\n\n- a.rs\n- b.rs"),
-            "Fetch these files from GitHub: - a.rs"
+            "Fetch these files from GitHub: a.rs"
         );
+        // The headings of a compacted conversation's summary name no work: the text under
+        // the first one does, without its bullet.
+        for (text, want) in [
+            (
+                "## 1. Primary Request and Intent\n\nThe user wants to:\n- Build the importer for **T20** markets\n- Keep it fast",
+                "The user wants to: Build the importer for **T20** markets",
+            ),
+            (
+                "1. Primary Request and Intent:\n   The user asked to move the cache to Redis.",
+                "The user asked to move the cache to Redis.",
+            ),
+            (
+                "**Primary Request and Intent**\nRename the billing module",
+                "Rename the billing module",
+            ),
+            (
+                "### 7) Pending Tasks:\nShip the release notes",
+                "Ship the release notes",
+            ),
+            // Headings that name work stay.
+            ("## Fixed! WebGL graphics now render", "## Fixed! WebGL graphics now render"),
+            ("1. Clone the repository:\n- git clone x", "1. Clone the repository: git clone x"),
+            ("Primary request handling in the router", "Primary request handling in the router"),
+        ] {
+            assert_eq!(title_line(text), want, "{text:?}");
+        }
+        for heading in [
+            "Current Work:",
+            "## 8. Current Work",
+            "**9. Optional Next Step:**",
+            "4. Errors and fixes",
+        ] {
+            assert!(summary_heading(heading), "{heading}");
+        }
+        for not in [
+            "Current work on the parser",
+            "8. Current",
+            "Errors and fixes in the CLI",
+        ] {
+            assert!(!summary_heading(not), "{not}");
+        }
         assert_eq!(title_line("Fix the build\nmore"), "Fix the build");
         assert_eq!(title_line("Note:"), "Note:");
         assert_eq!(
