@@ -12,22 +12,25 @@ use serde_json::{json, Value};
 use crate::common::cli::{Ran, TempLib};
 
 /// One shell call of a session: its command, what it printed, whether it failed.
-struct Call<'a> {
-    command: &'a str,
-    output: &'a str,
-    failed: bool,
+pub(crate) struct Call<'a> {
+    pub command: &'a str,
+    pub output: &'a str,
+    pub failed: bool,
 }
 
-/// A Claude Code session in `cwd` on day `day`: the request, an `Edit` of each of
-/// `edited`, the shell calls (a failed one's result as Claude Code writes it, `is_error`
-/// and `Exit code N` first), the answer.
-fn session(
+/// A Claude Code session in `cwd` on day `day`, in its transcript's record shapes: the
+/// request, an `Edit` of each of `edited` (its tool result in the next user record), the
+/// shell calls (a failed one's result as Claude Code writes it, `is_error` and `Exit code
+/// N` first), the final answer. The transcripts of the session hook's tests.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn session(
     path: &Path,
     id: &str,
     cwd: &Path,
     request: &str,
     edited: &[PathBuf],
     calls: &[Call],
+    answer: &str,
     day: u32,
 ) {
     let at = |minute: usize| format!("2026-11-{day:02}T10:{minute:02}:00.000Z");
@@ -86,7 +89,7 @@ fn session(
         "assistant",
         58,
         json!({"role": "assistant", "model": "claude-sonnet-4-5",
-            "content": [{"type": "text", "text": "Done."}]}),
+            "content": [{"type": "text", "text": answer}]}),
     ));
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
@@ -159,7 +162,7 @@ fn captured() -> (TempLib, PathBuf) {
     ];
     for (id, request, edited, calls, day) in &days {
         let path = lib.path(&format!("{id}.jsonl"));
-        session(&path, id, &top, request, edited, calls, *day);
+        session(&path, id, &top, request, edited, calls, "Done.", *day);
         lib.run(&["capture", path.to_str().unwrap()]).ok();
     }
     (lib, top)

@@ -21,8 +21,7 @@ fn checkout(lib: &TempLib, dir: &str) -> PathBuf {
     top
 }
 
-/// A Claude Code session in `cwd`, in its transcript's record shapes: the request, an
-/// `Edit` of each of `edited` (its tool result in the next user record), the final answer.
+/// A Claude Code session in `cwd` that edited `edited` and ran no command.
 fn claude_session(
     path: &Path,
     session: &str,
@@ -32,44 +31,7 @@ fn claude_session(
     answer: &str,
     day: u32,
 ) {
-    let at = |minute: u32| format!("2026-11-{day:02}T10:{minute:02}:00.000Z");
-    let record = |kind: &str, minute: u32, message: Value| {
-        json!({"type": kind, "sessionId": session, "cwd": cwd, "timestamp": at(minute),
-            "isSidechain": false, "userType": "external", "version": "2.0.31",
-            "gitBranch": "main", "uuid": format!("{session}-{kind}-{minute}"),
-            "message": message})
-        .to_string()
-    };
-    let mut lines = vec![record(
-        "user",
-        0,
-        json!({"role": "user", "content": request}),
-    )];
-    for (i, file) in edited.iter().enumerate() {
-        let minute = 1 + 2 * i as u32;
-        let id = format!("toolu_{session}{i}");
-        lines.push(record(
-            "assistant",
-            minute,
-            json!({"role": "assistant", "model": "claude-sonnet-4-5", "content": [
-                {"type": "tool_use", "id": id, "name": "Edit",
-                 "input": {"file_path": file, "old_string": "round(total)", "new_string": "round(line)"}}]}),
-        ));
-        lines.push(record(
-            "user",
-            minute + 1,
-            json!({"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": id,
-                 "content": format!("The file {} has been updated.", file.display())}]}),
-        ));
-    }
-    lines.push(record(
-        "assistant",
-        50,
-        json!({"role": "assistant", "model": "claude-sonnet-4-5",
-            "content": [{"type": "text", "text": answer}]}),
-    ));
-    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+    crate::hook_actions::session(path, session, cwd, request, edited, &[], answer, day);
 }
 
 /// A library holding two captured Claude Code sessions of project `shop` (checked out at
