@@ -273,49 +273,74 @@ fn print_sessions(columns: &[(String, SessionReport)]) {
     print_session_table(&per_tag, false);
 }
 
+/// The session-level table: hits and recalls of the evidence sessions, then the count of
+/// questions.
 fn print_session_table(columns: &[(String, SessionSummary)], diff: bool) {
+    let metrics: [(&str, Metric<SessionSummary>); 8] = [
+        ("hit@1", |s| asked(s, s.hit_at_1)),
+        ("hit@5", |s| asked(s, s.hit_at_5)),
+        ("hit@10", |s| asked(s, s.hit_at_10)),
+        ("Recall@5", |s| asked(s, s.recall_at_5)),
+        ("Recall@10", |s| asked(s, s.recall_at_10)),
+        ("evidence-recall@5", |s| asked(s, s.evidence_recall_at_5)),
+        ("evidence-recall@10", |s| asked(s, s.evidence_recall_at_10)),
+        ("MRR", |s| asked(s, s.mrr)),
+    ];
+    let counts: [(&str, Count<SessionSummary>); 1] = [("questions", |s| s.questions)];
+    print_columns(columns, diff, 18, &metrics, &counts);
+}
+
+/// A session-level figure: none for a column without questions.
+fn asked(s: &SessionSummary, v: f64) -> Option<f64> {
+    (s.questions > 0).then_some(v)
+}
+
+/// A table's figure of a column (None: `-`), and a count.
+type Metric<S> = fn(&S) -> Option<f64>;
+type Count<S> = fn(&S) -> usize;
+
+/// Metrics down, one column per label (`-` where a column has no figure), then counts;
+/// with `diff`, columns after the first also show the difference to the first.
+fn print_columns<S>(
+    columns: &[(String, S)],
+    diff: bool,
+    name_width: usize,
+    metrics: &[(&str, Metric<S>)],
+    counts: &[(&str, Count<S>)],
+) {
     let width = columns
         .iter()
         .map(|(l, _)| l.chars().count())
         .max()
         .unwrap_or(8)
         .max(16);
-    let mut header = format!("{:<18}", "");
+    let mut header = format!("{:<name_width$}", "");
     for (label, _) in columns {
         header.push_str(&format!(" {label:>width$}"));
     }
     say!("{header}");
-    type Metric = fn(&SessionSummary) -> f64;
-    let rows: [(&str, Metric); 8] = [
-        ("hit@1", |s| s.hit_at_1),
-        ("hit@5", |s| s.hit_at_5),
-        ("hit@10", |s| s.hit_at_10),
-        ("Recall@5", |s| s.recall_at_5),
-        ("Recall@10", |s| s.recall_at_10),
-        ("evidence-recall@5", |s| s.evidence_recall_at_5),
-        ("evidence-recall@10", |s| s.evidence_recall_at_10),
-        ("MRR", |s| s.mrr),
-    ];
-    let first = &columns[0].1;
-    for (name, get) in rows {
-        let mut line = format!("{name:<18}");
+    let Some((_, first)) = columns.first() else {
+        return;
+    };
+    for (name, get) in metrics {
+        let mut line = format!("{name:<name_width$}");
         for (i, (_, s)) in columns.iter().enumerate() {
-            let cell = if s.questions == 0 {
-                "-".to_string()
-            } else if i > 0 && diff && first.questions > 0 {
-                format!("{:.3} ({:+.3})", get(s), get(s) - get(first))
-            } else {
-                format!("{:.3}", get(s))
+            let cell = match (get(s), get(first)) {
+                (None, _) => "-".to_string(),
+                (Some(v), Some(f)) if i > 0 && diff => format!("{v:.3} ({:+.3})", v - f),
+                (Some(v), _) => format!("{v:.3}"),
             };
             line.push_str(&format!(" {cell:>width$}"));
         }
         say!("{line}");
     }
-    let mut line = format!("{:<18}", "questions");
-    for (_, s) in columns {
-        line.push_str(&format!(" {:>width$}", s.questions));
+    for (name, get) in counts {
+        let mut line = format!("{name:<name_width$}");
+        for (_, s) in columns {
+            line.push_str(&format!(" {:>width$}", get(s)));
+        }
+        say!("{line}");
     }
-    say!("{line}");
 }
 
 /// `--set key=v1,v2` (repeatable) times the libraries: every combination, in order. Each
@@ -399,27 +424,15 @@ fn warn_fallbacks(columns: &[Column]) {
     }
 }
 
-/// Metrics down, one column per label; with `diff`, columns after the first also show
-/// the difference to the first.
 /// An average over the cases that expect ids: none, no figure.
 fn expecting(s: &Summary, v: f64) -> Option<f64> {
     (s.expecting > 0).then_some(v)
 }
 
+/// The case-level table: the ranking's figures, then the counts ("fell back" only where
+/// a column has one).
 fn print_table(columns: &[(String, Summary)], diff: bool) {
-    let width = columns
-        .iter()
-        .map(|(l, _)| l.chars().count())
-        .max()
-        .unwrap_or(8)
-        .max(16);
-    let mut header = format!("{:<12}", "");
-    for (label, _) in columns {
-        header.push_str(&format!(" {label:>width$}"));
-    }
-    say!("{header}");
-    type Metric = fn(&Summary) -> Option<f64>;
-    let rows: [(&str, Metric); 8] = [
+    let metrics: [(&str, Metric<Summary>); 8] = [
         ("Recall@1", |s| expecting(s, s.recall_at_1)),
         ("Recall@5", |s| expecting(s, s.recall_at_5)),
         ("Recall@10", |s| expecting(s, s.recall_at_10)),
@@ -429,38 +442,16 @@ fn print_table(columns: &[(String, Summary)], diff: bool) {
         ("answered", |s| s.answered_share),
         ("empty", |s| s.empty_share),
     ];
-    let first = &columns[0].1;
-    for (name, get) in rows {
-        let mut line = format!("{name:<12}");
-        for (i, (_, s)) in columns.iter().enumerate() {
-            let cell = match (get(s), get(first)) {
-                (None, _) => "-".to_string(),
-                (Some(v), Some(f)) if i > 0 && diff => format!("{v:.3} ({:+.3})", v - f),
-                (Some(v), _) => format!("{v:.3}"),
-            };
-            line.push_str(&format!(" {cell:>width$}"));
-        }
-        say!("{line}");
-    }
-    type Count = fn(&Summary) -> usize;
-    let counts: [(&str, Count); 4] = [
+    let mut counts: Vec<(&str, Count<Summary>)> = vec![
         ("must-not", |s| s.must_not_violations),
         ("shown", |s| s.shown),
         ("cases", |s| s.cases),
         ("expect []", |s| s.expect_nothing_cases),
     ];
-    let fell_back: [(&str, Count); 1] = [("fell back", |s| s.fell_back)];
-    let any_fell_back = columns.iter().any(|(_, s)| s.fell_back > 0);
-    let counts = counts
-        .into_iter()
-        .chain(fell_back.into_iter().filter(|_| any_fell_back));
-    for (name, get) in counts {
-        let mut line = format!("{name:<12}");
-        for (_, s) in columns {
-            line.push_str(&format!(" {:>width$}", get(s)));
-        }
-        say!("{line}");
+    if columns.iter().any(|(_, s)| s.fell_back > 0) {
+        counts.push(("fell back", |s| s.fell_back));
     }
+    print_columns(columns, diff, 12, &metrics, &counts);
 }
 
 fn print_worst(c: &Column, n: usize) {
