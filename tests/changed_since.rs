@@ -478,9 +478,9 @@ fn the_hook_marks_each_item_line() {
     }
 }
 
-/// A fake `git` first on the PATH that logs each run, then runs the real one; and a PATH
-/// without git at all.
-fn paths(lib: &TempLib) -> (String, PathBuf, String) {
+/// A `git` of the test's own in folder `name`, a shell script made by `body` from the
+/// real git's path; the PATH with it first.
+fn fake_git(lib: &TempLib, name: &str, body: impl Fn(&str) -> String) -> String {
     let real = String::from_utf8(
         Command::new("sh")
             .args(["-c", "command -v git"])
@@ -491,21 +491,25 @@ fn paths(lib: &TempLib) -> (String, PathBuf, String) {
     .unwrap()
     .trim()
     .to_string();
-    let bin = lib.path("fakebin");
+    let bin = lib.path(name);
     std::fs::create_dir_all(&bin).unwrap();
-    let log = lib.path("git.log");
     let script = bin.join("git");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{real}' \"$@\"\n",
-            log.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&script, format!("#!/bin/sh\n{}", body(&real))).unwrap();
     let _ = Command::new("chmod").arg("+x").arg(&script).status();
-    let system = std::env::var("PATH").unwrap_or_default();
-    let with_fake = format!("{}:{system}", bin.display());
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// A fake `git` first on the PATH that logs each run, then runs the real one; and a PATH
+/// without git at all.
+fn paths(lib: &TempLib) -> (String, PathBuf, String) {
+    let log = lib.path("git.log");
+    let with_fake = fake_git(lib, "fakebin", |real| {
+        format!("echo \"$*\" >> '{}'\nexec '{real}' \"$@\"\n", log.display())
+    });
     // No git: only the folders without one.
     let empty = lib.path("nogit");
     std::fs::create_dir_all(&empty).unwrap();
@@ -640,32 +644,11 @@ fn without_git_the_modification_time_decides() {
 #[test]
 fn a_slow_history_is_cut_at_its_deadline() {
     let (lib, top, _) = repository();
-    let real = String::from_utf8(
-        Command::new("sh")
-            .args(["-c", "command -v git"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap()
-    .trim()
-    .to_string();
-    let bin = lib.path("slowbin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = bin.join("git");
-    std::fs::write(
-        &script,
+    let path = fake_git(&lib, "slowbin", |real| {
         format!(
-            "#!/bin/sh\ncase \" $* \" in\n*' log '*) echo '@1798761600'; echo 'src/c.rs'; sleep 30; echo '@1798761600'; echo 'src/d.rs';;\n*) exec '{real}' \"$@\";;\nesac\n"
-        ),
-    )
-    .unwrap();
-    let _ = Command::new("chmod").arg("+x").arg(&script).status();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+            "case \" $* \" in\n*' log '*) echo '@1798761600'; echo 'src/c.rs'; sleep 30; echo '@1798761600'; echo 'src/d.rs';;\n*) exec '{real}' \"$@\";;\nesac\n"
+        )
+    });
     let out = Ran::from(
         lib.command()
             .current_dir(&top)
