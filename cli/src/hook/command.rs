@@ -10,6 +10,7 @@
 //! `MATCH` on the atoms finds the candidates by the masked line's plain words, newest
 //! first, and the rule checks each atom line of them. How a command went is read from the
 //! item's transcript: the result of the call that ran it.
+use rusqlite::types::Value;
 use serde_json::json;
 
 use super::answer::{fields, item_line, Answer};
@@ -19,6 +20,7 @@ use crate::args::HookArgs;
 use crate::capture::errors;
 use crate::error::Result;
 use crate::library::sessions::State;
+use crate::library::sql_file::{self, queries};
 use crate::project::project_of;
 use crate::query::changed::{self, Here};
 use crate::query::rows::Listed;
@@ -32,17 +34,6 @@ const CANDIDATES: i64 = 200;
 /// After a failure, how many of the later sessions that ran the command are read for
 /// one where it worked (each a read of its transcript).
 const FIX_LOOKS: usize = 10;
-
-/// The candidates: items of the project (and the global ones) whose atoms hold every
-/// word, newest first.
-const CANDIDATES_SQL: &str = "
-select i.id, i.occurred_at, i.title, i.project, i.source, i.kind, i.global, i.atoms
-from items as i
-where i.id in (select rowid from items_fts where items_fts match :match
-               order by rowid desc limit :candidates)
-  and (:project is null or i.project = :project or i.global = 1)
-  and recall_source_allowed(i.source, :sources)
-order by i.occurred_at desc, i.id desc";
 
 /// An earlier item with an atom line that is the same under the rule.
 struct Found {
@@ -250,37 +241,23 @@ fn candidates(
         return Ok(Vec::new());
     }
     let phrases: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-    let query = format!("{{atoms}} : ({})", phrases.join(" AND "));
-    let failed =
-        |e: rusqlite::Error| crate::error::Error::sqlite("reading the earlier commands", &e);
-    let mut stmt = lib.conn.prepare_cached(CANDIDATES_SQL).map_err(failed)?;
-    let rows = stmt.query_map(
-        rusqlite::named_params! {
-            ":match": query, ":candidates": CANDIDATES, ":project": project, ":sources": sources,
-        },
-        |r| {
-            Ok((
-                Listed {
-                    id: r.get(0)?,
-                    date: r.get(1)?,
-                    title: r.get(2)?,
-                    project: r.get(3)?,
-                    source: r.get(4)?,
-                    kind: r.get(5)?,
-                    global: r.get::<_, i64>(6)? != 0,
-                    changed_since: Vec::new(),
-                },
-                r.get::<_, String>(7)?,
-            ))
-        },
-    ).map_err(failed)?;
-    let mut found = Vec::new();
-    for row in rows {
-        let (item, atoms) = row.map_err(failed)?;
-        if atoms.lines().any(&same) {
-            found.push(Found { item });
-        }
-    }
+    let params = vec![
+        (
+            ":match",
+            Value::Text(format!("{{atoms}} : ({})", phrases.join(" AND "))),
+        ),
+        (":candidates", Value::Integer(CANDIDATES)),
+        (":project", sql_file::text(project)),
+        (":sources", sql_file::text(sources)),
+    ];
+    let rows = sql_file::read(&lib.conn, queries::COMMAND_CANDIDATES, &params, |c| {
+        Ok((Listed::read(c)?, c.text("atoms")?.unwrap_or_default()))
+    })?;
+    let found = rows
+        .into_iter()
+        .filter(|(_, atoms)| atoms.lines().any(&same))
+        .map(|(item, _)| Found { item })
+        .collect();
     Ok(found)
 }
 
