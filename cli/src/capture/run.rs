@@ -175,6 +175,16 @@ impl<'c> Batch<'c> {
         self.tx.waited_for() || self.began.elapsed().as_millis() >= BATCH_MS
     }
 
+    /// Commits when due (`due`); else the next file goes on in it, from `slot`.
+    fn go_on(self, slot: &mut Option<Batch<'c>>, guard: &interrupt::Guard) -> Result<()> {
+        if self.due() {
+            self.commit(guard)
+        } else {
+            *slot = Some(self);
+            Ok(())
+        }
+    }
+
     fn commit(self, guard: &interrupt::Guard) -> Result<()> {
         guard
             .commit(|| self.tx.commit())
@@ -211,11 +221,7 @@ fn one<'c>(
 ) -> Result<()> {
     // Files left unchanged keep no waiting writer out either.
     if let Some(open) = batch.take() {
-        if open.due() {
-            open.commit(guard)?;
-        } else {
-            *batch = Some(open);
-        }
+        open.go_on(batch, guard)?;
     }
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     // Read (and parsed) before the write lock is taken, when no transaction is open.
@@ -266,11 +272,7 @@ fn one<'c>(
     };
     capture_session(&open.tx, *session, options, c)?;
     if !options.dry_run {
-        if open.due() {
-            open.commit(guard)?;
-        } else {
-            *batch = Some(open);
-        }
+        open.go_on(batch, guard)?;
     }
     done(bytes);
     Ok(())
