@@ -94,6 +94,21 @@ pub(crate) fn session(
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
+/// A HOME whose Claude Code has recall's MCP server wired in its user file, as `recall
+/// setup claude-code` leaves it: the docs' blocks name the server's tools.
+pub(crate) fn home_with_server(lib: &TempLib) -> PathBuf {
+    let home = lib.path("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join(".claude.json"),
+        json!({"mcpServers": {"recall": {"type": "stdio", "command": crate::common::cli::recall_bin(),
+            "args": ["--db", lib.db, "mcp"]}}})
+        .to_string(),
+    )
+    .unwrap();
+    home
+}
+
 /// A session of the library: its id, request, files edited, shell calls and day.
 type Day<'a> = (&'a str, &'a str, Vec<PathBuf>, Vec<Call<'a>>, u32);
 
@@ -539,15 +554,7 @@ fn documented(event: &str, words: &str) -> String {
 #[test]
 fn the_docs_show_the_command_blocks_exactly_as_printed() {
     let (lib, top) = captured();
-    let home = lib.path("home");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        home.join(".claude.json"),
-        json!({"mcpServers": {"recall": {"type": "stdio", "command": crate::common::cli::recall_bin(),
-            "args": ["--db", lib.db, "mcp"]}}})
-        .to_string(),
-    )
-    .unwrap();
+    let home = home_with_server(&lib);
     let transcript = home.join(".claude/projects/-home-me-shop/d.jsonl");
     let send = |payload: &mut Value| {
         payload["transcript_path"] = json!(transcript);

@@ -556,15 +556,7 @@ fn the_docs_show_each_block_exactly_as_printed() {
     lib.run(&["import", sample.to_str().unwrap()]).ok();
     let api = lib.path("api");
     std::fs::create_dir_all(api.join(".git")).unwrap();
-    let home = lib.path("home");
-    std::fs::create_dir_all(&home).unwrap();
-    std::fs::write(
-        home.join(".claude.json"),
-        json!({"mcpServers": {"recall": {"type": "stdio", "command": crate::common::cli::recall_bin(),
-            "args": ["--db", lib.db, "mcp"]}}})
-        .to_string(),
-    )
-    .unwrap();
+    let home = crate::hook_actions::home_with_server(&lib);
     let transcript = home.join(".claude/projects/-home-me-api/d.jsonl");
     let send = |payload: &Value| {
         let mut cmd = lib.command();
