@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 use super::files::{ensure_writable, kind_of, sidecar, uri_path};
@@ -52,6 +53,13 @@ pub struct Library {
 pub(super) fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(busy_timeout())
         .context("setting the busy timeout")?;
+    // Plans made once, whatever is bound (SQLite's query planner stability guarantee).
+    // Without it, once `analyze` has sampled the full-text index's own tables (`recall
+    // optimize` runs it), FTS5 prepares its term lookup again for every term in every
+    // segment of the index, as each new term bound may choose another plan: a sixth of
+    // the time of a failure's memory (docs/performance.md#the-session-hook).
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .context("keeping query plans stable")?;
     sqlite_recall_rusqlite::register(conn).context("registering the recall_* functions")?;
     crate::vectors::store::register(conn)
 }
