@@ -275,7 +275,10 @@ fn migrating_removes_the_vectors_made_with_other_sources_titles() {
              insert into items_fts (items_fts) values ('rebuild');
              update item_vector_contexts set context = (select i.context from items as i
                                                         where i.id = item_vector_contexts.id);
-             delete from recall_migrations where version = 7;
+             drop trigger items_atom_keys_after_insert; drop trigger items_atom_keys_after_update;
+             drop trigger items_atom_keys_after_delete; drop table items_atom_keys;
+             drop table items_atom_keys_pending;
+             delete from recall_migrations where version in (7, 8);
              pragma user_version = 6;",
             views = version_6_views()
         ))

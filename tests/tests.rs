@@ -6,6 +6,7 @@ mod access;
 mod access_context;
 mod access_writes;
 mod add;
+mod atom_keys;
 mod capture_claude_shapes;
 mod capture_codex;
 mod capture_command;

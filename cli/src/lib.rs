@@ -19,6 +19,7 @@ pub mod item;
 pub mod judge;
 pub mod library;
 pub mod line_process;
+pub mod masked;
 pub mod mcp;
 pub mod memory_block;
 pub mod output;

@@ -6,21 +6,23 @@
 //! both sides). Once a session for each command and each error, as a file's memory is;
 //! silent where nothing is known; never a decision on the tool.
 //!
-//! Commands and error lines are an item's atoms (`capture::items::atoms`): one FTS5
-//! `MATCH` on the atoms finds the candidates by the masked line's plain words, newest
-//! first, and the rule checks each atom line of them. How a command went is read from the
-//! item's transcript: the result of the call that ran it.
+//! Commands and error lines are an item's atoms (`capture::items::atoms`): the keys of
+//! the atom lines read through the rule (`library::atom_keys`) find the items holding a
+//! line, newest first or from a time on, in one indexed lookup (`Holders`), and only as
+//! many items are read as are shown. How a command went is read from the item's
+//! transcript: the result of the call that ran it.
 use rusqlite::types::Value;
 use serde_json::json;
 
 use super::answer::{fields, item_line, Answer};
-use super::masked;
 use super::payload::{Event, Payload};
 use crate::args::HookArgs;
 use crate::capture::errors;
 use crate::error::Result;
+use crate::library::atom_keys::{self, Kind};
 use crate::library::sessions::State;
 use crate::library::sql_file::{self, queries};
+use crate::masked;
 use crate::project::project_of;
 use crate::query::changed::{self, Here};
 use crate::query::rows::Listed;
@@ -38,6 +40,7 @@ const FIX_LOOKS: usize = 10;
 /// An earlier item with an atom line that is the same under the rule.
 struct Found {
     item: Listed,
+    atoms: String,
 }
 
 /// How a command went in an item's session.
@@ -95,14 +98,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     });
     let sources = sources_param(&g.allow(&a.access.allow));
     let lib = g.open_for_query()?;
-    let ran = |lib: &crate::library::Library| {
-        candidates(lib, &key, project.as_deref(), sources.as_deref(), |atom| {
-            masked::command(atom).as_deref() == Some(key.as_str())
-        })
-    };
+    let holders = Holders::of(&lib, project.as_deref(), sources.as_deref())?;
     let (heading, lines, mut shown) = match &failure {
         None => {
-            let found = ran(&lib)?;
+            let found = holders.newest(Kind::Command, &key, SHOWN)?;
             // Only the items shown are read: the session it worked in, after one where
             // it failed, is a newer one, shown above it.
             let went: Vec<Went> = found
@@ -140,45 +139,36 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
         }
         Some(line) => {
             let error = masked::error(line);
-            let met = candidates(
-                &lib,
-                &error,
-                project.as_deref(),
-                sources.as_deref(),
-                |atom| masked::error(atom) == error,
-            )?;
+            let met = holders.newest(Kind::Error, &error, SHOWN)?;
             let mut lines = Vec::new();
             let mut shown = Vec::new();
-            if !met.is_empty() {
-                // The sessions that ran the command, for whether one after got it working.
-                let found = ran(&lib)?;
-                let mut known: std::collections::HashMap<i64, Went> = Default::default();
-                for f in met.iter().take(SHOWN) {
-                    // The nearest later sessions that ran the command, oldest first.
-                    let later = found.iter().rev().filter(|l| {
-                        (l.item.date.as_str(), l.item.id) > (f.item.date.as_str(), f.item.id)
-                    });
-                    let mut fixed = None;
-                    for l in later.take(FIX_LOOKS) {
-                        let how = match known.get(&l.item.id) {
-                            Some(how) => how.clone(),
-                            None => went(&lib, l.item.id, &key)?,
-                        };
-                        known.insert(l.item.id, how.clone());
-                        if how == Went::Worked {
-                            fixed = Some(l.item.id);
-                            break;
-                        }
-                    }
-                    let ran_it = found.iter().any(|r| r.item.id == f.item.id);
-                    let how = match (fixed, ran_it) {
-                        (Some(id), _) => format!("seen before; fixed in [{id}], where the command ran without an error"),
-                        (None, true) => "seen before, running this command; no later session is known to have got it working".to_string(),
-                        (None, false) => "seen before, from another command".to_string(),
+            let mut known: std::collections::HashMap<i64, Went> = Default::default();
+            for f in &met {
+                // Whether a later session got the command working: the nearest sessions
+                // after it that ran the command, oldest first.
+                let mut fixed = None;
+                for l in holders.after(Kind::Command, &key, &f.item, FIX_LOOKS)? {
+                    let how = match known.get(&l.item.id) {
+                        Some(how) => how.clone(),
+                        None => went(&lib, l.item.id, &key)?,
                     };
-                    lines.push(how);
-                    shown.push(f.item.clone());
+                    known.insert(l.item.id, how.clone());
+                    if how == Went::Worked {
+                        fixed = Some(l.item.id);
+                        break;
+                    }
                 }
+                let ran_it = f
+                    .atoms
+                    .lines()
+                    .any(|a| masked::command(a).as_deref() == Some(key.as_str()));
+                let how = match (fixed, ran_it) {
+                    (Some(id), _) => format!("seen before; fixed in [{id}], where the command ran without an error"),
+                    (None, true) => "seen before, running this command; no later session is known to have got it working".to_string(),
+                    (None, false) => "seen before, from another command".to_string(),
+                };
+                lines.push(how);
+                shown.push(f.item.clone());
             }
             let heading = format!(
                 "Earlier sessions in the recall memory that met this error ({}), newest first",
@@ -227,49 +217,159 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
     })
 }
 
-/// The items, newest first, with an atom line that `same` holds for, among those the
-/// full-text query finds by the plain words of `masked`; none where it has no such word.
-fn candidates(
-    lib: &crate::library::Library,
-    masked: &str,
-    project: Option<&str>,
-    sources: Option<&str>,
-    same: impl Fn(&str) -> bool,
-) -> Result<Vec<Found>> {
-    let words = masked::plain_words(masked);
-    if words.is_empty() {
-        return Ok(Vec::new());
+/// Where the earlier items holding a line are found: the keys of the items' atom lines
+/// (`library::atom_keys`, one indexed lookup), or, while an item's keys are not made yet
+/// (an item written by another program since recall last wrote), the full-text query of
+/// the line's plain words, as before the keys. Either way an item counts only where one
+/// of its atom lines is the line under the rule (two lines may share a key, and words are
+/// in many lines), and only of `project` (with the global items) and allowed `sources`.
+struct Holders<'l> {
+    lib: &'l crate::library::Library,
+    keys: bool,
+    project: Option<&'l str>,
+    sources: Option<&'l str>,
+}
+
+impl<'l> Holders<'l> {
+    fn of(
+        lib: &'l crate::library::Library,
+        project: Option<&'l str>,
+        sources: Option<&'l str>,
+    ) -> Result<Self> {
+        let keys = !atom_keys::any_pending(&lib.conn)?;
+        Ok(Holders {
+            lib,
+            keys,
+            project,
+            sources,
+        })
     }
-    let phrases: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-    let params = vec![
-        (
-            ":match",
-            Value::Text(format!("{{atoms}} : ({})", phrases.join(" AND "))),
-        ),
-        (":candidates", Value::Integer(CANDIDATES)),
-        (":project", sql_file::text(project)),
-        (":sources", sql_file::text(sources)),
-    ];
-    let rows = sql_file::read(&lib.conn, queries::COMMAND_CANDIDATES, &params, |c| {
-        Ok((Listed::read(c)?, c.text("atoms")?.unwrap_or_default()))
-    })?;
-    let found = rows
-        .into_iter()
-        .filter(|(_, atoms)| atoms.lines().any(&same))
-        .map(|(item, _)| Found { item })
-        .collect();
-    Ok(found)
+
+    /// At most `want` items holding the line, newest first.
+    fn newest(&self, kind: Kind, masked: &str, want: usize) -> Result<Vec<Found>> {
+        if !telling(masked) {
+            return Ok(Vec::new());
+        }
+        if !self.keys {
+            let mut all = self.by_words(kind, masked)?;
+            all.truncate(want);
+            return Ok(all);
+        }
+        let params = vec![
+            (":key", Value::Integer(atom_keys::key(kind, masked))),
+            (":candidates", Value::Integer(CANDIDATES)),
+        ];
+        self.read_keyed(kind, masked, queries::ATOM_KEYS_NEWEST, params, want)
+    }
+
+    /// At most `want` items holding the line after `from` (by time, then id), oldest
+    /// first.
+    fn after(&self, kind: Kind, masked: &str, from: &Listed, want: usize) -> Result<Vec<Found>> {
+        if !telling(masked) {
+            return Ok(Vec::new());
+        }
+        if !self.keys {
+            let all = self.by_words(kind, masked)?;
+            let bound = (from.date.as_str(), from.id);
+            let later = all
+                .into_iter()
+                .rev()
+                .filter(|f| (f.item.date.as_str(), f.item.id) > bound);
+            return Ok(later.take(want).collect());
+        }
+        let params = vec![
+            (":key", Value::Integer(atom_keys::key(kind, masked))),
+            (":date", Value::Text(from.date.clone())),
+            (":id", Value::Integer(from.id)),
+            (":candidates", Value::Integer(CANDIDATES)),
+        ];
+        self.read_keyed(kind, masked, queries::ATOM_KEYS_AFTER, params, want)
+    }
+
+    /// The items of the ids `ids` lists, read one by one in its order until `want` are of
+    /// the scope and hold the line: no more rows are read than are shown.
+    fn read_keyed(
+        &self,
+        kind: Kind,
+        masked: &str,
+        ids: sql_file::Query,
+        params: sql_file::Params,
+        want: usize,
+    ) -> Result<Vec<Found>> {
+        let ids = sql_file::read(&self.lib.conn, ids, &params, |c| c.int("id"))?;
+        let mut out = Vec::new();
+        for id in ids.into_iter().flatten() {
+            if out.len() >= want {
+                break;
+            }
+            let params = vec![
+                (":id", Value::Integer(id)),
+                (":project", sql_file::text(self.project)),
+                (":sources", sql_file::text(self.sources)),
+            ];
+            let rows = sql_file::read(&self.lib.conn, queries::ATOM_KEY_ITEM, &params, found)?;
+            out.extend(rows.into_iter().filter(|f| holds(kind, masked, &f.atoms)));
+        }
+        Ok(out)
+    }
+
+    /// The items, newest first, among the newest `CANDIDATES` whose atoms hold every
+    /// plain word of the line, that hold the line.
+    fn by_words(&self, kind: Kind, masked: &str) -> Result<Vec<Found>> {
+        let words = masked::plain_words(masked);
+        let phrases: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+        let params = vec![
+            (
+                ":match",
+                Value::Text(format!("{{atoms}} : ({})", phrases.join(" AND "))),
+            ),
+            (":candidates", Value::Integer(CANDIDATES)),
+            (":project", sql_file::text(self.project)),
+            (":sources", sql_file::text(self.sources)),
+        ];
+        let rows = sql_file::read(&self.lib.conn, queries::COMMAND_CANDIDATES, &params, found)?;
+        Ok(rows
+            .into_iter()
+            .filter(|f| holds(kind, masked, &f.atoms))
+            .collect())
+    }
+}
+
+/// Whether a line tells one run from another: a command or an error line of no plain
+/// word (`ls -la`, `cd ..`) is never matched, whichever way its holders are found.
+fn telling(masked: &str) -> bool {
+    !masked::plain_words(masked).is_empty()
+}
+
+/// A row of the hook's item queries.
+fn found(c: &sql_file::Cells) -> rusqlite::Result<Found> {
+    Ok(Found {
+        item: Listed::read(c)?,
+        atoms: c.text("atoms")?.unwrap_or_default(),
+    })
+}
+
+/// Whether one of `atoms`' lines is `masked` read as `kind`.
+fn holds(kind: Kind, masked: &str, atoms: &str) -> bool {
+    atoms.lines().any(|atom| match kind {
+        Kind::Command => masked::command(atom).as_deref() == Some(masked),
+        Kind::Error => masked::error(atom) == masked,
+    })
 }
 
 /// How the command went in the item's session: the result of its last call that ran it,
 /// as the transcript holds it (`capture::items::transcript`: `agent ran TOOL: INPUT`,
 /// then `output: …` or `error: …`, results in the order of their calls).
 fn went(lib: &crate::library::Library, id: i64, key: &str) -> Result<Went> {
-    let transcript: String = lib
+    let transcript: Option<String> = lib
         .conn
         .prepare_cached("select transcript from items where id = ?1")
         .and_then(|mut s| s.query_row([id], |r| r.get(0)))
         .map_err(|e| crate::error::Error::sqlite("reading an earlier session", &e))?;
+    // An item written without its transcript (`recall add`, an import) does not tell.
+    let Some(transcript) = transcript else {
+        return Ok(Went::Unknown);
+    };
     // The calls waiting for their results: the command of each that ran this one.
     let mut pending: std::collections::VecDeque<Option<String>> = Default::default();
     // The result being read: its call's command (where it ran this one), whether the

@@ -38,7 +38,6 @@ mod cost;
 pub(crate) mod end;
 mod file;
 mod log;
-mod masked;
 mod notice;
 mod payload;
 mod prompt;

@@ -12,6 +12,7 @@
 //! `open`; `health` uses `open`, `schema`, `index_check`, `columns`, `context`, `unreadable`,
 //! `wipe` and `replica`; `repair` uses `schema`, `migrations`, `context`, `turn` and `open`;
 //! `optimize` uses `turn` and `open`.
+pub mod atom_keys;
 pub mod capture_records;
 pub mod columns;
 pub mod context;

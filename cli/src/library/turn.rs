@@ -123,8 +123,11 @@ impl WriteTx<'_> {
         self._turn.as_ref().is_some_and(Turn::waited_for)
     }
 
+    /// Commits, with the keys of the atom lines the transaction wrote made first (the
+    /// schema's triggers list the items; `atom_keys` reads their lines by the hook's rule).
     pub fn commit(self) -> rusqlite::Result<()> {
         let WriteTx { tx, _turn } = self;
+        super::atom_keys::fill(&tx)?;
         tx.commit()
     }
 }

@@ -73,6 +73,54 @@ pub(super) fn pending(
     Ok(())
 }
 
+/// The keys of the items' atom lines (migration 0008) are those of their lines: a write
+/// that ran without the triggers, or keys removed by hand, would hide earlier sessions
+/// from the session hook. Items waiting for their keys are no damage: any write of
+/// recall makes them.
+pub(super) fn atom_keys(
+    r: &mut Report,
+    path: &std::path::Path,
+    conn: &Connection,
+    s: &Survey,
+) -> Result<()> {
+    let names = ["items", "items_atom_keys", "items_atom_keys_pending"];
+    if s.damages.iter().any(|d| names.contains(&d.name())) {
+        return Ok(());
+    }
+    match read(path, library::atom_keys::stale(conn))? {
+        Ok(ids) if ids.is_empty() => {
+            let waiting = read(
+                path,
+                one::<i64>(conn, "select count(*) from items_atom_keys_pending"),
+            )?
+            .unwrap_or(0);
+            let detail = match waiting {
+                0 => "every item's atom lines are keyed for the session hook".to_string(),
+                n => format!(
+                    "the atom lines of {} wait for their keys (written by another program): the next write of recall, or `recall optimize`, makes them",
+                    plural(n as usize, "item", "items")
+                ),
+            };
+            r.add("atom keys", true, detail);
+        }
+        Ok(ids) => r.add(
+            "atom keys",
+            false,
+            format!(
+                "the keys of {} are not those of their atom lines (ids {}), so the session hook misses them: run `recall repair`",
+                plural(ids.len(), "item", "items"),
+                first_ids(&ids)
+            ),
+        ),
+        Err(e) => r.add(
+            "atom keys",
+            false,
+            format!("cannot read the atom lines' keys ({e}): run `recall repair`"),
+        ),
+    }
+    Ok(())
+}
+
 /// Each item's context (its neighbours' titles, which the index holds) is kept by the
 /// triggers; a write that ran without them leaves one out of step, and search then
 /// finds the item by words its neighbours no longer have.

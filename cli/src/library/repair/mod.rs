@@ -67,6 +67,15 @@ pub fn repair(lib: &Library, configured: Option<&str>) -> Result<Repaired> {
     tokenizer::ensure_buildable(&survey.tokenizer)?;
     let mut done = Vec::new();
     restore(&tx, &survey, &damaged, &mut done)?;
+    // Keys unlike their items' atom lines are made again, with the commit.
+    let stale = super::atom_keys::stale(&tx).context("reading the atom lines' keys")?;
+    if !stale.is_empty() {
+        super::atom_keys::remake(&tx, &stale).context("making the atom lines' keys again")?;
+        done.push(format!(
+            "made the atom lines' keys of {} again",
+            super::index_check::plural(stale.len(), "item", "items")
+        ));
+    }
     let items = crate::library::reindex::count_items(&tx)?;
     fault::pause_point("repair", 1);
     guard
