@@ -10,15 +10,19 @@ the hook gives the labeled first prompts (docs/performance.md#the-session-hook).
       [--lengths short,long] [--tokenizers trigram,recall] [--runs 40] [--recall ...]
       [--against OTHER_RECALL] [--only NAME_PART] [--no-others]
 
-`time` runs on a copy-free library (the scale benchmark's, target/scale/): it adds the
-session state file beside it, and the sessions it captures to it. Each run is a new
+`time` runs on a copy-free library (the scale benchmark's, target/scale/): it migrates it
+to this build's schema, adds the session state file beside it, and the sessions it
+captures to it. Each run is a new
 session that sends the events of EVENTS in order (one line each): SessionStart in the
 largest project's folder; its first UserPromptSubmit (prompts of 3-6 words of the
 library's titles in an English sentence, the same prompts on every run of the benchmark);
 a later prompt; PostToolUse for a Read of a file that an item of the project names, for
 the same file again, and for a file no item names; PreToolUse for an Edit of another file an
-item names, for a Bash command an item ran (one of the library's command atoms) and one no
-item ran; PostToolUseFailure of that command with an error line items hold; SessionEnd of the session's transcript,
+item names, for a Bash command items ran (one of the library's command atoms; where it
+holds none, `cargo test --workspace`, which every session of the benchmark runs in its
+transcript, failing in every other one, so that the runs after the first find the
+sessions before them) and one no item ran; PostToolUseFailure of that command with an
+error line items hold; SessionEnd of the session's transcript,
 timed until the hook returns (each detached capture is waited for, untimed, before the
 next run). Before each event, `recall --version` is timed: process start under the same
 moment's load. Prints the median, the 95th percentile and the worst of each event in
@@ -88,13 +92,24 @@ def wait_gone(pid):
         time.sleep(0.02)
 
 
-def transcript(path, session, cwd, words):
+def transcript(path, session, cwd, words, command, error, failed):
+    """A Claude Code session that asks about `words` and runs `command`, which fails
+    with `error` or works: captured at SessionEnd, it is an item of the command (and of
+    the error) for the sessions after it."""
     rec = lambda kind, at, message: json.dumps({
         "type": kind, "sessionId": session, "cwd": cwd, "timestamp": at,
         "isSidechain": False, "uuid": f"{kind}-{at}", "message": message})
+    result = ({"type": "tool_result", "tool_use_id": "toolu_bench1", "is_error": True,
+               "content": "Exit code 1\n" + error} if failed else
+              {"type": "tool_result", "tool_use_id": "toolu_bench1", "content": "ok"})
     with open(path, "w") as f:
         f.write(rec("user", "2026-01-01T10:00:00.000Z",
                     {"role": "user", "content": "Why does " + " ".join(words) + " fail?"}) + "\n")
+        f.write(rec("assistant", "2026-01-01T10:00:30.000Z",
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_bench1",
+                                                       "name": "Bash",
+                                                       "input": {"command": command}}]}) + "\n")
+        f.write(rec("user", "2026-01-01T10:00:40.000Z", {"role": "user", "content": [result]}) + "\n")
         f.write(rec("assistant", "2026-01-01T10:01:00.000Z",
                     {"role": "assistant", "content": [{"type": "text", "text": "Fixed it."}]}) + "\n")
 
@@ -179,6 +194,8 @@ def bench_prompts(conn, runs):
 def time_events(library, runs=None):
     recall = arg("--recall", os.path.join(ROOT, "target/release/recall"))
     runs = runs or int(arg("--runs", "40"))
+    # A library the scale benchmark made before this build's schema.
+    subprocess.run([recall, "--db", library, "migrate"], capture_output=True, check=True)
     conn = sqlite3.connect(f"file:{library}?mode=ro", uri=True)
     project = conn.execute(
         "select project from items group by project order by count(*) desc limit 1").fetchone()[0]
@@ -205,7 +222,7 @@ def time_events(library, runs=None):
     for i in range(runs):
         s = str(uuid.uuid4())
         path = os.path.join(work, f"{s}.jsonl")
-        transcript(path, s, cwd, prompts[i].split()[5:8])
+        transcript(path, s, cwd, prompts[i].split()[5:8], command, error, failed=i % 2 == 0)
         r = {"base": {"session_id": s, "cwd": cwd, "transcript_path": path},
              "prompt": prompts[i], "next_prompt": prompts[(i + 1) % runs],
              "named": os.path.join(cwd, named[i % len(named)]),
