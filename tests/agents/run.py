@@ -120,13 +120,15 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         r = run.sh([run.recall, "setup", name, "--remove"])
         after = tree_hashes(run.home, skip)
         d = diff_trees(before, after)
-        # Files the agent's own program made (setup runs Codex's app server) are listed as
-        # the agent's; none may be a file recall writes.
-        theirs = agent_files(agent_cls, d["added"])
+        # Files the agent's own program made or wrote (setup runs Codex's app server, which
+        # opens Codex's own databases: their -shm and -wal change) are listed as the
+        # agent's; none may be a file recall writes.
+        theirs = agent_files(agent_cls, d["added"] + d["changed"])
         backups = {f + ".recall-backup": f for f in written}
         left = read_files(run.home, [f for f in d["added"] if f in backups])
         wrong = [b for b, data in left.items() if data != written[backups[b]]]
         d["added"] = [f for f in d["added"] if f not in theirs and f not in left]
+        d["changed"] = [f for f in d["changed"] if f not in theirs]
         diffs = "".join(file_diff(run.home, rel, kept[rel]) for rel in d["changed"] if rel in kept)
         checks.check(f"{prefix} `setup` then `setup --remove` gives every file back byte for byte "
                      "and leaves of recall's only the backups",
@@ -135,7 +137,7 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
                      f"backups not holding the file as setup wrote it: {wrong}\n{diffs}")
         print(f"       backups left: {', '.join(sorted(left)) or 'none'}")
         if agent_cls.OWN_FILES:
-            print(f"       files {name}'s own program made meanwhile: {', '.join(theirs) or 'none'}")
+            print(f"       files {name}'s own program made or wrote meanwhile: {', '.join(theirs) or 'none'}")
 
         s = run.sh([run.recall, "--db", run.lib, "setup", name])
         checks.check(f"{prefix} `recall --db LIB setup {name}` wires recall",
@@ -324,7 +326,7 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
         r = run.sh([run.recall, "setup", name, "--remove"])
         after = tree_hashes(run.home, skip)
         d = diff_trees(before, after)
-        theirs = agent_files(agent_cls, d["added"])
+        theirs = agent_files(agent_cls, d["added"] + d["changed"])
         touched = (set(d["changed"]) | set(d["added"]) | set(d["removed"])) - set(theirs)
         # A file --remove changes keeps what it held in FILE.recall-backup (docs/cli.md).
         backups = {f + ".recall-backup" for f in SETUP_FILES}
@@ -333,7 +335,7 @@ def run_agent(agent_cls, version, exe, recall, runs_root, checks):
                      r.returncode == 0 and touched <= SETUP_FILES | backups,
                      f"exit {r.returncode}: {d}")
         if agent_cls.OWN_FILES:
-            print(f"       files {name}'s own program made meanwhile: {', '.join(theirs) or 'none'}")
+            print(f"       files {name}'s own program made or wrote meanwhile: {', '.join(theirs) or 'none'}")
         with open(os.path.join(folder, "setup.txt"), "a", encoding="utf-8") as f:
             f.write("\n--- after --remove\n" + listing.stdout + listing.stderr)
     return folder

@@ -65,12 +65,7 @@ pub fn any_pending(conn: &Connection) -> Result<bool> {
 /// recall's commits through it: `turn::WriteTx::commit`); the number of items done. A
 /// library from before migration 0008 has nothing to do.
 pub fn fill(conn: &Connection) -> rusqlite::Result<usize> {
-    let has_keys: bool = conn.query_row(
-        "select exists (select 1 from sqlite_master where name = 'items_atom_keys_pending')",
-        [],
-        |r| r.get(0),
-    )?;
-    if !has_keys {
+    if !has_keys(conn)? {
         return Ok(0);
     }
     let mut done = 0;
@@ -102,17 +97,21 @@ pub fn fill(conn: &Connection) -> rusqlite::Result<usize> {
     }
 }
 
+/// Whether the library has the keys' tables (a library before migration 0008 has not).
+fn has_keys(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "select exists (select 1 from sqlite_master where name = 'items_atom_keys_pending')",
+        [],
+        |r| r.get(0),
+    )
+}
+
 /// The items whose stored keys are not those of their atom lines (a write that ran
 /// without the triggers, keys removed by hand), and the ids of keys of no item; the
 /// pending items aside, whose keys are not made yet. Empty on a library from before
 /// migration 0008.
 pub fn stale(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
-    let has_keys: bool = conn.query_row(
-        "select exists (select 1 from sqlite_master where name = 'items_atom_keys_pending')",
-        [],
-        |r| r.get(0),
-    )?;
-    if !has_keys {
+    if !has_keys(conn)? {
         return Ok(Vec::new());
     }
     let mut stored = conn.prepare("select key from items_atom_keys where item_id = ?1")?;

@@ -82,6 +82,7 @@ pub(super) fn atom_keys(
     path: &std::path::Path,
     conn: &Connection,
     s: &Survey,
+    mend: &str,
 ) -> Result<()> {
     let names = ["items", "items_atom_keys", "items_atom_keys_pending"];
     if s.damages.iter().any(|d| names.contains(&d.name())) {
@@ -107,7 +108,7 @@ pub(super) fn atom_keys(
             "atom keys",
             false,
             format!(
-                "the keys of {} are not those of their atom lines (ids {}), so the session hook misses them: run `recall repair`",
+                "the keys of {} are not those of their atom lines (ids {}), so the session hook misses them: {mend}",
                 plural(ids.len(), "item", "items"),
                 first_ids(&ids)
             ),
@@ -115,7 +116,7 @@ pub(super) fn atom_keys(
         Err(e) => r.add(
             "atom keys",
             false,
-            format!("cannot read the atom lines' keys ({e}): run `recall repair`"),
+            format!("cannot read the atom lines' keys ({e}): {mend}"),
         ),
     }
     Ok(())

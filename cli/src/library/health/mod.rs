@@ -216,7 +216,7 @@ pub fn check(path: &Path, configured: Option<&str>) -> Result<Health> {
         schema_checks::objects(&mut r, s);
         contents::pending(&mut r, path, conn, s)?;
         contents::neighbour_context(&mut r, path, conn, s, mend)?;
-        contents::atom_keys(&mut r, path, conn, s)?;
+        contents::atom_keys(&mut r, path, conn, s, mend)?;
     }
     contents::rows(&mut r, path, conn, mend)?;
     contents::vectors(&mut r, conn);
