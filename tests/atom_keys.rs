@@ -457,3 +457,41 @@ fn check_names_keys_unlike_their_lines_and_repair_makes_them_again() {
     );
     assert_eq!(answers(&lib, base.path()), want);
 }
+
+#[test]
+fn damaged_pages_of_the_keys_are_mended_by_repair() {
+    use crate::common::damage::{problems, smash, Smash};
+    for table in ["items_atom_keys", "items_atom_keys_pending"] {
+        let (lib, made) = library();
+        let base = projects_folder(&lib);
+        let want = expected(&made);
+        if table == "items_atom_keys_pending" {
+            // A table with pages to damage: items waiting for their keys.
+            lib.conn()
+                .execute_batch("update items set atoms = atoms where id <= 40")
+                .expect("a write of another program");
+        }
+        smash(&lib, table, Smash::RootGarbage);
+        // The keys are derived from the items: the one fix named is repair.
+        let found = problems(&lib);
+        assert!(!found.is_empty(), "{table}: nothing found");
+        for (name, fix) in &found {
+            assert!(
+                fix.ends_with("run `recall repair`"),
+                "{table}: {name}: {fix}"
+            );
+        }
+        let out = lib.run(&["repair"]).ok();
+        assert!(
+            out.stdout.contains(&format!(
+                "created the atom lines' keys again (the pages of {table} were damaged)"
+            )),
+            "{table}: {}",
+            out.stdout
+        );
+        let clean = lib.run(&["check"]);
+        assert_eq!(clean.code, 0, "{table}: {clean:?}");
+        assert_eq!(lib.count("select count(*) from items_atom_keys_pending"), 0);
+        assert_eq!(answers(&lib, base.path()), want, "{table}");
+    }
+}

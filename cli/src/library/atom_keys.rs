@@ -20,6 +20,12 @@ pub enum Kind {
     Error,
 }
 
+/// The tables of the keys, derived from the items as the full-text index is: `check`
+/// counts damage to their pages as `recall repair`'s to mend, and repair makes them again.
+pub const TABLES: &[&str] = &["items_atom_keys", "items_atom_keys_pending"];
+/// The keys' own index (the tables' primary keys aside).
+pub const INDEXES: &[&str] = &["items_atom_keys_by_item"];
+
 /// The pending items read at a time.
 const BATCH: i64 = 500;
 
@@ -155,6 +161,15 @@ pub fn remake(conn: &Connection, ids: &[i64]) -> rusqlite::Result<()> {
         wait.execute([id])?;
     }
     Ok(())
+}
+
+/// Lists every item with atoms as pending, its keys to be made again by the commit.
+pub fn remake_all(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "delete from items_atom_keys;
+         insert or ignore into items_atom_keys_pending (item_id)
+         select id from items where atoms <> '';",
+    )
 }
 
 /// A column's text, whatever a program other than recall stored (a damaged item's bytes

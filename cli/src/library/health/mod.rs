@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 use serde::Serialize;
 
+use super::atom_keys;
 use super::index_check::verify_index;
 use super::schema;
 use super::{open_unchecked, Mode};
@@ -158,10 +159,13 @@ pub fn check(path: &Path, configured: Option<&str>) -> Result<Health> {
     };
     let index_usable = index_sound && opens.is_ok() && declared.is_some();
     // The index is derived from the items: whatever its damage, `repair` builds it again
-    // from them, unless they are damaged too.
-    let is_index = |name: &str| match &survey {
-        Some(s) => s.reference.is_index_part(name),
-        None => name.starts_with(schema::INDEX) && name != "items_fts_pending",
+    // from them, unless they are damaged too. So are the keys of the atom lines.
+    let is_index = |name: &str| {
+        atom_keys::TABLES.contains(&name)
+            || match &survey {
+                Some(s) => s.reference.is_index_part(name),
+                None => name.starts_with(schema::INDEX) && name != "items_fts_pending",
+            }
     };
     let beyond_index = database::database(&mut r, path, conn, &is_index)?;
     let mend = if beyond_index {

@@ -107,6 +107,11 @@ pub(super) fn damaged_index_tables(conn: &Connection) -> Vec<String> {
         )
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .unwrap_or_default();
+    damaged(conn, names)
+}
+
+/// Of the tables `names`, those whose pages (or their indexes') SQLite finds damaged.
+pub(super) fn damaged(conn: &Connection, names: Vec<String>) -> Vec<String> {
     names
         .into_iter()
         .filter(|name| {

@@ -9,6 +9,7 @@
 //! tokenizer record (taken from the index), rows left in `items_fts_pending`, and items'
 //! contexts out of step with their neighbours.
 mod index;
+mod keys;
 mod records;
 mod table;
 
@@ -43,6 +44,7 @@ impl Repaired {
 /// configuration names, normalised, which must be the library's.
 pub fn repair(lib: &Library, configured: Option<&str>) -> Result<Repaired> {
     let damaged = index::damaged_index_tables(&lib.conn);
+    let damaged_keys = keys::damaged_key_tables(&lib.conn);
     let guard = interrupt::guard(
         "nothing was repaired; the library is as it was".to_string(),
         None,
@@ -67,6 +69,7 @@ pub fn repair(lib: &Library, configured: Option<&str>) -> Result<Repaired> {
     tokenizer::ensure_buildable(&survey.tokenizer)?;
     let mut done = Vec::new();
     restore(&tx, &survey, &damaged, &mut done)?;
+    keys::recreate_keys(&tx, &survey.reference, &damaged_keys, &mut done)?;
     // Keys unlike their items' atom lines are made again, with the commit.
     let stale = super::atom_keys::stale(&tx).context("reading the atom lines' keys")?;
     if !stale.is_empty() {

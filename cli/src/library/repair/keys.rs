@@ -1,0 +1,65 @@
+//! The keys of the items' atom lines (migration 0008) made again when their tables'
+//! pages are damaged: like the index, they are derived from the items, so the tables are
+//! removed from the schema unread, created again, and every item with atoms is made
+//! pending for the commit to key.
+use rusqlite::Connection;
+
+use super::{definition, index::damaged, quoted};
+use crate::error::{Context, Result};
+use crate::library::atom_keys;
+use crate::library::schema::Reference;
+
+/// The keys' tables whose pages SQLite finds damaged. Read before the repair's
+/// transaction, as the index's are.
+pub(super) fn damaged_key_tables(conn: &Connection) -> Vec<String> {
+    let present = |name: &str| {
+        conn.query_row(
+            "select exists (select 1 from sqlite_master where type = 'table' and name = ?1)",
+            [name],
+            |r| r.get::<_, bool>(0),
+        )
+        .unwrap_or(false)
+    };
+    let names: Vec<String> = atom_keys::TABLES
+        .iter()
+        .filter(|n| present(n))
+        .map(|n| n.to_string())
+        .collect();
+    damaged(conn, names)
+}
+
+/// Creates the keys' tables again where `damaged` names one, and lists every item with
+/// atoms as pending.
+pub(super) fn recreate_keys(
+    conn: &Connection,
+    reference: &Reference,
+    damaged: &[String],
+    done: &mut Vec<String>,
+) -> Result<()> {
+    if damaged.is_empty() {
+        return Ok(());
+    }
+    let doing = "removing the damaged tables of the atom lines' keys";
+    conn.execute_batch("pragma writable_schema = on")
+        .context(doing)?;
+    let removed = atom_keys::TABLES.iter().try_for_each(|table| {
+        conn.execute(
+            "delete from sqlite_master where type in ('table', 'index') and tbl_name = ?1",
+            [table],
+        )
+        .map(|_| ())
+    });
+    let reset = conn.execute_batch("pragma writable_schema = reset");
+    removed.context(doing)?;
+    reset.context(doing)?;
+    for name in atom_keys::TABLES.iter().chain(atom_keys::INDEXES) {
+        conn.execute_batch(&definition(reference, name)?.sql)
+            .context(&format!("creating {}", quoted(name)))?;
+    }
+    atom_keys::remake_all(conn).context("listing the items whose keys are made again")?;
+    done.push(format!(
+        "created the atom lines' keys again (the pages of {} were damaged)",
+        damaged.join(", ")
+    ));
+    Ok(())
+}
