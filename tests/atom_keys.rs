@@ -173,24 +173,21 @@ fn expected(made: &[Made]) -> Vec<Vec<(i64, String)>> {
                     .take(3)
                     .enumerate()
                     .map(|(i, m)| {
+                        // The first later session it worked in (`ran` is newest first).
+                        let fixed = ran[..i]
+                            .iter()
+                            .rev()
+                            .find(|l| l.worked)
+                            .map(|l| format!("; it worked in [{}]", l.id))
+                            .unwrap_or_default();
                         let how = match (m.met, m.worked) {
                             (_, true) => "ran without an error".to_string(),
                             (Some(e), false) => {
-                                let worked_later = ran[..i].iter().rev().find(|l| l.worked);
-                                let fixed = worked_later
-                                    .map(|l| format!("; it worked in [{}]", l.id))
-                                    .unwrap_or_default();
                                 let line = family_error(e, m.id as usize - 1);
                                 format!("failed: {line}{fixed}")
                             }
-                            (None, false) => {
-                                let worked_later = ran[..i].iter().rev().find(|l| l.worked);
-                                let fixed = worked_later
-                                    .map(|l| format!("; it worked in [{}]", l.id))
-                                    .unwrap_or_default();
-                                // No line reads as an error: capture's line for it.
-                                format!("failed: `{}` exited 2{fixed}", m.command)
-                            }
+                            // No line reads as an error: capture's line for it.
+                            (None, false) => format!("failed: `{}` exited 2{fixed}", m.command),
                         };
                         (m.id, how)
                     })

@@ -132,15 +132,24 @@ fn unlink_index(conn: &Connection, shadows: &[&schema::Object], damaged: &[Strin
     let mut names: Vec<String> = shadows.iter().map(|s| s.name.clone()).collect();
     names.extend(damaged.iter().cloned());
     names.push(schema::INDEX.to_string());
+    unlink(conn, doing, "type = 'table' and name = ?1", &names)
+}
+
+/// Removes the rows of `sqlite_master` that `condition` (on `?1`, each of `names`)
+/// selects, without dropping what they define: SQLite cannot free the pages of a
+/// damaged table. `reclaim` drops the pages left unused after the commit.
+pub(super) fn unlink(
+    conn: &Connection,
+    doing: &str,
+    condition: &str,
+    names: &[String],
+) -> Result<()> {
     conn.execute_batch("pragma writable_schema = on")
         .context(doing)?;
-    let removed = names.iter().try_for_each(|name| {
-        conn.execute(
-            "delete from sqlite_master where type = 'table' and name = ?1",
-            [name],
-        )
-        .map(|_| ())
-    });
+    let delete = format!("delete from sqlite_master where {condition}");
+    let removed = names
+        .iter()
+        .try_for_each(|name| conn.execute(&delete, [name]).map(|_| ()));
     let reset = conn.execute_batch("pragma writable_schema = reset");
     removed.context(doing)?;
     reset.context(doing)

@@ -4,7 +4,8 @@
 //! pending for the commit to key.
 use rusqlite::Connection;
 
-use super::{definition, index::damaged, quoted};
+use super::index::{damaged, unlink};
+use super::{definition, quoted};
 use crate::error::{Context, Result};
 use crate::library::atom_keys;
 use crate::library::schema::Reference;
@@ -39,19 +40,13 @@ pub(super) fn recreate_keys(
     if damaged.is_empty() {
         return Ok(());
     }
-    let doing = "removing the damaged tables of the atom lines' keys";
-    conn.execute_batch("pragma writable_schema = on")
-        .context(doing)?;
-    let removed = atom_keys::TABLES.iter().try_for_each(|table| {
-        conn.execute(
-            "delete from sqlite_master where type in ('table', 'index') and tbl_name = ?1",
-            [table],
-        )
-        .map(|_| ())
-    });
-    let reset = conn.execute_batch("pragma writable_schema = reset");
-    removed.context(doing)?;
-    reset.context(doing)?;
+    let tables: Vec<String> = atom_keys::TABLES.iter().map(|t| t.to_string()).collect();
+    unlink(
+        conn,
+        "removing the damaged tables of the atom lines' keys",
+        "type in ('table', 'index') and tbl_name = ?1",
+        &tables,
+    )?;
     for name in atom_keys::TABLES.iter().chain(atom_keys::INDEXES) {
         conn.execute_batch(&definition(reference, name)?.sql)
             .context(&format!("creating {}", quoted(name)))?;
