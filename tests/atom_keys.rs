@@ -95,7 +95,7 @@ fn library() -> (TempLib, Vec<Made>) {
         atoms.push(command.clone());
         atoms.push(format!("src/pay_{i}.rs"));
         // A command of no plain word, which is never matched.
-        atoms.push("ls -la".to_string());
+        atoms.push("mv a b".to_string());
         lines.push(
             json!({"source": "agent-claude", "project": project,
                    "title": format!("session {i}"), "summary": "", "atoms": atoms.join("\n"),
@@ -131,6 +131,10 @@ fn hook(lib: &TempLib, top: &Path, event: &str, command: &str, error: &str) -> V
     }
     let out = lib.run_stdin(&["--json", "hook"], &p.to_string());
     assert_eq!(out.code, 0, "{out:?}");
+    // Nothing at all where the event is not told (a command that only looks).
+    if out.stdout.trim().is_empty() {
+        return Vec::new();
+    }
     let doc: Value =
         serde_json::from_str(out.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {out:?}"));
     doc["results"]
@@ -317,7 +321,7 @@ fn the_keys_and_the_full_text_index_give_the_answers_the_data_says() {
     assert_eq!(answers(&lib, base.path()), want, "through the keys again");
     // A command of no plain word is never matched, whichever way.
     let top = base.path().join("shop");
-    assert_eq!(hook(&lib, &top, "PreToolUse", "ls -la", ""), vec![]);
+    assert_eq!(hook(&lib, &top, "PreToolUse", "mv a b", ""), vec![]);
 }
 
 #[test]

@@ -616,3 +616,48 @@ fn a_command_and_an_error_are_told_once_a_session() {
     assert!(context(&before("o2", again), "PreToolUse").is_some());
     assert!(context(&after("o2", again), "PostToolUseFailure").is_some());
 }
+
+/// A command that only shows files, searches them or the history says nothing of the
+/// work by going well: it is not told before it runs, however many sessions ran it; a
+/// command of the work beside it in the same sessions is.
+#[test]
+fn a_command_that_only_looks_is_not_told() {
+    let views = [
+        "grep -rn 'fn main' src",
+        "cd api && git log --oneline -5",
+        "find . -name '*.rs' | head -20",
+        "cat README.md",
+        "ls -la src/",
+    ];
+    let items: Vec<String> = (0..4)
+        .map(|i| {
+            let mut atoms: Vec<String> = views.iter().map(|v| v.to_string()).collect();
+            atoms.push("cargo build --release".to_string());
+            json!({"source": "agent-claude", "project": "shop", "title": format!("session {i}"),
+                   "summary": "", "atoms": atoms.join("\n"),
+                   "occurred_at": format!("2026-01-0{}T00:00:00Z", i + 1),
+                   "transcript": "agent ran Bash: cargo build --release\noutput: ok\n"})
+            .to_string()
+        })
+        .collect();
+    let lib = TempLib::with_items(None, &items);
+    let base = tempfile::tempdir().unwrap();
+    let top = base.path().join("shop");
+    std::fs::create_dir_all(&top).unwrap();
+    for (i, view) in views.iter().enumerate() {
+        let out = send(
+            &lib,
+            &claude_bash("PreToolUse", &format!("v{i}"), &top, view, ""),
+        );
+        assert_eq!(out.stdout, "", "{view}");
+    }
+    let text = context(
+        &send(
+            &lib,
+            &claude_bash("PreToolUse", "w1", &top, "cargo build --release", ""),
+        ),
+        "PreToolUse",
+    )
+    .expect("the build is told");
+    assert_eq!(item_lines(&text).len(), 3, "{text}");
+}

@@ -17,7 +17,7 @@ use serde_json::json;
 use super::answer::{fields, item_line, Answer};
 use super::payload::{Event, Payload};
 use crate::args::HookArgs;
-use crate::capture::errors;
+use crate::capture::{errors, shell};
 use crate::error::Result;
 use crate::library::atom_keys::{self, Kind};
 use crate::library::sessions::State;
@@ -76,6 +76,12 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
             .and_then(|t| error_line(command, t, exit(t))),
     };
     if p.event != Event::BeforeTool && failure.is_none() {
+        return Ok(Answer::Nothing);
+    }
+    // A command that only shows files, searches them or the history (`cat`, `grep`,
+    // `git log`) going well says nothing of the work: not told before it runs, as it
+    // gives no error atom after (capture's own reading of a command line).
+    if p.event == Event::BeforeTool && shell::shape(command).view {
         return Ok(Answer::Nothing);
     }
     // Once a session for each command before it runs, and for each error after a
