@@ -661,3 +661,40 @@ fn a_command_that_only_looks_is_not_told() {
     .expect("the build is told");
     assert_eq!(item_lines(&text).len(), 3, "{text}");
 }
+
+/// A failure whose only line that reads as an error is a report's opening (Python's
+/// "Traceback (most recent call last):", the rest of the output cut) has no error to
+/// look up: every Python failure opens so. The same report with its last line is looked
+/// up by that line.
+#[test]
+fn a_report_s_opening_alone_is_no_error_to_look_up() {
+    let items: Vec<String> = (0..2)
+        .map(|i| {
+            json!({"source": "agent-claude", "project": "shop", "title": format!("session {i}"),
+                   "summary": "",
+                   "atoms": "Traceback (most recent call last):\nModuleNotFoundError: No module named 'yaml'\npython3 run.py",
+                   "occurred_at": format!("2026-01-0{}T00:00:00Z", i + 1)})
+            .to_string()
+        })
+        .collect();
+    let lib = TempLib::with_items(None, &items);
+    let base = tempfile::tempdir().unwrap();
+    let top = base.path().join("shop");
+    std::fs::create_dir_all(&top).unwrap();
+    let cut = "Exit code 1\nTraceback (most recent call last):";
+    let out = send(
+        &lib,
+        &claude_bash("PostToolUseFailure", "t1", &top, "python3 run.py", cut),
+    );
+    assert_eq!(out.stdout, "", "{out:?}");
+    let whole = "Exit code 1\nTraceback (most recent call last):\n  File \"run.py\", line 1, in <module>\n    import yaml\nModuleNotFoundError: No module named 'yaml'";
+    let text = context(
+        &send(
+            &lib,
+            &claude_bash("PostToolUseFailure", "t2", &top, "python3 run.py", whole),
+        ),
+        "PostToolUseFailure",
+    )
+    .expect("the module error is looked up");
+    assert_eq!(item_lines(&text).len(), 2, "{text}");
+}

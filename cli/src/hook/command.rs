@@ -74,7 +74,10 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
             .said
             .as_deref()
             .and_then(|t| error_line(command, t, exit(t))),
-    };
+    }
+    // A report's opening alone ("Traceback (most recent call last):", the rest of the
+    // output cut) is every Python failure's: no error to look up.
+    .filter(|line| !is_opener(line));
     if p.event != Event::BeforeTool && failure.is_none() {
         return Ok(Answer::Nothing);
     }
@@ -451,7 +454,12 @@ fn error_line(command: &str, text: &str, exit: Option<i64>) -> Option<String> {
     let lines = errors::command_error_lines(command, text, exit);
     lines
         .iter()
-        .find(|l| !OPENERS.iter().any(|o| l.starts_with(o)))
+        .find(|l| !is_opener(l))
         .or(lines.first())
         .cloned()
+}
+
+/// Whether a line is only the opening every report of its kind shares.
+fn is_opener(line: &str) -> bool {
+    OPENERS.iter().any(|o| line.starts_with(o))
 }
