@@ -462,7 +462,12 @@ fn check_names_keys_unlike_their_lines_and_repair_makes_them_again() {
 #[test]
 fn damaged_pages_of_the_keys_are_mended_by_repair() {
     use crate::common::damage::{problems, smash, Smash};
-    for table in ["items_atom_keys", "items_atom_keys_pending"] {
+    // Each table's pages, and those of the keys' own index (named under its table).
+    for (damaged, table) in [
+        ("items_atom_keys", "items_atom_keys"),
+        ("items_atom_keys_pending", "items_atom_keys_pending"),
+        ("items_atom_keys_by_item", "items_atom_keys"),
+    ] {
         let (lib, made) = library();
         let base = projects_folder(&lib);
         let want = expected(&made);
@@ -472,7 +477,7 @@ fn damaged_pages_of_the_keys_are_mended_by_repair() {
                 .execute_batch("update items set atoms = atoms where id <= 40")
                 .expect("a write of another program");
         }
-        smash(&lib, table, Smash::RootGarbage);
+        smash(&lib, damaged, Smash::RootGarbage);
         // The keys are derived from the items: the one fix named is repair.
         let found = problems(&lib);
         assert!(!found.is_empty(), "{table}: nothing found");
