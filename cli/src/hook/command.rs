@@ -38,6 +38,7 @@ const CANDIDATES: i64 = 200;
 const FIX_LOOKS: usize = 10;
 
 /// An earlier item with an atom line that is the same under the rule.
+#[derive(Clone)]
 struct Found {
     item: Listed,
     atoms: String,
@@ -167,10 +168,7 @@ pub fn answer(g: &Globals, a: &HookArgs, p: &Payload) -> Result<Answer> {
                         break;
                     }
                 }
-                let ran_it = f
-                    .atoms
-                    .lines()
-                    .any(|a| masked::command(a).as_deref() == Some(key.as_str()));
+                let ran_it = holds(Kind::Command, &key, &f.atoms);
                 let how = match (fixed, ran_it) {
                     (Some(id), _) => format!("seen before; fixed in [{id}], where the command ran without an error"),
                     (None, true) => "seen before, running this command; no later session is known to have got it working".to_string(),
@@ -237,6 +235,9 @@ struct Holders<'l> {
     keys: bool,
     project: Option<&'l str>,
     sources: Option<&'l str>,
+    /// The full-text path's last answer: after a failure it is asked for the same
+    /// command once for each session shown.
+    by_words_last: std::cell::RefCell<Option<(Kind, String, Vec<Found>)>>,
 }
 
 impl<'l> Holders<'l> {
@@ -251,6 +252,7 @@ impl<'l> Holders<'l> {
             keys,
             project,
             sources,
+            by_words_last: Default::default(),
         })
     }
 
@@ -325,6 +327,11 @@ impl<'l> Holders<'l> {
     /// The items, newest first, among the newest `CANDIDATES` whose atoms hold every
     /// plain word of the line, that hold the line.
     fn by_words(&self, kind: Kind, masked: &str) -> Result<Vec<Found>> {
+        if let Some((k, m, found)) = self.by_words_last.borrow().as_ref() {
+            if *k == kind && m == masked {
+                return Ok(found.clone());
+            }
+        }
         let words = masked::plain_words(masked);
         let phrases: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
         let params = vec![
@@ -337,10 +344,12 @@ impl<'l> Holders<'l> {
             (":sources", sql_file::text(self.sources)),
         ];
         let rows = sql_file::read(&self.lib.conn, queries::COMMAND_CANDIDATES, &params, found)?;
-        Ok(rows
+        let held: Vec<Found> = rows
             .into_iter()
             .filter(|f| holds(kind, masked, &f.atoms))
-            .collect())
+            .collect();
+        *self.by_words_last.borrow_mut() = Some((kind, masked.to_string(), held.clone()));
+        Ok(held)
     }
 }
 

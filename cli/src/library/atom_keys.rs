@@ -105,11 +105,21 @@ pub fn fill(conn: &Connection) -> rusqlite::Result<usize> {
 
 /// Whether the library has the keys' tables (a library before migration 0008 has not).
 fn has_keys(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "select exists (select 1 from sqlite_master where name = 'items_atom_keys_pending')",
-        [],
-        |r| r.get(0),
-    )
+    Ok(tables_present(conn)?.contains(&"items_atom_keys_pending"))
+}
+
+/// The keys' tables (`TABLES`) the library has.
+pub fn tables_present(conn: &Connection) -> rusqlite::Result<Vec<&'static str>> {
+    // Compiled once a connection: every commit of recall's writes asks.
+    let mut table =
+        conn.prepare_cached("select 1 from sqlite_master where type = 'table' and name = ?1")?;
+    let mut out = Vec::new();
+    for name in TABLES {
+        if table.exists([name])? {
+            out.push(*name);
+        }
+    }
+    Ok(out)
 }
 
 /// The items whose stored keys are not those of their atom lines (a write that ran

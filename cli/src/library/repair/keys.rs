@@ -13,20 +13,8 @@ use crate::library::schema::Reference;
 /// The keys' tables whose pages SQLite finds damaged. Read before the repair's
 /// transaction, as the index's are.
 pub(super) fn damaged_key_tables(conn: &Connection) -> Vec<String> {
-    let present = |name: &str| {
-        conn.query_row(
-            "select exists (select 1 from sqlite_master where type = 'table' and name = ?1)",
-            [name],
-            |r| r.get::<_, bool>(0),
-        )
-        .unwrap_or(false)
-    };
-    let names: Vec<String> = atom_keys::TABLES
-        .iter()
-        .filter(|n| present(n))
-        .map(|n| n.to_string())
-        .collect();
-    damaged(conn, names)
+    let present = atom_keys::tables_present(conn).unwrap_or_default();
+    damaged(conn, present.into_iter().map(String::from).collect())
 }
 
 /// Creates the keys' tables again where `damaged` names one, and lists every item with
