@@ -121,14 +121,8 @@ fn library() -> (TempLib, Vec<Made>) {
 /// folder: (item id, how it went) of each result.
 fn hook(lib: &TempLib, top: &Path, event: &str, command: &str, error: &str) -> Vec<(i64, String)> {
     let session = format!("s-{}", lib.count("select abs(random())"));
-    let mut p = json!({"session_id": session, "transcript_path": "/tmp/none.jsonl",
-        "cwd": top, "permission_mode": "default", "hook_event_name": event,
-        "tool_name": "Bash", "tool_input": {"command": command, "description": "run it"},
-        "tool_use_id": "toolu_000001"});
-    if event == "PostToolUseFailure" {
-        p["error"] = json!(format!("Exit code 1\n{error}"));
-        p["is_interrupt"] = json!(false);
-    }
+    let error = format!("Exit code 1\n{error}");
+    let p = crate::hook_actions::claude_bash(event, &session, top, command, &error);
     let out = lib.run_stdin(&["--json", "hook"], &p.to_string());
     assert_eq!(out.code, 0, "{out:?}");
     // Nothing at all where the event is not told (a command that only looks).

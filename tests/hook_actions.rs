@@ -231,8 +231,15 @@ fn item_lines(block: &str) -> Vec<(i64, String)> {
         .collect()
 }
 
-/// Claude Code 2.1's `PreToolUse` and `PostToolUseFailure` of `Bash`.
-fn claude_bash(event: &str, session: &str, cwd: &Path, command: &str, error: &str) -> Value {
+/// Claude Code 2.1's `PreToolUse` and `PostToolUseFailure` of `Bash` (tests/atom_keys.rs
+/// sends them too).
+pub(crate) fn claude_bash(
+    event: &str,
+    session: &str,
+    cwd: &Path,
+    command: &str,
+    error: &str,
+) -> Value {
     let mut p = json!({"session_id": session, "transcript_path": "/tmp/none.jsonl",
         "cwd": cwd, "prompt_id": "p1", "permission_mode": "default",
         "effort": {"level": "medium"}, "hook_event_name": event, "tool_name": "Bash",
