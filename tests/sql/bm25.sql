@@ -1,4 +1,5 @@
--- recall_bm25 and recall_bm25_bound: FTS5's bm25() from given phrase counts, to the bit.
+-- recall_bm25, recall_bm25_text and recall_bm25_bound: FTS5's bm25() from given phrase
+-- counts, to the bit.
 create virtual table b using fts5(title, body, tokenize = 'unicode61');
 insert into b(title, body) values ('deploy the shop', 'the shop deploy failed twice'), ('shop notes', 'notes on the shop and its deploy'), ('lock', 'database is locked again and again'), ('deploy', 'deploy deploy deploy a long body of words that goes on and on past the rest'), ('empty', ''), ('shop', 'shop');
 insert into b(title, body) with recursive n(i) as (select 1 union all select i + 1 from n where i < 40) select 'filler ' || i, 'words of filler rows ' || i from n;
@@ -18,3 +19,15 @@ select 'bm25_11', recall_bm25(b, null) from b where b match 'shop'; -- error: re
 select 'bm25_12', recall_bm25(b) from b where b match 'shop'; -- error: recall_bm25: give it the rows holding each phrase
 select 'bm25_13', recall_bm25(b, '[-3]') from b where b match 'shop'; -- error: recall_bm25: hits must hold row counts (integers >= 0) or nulls, got -3
 select 'bm25_14', recall_bm25_bound(5, 3); -- error: recall_bm25_bound: hits (5) cannot be more than rows (3)
+-- recall_bm25_text finds the phrases in the row's text: over the rows of one phrase, the
+-- score of all of them, bm25()'s to the bit; a phrase of two words, a null, a weight 0.
+select 'bm25_15', (select group_concat(id || ':' || s, ',') from (select b.rowid as id, recall_bm25_text(b, json_array(json_array('deploy', hits.deploy), json_array('shop', hits.shop), json_array('filler', hits.filler)), 2.0, 1.0) as s from b, hits where b match 'shop' order by b.rowid)) = (select group_concat(id || ':' || s, ',') from (select rowid as id, bm25(b, 2.0, 1.0) as s from b where b match 'deploy OR shop OR filler' and rowid in (select rowid from b where b match 'shop') order by rowid));
+select 'bm25_16', (select group_concat(id || ':' || s, ',') from (select b.rowid as id, recall_bm25_text(b, json_array(json_array('the shop', (select count(*) from b where b match '"the shop"')), json_array('again', null)), 0.0, 1.5) as s from b where b match 'deploy OR again' order by b.rowid)) = (select group_concat(id || ':' || s, ',') from (select b.rowid as id, recall_bm25(b, json_array(null, null, (select count(*) from b where b match '"the shop"')), 0.0, 1.5) as s from b where b match 'deploy OR again OR "the shop"' and rowid in (select rowid from b where b match 'deploy OR again') order by b.rowid));
+create virtual table t using fts5(title, body, tokenize = 'trigram');
+insert into t(title, body) values ('Deploy FAILED: DeployDeploy', 'deployment of the café'), ('deplo y', 'redeploy'), ('nothing', 'at all'), ('CAFÉ', 'Café café cafe');
+select 'bm25_17', (select count(*) from t where t match 'deploy OR café' and recall_bm25_text(t, json_array(json_array('deploy', (select count(*) from t where t match '"deploy"')), json_array('café', (select count(*) from t where t match '"café"'))), 1.5, 0.5) = bm25(t, 1.5, 0.5)) = 3;
+select 'bm25_18', (select count(*) from t where t match 'deploy' and recall_bm25_text(t, '[]') = 0.0) = 2;
+select 'bm25_19', recall_bm25_text(t, '[["deploy", 1], "café"]') from t where t match 'deploy'; -- error: recall_bm25_text: phrases must be a JSON array of [phrase, rows] pairs, rows a count or null, got "café"
+select 'bm25_20', recall_bm25_text(t, '[["deploy", -1]]') from t where t match 'deploy'; -- error: recall_bm25_text: phrases must be a JSON array of [phrase, rows] pairs, rows a count or null: rows must be an integer >= 0 or null, got -1
+select 'bm25_21', recall_bm25_text(t, null) from t where t match 'deploy'; -- error: recall_bm25_text: phrases is NULL
+select 'bm25_22', recall_bm25_text(t) from t where t match 'deploy'; -- error: recall_bm25_text: give it the phrases and the rows holding each

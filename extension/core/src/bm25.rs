@@ -62,6 +62,31 @@ pub fn parse_hits(text: &str) -> Result<Vec<Option<i64>>, String> {
         .collect()
 }
 
+/// The phrases argument of `recall_bm25_text`: a JSON array with, for each phrase of the
+/// score in its order, `[text, rows]`: the phrase as the query would give it, and the rows
+/// holding it (null: it adds nothing).
+pub fn parse_phrases(text: &str) -> Result<Vec<(String, Option<i64>)>, String> {
+    const SHAPE: &str =
+        "phrases must be a JSON array of [phrase, rows] pairs, rows a count or null";
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("{SHAPE}: {e}"))?;
+    let list = value.as_array().ok_or(SHAPE)?;
+    list.iter()
+        .map(|pair| match pair.as_array().map(Vec::as_slice) {
+            Some([serde_json::Value::String(phrase), serde_json::Value::Null]) => {
+                Ok((phrase.clone(), None))
+            }
+            Some([serde_json::Value::String(phrase), rows]) => match rows.as_i64() {
+                Some(n) if n >= 0 => Ok((phrase.clone(), Some(n))),
+                _ => Err(format!(
+                    "{SHAPE}: rows must be an integer >= 0 or null, got {rows}"
+                )),
+            },
+            _ => Err(format!("{SHAPE}, got {pair}")),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

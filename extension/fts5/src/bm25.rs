@@ -29,7 +29,12 @@ pub struct Fts5Context {
     _unused: u8,
 }
 
-type Ctx = *mut Fts5Context;
+pub(crate) type Ctx = *mut Fts5Context;
+
+/// FTS5's callback for each token a tokenizer finds: context, flags, the token, its
+/// start and end in the text.
+pub(crate) type XToken =
+    unsafe extern "C" fn(*mut c_void, c_int, *const c_char, c_int, c_int, c_int) -> c_int;
 
 /// The head of `Fts5ExtensionApi` (`fts5.h`) up to `xGetAuxdata`: every version of the
 /// structure starts with these entries, in this order.
@@ -40,14 +45,17 @@ pub struct Fts5ExtensionApi {
     pub x_column_count: Option<unsafe extern "C" fn(Ctx) -> c_int>,
     pub x_row_count: Option<unsafe extern "C" fn(Ctx, *mut i64) -> c_int>,
     pub x_column_total_size: Option<unsafe extern "C" fn(Ctx, c_int, *mut i64) -> c_int>,
-    pub x_tokenize: Option<unsafe extern "C" fn()>,
+    pub x_tokenize: Option<
+        unsafe extern "C" fn(Ctx, *const c_char, c_int, *mut c_void, Option<XToken>) -> c_int,
+    >,
     pub x_phrase_count: Option<unsafe extern "C" fn(Ctx) -> c_int>,
     pub x_phrase_size: Option<unsafe extern "C" fn(Ctx, c_int) -> c_int>,
     pub x_inst_count: Option<unsafe extern "C" fn(Ctx, *mut c_int) -> c_int>,
     pub x_inst:
         Option<unsafe extern "C" fn(Ctx, c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int>,
     pub x_rowid: Option<unsafe extern "C" fn(Ctx) -> i64>,
-    pub x_column_text: Option<unsafe extern "C" fn()>,
+    pub x_column_text:
+        Option<unsafe extern "C" fn(Ctx, c_int, *mut *const c_char, *mut c_int) -> c_int>,
     pub x_column_size: Option<unsafe extern "C" fn(Ctx, c_int, *mut c_int) -> c_int>,
     pub x_query_phrase: Option<unsafe extern "C" fn()>,
     pub x_set_auxdata: Option<
@@ -75,7 +83,7 @@ unsafe extern "C" fn drop_query(p: *mut c_void) {
 pub type AuxFunction =
     unsafe extern "C" fn(*const Fts5ExtensionApi, Ctx, *mut c_void, c_int, *mut *mut c_void);
 
-fn failed(what: &str, rc: c_int) -> String {
+pub(crate) fn failed(what: &str, rc: c_int) -> String {
     format!("FTS5's {what} failed (code {rc})")
 }
 

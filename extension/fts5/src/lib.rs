@@ -6,6 +6,7 @@
 //! [`register_tokenizer`] and [`register_bm25`], with the SQLite calls a function needs.
 //! No panic crosses into SQLite: each callback catches one and answers an error.
 pub mod bm25;
+pub mod bm25_text;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ops::ControlFlow;
@@ -85,7 +86,7 @@ pub struct Fts5Api {
     >,
 }
 
-/// Registers `recall_bm25` with the FTS5 behind `api`, reading its arguments and setting
+/// Registers `recall_bm25` and `recall_bm25_text` with the FTS5 behind `api`, reading its arguments and setting
 /// its result through `calls`; returns SQLite's code.
 ///
 /// # Safety
@@ -105,8 +106,19 @@ pub unsafe fn register_bm25(api: *mut c_void, calls: &'static bm25::SqliteCalls)
     let user = (calls as *const bm25::SqliteCalls)
         .cast_mut()
         .cast::<c_void>();
-    // SAFETY: the name is a static C string; `calls` lives as long as the program.
-    unsafe { create(api, bm25::NAME.as_ptr(), user, Some(bm25::FUNCTION), None) }
+    // SAFETY: the names are static C strings; `calls` lives as long as the program.
+    match unsafe { create(api, bm25::NAME.as_ptr(), user, Some(bm25::FUNCTION), None) } {
+        SQLITE_OK => unsafe {
+            create(
+                api,
+                bm25_text::NAME.as_ptr(),
+                user,
+                Some(bm25_text::FUNCTION),
+                None,
+            )
+        },
+        rc => rc,
+    }
 }
 
 /// Registers the `recall` tokenizer with the FTS5 behind `api`; returns SQLite's code.

@@ -1,0 +1,397 @@
+//! `recall_bm25_text(table, phrases, weight…)`: FTS5's `bm25()` of phrases that the query
+//! being run need not hold, each found in the row's own text by the table's tokenizer.
+//! `sql/related.sql` runs the query of its rarest words alone and ranks the rows it finds
+//! by all of the prompt's words: reading the row's text is cheaper than making FTS5 seek,
+//! for each of those rows, in the position lists of words most rows hold.
+//!
+//! A phrase is found where FTS5 would find it: the table's tokenizer (FTS5's `xTokenize`)
+//! turns the phrase and each column into tokens, and the phrase is at every position where
+//! its tokens follow each other (a token flagged colocated shares the position before
+//! it). Each place adds its column's weight, one at a time and column by column, as FTS5
+//! adds them; the row's size and the table's totals are FTS5's own; the score is
+//! [`recall_core::bm25::score`]. So the score is `bm25()`'s to the bit wherever the
+//! tokenizer gives a phrase the tokens it gives it in a query (`trigram`, `unicode61`,
+//! `porter`, `ascii`).
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use recall_core::bm25;
+
+use crate::bm25::{failed, Ctx, Fts5ExtensionApi, SqliteCalls};
+
+/// The name SQL calls it by.
+pub const NAME: &CStr = c"recall_bm25_text";
+
+const SQLITE_OK: c_int = 0;
+const SQLITE_NULL: c_int = 5;
+const FTS5_TOKEN_COLOCATED: c_int = 0x0001;
+
+/// Tokens of one text: their bytes, and where each position's tokens begin (a colocated
+/// token joins the position before it).
+#[derive(Default)]
+struct Tokens {
+    bytes: Vec<u8>,
+    /// (start, end) in `bytes` of each token, in order.
+    spans: Vec<(usize, usize)>,
+    /// The index in `spans` of each position's first token.
+    positions: Vec<usize>,
+}
+
+impl Tokens {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+        self.positions.clear();
+    }
+
+    /// The tokens at `position`.
+    fn at(&self, position: usize) -> impl Iterator<Item = &[u8]> {
+        let first = self.positions.get(position).copied().unwrap_or(0);
+        let end = self
+            .positions
+            .get(position + 1)
+            .copied()
+            .unwrap_or(self.spans.len());
+        self.spans[first.min(end)..end]
+            .iter()
+            .map(|&(s, e)| &self.bytes[s..e])
+    }
+}
+
+/// FTS5's token callback: adds the token to the `Tokens` behind `ctx`.
+unsafe extern "C" fn collect(
+    ctx: *mut c_void,
+    flags: c_int,
+    token: *const c_char,
+    n: c_int,
+    _start: c_int,
+    _end: c_int,
+) -> c_int {
+    // SAFETY: `ctx` is the `Tokens` handed to xTokenize by `tokenize`, alive during it.
+    let Some(tokens) = (unsafe { ctx.cast::<Tokens>().as_mut() }) else {
+        return SQLITE_OK;
+    };
+    let bytes: &[u8] = match usize::try_from(n) {
+        // SAFETY: FTS5 passes `n` readable bytes at `token` for this call.
+        Ok(n) if n > 0 && !token.is_null() => unsafe {
+            std::slice::from_raw_parts(token.cast::<u8>(), n)
+        },
+        _ => &[],
+    };
+    let start = tokens.bytes.len();
+    tokens.bytes.extend_from_slice(bytes);
+    if flags & FTS5_TOKEN_COLOCATED == 0 || tokens.positions.is_empty() {
+        tokens.positions.push(tokens.spans.len());
+    }
+    tokens.spans.push((start, tokens.bytes.len()));
+    SQLITE_OK
+}
+
+/// Tokenizes `text` with the table's tokenizer into `into` (cleared first).
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn tokenize(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    text: &[u8],
+    into: &mut Tokens,
+) -> Result<(), String> {
+    let Some(x_tokenize) = api.x_tokenize else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    into.clear();
+    if text.is_empty() {
+        return Ok(());
+    }
+    let len = c_int::try_from(text.len()).map_err(|_| "a text too long to tokenize")?;
+    // SAFETY: the text and the collector live through the call; FTS5 calls `collect`
+    // with the pointer given.
+    let rc = unsafe {
+        x_tokenize(
+            ctx,
+            text.as_ptr().cast(),
+            len,
+            (into as *mut Tokens).cast(),
+            Some(collect),
+        )
+    };
+    if rc != SQLITE_OK {
+        return Err(failed("xTokenize", rc));
+    }
+    Ok(())
+}
+
+/// Where `phrase` (its tokens, one list of alternatives for each position) is in `text`:
+/// how many positions start it.
+fn places(phrase: &Tokens, text: &Tokens) -> usize {
+    let (k, n) = (phrase.positions.len(), text.positions.len());
+    if k == 0 || k > n {
+        return 0;
+    }
+    (0..=n - k)
+        .filter(|&p| {
+            (0..k).all(|j| {
+                phrase
+                    .at(j)
+                    .any(|wanted| text.at(p + j).any(|token| token == wanted))
+            })
+        })
+        .count()
+}
+
+/// What one query's rows share: the phrases' tokens and idfs, the table's average size,
+/// and buffers each row reuses.
+struct Query {
+    key: Vec<u8>,
+    phrases: Vec<Tokens>,
+    idfs: Vec<Option<f64>>,
+    avgdl: f64,
+    freqs: Vec<f64>,
+    columns: c_int,
+    text: Tokens,
+}
+
+unsafe extern "C" fn drop_query(p: *mut c_void) {
+    if !p.is_null() {
+        // SAFETY: made by `query` with Box::into_raw, dropped once by FTS5.
+        drop(unsafe { Box::from_raw(p.cast::<Query>()) });
+    }
+}
+
+/// The query's shared values for `phrases` (its text as given), from the cache when the
+/// same text made them.
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn query<'q>(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    phrases_text: &[u8],
+) -> Result<&'q mut Query, String> {
+    let (Some(row_count), Some(total_size), Some(column_count), Some(set), Some(get)) = (
+        api.x_row_count,
+        api.x_column_total_size,
+        api.x_column_count,
+        api.x_set_auxdata,
+        api.x_get_auxdata,
+    ) else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    // SAFETY: FTS5's callbacks, with its context; the data is ours, made below.
+    unsafe {
+        let kept = get(ctx, 0).cast::<Query>();
+        if let Some(q) = kept.as_mut() {
+            if q.key == phrases_text {
+                return Ok(q);
+            }
+        }
+        let text =
+            std::str::from_utf8(phrases_text).map_err(|_| "phrases is not UTF-8".to_string())?;
+        let given = bm25::parse_phrases(text)?;
+        let (mut rows, mut tokens) = (0i64, 0i64);
+        let rc = row_count(ctx, &mut rows);
+        if rc != SQLITE_OK {
+            return Err(failed("xRowCount", rc));
+        }
+        let rc = total_size(ctx, -1, &mut tokens);
+        if rc != SQLITE_OK {
+            return Err(failed("xColumnTotalSize", rc));
+        }
+        let mut phrases = Vec::with_capacity(given.len());
+        for (phrase, _) in &given {
+            let mut t = Tokens::default();
+            tokenize(api, ctx, phrase.as_bytes(), &mut t)?;
+            phrases.push(t);
+        }
+        let q = Box::new(Query {
+            key: phrases_text.to_vec(),
+            idfs: given
+                .iter()
+                .map(|(_, h)| h.map(|h| bm25::idf(h, rows)))
+                .collect(),
+            phrases,
+            avgdl: tokens as f64 / rows as f64,
+            freqs: vec![0.0; given.len()],
+            columns: column_count(ctx),
+            text: Tokens::default(),
+        });
+        let raw = Box::into_raw(q);
+        // FTS5 owns it from here, and frees the one before.
+        let rc = set(ctx, raw.cast(), Some(drop_query));
+        if rc != SQLITE_OK {
+            return Err(failed("xSetAuxdata", rc));
+        }
+        raw.as_mut().ok_or_else(|| "no query data".to_string())
+    }
+}
+
+/// What the function computes for the current row, or the message of its error.
+fn row_score(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    phrases_text: &[u8],
+    weights: &[f64],
+) -> Result<f64, String> {
+    let (Some(column_text), Some(column_size)) = (api.x_column_text, api.x_column_size) else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    // SAFETY: FTS5's own callbacks, with its context, during the call it made.
+    unsafe {
+        let q = query(api, ctx, phrases_text)?;
+        q.freqs.iter_mut().for_each(|f| *f = 0.0);
+        for column in 0..q.columns {
+            let weight = usize::try_from(column)
+                .ok()
+                .and_then(|c| weights.get(c))
+                .copied()
+                .unwrap_or(1.0);
+            // A column weighing nothing adds nothing: its text is not read.
+            if weight == 0.0 {
+                continue;
+            }
+            let (mut text, mut len): (*const c_char, c_int) = (std::ptr::null(), 0);
+            let rc = column_text(ctx, column, &mut text, &mut len);
+            if rc != SQLITE_OK {
+                return Err(failed("xColumnText", rc));
+            }
+            let bytes: &[u8] = match usize::try_from(len) {
+                Ok(n) if n > 0 && !text.is_null() => std::slice::from_raw_parts(text.cast(), n),
+                _ => &[],
+            };
+            let mut tokens = std::mem::take(&mut q.text);
+            let outcome = tokenize(api, ctx, bytes, &mut tokens);
+            if outcome.is_ok() {
+                for (phrase, freq) in q.phrases.iter().zip(q.freqs.iter_mut()) {
+                    // One weight for each place, added as FTS5 adds them.
+                    for _ in 0..places(phrase, &tokens) {
+                        *freq += weight;
+                    }
+                }
+            }
+            q.text = tokens;
+            outcome?;
+        }
+        let mut size: c_int = 0;
+        let rc = column_size(ctx, -1, &mut size);
+        if rc != SQLITE_OK {
+            return Err(failed("xColumnSize", rc));
+        }
+        Ok(bm25::score(&q.idfs, &q.freqs, f64::from(size), q.avgdl))
+    }
+}
+
+/// Reads `phrases` (the first argument) and the weights after it.
+///
+/// # Safety
+/// `values` holds `n` live values of this call.
+unsafe fn arguments<'a>(
+    calls: &SqliteCalls,
+    values: *mut *mut c_void,
+    n: c_int,
+) -> Result<(&'a [u8], Vec<f64>), String> {
+    let n = usize::try_from(n).unwrap_or(0);
+    if n == 0 || values.is_null() {
+        return Err(
+            "give it the phrases and the rows holding each: recall_bm25_text(table, phrases [, weight]…)"
+                .into(),
+        );
+    }
+    // SAFETY: SQLite passes `n` values for this call.
+    let values = unsafe { std::slice::from_raw_parts(values, n) };
+    let phrases = unsafe {
+        if (calls.value_type)(values[0]) == SQLITE_NULL {
+            return Err(
+                "phrases is NULL: give a JSON array of [phrase, rows] pairs, rows a count or null"
+                    .into(),
+            );
+        }
+        let text = (calls.value_text)(values[0]);
+        let len = usize::try_from((calls.value_bytes)(values[0])).unwrap_or(0);
+        if text.is_null() {
+            return Err("phrases cannot be read as text".into());
+        }
+        std::slice::from_raw_parts(text, len)
+    };
+    let weights = values[1..]
+        .iter()
+        // SAFETY: a live value of this call.
+        .map(|v| unsafe { (calls.value_double)(*v) })
+        .collect();
+    Ok((phrases, weights))
+}
+
+unsafe extern "C" fn x_bm25_text(
+    api: *const Fts5ExtensionApi,
+    ctx: Ctx,
+    result: *mut c_void,
+    n: c_int,
+    values: *mut *mut c_void,
+) {
+    let calls = match unsafe { api.as_ref() }
+        .and_then(|a| a.x_user_data)
+        // SAFETY: FTS5 hands back the pointer registered with the function.
+        .map(|f| unsafe { f(ctx) }.cast::<SqliteCalls>())
+        .filter(|p| !p.is_null())
+    {
+        // SAFETY: registered as a `&'static SqliteCalls`.
+        Some(p) => unsafe { &*p },
+        None => return,
+    };
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: FTS5's API and values for this call.
+        let (phrases, weights) = unsafe { arguments(calls, values, n) }?;
+        let api = unsafe { api.as_ref() }.ok_or("no FTS5 extension API")?;
+        row_score(api, ctx, phrases, &weights)
+    }));
+    let message = match outcome {
+        // SAFETY: the result context of this call.
+        Ok(Ok(score)) => return unsafe { (calls.result_double)(result, score) },
+        Ok(Err(message)) => message,
+        Err(_) => "internal error (please report it with the query that caused it)".into(),
+    };
+    let message = format!("recall_bm25_text: {}", message.replace('\0', "\\0"));
+    let len = c_int::try_from(message.len()).unwrap_or(c_int::MAX);
+    // SAFETY: SQLite copies the message (its length given).
+    unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };
+}
+
+/// The function itself, for [`crate::register_bm25`].
+pub const FUNCTION: crate::bm25::AuxFunction = x_bm25_text;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(words: &[&[&str]]) -> Tokens {
+        let mut t = Tokens::default();
+        for alternatives in words {
+            t.positions.push(t.spans.len());
+            for w in *alternatives {
+                let start = t.bytes.len();
+                t.bytes.extend_from_slice(w.as_bytes());
+                t.spans.push((start, t.bytes.len()));
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn a_phrase_is_found_at_each_position_its_tokens_follow_each_other() {
+        let text = tokens(&[&["dep"], &["epl"], &["plo"], &["dep"], &["epl"]]);
+        assert_eq!(places(&tokens(&[&["dep"], &["epl"]]), &text), 2);
+        assert_eq!(places(&tokens(&[&["epl"], &["plo"]]), &text), 1);
+        assert_eq!(places(&tokens(&[&["plo"], &["epl"]]), &text), 0);
+        assert_eq!(places(&tokens(&[]), &text), 0);
+        let long = tokens(&[&["a"], &["b"], &["c"], &["d"], &["e"], &["f"]]);
+        assert_eq!(places(&long, &text), 0);
+    }
+
+    #[test]
+    fn colocated_tokens_match_at_their_position() {
+        let text = tokens(&[&["deploys", "deploy"], &["failed"]]);
+        assert_eq!(places(&tokens(&[&["deploy"], &["failed"]]), &text), 1);
+        assert_eq!(places(&tokens(&[&["deploys"]]), &text), 1);
+        assert_eq!(places(&tokens(&[&["x", "failed"]]), &text), 1);
+    }
+}
