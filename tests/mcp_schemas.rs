@@ -72,6 +72,11 @@ const NOT_TAKEN: &[(&str, &str, &str)] = &[
         "the server's configuration chooses the rule",
     ),
     (
+        "related",
+        "sample",
+        "the server's configuration chooses how the rule counts",
+    ),
+    (
         "add",
         "embedding",
         "a model holds no vector of the library's embedder; `recall embed` gives one",

@@ -1,20 +1,26 @@
-//! The candidates of `related` (the first 8 of its pool) are those of FTS5's own `bm25()`
-//! over the query of all the prompt's words, whichever way `sql/related.sql` makes its
-//! pool: the quick pool of the items holding a word that is not common (its 8th
-//! candidate out of reach of the others, or its 200th item), or the pool of every
-//! match. The expectation is computed here: the pool by `bm25()` on a plain connection,
-//! the recency score in Rust.
+//! The candidates of `related` (the first 8 of its pool): under the idf rule, FTS5's own
+//! `bm25()` over the query of all the prompt's words, among the items that hold a heavy
+//! word (the words left when the lightest, together below `min_weight`, are set aside);
+//! under jezero, and for `--explain` when every word is light, among every match. Under
+//! trigram the pool scores its items from their text (`recall_bm25_text`), under
+//! unicode61 through FTS5's own positions. And in a library 4 times the sample or more,
+//! a word spread over the sample and held by a tenth of it is counted there; a cluster,
+//! or a rarer word, in every item. Every expectation is computed here from the library:
+//! counts and `bm25()` on a plain connection, the weights, the rule's partition and the
+//! recency score in Rust.
 
 use crate::common::cli::{titled, TempLib};
 
 const NOW: &str = "2025-06-01T00:00:00Z";
 const ITEMS: usize = 1500;
 const COLUMNS: &str = "{title summary questions atoms project}";
+const MIN_WEIGHT: f64 = 1.2;
 
-/// 1,500 items: `alpha` in 90% of them (common), `kappa` in 375, `beta` in 300 (75 of
-/// them with kappa), `gamma` in 20, `delta` in 3 (one of them with gamma); lengths and
+/// 1,500 items: `alpha` in 90% of them (twice in the summary of some), `kappa` in 375
+/// titles and 250 summaries, `beta` in 300 (75 of them with
+/// kappa), `gamma` in 20, `theta` in 10, `delta` in 3 (one of them with gamma); lengths and
 /// ages vary with the item, so that scores rarely tie.
-fn library() -> TempLib {
+fn library(tokenizer: &str) -> TempLib {
     let lines: Vec<String> = (0..ITEMS)
         .map(|i| {
             let mut words = vec![format!("note n{i}q")];
@@ -33,7 +39,17 @@ fn library() -> TempLib {
             if i % 500 == 2 {
                 words.push("delta".into());
             }
-            let filler: Vec<String> = (0..i % 13).map(|k| format!("f{k}z{}", i % 7)).collect();
+            if i % 150 == 4 {
+                words.push("theta".into());
+            }
+            let mut filler: Vec<String> = (0..i % 13).map(|k| format!("f{k}z{}", i % 7)).collect();
+            // Some words in the summary too, once or twice: each column weighs its own.
+            if i % 6 == 5 {
+                filler.push("kappa".into());
+            }
+            if i % 9 == 4 {
+                filler.extend(["alpha".into(), "alpha".into()]);
+            }
             let day = chrono_day(i % 400);
             titled(&words.join(" "))
                 .summary(&filler.join(" "))
@@ -41,7 +57,7 @@ fn library() -> TempLib {
                 .line()
         })
         .collect();
-    TempLib::with_items(None, &lines)
+    TempLib::with_items(Some(tokenizer), &lines)
 }
 
 /// `NOW` less `days` days, as a time.
@@ -53,29 +69,84 @@ fn chrono_day(days: usize) -> String {
         .to_string()
 }
 
-/// The first 8 candidates as FTS5's bm25() ranks them, then by the recency score of
-/// `recall_score` (weight 0.1, half-life 90 days), newest and highest id first on ties.
-fn expected(lib: &TempLib, words: &[&str]) -> Vec<i64> {
+fn phrase_query(words: &[&str]) -> String {
+    let phrases: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+    format!("{COLUMNS} : ({})", phrases.join(" OR "))
+}
+
+fn count(conn: &rusqlite::Connection, words: &[&str]) -> i64 {
+    conn.query_row(
+        "select count(*) from items_fts where items_fts match ?1",
+        [phrase_query(words)],
+        |r| r.get(0),
+    )
+    .expect("count")
+}
+
+/// The heavy words of a prompt under the idf rule: the words left when the lightest
+/// (weight `ln(N / items) / ln N`, 0 for a word in no item; ties: more items first, then
+/// the prompt's order) are set aside while their weights together stay below 1.2.
+fn heavy<'w>(lib: &TempLib, words: &[&'w str]) -> Vec<&'w str> {
     let conn = lib.conn();
-    let query = format!(
-        "{COLUMNS} : ({})",
-        words
-            .iter()
-            .map(|w| format!("\"{w}\""))
-            .collect::<Vec<_>>()
-            .join(" OR ")
-    );
+    let n = ITEMS as f64;
+    let mut weighed: Vec<(f64, i64, usize, &str)> = words
+        .iter()
+        .enumerate()
+        .map(|(place, w)| {
+            let c = count(&conn, &[w]);
+            let weight = if c > 0 {
+                (n / c as f64).ln() / n.ln()
+            } else {
+                0.0
+            };
+            (weight, c, place, *w)
+        })
+        .collect();
+    weighed.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then_with(|| b.1.cmp(&a.1))
+            .then_with(|| a.2.cmp(&b.2))
+    });
+    let mut sum = 0.0;
+    let mut out = Vec::new();
+    for (weight, _, _, w) in weighed {
+        sum += weight;
+        if sum >= MIN_WEIGHT {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// The first 8 candidates: FTS5's bm25() over the query of all `words`, among the items
+/// holding one of `among` (every match when empty), its best 200, then by the recency
+/// score of `recall_score` (weight 0.1, half-life 90 days), newest and highest id first
+/// on ties.
+fn expected(lib: &TempLib, words: &[&str], among: &[&str]) -> Vec<i64> {
+    let conn = lib.conn();
+    let held: std::collections::HashSet<i64> = if among.is_empty() {
+        Default::default()
+    } else {
+        let mut stmt = conn
+            .prepare("select rowid from items_fts where items_fts match ?1")
+            .expect("prepare");
+        stmt.query_map([phrase_query(among)], |r| r.get(0))
+            .expect("query")
+            .map(|r| r.expect("row"))
+            .collect()
+    };
     let mut stmt = conn
         .prepare(
             "select p.id, p.bm25, i.occurred_at from
                (select rowid as id, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5, 0.0) as bm25
-                from items_fts where items_fts match ?1 order by bm25 limit 200) as p
-             join items as i on i.id = p.id",
+                from items_fts where items_fts match ?1) as p
+             join items as i on i.id = p.id
+             order by p.bm25",
         )
         .expect("prepare");
     let now = chrono::DateTime::parse_from_rfc3339(NOW).expect("now");
     let mut pool: Vec<(f64, String, i64)> = stmt
-        .query_map([&query], |r| {
+        .query_map([phrase_query(words)], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, f64>(1)?,
@@ -83,8 +154,10 @@ fn expected(lib: &TempLib, words: &[&str]) -> Vec<i64> {
             ))
         })
         .expect("query")
-        .map(|r| {
-            let (id, bm25, at) = r.expect("row");
+        .map(|r| r.expect("row"))
+        .filter(|(id, ..)| among.is_empty() || held.contains(id))
+        .take(200)
+        .map(|(id, bm25, at)| {
             let then = chrono::DateTime::parse_from_rfc3339(&at).expect("time");
             let age = ((now - then).num_seconds() as f64 / 86_400.0).max(0.0);
             let decay = 0.5f64.powf(age / 90.0);
@@ -100,8 +173,10 @@ fn expected(lib: &TempLib, words: &[&str]) -> Vec<i64> {
 }
 
 /// The candidates `related --explain` judged, best first.
-fn candidates(lib: &TempLib, prompt: &str) -> Vec<i64> {
-    let answer = lib.json(&["related", prompt, "--now", NOW, "--explain"]);
+fn candidates(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<i64> {
+    let mut args = vec!["related", prompt, "--now", NOW, "--explain"];
+    args.extend(extra);
+    let answer = lib.json(&args);
     let mut listed: Vec<(f64, i64)> = answer["explain"]["candidates"]
         .as_array()
         .expect("candidates")
@@ -117,111 +192,90 @@ fn candidates(lib: &TempLib, prompt: &str) -> Vec<i64> {
     listed.into_iter().map(|c| c.1).collect()
 }
 
-/// Whether the quick pool stood for the pool, how many items it held, and whether the
-/// pool of every match was skipped as the rule can keep nothing, from the query file's
-/// own steps.
-fn quick(lib: &TempLib, prompt: &str) -> (i64, i64, i64) {
-    let file = std::fs::read_to_string(crate::common::root().join("sql/related.sql"))
-        .expect("related.sql");
-    let steps = file.split("\npool as (").next().expect("steps");
-    let sql = format!(
-        "{}\nselect (select holds from way) as holds, (select count(*) from quick) as quick, (select skip from way) as skip",
-        steps.trim_end().trim_end_matches(',')
-    );
-    let file = lib.db.with_extension("steps.sql");
-    std::fs::write(&file, sql).expect("write the steps");
-    let prompt_arg = format!("prompt={prompt}");
-    let now_arg = format!("now={NOW}");
-    let out = lib.json(&[
-        "sql",
-        "--file",
-        file.to_str().expect("path"),
-        "-p",
-        &prompt_arg,
-        "-p",
-        &now_arg,
-    ]);
-    let row = &out[0];
-    (
-        row["holds"].as_i64().expect("holds"),
-        row["quick"].as_i64().expect("quick"),
-        row["skip"].as_i64().expect("skip"),
-    )
-}
-
 #[test]
-fn each_way_of_making_the_pool_gives_bm25s_candidates() {
-    let lib = library();
-    // (prompt words, the quick pool stands for the pool, items in it)
-    let cases: [(&[&str], i64, Option<i64>); 7] = [
-        // 300 items with beta: the quick pool's 200th is out of alpha's reach.
-        (&["alpha", "beta"], 1, Some(200)),
-        // 20 items with gamma: fewer than 200, the 8th out of reach.
-        (&["alpha", "gamma"], 1, Some(20)),
-        // 3 items with delta: fewer than 8, so every match.
-        (&["alpha", "delta"], 0, Some(3)),
-        // kappa, in 375 items, adds at most 2.4, below 3: common. The quick pool of beta's
-        // 300 items: its 200th, holding beta alone, is in kappa's reach, its 8th (beta and
-        // kappa) is not.
-        (&["beta", "kappa"], 1, Some(200)),
-        // beta adds at most 3.05, below 0.55 of what gamma (20 items) can: common.
-        (&["beta", "gamma"], 1, Some(20)),
-        // No common word (each adds more than 0.55 of gamma's 9.4): every match, no
-        // quick pool.
-        (&["gamma", "delta"], 0, Some(0)),
-        // The other word in no item: the pool is alpha's.
-        (&["alpha", "omega"], 0, Some(0)),
+fn the_pool_is_bm25s_among_the_items_holding_a_heavy_word() {
+    // (prompt words, its heavy words as worked out by hand: weights with N = 1,500:
+    // note 0, alpha 0.014, kappa 0.19, beta 0.22, gamma 0.59, theta 0.69, delta 0.85,
+    // omega 0)
+    let cases: [(&[&str], &[&str]); 7] = [
+        // alpha and gamma 0.60 together; with delta 1.45: only delta's 3 items.
+        (&["alpha", "gamma", "delta"], &["delta"]),
+        // kappa, beta, gamma 1.0: delta's.
+        (&["beta", "kappa", "gamma", "delta"], &["delta"]),
+        // gamma alone is light.
+        (&["gamma", "delta"], &["delta"]),
+        // A word in no item weighs nothing here, and is light.
+        (&["omega", "gamma", "delta"], &["delta"]),
+        // The prompt's order does not matter.
+        (&["delta", "gamma", "note"], &["delta"]),
+        // Five light words, 1.01 together.
+        (
+            &["note", "alpha", "kappa", "beta", "gamma", "delta"],
+            &["delta"],
+        ),
+        // gamma is light; theta brings the sum to 1.27: two heavy words.
+        (&["delta", "theta", "gamma"], &["theta", "delta"]),
     ];
-    for (words, holds, held) in cases {
-        let prompt = words.join(" ");
-        let (got_holds, got_held, _) = quick(&lib, &prompt);
-        assert_eq!(got_holds, holds, "{prompt}: quick pool stands");
-        if let Some(n) = held {
-            assert_eq!(got_held, n, "{prompt}: items in the quick pool");
+    for tokenizer in ["trigram", "unicode61"] {
+        let lib = library(tokenizer);
+        for (words, by_hand) in cases {
+            let prompt = words.join(" ");
+            let heavy = heavy(&lib, words);
+            assert_eq!(heavy, by_hand, "{tokenizer}: {prompt}: the heavy words");
+            let want = expected(&lib, words, &heavy);
+            assert!(!want.is_empty(), "{tokenizer}: {prompt}: some candidates");
+            assert_eq!(
+                candidates(&lib, &prompt, &[]),
+                want,
+                "{tokenizer}: {prompt}"
+            );
         }
-        let want = expected(&lib, words);
-        assert_eq!(want.len(), 8, "{prompt}: the fixture gives 8 candidates");
-        assert_eq!(candidates(&lib, &prompt), want, "{prompt}");
+        // Under jezero no word is light: bm25's first 8 of every match.
+        for words in [
+            &["alpha", "beta"][..],
+            &["beta", "kappa", "gamma"],
+            &["alpha", "delta"],
+        ] {
+            let prompt = words.join(" ");
+            let want = expected(&lib, words, &[]);
+            assert_eq!(want.len(), 8, "{tokenizer}: {prompt}: 8 candidates");
+            assert_eq!(
+                candidates(&lib, &prompt, &["--rule", "jezero"]),
+                want,
+                "{tokenizer}: {prompt}, jezero"
+            );
+        }
     }
 }
 
 #[test]
-fn words_too_common_to_keep_anything_make_no_pool_of_every_match() {
-    let lib = library();
-    // Weights (ln(N / items) / ln N, N = 1,500): note 0, alpha 0.014, beta 0.22, gamma
-    // 0.59, delta 0.85, a word in no item 1: below 1.2 together, nothing can be kept.
-    for prompt in [
-        "alpha note",
-        "alpha beta",
-        "alpha gamma",
-        "beta gamma",
-        "alpha omega",
+fn words_too_light_to_keep_anything_make_no_pool() {
+    let lib = library("trigram");
+    // Below 1.2 together, nothing can be kept: nothing shown, and --explain judges bm25's
+    // first 8 of every match.
+    for words in [
+        &["alpha", "note"][..],
+        &["alpha", "beta"],
+        &["alpha", "gamma"],
+        &["beta", "gamma"],
+        &["alpha", "omega"],
     ] {
-        // No pool of every match: the quick one stands for it, or none is made.
-        let (holds, _, skipped) = quick(&lib, prompt);
-        assert_eq!((holds, skipped), (holds, 1 - holds), "{prompt}");
-        let answer = lib.json(&["related", prompt, "--now", NOW]);
+        let prompt = words.join(" ");
+        assert!(heavy(&lib, words).is_empty(), "{prompt}: all light");
+        let answer = lib.json(&["related", &prompt, "--now", NOW]);
         assert_eq!(
             answer["results"],
             serde_json::json!([]),
             "{prompt}: {answer}"
         );
+        let every = expected(&lib, words, &[]);
+        assert_eq!(candidates(&lib, &prompt, &[]), every, "{prompt}: --explain");
     }
-    // --explain makes the pool, and its candidates are bm25's.
-    assert_eq!(
-        candidates(&lib, "alpha note"),
-        expected(&lib, &["alpha", "note"])
-    );
-    // gamma and delta weigh 1.44: the pool is made (the quick one: 22 items, the 8th
-    // candidate out of alpha's reach), and what is kept is what --explain keeps.
+    // gamma and delta weigh 1.44: delta's items are judged, and what is shown is what
+    // --explain keeps.
     let prompt = "alpha gamma delta";
-    assert_eq!(quick(&lib, prompt), (1, 22, 0));
-    assert_eq!(
-        candidates(&lib, prompt),
-        expected(&lib, &["alpha", "gamma", "delta"])
-    );
-    let kept: Vec<i64> = lib.json(&["related", prompt, "--now", NOW, "--explain"])["explain"]
-        ["candidates"]
+    let explained = lib.json(&["related", prompt, "--now", NOW, "--explain"]);
+    let kept: Vec<i64> = explained["explain"]["candidates"]
         .as_array()
         .expect("candidates")
         .iter()
@@ -236,4 +290,115 @@ fn words_too_common_to_keep_anything_make_no_pool_of_every_match() {
         .map(|r| r["id"].as_i64().expect("id"))
         .collect();
     assert_eq!(results, kept);
+}
+
+/// 4,000 items (4 times the default sample): `wide` in the first 300 ids of every 400,
+/// so in every id of the sample's ten ranges (the first 100 of every 400) and in 3 items
+/// of 4 in all; `block` in every item of ids 1,201 to 2,000 (a project's cluster), in no
+/// other; `scarce` in one item of 40; `needle` in 4 of block's; lengths vary.
+fn sampled_library() -> TempLib {
+    let lines: Vec<String> = (1..=4000usize)
+        .map(|id| {
+            let mut words = vec![format!("entry e{id}x")];
+            if id % 400 < 300 {
+                words.push("wide".into());
+            }
+            if (1201..=2000).contains(&id) {
+                words.push("block".into());
+            }
+            if id % 40 == 7 {
+                words.push("scarce".into());
+            }
+            if (1201..=2000).contains(&id) && id % 200 == 7 {
+                words.push("needle".into());
+            }
+            titled(&words.join(" "))
+                .summary(&"pad ".repeat(id % 9))
+                .at(&chrono_day(id % 300))
+                .line()
+        })
+        .collect();
+    TempLib::with_items(None, &lines)
+}
+
+/// The items `related --explain` gave each word its candidates share.
+fn shared_counts(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<(String, i64)> {
+    let mut args = vec!["related", prompt, "--now", NOW, "--explain"];
+    args.extend(extra);
+    let answer = lib.json(&args);
+    let mut seen: Vec<(String, i64)> = answer["explain"]["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .flat_map(|c| c["shared"].as_array().cloned().unwrap_or_default())
+        .map(|s| {
+            (
+                s["word"].as_str().expect("word").to_string(),
+                s["items"].as_i64().expect("items"),
+            )
+        })
+        .collect();
+    seen.sort();
+    seen.dedup();
+    seen
+}
+
+#[test]
+fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
+    let lib = sampled_library();
+    let conn = lib.conn();
+    // The sample: ten ranges of 100 ids, the k-th starting at 1 + k * 400.
+    let in_sample = |word: &str| -> (i64, i64) {
+        let mut held = 0;
+        let mut ranges = 0;
+        for k in 0..10 {
+            let low = 1 + k * 400;
+            let c: i64 = conn
+                .query_row(
+                    "select count(*) from items_fts where items_fts match ?1
+                     and rowid >= ?2 and rowid <= ?3",
+                    rusqlite::params![phrase_query(&[word]), low, low + 99],
+                    |r| r.get(0),
+                )
+                .expect("count");
+            held += c;
+            ranges += i64::from(c > 0);
+        }
+        (held, ranges)
+    };
+    let (wide, wide_ranges) = in_sample("wide");
+    assert!(
+        wide >= 100 && wide_ranges >= 5,
+        "wide: {wide} in {wide_ranges}"
+    );
+    let (block, block_ranges) = in_sample("block");
+    assert!(
+        block >= 100 && block_ranges < 5,
+        "block: {block} in {block_ranges}"
+    );
+    let (scarce, _) = in_sample("scarce");
+    assert!(scarce < 100, "scarce: {scarce}");
+    let exact = |w: &str| count(&conn, &[w]);
+    // `wide` is estimated (its share of the sample's 1,000 items, of 4,000: all of them,
+    // against 3,000 counted); `block`, a cluster, and `scarce`, rarer than a tenth, are
+    // counted in every item.
+    let want = vec![
+        ("block".to_string(), exact("block")),
+        ("needle".to_string(), exact("needle")),
+        ("scarce".to_string(), exact("scarce")),
+        (
+            "wide".to_string(),
+            (wide as f64 * 4000.0 / 1000.0).round() as i64,
+        ),
+    ];
+    assert_eq!(
+        (want[3].1, exact("wide")),
+        (4000, 3000),
+        "the estimate and the count"
+    );
+    let prompt = "wide block scarce needle";
+    assert_eq!(shared_counts(&lib, prompt, &[]), want);
+    // With a sample of 0, every word is counted in every item.
+    let every: Vec<(String, i64)> = want.iter().map(|(w, _)| (w.clone(), exact(w))).collect();
+    assert_eq!(shared_counts(&lib, prompt, &["--sample", "0"]), every);
 }

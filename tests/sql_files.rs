@@ -149,6 +149,7 @@ fn sql_defaults_agree_with_the_core() {
         format!("coalesce(:rule, '{RELATED_RULE}')"),
         format!("coalesce(:min_weight, {RELATED_MIN_WEIGHT})"),
         format!("coalesce(:min_joint_weight, {RELATED_MIN_JOINT_WEIGHT})"),
+        format!("coalesce(:sample, {RELATED_SAMPLE})"),
         format!("coalesce(:weight, {RECENCY_WEIGHT})"),
     ] {
         assert!(
@@ -168,6 +169,7 @@ fn sql_defaults_agree_with_the_core() {
     assert_eq!(config.search.max_limit, SEARCH_MAX_LIMIT);
     assert_eq!(config.later.default_limit, LATER_LIMIT);
     assert_eq!(config.timeline.default_limit, TIMELINE_LIMIT);
+    assert_eq!(config.related.sample, RELATED_SAMPLE);
     assert_eq!(
         config.search.recency_half_life_days,
         recall_core::score::DEFAULT_HALF_LIFE_DAYS
