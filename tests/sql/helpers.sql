@@ -1,4 +1,4 @@
--- recall_rrf, recall_convex, recall_period, recall_limit, recall_fold, recall_stopwords, recall_version, recall_debug.
+-- recall_rrf, recall_convex, recall_period, recall_limit, recall_fold, recall_folds, recall_stopwords, recall_version, recall_debug.
 select 'rrf_01', recall_rrf(1) = 1.0 / 61;
 select 'rrf_02', recall_rrf(10, 0, 2) = 0.2;
 select 'rrf_03', recall_rrf(3, 60) = 1.0 / 63;
@@ -69,3 +69,6 @@ create virtual table fold_words using fts5(body, tokenize = 'unicode61 remove_di
 create virtual table fold_words_v using fts5vocab(fold_words, row);
 insert into fold_words(body) values ('Crème Brûlée Tiếng Việt Ǖnico Łódź Straße Αθήνα ΟΔΟΣ οδος Ёлка Йод İstanbul ılık');
 select 'fold_11', (select group_concat(term, ' ') from (select term from fold_words_v order by term)) = (select group_concat(value, ' ') from (select distinct value from json_each('["' || replace(recall_fold((select body from fold_words)), ' ', '","') || '"]') order by value));
+select 'folds_01', recall_folds('trigram remove_diacritics 1') = 1 and recall_folds('unicode61') = 1 and recall_folds('recall') = 1 and recall_folds('porter unicode61 remove_diacritics 2') = 1;
+select 'folds_02', recall_folds('trigram') = 0 and recall_folds('ascii') = 0 and recall_folds('unicode61 remove_diacritics 0') = 0 and recall_folds('trigram remove_diacritics 1 case_sensitive 1') = 0;
+select 'folds_03', recall_folds(NULL) is null;

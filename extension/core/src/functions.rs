@@ -233,6 +233,16 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_fold,
     },
     FunctionSpec {
+        name: "recall_folds",
+        signature: r#"tokenizer"#,
+        returns: "INTEGER",
+        description: r#"1 when the FTS5 tokenizer of `tokenizer` (a `tokenize` option, such as `trigram remove_diacritics 1`) folds text as `recall_fold` does, case and Latin accents; else 0: `trigram` without `remove_diacritics`, `ascii`, `case_sensitive 1`"#,
+        min_args: 1,
+        max_args: 1,
+        reads_clock: false,
+        run: recall_folds,
+    },
+    FunctionSpec {
         name: "recall_source_allowed",
         signature: r#"source, sources"#,
         returns: "INTEGER",
@@ -565,6 +575,13 @@ fn recall_limit(args: &Args, _: &Host) -> ArgResult<Output> {
 fn recall_fold(args: &Args, _: &Host) -> ArgResult<Output> {
     Ok(match args.text(0, "text")? {
         Some(t) => Output::Text(fold::fold(&t)),
+        None => Output::Null,
+    })
+}
+
+fn recall_folds(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match args.text(0, "tokenizer")? {
+        Some(t) => Output::Integer(i64::from(crate::matched::folds_as_fold(&t))),
         None => Output::Null,
     })
 }

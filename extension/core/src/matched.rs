@@ -60,6 +60,25 @@ pub fn removes_diacritics(spec: &str) -> bool {
     }
 }
 
+/// Whether a tokenizer spec folds text as [`crate::fold::fold`] does, case and Latin
+/// accents alike: it removes accents ([`removes_diacritics`]) and is not
+/// `case_sensitive 1`. Then a word it finds in no item is in no item's folded text either.
+pub fn folds_as_fold(spec: &str) -> bool {
+    let words: Vec<String> = spec
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'))
+                .to_ascii_lowercase()
+        })
+        .collect();
+    let case_sensitive = words
+        .iter()
+        .position(|w| w == "case_sensitive")
+        .and_then(|i| words.get(i + 1))
+        .is_some_and(|v| v != "0");
+    removes_diacritics(spec) && !case_sensitive
+}
+
 /// Folds one character as the tokenizer does: case always; Latin accents when
 /// `remove_diacritics`.
 fn push_char(c: char, remove_diacritics: bool, out: &mut String) {
@@ -252,6 +271,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn tokenizers_that_fold_as_fold() {
+        assert!(folds_as_fold("trigram remove_diacritics 1"));
+        assert!(folds_as_fold(
+            "trigram remove_diacritics 1 case_sensitive 0"
+        ));
+        assert!(!folds_as_fold(
+            "trigram remove_diacritics 1 case_sensitive 1"
+        ));
+        assert!(!folds_as_fold("trigram"));
+        assert!(folds_as_fold("unicode61"));
+        assert!(folds_as_fold("recall"));
+        assert!(!folds_as_fold("ascii"));
+        assert!(!folds_as_fold("unicode61 remove_diacritics 0"));
     }
 
     #[test]
