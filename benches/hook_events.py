@@ -28,8 +28,10 @@ next run). Before each event, `recall --version` is timed: process start under t
 moment's load. Prints the median, the 95th percentile and the worst of each event in
 milliseconds, and the median and p95 as ratios to process start's.
 
-`compare` sends each benchmark prompt as a session's first to both builds and fails
-unless every answer has the same ids in the same order.
+`compare` sends each benchmark prompt as a session's first, in the largest project's
+folder, to both builds and fails unless every answer has the same ids in the same order.
+(benches/related_answers.py compares the answers on the labeled sets, LoCoMo and the
+shapes, with and without a project.)
 
 `labeled` builds a library of examples/code_library.jsonl and sends each case of
 examples/code_first_prompts.jsonl as a session in the folder of its expected item's
@@ -267,8 +269,12 @@ def compare(library, runs=None):
         sys.exit("compare needs --against OTHER_RECALL (e.g. a build of main)")
     conn = sqlite3.connect(f"file:{library}?mode=ro", uri=True)
     prompts = bench_prompts(conn, runs)
+    # Sessions in the largest project's folder, as `time` runs them.
+    project = conn.execute(
+        "select project from items group by project order by count(*) desc limit 1").fetchone()[0]
     conn.close()
-    cwd = tempfile.mkdtemp()
+    cwd = os.path.join(tempfile.mkdtemp(), project)
+    os.makedirs(cwd)
     differ = 0
     answered = 0
     for prompt in prompts:
@@ -395,7 +401,9 @@ def build(recall, path, tokenizer, imports=(), sessions=None):
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(tmp + suffix):
             os.remove(tmp + suffix)
-    subprocess.run([recall, "--db", tmp, "init", "--tokenizer", tokenizer], check=True,
+    # `trigram` is the default trigram tokenizer, as `recall init` makes it.
+    spec = "trigram remove_diacritics 1" if tokenizer == "trigram" else tokenizer
+    subprocess.run([recall, "--db", tmp, "init", "--tokenizer", spec], check=True,
                    capture_output=True, env=env)
     for f in imports:
         subprocess.run([recall, "--db", tmp, "import", f], check=True, capture_output=True,

@@ -88,81 +88,104 @@ sample as materialized (
 -- and counting it would read most of the index; a word of few ranges is a cluster, a
 -- project's or a period's, which a sample cannot scale). `rows` among all items (bm25's
 -- counts), `readable` among the readable ones.
+-- What is counted: each phrase of the query (`phrase` itself, at its first word's place)
+-- and, where the rule weighs words, each word as it is (`phrase`: its word's phrase).
 strings as (
-  select recall_match(word, :tokenizer) as q from terms
-  union
-  select '"' || word || '"' from terms, rule where rule.weighs
+  select q, max(is_phrase) as is_phrase, max(is_word) as is_word, min(phrase) as phrase,
+         min(place) as place
+  from (select recall_match(word, :tokenizer) as q, 1 as is_phrase, 0 as is_word,
+               recall_match(word, :tokenizer) as phrase, place
+        from terms
+        union all
+        select '"' || word || '"', 0, 1, recall_match(word, :tokenizer), place
+        from terms, rule
+        where rule.weighs)
+  group by q
 ),
 found as materialized (
-  select q,
+  select s.*,
          case when l.sampled then
            (select case when count(distinct r.low) >= 5 then count(*) end
             from ranges as r cross join items_fts as f
             where f.rowid >= r.low and f.rowid <= r.high
-              and items_fts match '{title summary questions atoms project} : (' || q || ')')
+              and items_fts match '{title summary questions atoms project} : (' || s.q || ')')
          end as in_sample,
          case when l.sampled and :sources is not null then
            (select case when count(distinct r.low) >= 5 then count(*) end
             from ranges as r cross join items_fts as f
             where f.rowid >= r.low and f.rowid <= r.high
-              and items_fts match '{title summary questions atoms project} : (' || q || ')'
+              and items_fts match '{title summary questions atoms project} : (' || s.q || ')'
               and exists (select 1 from items as i
                           where i.id = f.rowid and recall_source_allowed(i.source, :sources)))
          end as readable_in_sample
-  from strings, library as l
-  where q <> '' and (select count(*) from terms) >= 2
+  from strings as s, library as l
+  where s.q <> '' and (select count(*) from terms) >= 2
 ),
 estimated as materialized (
-  select q, readable_in_sample,
+  select f.*,
          case when in_sample >= 0.1 * s.n and s.n > 0
                 then max(1, cast(round(in_sample * 1.0 * l.items / s.n) as integer))
               else (select count(*) from items_fts
                     where items_fts match '{title summary questions atoms project} : (' || q || ')')
          end as rows
-  from found, library as l, sample as s
+  from found as f, library as l, sample as s
 ),
+-- A word's weight is recall_idf of the readable items holding it as it is. Where the
+-- tokenizer folds text as the rule's words are folded (recall_folds), a word no item
+-- holds is in no item's text, and weighs nothing here; otherwise an item may share it
+-- (`café` is no `cafe` to plain trigram), and it weighs 1, as in the rule. `weight` is
+-- a phrase's: the weights of its words.
 counts as materialized (
-  select q, rows,
-         case when :sources is null then rows
-              when readable_in_sample >= 0.1 * s.readable and s.readable > 0
-                then max(1, cast(round(readable_in_sample * 1.0 * l.readable / s.readable)
-                                 as integer))
-              else (select count(*) from items_fts as f
-                    where items_fts match '{title summary questions atoms project} : (' || q || ')'
-                      and exists (select 1 from items as i
-                                  where i.id = f.rowid
-                                    and recall_source_allowed(i.source, :sources)))
-         end as readable
-  from estimated, library as l, sample as s
-),
--- Each word's weight, recall_idf of the readable items holding it as it is. A word no
--- item holds weighs nothing here: no item can share it.
-weights as materialized (
-  select t.word, recall_match(t.word, :tokenizer) as phrase,
-         case when c.readable > 0 then recall_idf(c.readable, l.readable) else 0.0 end
-           as weight
-  from terms as t join counts as c on c.q = '"' || t.word || '"', library as l
+  select c.*,
+         sum(case when c.is_word = 0 then 0.0
+                  when c.readable > 0 then recall_idf(c.readable, c.n)
+                  when recall_folds(coalesce(:tokenizer, 'trigram')) then 0.0
+                  else 1.0 end) over (partition by c.phrase) as weight
+  from (select e.q, e.is_phrase, e.is_word, e.phrase, e.place, e.rows, l.readable as n,
+               l.items,
+               case when :sources is null then e.rows
+                    when e.readable_in_sample >= 0.1 * s.readable and s.readable > 0
+                      then max(1, cast(round(e.readable_in_sample * 1.0 * l.readable
+                                             / s.readable) as integer))
+                    else (select count(*) from items_fts as f
+                          where items_fts match
+                                  '{title summary questions atoms project} : (' || e.q || ')'
+                            and exists (select 1 from items as i
+                                        where i.id = f.rowid
+                                          and recall_source_allowed(i.source, :sources)))
+               end as readable
+        from estimated as e, library as l, sample as s) as c
 ),
 -- The query's phrases. Under the idf rule, the light ones are those of the lightest
 -- words, while the weights of their words together stay below :min_weight: an item that
 -- holds no other phrase shares no other word, so it is never kept, and the pool leaves
--- it out (under jezero, any two words keep an item: no phrase is light).
+-- it out (under jezero, any two words keep an item: no phrase is light). That holds where
+-- the tokenizer folds text as the words are folded: otherwise an item may share a word
+-- FTS5 does not find in it, and only a prompt whose words are all light is left out.
 phrases as materialized (
-  select phrase, place, rows,
+  select phrase, place, rows, items,
          r.name = 'idf'
-           and sum(weight) over (order by weight, rows desc, place) < r.min_weight as light
-  from (select x.phrase, x.place, c.rows,
-               (select total(w.weight) from weights as w where w.phrase = x.phrase) as weight
-        from (select recall_match(word, :tokenizer) as phrase, min(place) as place
-              from terms group by 1) as x
-        join counts as c on c.q = x.phrase
-        where x.phrase <> ''), rule as r
+           and sum(weight) over (order by weight, rows desc, place) < r.min_weight as light,
+         -- Common (for the quick pool of every match, where no word is set aside): the
+         -- most frequent phrases, while what they can add to a score together stays
+         -- below 3, or below 0.55 of what can be added by the phrase that, counting from
+         -- the rarest, brings the items holding them to 8: the 8th candidate, as a rule,
+         -- holds such a phrase and scores more than that.
+         sum(bound) over (order by rows desc, place)
+           < max(3.0, 0.55 * coalesce(max(bound) filter (where held >= 8) over (), 0.0))
+           as common
+  from (select c.q as phrase, c.place, c.rows, c.items, c.weight,
+               recall_bm25_bound(c.rows, c.items) as bound,
+               sum(c.rows) over (order by c.rows, c.place) as held
+        from counts as c
+        where c.is_phrase), rule as r
 ),
 plan as materialized (
   select recall_match(t.words, :tokenizer) as full_match,
          -- The query's phrases are these, one for each, in this order.
          coalesce(p.joined, '') = recall_match(t.words, :tokenizer) and p.odd = 0 as aligned,
-         p.hits, p.heavy, p.heavy_hits, p.light, p.phrases,
+         p.hits, p.heavy, p.heavy_rows, p.heavy_hits, p.light, p.phrases,
+         p.rare, p.quick_hits, p.common, p.quick_pays, p.bound,
          -- The columns' weights in every score of the pool: title, summary, questions,
          -- atoms, project (only without a project filter), not the neighbours' titles.
          2.0 as w_title, 1.0 as w_summary, 1.5 as w_questions, 1.5 as w_atoms,
@@ -176,6 +199,17 @@ plan as materialized (
                  as phrases,
                count(*) filter (where light) as light,
                group_concat(phrase, ' OR ') filter (where not light) as heavy,
+               total(rows) filter (where not light) as heavy_rows,
+               group_concat(phrase, ' OR ') filter (where not common) as rare,
+               '[' || coalesce(group_concat('null', ', ') filter (where not common) || ', ', '')
+                   || group_concat(rows, ', ') || ']' as quick_hits,
+               count(*) filter (where common) as common,
+               -- The quick pool pays when the other words are held by fewer items than
+               -- the most common one: it scores those, the pool of every match all.
+               total(rows) filter (where not common) < max(rows) filter (where common)
+                 as quick_pays,
+               -- 1% above the sum: the row count is the items', FTS5's may differ a little.
+               1.01 * total(recall_bm25_bound(rows, items)) filter (where common) as bound,
                -- The heavy phrases come first in the query of the narrowed pool; they
                -- select, they do not score (null), the query's phrases score.
                '[' || coalesce(group_concat('null', ', ') filter (where not light) || ', ', '')
@@ -186,32 +220,74 @@ plan as materialized (
 -- What the pool matches: the items holding a heavy phrase, where some are light (and the
 -- phrases are the query's, one for each word); every match otherwise; nothing where every
 -- phrase is light, as then no candidate can be kept (except for --explain, which judges
--- the candidates of every match). Under trigram the items holding a heavy phrase are
--- scored from their text (recall_bm25_text): a trigram of a common word is in most items,
--- and FTS5 would seek in its positions for each item.
+-- the candidates of every match). Under trigram, up to a thousand items holding a heavy
+-- phrase are scored from their text (recall_bm25_text): a trigram of a common word is in
+-- most items, and FTS5 would seek in its positions for each item; for more, the seeks
+-- are close enough to cost less than reading the texts (the scores are the same).
 way as materialized (
-  select p.*,
-         p.aligned and p.light > 0 and p.heavy is not null as narrowed,
-         p.aligned and p.light > 0 and p.heavy is not null
-           and coalesce(:tokenizer, 'trigram') like 'trigram%' as from_text,
-         case when p.heavy is null and coalesce(:candidates, 0) <> 1 then null
-              when p.aligned and p.light > 0 and p.heavy is not null
-                   and coalesce(:tokenizer, 'trigram') like 'trigram%'
-                then '{title summary questions atoms project} : (' || p.heavy || ')'
-              when p.aligned and p.light > 0 and p.heavy is not null
-                then '{title summary questions atoms project} : (' || p.heavy || ') AND '
-                     || '{title summary questions atoms project} : (' || p.full_match || ')'
-              else '{title summary questions atoms project} : (' || p.full_match || ')'
+  select w.*,
+         case when w.heavy is null and coalesce(:candidates, 0) <> 1 then null
+              when w.from_text
+                then '{title summary questions atoms project} : (' || w.heavy || ')'
+              when w.narrowed
+                then '{title summary questions atoms project} : (' || w.heavy || ') AND '
+                     || '{title summary questions atoms project} : (' || w.full_match || ')'
+              else '{title summary questions atoms project} : (' || w.full_match || ')'
          end as pool_match,
          -- Every match's project is filtered inside FTS5 too (see search.sql), then
          -- exactly in the pool; the few items of a heavy phrase only there, and every
          -- match too where global items of other projects are to be let through.
-         case when p.aligned and p.light > 0 and p.heavy is not null then ''
+         case when w.narrowed then ''
               when exists (select 1 from items as g
                            where g.global = 1 and (g.project is null or g.project <> :project))
                 then ''
               else (select f from project_filter) end as project_part
-  from plan as p
+  from (select n.*,
+               n.narrowed and n.heavy_rows < 1000
+                 and coalesce(:tokenizer, 'trigram') like 'trigram%' as from_text
+        from (select p.*,
+                     p.aligned and p.light > 0 and p.heavy is not null
+                       and recall_folds(coalesce(:tokenizer, 'trigram')) as narrowed
+              from plan as p) as n) as w
+),
+-- Where every match is the pool, the quick pool scores only the items holding a phrase
+-- that is not common, and stands for it where it provably gives the same first 8 (`held`).
+quick as materialized (
+  select f.rowid as id,
+         recall_bm25(items_fts, p.quick_hits,
+                     p.w_title, p.w_summary, p.w_questions, p.w_atoms, p.w_project, 0.0)
+           as bm25
+  from way as p
+  join items_fts as f
+  where p.pool_match is not null and not p.narrowed
+    and p.aligned and p.common > 0 and p.rare is not null and p.quick_pays
+    and items_fts match (
+          '{title summary questions atoms project} : (' || p.rare || ') AND '
+          || p.pool_match || p.project_part)
+    and (coalesce(:project, :kinds, :sources) is null
+         or exists (
+           select 1 from items as i
+           where i.id = f.rowid
+             and (:project is null or i.project = :project or i.global = 1)
+             and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+             and recall_source_allowed(i.source, :sources)))
+  order by bm25
+  limit 200
+),
+-- Whether the quick pool gives the same candidates: its 8th candidate scores better than
+-- an item holding only common words can after recency (whose factor is at most 1), so
+-- that none is among the first 8 (the score as in first8); or its 200th item scores
+-- better than such an item can, so that none is in the pool.
+held as materialized (
+  select p.*, coalesce(q.eighth > p.bound or (q.n = 200 and q.worst < -p.bound), 0) as holds
+  from way as p,
+       (select count(*) as n, max(bm25) as worst,
+               max(score) filter (where place = 8) as eighth
+        from (select bm25, score, row_number() over (order by score desc) as place
+              from (select q.bm25,
+                           recall_score(q.bm25, i.occurred_at, :now, :half_life,
+                                        coalesce(:weight, 0.1)) as score
+                    from quick as q join items as i on i.id = q.id))) as q
 ),
 -- The pool: the 200 best items of the match by FTS5's bm25 of the query of all the
 -- words, and the first 8 of them by score. FTS5's bm25() counts the items holding each
@@ -220,6 +296,8 @@ way as materialized (
 -- it, to the bit (with a sampled count, the score of that count). Where the phrases
 -- cannot be known one for each word (`aligned` false), bm25() itself ranks.
 pool as (
+  select q.id, q.bm25 from held as h join quick as q on h.holds
+  union all
   select f.rowid as id,
          case when p.from_text
               then recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
@@ -230,9 +308,9 @@ pool as (
                                p.w_project, 0.0)
               else bm25(items_fts, p.w_title, p.w_summary, p.w_questions, p.w_atoms,
                         p.w_project, 0.0) end as bm25
-  from way as p
+  from held as p
   join items_fts as f
-  where p.pool_match is not null
+  where p.pool_match is not null and not p.holds
     -- Not the neighbours' titles (the context column): an item's own words.
     and items_fts match (p.pool_match || p.project_part)
     -- Under a project filter, the global items of other projects match too (see
@@ -263,29 +341,24 @@ shared as materialized (
   join items as i on i.id = c.id
   left join terms as t on recall_overlap(t.word, i.title, i.summary) = 1
 ),
-words as materialized (
-  select s.word, (select c.readable from counts as c where c.q = '"' || s.word || '"') as items
-  from (select distinct word
-        from (select word, count(word) over (partition by id) as shares from shared)
-        where word is not null and (coalesce(:candidates, 0) = 1 or shares >= 2)) as s
-  where (select weighs from rule)
-),
 judged as materialized (
   select s.id, s.score, count(s.word) as overlap, l.readable as n, r.name as rule,
          r.weighs, r.min_weight, r.min_joint_weight,
-         sum(recall_idf(w.items, l.readable)) as weight,
+         sum(recall_idf(w.readable, l.readable)) as weight,
          json_group_array(json_object(
-             'word', s.word, 'items', w.items,
-             'weight', round(recall_idf(w.items, l.readable), 3)))
+             'word', s.word, 'items', w.readable,
+             'weight', round(recall_idf(w.readable, l.readable), 3)))
            filter (where s.word is not null) as shared,
          -- The items with all of them (prompt words are letters and digits only, so
          -- quoting them is safe).
          '{title summary questions atoms project} : ('
            || group_concat('"' || s.word || '"', ' AND ') || ')' as joint_query
   from shared as s
-  left join words as w on w.word = s.word
-  cross join library as l
+  -- Each shared word's count, made with the pool's (the word as it is). Where the rule
+  -- does not weigh words, none was made.
   cross join rule as r
+  left join counts as w on r.weighs and w.q = '"' || s.word || '"'
+  cross join library as l
   group by s.id
 ),
 -- How many items hold all the shared words, for the candidates with two or more whose

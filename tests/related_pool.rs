@@ -1,9 +1,9 @@
 //! The candidates of `related` (the first 8 of its pool): under the idf rule, FTS5's own
 //! `bm25()` over the query of all the prompt's words, among the items that hold a heavy
 //! word (the words left when the lightest, together below `min_weight`, are set aside);
-//! under jezero, and for `--explain` when every word is light, among every match. Under
-//! trigram the pool scores its items from their text (`recall_bm25_text`), under
-//! unicode61 through FTS5's own positions. And in a library 4 times the sample or more,
+//! under jezero, under a tokenizer that keeps accents (plain trigram), and for `--explain`
+//! when every word is light, among every match. Under trigram the pool scores its items
+//! from their text (`recall_bm25_text`), under unicode61 through FTS5's own positions. And in a library 4 times the sample or more,
 //! a word spread over the sample and held by a tenth of it is counted there; a cluster,
 //! or a rarer word, in every item. Every expectation is computed here from the library:
 //! counts and `bm25()` on a plain connection, the weights, the rule's partition and the
@@ -216,7 +216,7 @@ fn the_pool_is_bm25s_among_the_items_holding_a_heavy_word() {
         // gamma is light; theta brings the sum to 1.27: two heavy words.
         (&["delta", "theta", "gamma"], &["theta", "delta"]),
     ];
-    for tokenizer in ["trigram", "unicode61"] {
+    for tokenizer in ["trigram remove_diacritics 1", "unicode61"] {
         let lib = library(tokenizer);
         for (words, by_hand) in cases {
             let prompt = words.join(" ");
@@ -249,8 +249,36 @@ fn the_pool_is_bm25s_among_the_items_holding_a_heavy_word() {
 }
 
 #[test]
-fn words_too_light_to_keep_anything_make_no_pool() {
+fn a_tokenizer_that_keeps_accents_sets_no_word_aside() {
+    // Plain trigram does not fold accents as the rule's words are folded: an item may
+    // share a word FTS5 does not find in it, so every match is the pool.
     let lib = library("trigram");
+    for (words, _) in [
+        (&["alpha", "gamma", "delta"][..], ()),
+        (&["delta", "theta", "gamma"], ()),
+        (&["omega", "gamma", "delta"], ()),
+    ] {
+        let prompt = words.join(" ");
+        let want = expected(&lib, words, &[]);
+        assert_eq!(want.len(), 8, "{prompt}: 8 candidates");
+        assert_eq!(candidates(&lib, &prompt, &[]), want, "{prompt}");
+    }
+    // An item that writes `Café` shares `cafe` with the prompt though FTS5 finds `cafe` in
+    // no item: the word weighs 1, and the item is kept, with `delta`.
+    let lines = vec![
+        titled("Café delta pricing")
+            .at("2025-05-01T00:00:00Z")
+            .line(),
+        titled("unrelated notes").at("2025-05-02T00:00:00Z").line(),
+    ];
+    let small = TempLib::with_items(Some("trigram"), &lines);
+    let shown = small.json(&["related", "cafe delta", "--now", NOW]);
+    assert_eq!(shown["results"][0]["id"], 1, "{shown}");
+}
+
+#[test]
+fn words_too_light_to_keep_anything_make_no_pool() {
+    let lib = library("trigram remove_diacritics 1");
     // Below 1.2 together, nothing can be kept: nothing shown, and --explain judges bm25's
     // first 8 of every match.
     for words in [

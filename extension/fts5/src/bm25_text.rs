@@ -122,12 +122,28 @@ unsafe fn tokenize(
     Ok(())
 }
 
+/// The `i`-th token of `t`.
+fn token(t: &Tokens, i: usize) -> &[u8] {
+    let (s, e) = t.spans[i];
+    &t.bytes[s..e]
+}
+
 /// Where `phrase` (its tokens, one list of alternatives for each position) is in `text`:
 /// how many positions start it.
 fn places(phrase: &Tokens, text: &Tokens) -> usize {
     let (k, n) = (phrase.positions.len(), text.positions.len());
     if k == 0 || k > n {
         return 0;
+    }
+    // One token at each position on both sides (no colocated token: trigram, unicode61,
+    // porter): compare slices, the first token first.
+    if phrase.spans.len() == k && text.spans.len() == n {
+        let first = token(phrase, 0);
+        return (0..=n - k)
+            .filter(|&p| {
+                token(text, p) == first && (1..k).all(|j| token(text, p + j) == token(phrase, j))
+            })
+            .count();
     }
     (0..=n - k)
         .filter(|&p| {
