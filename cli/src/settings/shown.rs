@@ -148,7 +148,8 @@ mod tests {
                 "min_joint_weight",
                 "min_weight",
                 "recency_weight",
-                "rule"
+                "rule",
+                "sample"
             ]
         );
         assert_eq!(related["min_weight"], json!(2.5));
