@@ -42,17 +42,8 @@ pub struct Occurrence {
 /// `porter` over it) unless `remove_diacritics 0`; `trigram` only with
 /// `remove_diacritics 1` or `2`; `ascii` never; `recall` always.
 pub fn removes_diacritics(spec: &str) -> bool {
-    let words: Vec<String> = spec
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'))
-                .to_ascii_lowercase()
-        })
-        .collect();
-    let option = words
-        .iter()
-        .position(|w| w == "remove_diacritics")
-        .and_then(|i| words.get(i + 1));
+    let words = spec_words(spec);
+    let option = option(&words, "remove_diacritics");
     match words.first().map(String::as_str) {
         Some("trigram") => option.is_some_and(|v| v != "0"),
         Some("ascii") => false,
@@ -60,22 +51,30 @@ pub fn removes_diacritics(spec: &str) -> bool {
     }
 }
 
-/// Whether a tokenizer spec folds text as [`crate::fold::fold`] does, case and Latin
-/// accents alike: it removes accents ([`removes_diacritics`]) and is not
-/// `case_sensitive 1`. Then a word it finds in no item is in no item's folded text either.
-pub fn folds_as_fold(spec: &str) -> bool {
-    let words: Vec<String> = spec
-        .split_whitespace()
+/// The words of a tokenizer spec, unquoted and lowercased.
+fn spec_words(spec: &str) -> Vec<String> {
+    spec.split_whitespace()
         .map(|w| {
             w.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '[' | ']'))
                 .to_ascii_lowercase()
         })
-        .collect();
-    let case_sensitive = words
+        .collect()
+}
+
+/// The value after `name` among a spec's words.
+fn option<'w>(words: &'w [String], name: &str) -> Option<&'w str> {
+    words
         .iter()
-        .position(|w| w == "case_sensitive")
+        .position(|w| w == name)
         .and_then(|i| words.get(i + 1))
-        .is_some_and(|v| v != "0");
+        .map(String::as_str)
+}
+
+/// Whether a tokenizer spec folds text as [`crate::fold::fold`] does, case and Latin
+/// accents alike: it removes accents ([`removes_diacritics`]) and is not
+/// `case_sensitive 1`. Then a word it finds in no item is in no item's folded text either.
+pub fn folds_as_fold(spec: &str) -> bool {
+    let case_sensitive = option(&spec_words(spec), "case_sensitive").is_some_and(|v| v != "0");
     removes_diacritics(spec) && !case_sensitive
 }
 

@@ -198,34 +198,43 @@ fn row_score(
     }
 }
 
-/// Reads `hits` (the first argument) and the weights after it.
+/// A row's score from the first argument (as given) and the weights, or an error.
+pub(crate) type Score = fn(&Fts5ExtensionApi, Ctx, &[u8], &[f64]) -> Result<f64, String>;
+
+/// What an auxiliary function of this crate is called and told when its first argument
+/// is missing or NULL; its score of a row from that argument (as given) and the weights.
+pub(crate) struct Aux {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub null: &'static str,
+    pub argument: &'static str,
+    pub score: Score,
+}
+
+/// Reads the first argument (JSON text) and the weights after it.
 ///
 /// # Safety
 /// `values` holds `n` live values of this call.
 unsafe fn arguments<'a>(
+    aux: &Aux,
     calls: &SqliteCalls,
     values: *mut *mut c_void,
     n: c_int,
 ) -> Result<(&'a [u8], Vec<f64>), String> {
     let n = usize::try_from(n).unwrap_or(0);
     if n == 0 || values.is_null() {
-        return Err(
-            "give it the rows holding each phrase: recall_bm25(table, hits [, weight]…)".into(),
-        );
+        return Err(aux.usage.into());
     }
     // SAFETY: SQLite passes `n` values for this call.
     let values = unsafe { std::slice::from_raw_parts(values, n) };
-    let hits = unsafe {
+    let first = unsafe {
         if (calls.value_type)(values[0]) == SQLITE_NULL {
-            return Err(
-                "hits is NULL: give a JSON array of row counts or nulls, one for each phrase"
-                    .into(),
-            );
+            return Err(aux.null.into());
         }
         let text = (calls.value_text)(values[0]);
         let len = usize::try_from((calls.value_bytes)(values[0])).unwrap_or(0);
         if text.is_null() {
-            return Err("hits cannot be read as text".into());
+            return Err(format!("{} cannot be read as text", aux.argument));
         }
         std::slice::from_raw_parts(text, len)
     };
@@ -234,10 +243,16 @@ unsafe fn arguments<'a>(
         // SAFETY: a live value of this call.
         .map(|v| unsafe { (calls.value_double)(*v) })
         .collect();
-    Ok((hits, weights))
+    Ok((first, weights))
 }
 
-unsafe extern "C" fn x_bm25(
+/// One call of `aux` as FTS5 makes it: its arguments read, the row scored, the result or
+/// one error line set; no panic crosses into SQLite.
+///
+/// # Safety
+/// FTS5's API, context, result and values of the current call.
+pub(crate) unsafe fn call(
+    aux: &Aux,
     api: *const Fts5ExtensionApi,
     ctx: Ctx,
     result: *mut c_void,
@@ -256,9 +271,9 @@ unsafe extern "C" fn x_bm25(
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: FTS5's API and values for this call.
-        let (hits, weights) = unsafe { arguments(calls, values, n) }?;
+        let (first, weights) = unsafe { arguments(aux, calls, values, n) }?;
         let api = unsafe { api.as_ref() }.ok_or("no FTS5 extension API")?;
-        row_score(api, ctx, hits, &weights)
+        (aux.score)(api, ctx, first, &weights)
     }));
     let message = match outcome {
         // SAFETY: the result context of this call.
@@ -266,10 +281,29 @@ unsafe extern "C" fn x_bm25(
         Ok(Err(message)) => message,
         Err(_) => "internal error (please report it with the query that caused it)".into(),
     };
-    let message = format!("recall_bm25: {}", message.replace('\0', "\\0"));
+    let message = format!("{}: {}", aux.name, message.replace('\0', "\\0"));
     let len = c_int::try_from(message.len()).unwrap_or(c_int::MAX);
     // SAFETY: SQLite copies the message (its length given).
     unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };
+}
+
+const AUX: Aux = Aux {
+    name: "recall_bm25",
+    usage: "give it the rows holding each phrase: recall_bm25(table, hits [, weight]…)",
+    null: "hits is NULL: give a JSON array of row counts or nulls, one for each phrase",
+    argument: "hits",
+    score: row_score,
+};
+
+unsafe extern "C" fn x_bm25(
+    api: *const Fts5ExtensionApi,
+    ctx: Ctx,
+    result: *mut c_void,
+    n: c_int,
+    values: *mut *mut c_void,
+) {
+    // SAFETY: FTS5's call.
+    unsafe { call(&AUX, api, ctx, result, n, values) }
 }
 
 /// The function itself, for [`crate::register_bm25`].

@@ -13,17 +13,15 @@
 //! tokenizer gives a phrase the tokens it gives it in a query (`trigram`, `unicode61`,
 //! `porter`, `ascii`).
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use recall_core::bm25;
 
-use crate::bm25::{failed, Ctx, Fts5ExtensionApi, SqliteCalls};
+use crate::bm25::{call, failed, Aux, Ctx, Fts5ExtensionApi};
 
 /// The name SQL calls it by.
 pub const NAME: &CStr = c"recall_bm25_text";
 
 const SQLITE_OK: c_int = 0;
-const SQLITE_NULL: c_int = 5;
 const FTS5_TOKEN_COLOCATED: c_int = 0x0001;
 
 /// Tokens of one text: their bytes, and where each position's tokens begin (a colocated
@@ -297,45 +295,13 @@ fn row_score(
     }
 }
 
-/// Reads `phrases` (the first argument) and the weights after it.
-///
-/// # Safety
-/// `values` holds `n` live values of this call.
-unsafe fn arguments<'a>(
-    calls: &SqliteCalls,
-    values: *mut *mut c_void,
-    n: c_int,
-) -> Result<(&'a [u8], Vec<f64>), String> {
-    let n = usize::try_from(n).unwrap_or(0);
-    if n == 0 || values.is_null() {
-        return Err(
-            "give it the phrases and the rows holding each: recall_bm25_text(table, phrases [, weight]…)"
-                .into(),
-        );
-    }
-    // SAFETY: SQLite passes `n` values for this call.
-    let values = unsafe { std::slice::from_raw_parts(values, n) };
-    let phrases = unsafe {
-        if (calls.value_type)(values[0]) == SQLITE_NULL {
-            return Err(
-                "phrases is NULL: give a JSON array of [phrase, rows] pairs, rows a count or null"
-                    .into(),
-            );
-        }
-        let text = (calls.value_text)(values[0]);
-        let len = usize::try_from((calls.value_bytes)(values[0])).unwrap_or(0);
-        if text.is_null() {
-            return Err("phrases cannot be read as text".into());
-        }
-        std::slice::from_raw_parts(text, len)
-    };
-    let weights = values[1..]
-        .iter()
-        // SAFETY: a live value of this call.
-        .map(|v| unsafe { (calls.value_double)(*v) })
-        .collect();
-    Ok((phrases, weights))
-}
+const AUX: Aux = Aux {
+    name: "recall_bm25_text",
+    usage: "give it the phrases and the rows holding each: recall_bm25_text(table, phrases [, weight]…)",
+    null: "phrases is NULL: give a JSON array of [phrase, rows] pairs, rows a count or null",
+    argument: "phrases",
+    score: row_score,
+};
 
 unsafe extern "C" fn x_bm25_text(
     api: *const Fts5ExtensionApi,
@@ -344,32 +310,8 @@ unsafe extern "C" fn x_bm25_text(
     n: c_int,
     values: *mut *mut c_void,
 ) {
-    let calls = match unsafe { api.as_ref() }
-        .and_then(|a| a.x_user_data)
-        // SAFETY: FTS5 hands back the pointer registered with the function.
-        .map(|f| unsafe { f(ctx) }.cast::<SqliteCalls>())
-        .filter(|p| !p.is_null())
-    {
-        // SAFETY: registered as a `&'static SqliteCalls`.
-        Some(p) => unsafe { &*p },
-        None => return,
-    };
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: FTS5's API and values for this call.
-        let (phrases, weights) = unsafe { arguments(calls, values, n) }?;
-        let api = unsafe { api.as_ref() }.ok_or("no FTS5 extension API")?;
-        row_score(api, ctx, phrases, &weights)
-    }));
-    let message = match outcome {
-        // SAFETY: the result context of this call.
-        Ok(Ok(score)) => return unsafe { (calls.result_double)(result, score) },
-        Ok(Err(message)) => message,
-        Err(_) => "internal error (please report it with the query that caused it)".into(),
-    };
-    let message = format!("recall_bm25_text: {}", message.replace('\0', "\\0"));
-    let len = c_int::try_from(message.len()).unwrap_or(c_int::MAX);
-    // SAFETY: SQLite copies the message (its length given).
-    unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };
+    // SAFETY: FTS5's call.
+    unsafe { call(&AUX, api, ctx, result, n, values) }
 }
 
 /// The function itself, for [`crate::register_bm25`].
