@@ -54,14 +54,14 @@ project_filter as materialized (
   from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
 -- The items (FTS5's bm25 counts them all), the readable ones (the rule's N), and the
--- sample: where the library holds 4 times as many items as :sample or more, ten ranges of
+-- sample: where the library holds 20 times as many items as :sample or more, ten ranges of
 -- ids spread evenly over it, :sample ids in all, read by FTS5 as a seek in each segment.
 library as materialized (
   select items, first, last,
          case when :sources is null then items
               else (select count(*) from items where recall_source_allowed(source, :sources))
          end as readable,
-         size > 0 and items >= 4 * size as sampled,
+         size > 0 and items >= 20 * size as sampled,
          max(size / 10, 1) as width
   -- (min and max apart: each is then one step of the table's b-tree, not a scan of it.)
   from (select (select count(*) from items) as items, (select min(id) from items) as first,

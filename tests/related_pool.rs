@@ -3,7 +3,7 @@
 //! word (the words left when the lightest, together below `min_weight`, are set aside);
 //! under jezero, under a tokenizer that keeps accents (plain trigram), and for `--explain`
 //! when every word is light, among every match. Under trigram the pool scores its items
-//! from their text (`recall_bm25_text`), under unicode61 through FTS5's own positions. And in a library 4 times the sample or more,
+//! from their text (`recall_bm25_text`), under unicode61 through FTS5's own positions. And in a library 20 times the sample or more,
 //! a word spread over the sample and held by a tenth of it is counted there; a cluster,
 //! or a rarer word, in every item. Every expectation is computed here from the library:
 //! counts and `bm25()` on a plain connection, the weights, the rule's partition and the
@@ -320,9 +320,9 @@ fn words_too_light_to_keep_anything_make_no_pool() {
     assert_eq!(results, kept);
 }
 
-/// 4,000 items (4 times the default sample): `wide` in the first 300 ids of every 400,
-/// so in every id of the sample's ten ranges (the first 100 of every 400) and in 3 items
-/// of 4 in all; `block` in every item of ids 1,201 to 2,000 (a project's cluster), in no
+/// 4,000 items (20 times a sample of 200): `wide` in the first 300 ids of every 400, so
+/// in every id of the sample's ten ranges (the first 20 of every 400) and in 3 items of
+/// 4 in all; `block` in every item of ids 1,201 to 2,000 (a project's cluster), in no
 /// other; `scarce` in one item of 40; `needle` in 4 of block's; lengths vary.
 fn sampled_library() -> TempLib {
     let lines: Vec<String> = (1..=4000usize)
@@ -375,7 +375,7 @@ fn shared_counts(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<(String, i6
 fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
     let lib = sampled_library();
     let conn = lib.conn();
-    // The sample: ten ranges of 100 ids, the k-th starting at 1 + k * 400.
+    // The sample: ten ranges of 20 ids, the k-th starting at 1 + k * 400.
     let in_sample = |word: &str| -> (i64, i64) {
         let mut held = 0;
         let mut ranges = 0;
@@ -385,7 +385,7 @@ fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
                 .query_row(
                     "select count(*) from items_fts where items_fts match ?1
                      and rowid >= ?2 and rowid <= ?3",
-                    rusqlite::params![phrase_query(&[word]), low, low + 99],
+                    rusqlite::params![phrase_query(&[word]), low, low + 19],
                     |r| r.get(0),
                 )
                 .expect("count");
@@ -396,18 +396,18 @@ fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
     };
     let (wide, wide_ranges) = in_sample("wide");
     assert!(
-        wide >= 100 && wide_ranges >= 5,
+        wide >= 20 && wide_ranges >= 5,
         "wide: {wide} in {wide_ranges}"
     );
     let (block, block_ranges) = in_sample("block");
     assert!(
-        block >= 100 && block_ranges < 5,
+        block >= 20 && block_ranges < 5,
         "block: {block} in {block_ranges}"
     );
     let (scarce, _) = in_sample("scarce");
-    assert!(scarce < 100, "scarce: {scarce}");
+    assert!(scarce < 20, "scarce: {scarce}");
     let exact = |w: &str| count(&conn, &[w]);
-    // `wide` is estimated (its share of the sample's 1,000 items, of 4,000: all of them,
+    // `wide` is estimated (its share of the sample's 200 items, of 4,000: all of them,
     // against 3,000 counted); `block`, a cluster, and `scarce`, rarer than a tenth, are
     // counted in every item.
     let want = vec![
@@ -416,7 +416,7 @@ fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
         ("scarce".to_string(), exact("scarce")),
         (
             "wide".to_string(),
-            (wide as f64 * 4000.0 / 1000.0).round() as i64,
+            (wide as f64 * 4000.0 / 200.0).round() as i64,
         ),
     ];
     assert_eq!(
@@ -425,8 +425,10 @@ fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
         "the estimate and the count"
     );
     let prompt = "wide block scarce needle";
-    assert_eq!(shared_counts(&lib, prompt, &[]), want);
-    // With a sample of 0, every word is counted in every item.
+    assert_eq!(shared_counts(&lib, prompt, &["--sample", "200"]), want);
+    // At the default sample (1,000), 4,000 items are too few to sample.
     let every: Vec<(String, i64)> = want.iter().map(|(w, _)| (w.clone(), exact(w))).collect();
+    assert_eq!(shared_counts(&lib, prompt, &[]), every);
+    // With a sample of 0, every word is counted in every item.
     assert_eq!(shared_counts(&lib, prompt, &["--sample", "0"]), every);
 }

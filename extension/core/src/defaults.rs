@@ -31,7 +31,7 @@ pub const RELATED_RULE: &str = "idf";
 pub const RELATED_MIN_WEIGHT: f64 = 1.2;
 pub const RELATED_MIN_JOINT_WEIGHT: f64 = 0.5;
 /// Under `related`, the items a common word is counted in (docs/queries.md#related), in a
-/// library of 4 times as many items or more; 0: every count exact.
+/// library of 20 times as many items or more; 0: every count exact.
 pub const RELATED_SAMPLE: i64 = 1000;
 /// Search's context stage (`sql/search.sql`): the share of its relevance a pool item lends
 /// the items next to it in time (0: off), how many items on each side, and how far apart
