@@ -73,10 +73,76 @@ struct Query {
     freqs: Vec<f64>,
 }
 
-unsafe extern "C" fn drop_query(p: *mut c_void) {
+/// Data a query keeps for all its rows (FTS5's auxiliary data): made for its first
+/// argument's text, and made again when that text changes.
+pub(crate) trait Kept {
+    fn key(&self) -> &[u8];
+}
+
+unsafe extern "C" fn drop_kept<T>(p: *mut c_void) {
     if !p.is_null() {
-        // SAFETY: made by `query` with Box::into_raw, dropped once by FTS5.
-        drop(unsafe { Box::from_raw(p.cast::<Query>()) });
+        // SAFETY: made by `kept` with Box::into_raw, dropped once by FTS5.
+        drop(unsafe { Box::from_raw(p.cast::<T>()) });
+    }
+}
+
+/// The query's kept data for `key`, from FTS5's auxiliary data when the same key made
+/// it, else made by `make` and handed to FTS5.
+///
+/// # Safety
+/// FTS5's API and context of the current call; every caller of one function keeps the
+/// same `T`.
+pub(crate) unsafe fn kept<'q, T: Kept>(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    key: &[u8],
+    make: impl FnOnce() -> Result<T, String>,
+) -> Result<&'q mut T, String> {
+    let (Some(set), Some(get)) = (api.x_set_auxdata, api.x_get_auxdata) else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    // SAFETY: FTS5's callbacks, with its context; the data is ours, made below.
+    unsafe {
+        let before = get(ctx, 0).cast::<T>();
+        if let Some(q) = before.as_mut() {
+            if q.key() == key {
+                return Ok(q);
+            }
+        }
+        let raw = Box::into_raw(Box::new(make()?));
+        // FTS5 owns it from here, and frees the one before.
+        let rc = set(ctx, raw.cast(), Some(drop_kept::<T>));
+        if rc != SQLITE_OK {
+            return Err(failed("xSetAuxdata", rc));
+        }
+        raw.as_mut().ok_or_else(|| "no query data".to_string())
+    }
+}
+
+/// The table's rows and its average row size in tokens, as `bm25()` reads them.
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+pub(crate) unsafe fn totals(api: &Fts5ExtensionApi, ctx: Ctx) -> Result<(i64, f64), String> {
+    let (Some(row_count), Some(total_size)) = (api.x_row_count, api.x_column_total_size) else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    let (mut rows, mut tokens) = (0i64, 0i64);
+    // SAFETY: FTS5's callbacks, with its context.
+    let rc = unsafe { row_count(ctx, &mut rows) };
+    if rc != SQLITE_OK {
+        return Err(failed("xRowCount", rc));
+    }
+    let rc = unsafe { total_size(ctx, -1, &mut tokens) };
+    if rc != SQLITE_OK {
+        return Err(failed("xColumnTotalSize", rc));
+    }
+    Ok((rows, tokens as f64 / rows as f64))
+}
+
+impl Kept for Query {
+    fn key(&self) -> &[u8] {
+        &self.hits
     }
 }
 
@@ -87,8 +153,7 @@ pub(crate) fn failed(what: &str, rc: c_int) -> String {
     format!("FTS5's {what} failed (code {rc})")
 }
 
-/// The query's shared values for `hits` (its text as given), from the cache when the
-/// same `hits` made them.
+/// The query's shared values for `hits` (its text as given).
 ///
 /// # Safety
 /// FTS5's API and context of the current call.
@@ -97,56 +162,32 @@ unsafe fn query<'q>(
     ctx: Ctx,
     hits_text: &[u8],
 ) -> Result<&'q mut Query, String> {
-    let (Some(row_count), Some(total_size), Some(phrase_count), Some(set), Some(get)) = (
-        api.x_row_count,
-        api.x_column_total_size,
-        api.x_phrase_count,
-        api.x_set_auxdata,
-        api.x_get_auxdata,
-    ) else {
+    let Some(phrase_count) = api.x_phrase_count else {
         return Err("this FTS5 lacks the extension API it needs".into());
     };
-    // SAFETY: FTS5's callbacks, with its context; the data is ours, made below.
+    // SAFETY: FTS5's API and context of this call.
     unsafe {
-        let kept = get(ctx, 0).cast::<Query>();
-        if let Some(q) = kept.as_mut() {
-            if q.hits == hits_text {
-                return Ok(q);
+        kept(api, ctx, hits_text, || {
+            let text =
+                std::str::from_utf8(hits_text).map_err(|_| "hits is not UTF-8".to_string())?;
+            let hits = bm25::parse_hits(text)?;
+            let phrases = usize::try_from(phrase_count(ctx)).unwrap_or(0);
+            if hits.len() > phrases {
+                return Err(format!(
+                    "hits has {} entries, but the query has {phrases} phrases: give one for each phrase, in the query's order",
+                    hits.len()
+                ));
             }
-        }
-        let text = std::str::from_utf8(hits_text).map_err(|_| "hits is not UTF-8".to_string())?;
-        let hits = bm25::parse_hits(text)?;
-        let phrases = usize::try_from(phrase_count(ctx)).unwrap_or(0);
-        if hits.len() > phrases {
-            return Err(format!(
-                "hits has {} entries, but the query has {phrases} phrases: give one for each phrase, in the query's order",
-                hits.len()
-            ));
-        }
-        let (mut rows, mut tokens) = (0i64, 0i64);
-        let rc = row_count(ctx, &mut rows);
-        if rc != SQLITE_OK {
-            return Err(failed("xRowCount", rc));
-        }
-        let rc = total_size(ctx, -1, &mut tokens);
-        if rc != SQLITE_OK {
-            return Err(failed("xColumnTotalSize", rc));
-        }
-        let q = Box::new(Query {
-            hits: hits_text.to_vec(),
-            idfs: (0..phrases)
-                .map(|p| hits.get(p).copied().flatten().map(|h| bm25::idf(h, rows)))
-                .collect(),
-            avgdl: tokens as f64 / rows as f64,
-            freqs: vec![0.0; phrases],
-        });
-        let raw = Box::into_raw(q);
-        // FTS5 owns it from here, and frees the one before.
-        let rc = set(ctx, raw.cast(), Some(drop_query));
-        if rc != SQLITE_OK {
-            return Err(failed("xSetAuxdata", rc));
-        }
-        raw.as_mut().ok_or_else(|| "no query data".to_string())
+            let (rows, avgdl) = totals(api, ctx)?;
+            Ok(Query {
+                hits: hits_text.to_vec(),
+                idfs: (0..phrases)
+                    .map(|p| hits.get(p).copied().flatten().map(|h| bm25::idf(h, rows)))
+                    .collect(),
+                avgdl,
+                freqs: vec![0.0; phrases],
+            })
+        })
     }
 }
 
@@ -287,15 +328,13 @@ pub(crate) unsafe fn call(
     unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };
 }
 
-const AUX: Aux = Aux {
-    name: "recall_bm25",
-    usage: "give it the rows holding each phrase: recall_bm25(table, hits [, weight]…)",
-    null: "hits is NULL: give a JSON array of row counts or nulls, one for each phrase",
-    argument: "hits",
-    score: row_score,
-};
+/// An auxiliary function of this crate: what [`call`] needs of it.
+pub(crate) trait Defined {
+    const AUX: Aux;
+}
 
-unsafe extern "C" fn x_bm25(
+/// The C entry FTS5 calls for `D`.
+pub(crate) unsafe extern "C" fn entry<D: Defined>(
     api: *const Fts5ExtensionApi,
     ctx: Ctx,
     result: *mut c_void,
@@ -303,8 +342,20 @@ unsafe extern "C" fn x_bm25(
     values: *mut *mut c_void,
 ) {
     // SAFETY: FTS5's call.
-    unsafe { call(&AUX, api, ctx, result, n, values) }
+    unsafe { call(&D::AUX, api, ctx, result, n, values) }
+}
+
+struct Bm25;
+
+impl Defined for Bm25 {
+    const AUX: Aux = Aux {
+        name: "recall_bm25",
+        usage: "give it the rows holding each phrase: recall_bm25(table, hits [, weight]…)",
+        null: "hits is NULL: give a JSON array of row counts or nulls, one for each phrase",
+        argument: "hits",
+        score: row_score,
+    };
 }
 
 /// The function itself, for [`crate::register_bm25`].
-pub const FUNCTION: AuxFunction = x_bm25;
+pub const FUNCTION: AuxFunction = entry::<Bm25>;

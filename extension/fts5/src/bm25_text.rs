@@ -16,7 +16,7 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 
 use recall_core::bm25;
 
-use crate::bm25::{call, failed, Aux, Ctx, Fts5ExtensionApi};
+use crate::bm25::{entry, failed, kept, totals, Aux, Ctx, Defined, Fts5ExtensionApi, Kept};
 
 /// The name SQL calls it by.
 pub const NAME: &CStr = c"recall_bm25_text";
@@ -166,15 +166,13 @@ struct Query {
     text: Tokens,
 }
 
-unsafe extern "C" fn drop_query(p: *mut c_void) {
-    if !p.is_null() {
-        // SAFETY: made by `query` with Box::into_raw, dropped once by FTS5.
-        drop(unsafe { Box::from_raw(p.cast::<Query>()) });
+impl Kept for Query {
+    fn key(&self) -> &[u8] {
+        &self.key
     }
 }
 
-/// The query's shared values for `phrases` (its text as given), from the cache when the
-/// same text made them.
+/// The query's shared values for `phrases` (its text as given).
 ///
 /// # Safety
 /// FTS5's API and context of the current call.
@@ -183,60 +181,35 @@ unsafe fn query<'q>(
     ctx: Ctx,
     phrases_text: &[u8],
 ) -> Result<&'q mut Query, String> {
-    let (Some(row_count), Some(total_size), Some(column_count), Some(set), Some(get)) = (
-        api.x_row_count,
-        api.x_column_total_size,
-        api.x_column_count,
-        api.x_set_auxdata,
-        api.x_get_auxdata,
-    ) else {
+    let Some(column_count) = api.x_column_count else {
         return Err("this FTS5 lacks the extension API it needs".into());
     };
-    // SAFETY: FTS5's callbacks, with its context; the data is ours, made below.
+    // SAFETY: FTS5's API and context of this call.
     unsafe {
-        let kept = get(ctx, 0).cast::<Query>();
-        if let Some(q) = kept.as_mut() {
-            if q.key == phrases_text {
-                return Ok(q);
+        kept(api, ctx, phrases_text, || {
+            let text = std::str::from_utf8(phrases_text)
+                .map_err(|_| "phrases is not UTF-8".to_string())?;
+            let given = bm25::parse_phrases(text)?;
+            let (rows, avgdl) = totals(api, ctx)?;
+            let mut phrases = Vec::with_capacity(given.len());
+            for (phrase, _) in &given {
+                let mut t = Tokens::default();
+                tokenize(api, ctx, phrase.as_bytes(), &mut t)?;
+                phrases.push(t);
             }
-        }
-        let text =
-            std::str::from_utf8(phrases_text).map_err(|_| "phrases is not UTF-8".to_string())?;
-        let given = bm25::parse_phrases(text)?;
-        let (mut rows, mut tokens) = (0i64, 0i64);
-        let rc = row_count(ctx, &mut rows);
-        if rc != SQLITE_OK {
-            return Err(failed("xRowCount", rc));
-        }
-        let rc = total_size(ctx, -1, &mut tokens);
-        if rc != SQLITE_OK {
-            return Err(failed("xColumnTotalSize", rc));
-        }
-        let mut phrases = Vec::with_capacity(given.len());
-        for (phrase, _) in &given {
-            let mut t = Tokens::default();
-            tokenize(api, ctx, phrase.as_bytes(), &mut t)?;
-            phrases.push(t);
-        }
-        let q = Box::new(Query {
-            key: phrases_text.to_vec(),
-            idfs: given
-                .iter()
-                .map(|(_, h)| h.map(|h| bm25::idf(h, rows)))
-                .collect(),
-            phrases,
-            avgdl: tokens as f64 / rows as f64,
-            freqs: vec![0.0; given.len()],
-            columns: column_count(ctx),
-            text: Tokens::default(),
-        });
-        let raw = Box::into_raw(q);
-        // FTS5 owns it from here, and frees the one before.
-        let rc = set(ctx, raw.cast(), Some(drop_query));
-        if rc != SQLITE_OK {
-            return Err(failed("xSetAuxdata", rc));
-        }
-        raw.as_mut().ok_or_else(|| "no query data".to_string())
+            Ok(Query {
+                key: phrases_text.to_vec(),
+                idfs: given
+                    .iter()
+                    .map(|(_, h)| h.map(|h| bm25::idf(h, rows)))
+                    .collect(),
+                phrases,
+                avgdl,
+                freqs: vec![0.0; given.len()],
+                columns: column_count(ctx),
+                text: Tokens::default(),
+            })
+        })
     }
 }
 
@@ -295,27 +268,20 @@ fn row_score(
     }
 }
 
-const AUX: Aux = Aux {
-    name: "recall_bm25_text",
-    usage: "give it the phrases and the rows holding each: recall_bm25_text(table, phrases [, weight]…)",
-    null: "phrases is NULL: give a JSON array of [phrase, rows] pairs, rows a count or null",
-    argument: "phrases",
-    score: row_score,
-};
+struct Bm25Text;
 
-unsafe extern "C" fn x_bm25_text(
-    api: *const Fts5ExtensionApi,
-    ctx: Ctx,
-    result: *mut c_void,
-    n: c_int,
-    values: *mut *mut c_void,
-) {
-    // SAFETY: FTS5's call.
-    unsafe { call(&AUX, api, ctx, result, n, values) }
+impl Defined for Bm25Text {
+    const AUX: Aux = Aux {
+        name: "recall_bm25_text",
+        usage: "give it the phrases and the rows holding each: recall_bm25_text(table, phrases [, weight]…)",
+        null: "phrases is NULL: give a JSON array of [phrase, rows] pairs, rows a count or null",
+        argument: "phrases",
+        score: row_score,
+    };
 }
 
 /// The function itself, for [`crate::register_bm25`].
-pub const FUNCTION: crate::bm25::AuxFunction = x_bm25_text;
+pub const FUNCTION: crate::bm25::AuxFunction = entry::<Bm25Text>;
 
 #[cfg(test)]
 mod tests {
