@@ -44,7 +44,11 @@ rule as materialized (
   select coalesce(:rule, 'idf') as name,
          coalesce(:min_weight, 1.2) as min_weight,
          coalesce(:min_joint_weight, 0.5) as min_joint_weight,
-         (coalesce(:rule, 'idf') <> 'jezero' or coalesce(:candidates, 0) = 1) as weighs
+         (coalesce(:rule, 'idf') <> 'jezero' or coalesce(:candidates, 0) = 1) as weighs,
+         -- Whether the tokenizer folds text as the prompt's words are folded, and is a
+         -- trigram tokenizer (see `counts` and `way`).
+         recall_folds(coalesce(:tokenizer, 'trigram')) as folds,
+         coalesce(:tokenizer, 'trigram') like 'trigram%' as trigram
 ),
 -- The project's column filter, where FTS5 finds the project by it (see search.sql).
 project_filter as materialized (
@@ -81,13 +85,6 @@ sample as materialized (
   from ranges as r cross join items as i
   where i.id >= r.low and i.id <= r.high
 ),
--- How many items hold each phrase of the query, and each word as it is where the rule
--- weighs words (a query phrase may be a stem; the rule weighs the word): counted in every
--- item; or, in a sampled library, estimated from the sample where a tenth of the sample's
--- items or more hold it, in 5 of its 10 ranges or more (a word that common weighs little,
--- and counting it would read most of the index; a word of few ranges is a cluster, a
--- project's or a period's, which a sample cannot scale). `rows` among all items (bm25's
--- counts), `readable` among the readable ones.
 -- What is counted: each phrase of the query (`phrase` itself, at its first word's place)
 -- and, where the rule weighs words, each word as it is (`phrase`: its word's phrase).
 strings as (
@@ -102,6 +99,13 @@ strings as (
         where rule.weighs)
   group by q
 ),
+-- How many items hold each phrase of the query, and each word as it is where the rule
+-- weighs words (a query phrase may be a stem; the rule weighs the word): counted in every
+-- item; or, in a sampled library, estimated from the sample where a tenth of the sample's
+-- items or more hold it, in 5 of its 10 ranges or more (a word that common weighs little,
+-- and counting it would read most of the index; a word of few ranges is a cluster, a
+-- project's or a period's, which a sample cannot scale). `rows` among all items (bm25's
+-- counts), `readable` among the readable ones.
 found as materialized (
   select s.*,
          case when l.sampled then
@@ -139,10 +143,10 @@ counts as materialized (
   select c.*,
          sum(case when c.is_word = 0 then 0.0
                   when c.readable > 0 then recall_idf(c.readable, c.n)
-                  when recall_folds(coalesce(:tokenizer, 'trigram')) then 0.0
+                  when c.folds then 0.0
                   else 1.0 end) over (partition by c.phrase) as weight
   from (select e.q, e.is_phrase, e.is_word, e.phrase, e.place, e.rows, l.readable as n,
-               l.items,
+               l.items, r.folds,
                case when :sources is null then e.rows
                     when e.readable_in_sample >= 0.1 * s.readable and s.readable > 0
                       then max(1, cast(round(e.readable_in_sample * 1.0 * l.readable
@@ -154,7 +158,7 @@ counts as materialized (
                                         where i.id = f.rowid
                                           and recall_source_allowed(i.source, :sources)))
                end as readable
-        from estimated as e, library as l, sample as s) as c
+        from estimated as e, library as l, sample as s, rule as r) as c
 ),
 -- The query's phrases. Under the idf rule, the light ones are those of the lightest
 -- words, while the weights of their words together stay below :min_weight: an item that
@@ -242,13 +246,10 @@ way as materialized (
                            where g.global = 1 and (g.project is null or g.project <> :project))
                 then ''
               else (select f from project_filter) end as project_part
-  from (select n.*,
-               n.narrowed and n.heavy_rows < 1000
-                 and coalesce(:tokenizer, 'trigram') like 'trigram%' as from_text
-        from (select p.*,
-                     p.aligned and p.light > 0 and p.heavy is not null
-                       and recall_folds(coalesce(:tokenizer, 'trigram')) as narrowed
-              from plan as p) as n) as w
+  from (select n.*, n.narrowed and n.heavy_rows < 1000 and n.trigram as from_text
+        from (select p.*, r.trigram,
+                     p.aligned and p.light > 0 and p.heavy is not null and r.folds as narrowed
+              from plan as p, rule as r) as n) as w
 ),
 -- Where every match is the pool, the quick pool scores only the items holding a phrase
 -- that is not common, and stands for it where it provably gives the same first 8 (`held`).
