@@ -32,13 +32,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hook_events import bench_prompts  # noqa: E402
-
-
-def arg(name, default):
-    if name in sys.argv:
-        return sys.argv[sys.argv.index(name) + 1]
-    return default
+from hook_events import arg, bench_prompts  # noqa: E402
 
 
 def sets_of(name):

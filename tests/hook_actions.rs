@@ -627,6 +627,32 @@ fn a_command_and_an_error_are_told_once_a_session() {
 /// A command that only shows files, searches them or the history says nothing of the
 /// work by going well: it is not told before it runs, however many sessions ran it; a
 /// command of the work beside it in the same sessions is.
+/// A library of `n` sessions of the project `shop` on the first days of 2026, each with
+/// `atoms` (and `transcript`), and the project's folder (in a temporary folder, kept
+/// while the guard lives).
+fn shop_sessions(
+    n: usize,
+    atoms: &str,
+    transcript: Option<&str>,
+) -> (TempLib, tempfile::TempDir, std::path::PathBuf) {
+    let items: Vec<String> = (0..n)
+        .map(|i| {
+            let mut item = json!({"source": "agent-claude", "project": "shop",
+                   "title": format!("session {i}"), "summary": "", "atoms": atoms,
+                   "occurred_at": format!("2026-01-0{}T00:00:00Z", i + 1)});
+            if let Some(t) = transcript {
+                item["transcript"] = json!(t);
+            }
+            item.to_string()
+        })
+        .collect();
+    let lib = TempLib::with_items(None, &items);
+    let base = tempfile::tempdir().unwrap();
+    let top = base.path().join("shop");
+    std::fs::create_dir_all(&top).unwrap();
+    (lib, base, top)
+}
+
 #[test]
 fn a_command_that_only_looks_is_not_told() {
     let views = [
@@ -636,21 +662,13 @@ fn a_command_that_only_looks_is_not_told() {
         "cat README.md",
         "ls -la src/",
     ];
-    let items: Vec<String> = (0..4)
-        .map(|i| {
-            let mut atoms: Vec<String> = views.iter().map(|v| v.to_string()).collect();
-            atoms.push("cargo build --release".to_string());
-            json!({"source": "agent-claude", "project": "shop", "title": format!("session {i}"),
-                   "summary": "", "atoms": atoms.join("\n"),
-                   "occurred_at": format!("2026-01-0{}T00:00:00Z", i + 1),
-                   "transcript": "agent ran Bash: cargo build --release\noutput: ok\n"})
-            .to_string()
-        })
-        .collect();
-    let lib = TempLib::with_items(None, &items);
-    let base = tempfile::tempdir().unwrap();
-    let top = base.path().join("shop");
-    std::fs::create_dir_all(&top).unwrap();
+    let mut atoms: Vec<String> = views.iter().map(|v| v.to_string()).collect();
+    atoms.push("cargo build --release".to_string());
+    let (lib, _base, top) = shop_sessions(
+        4,
+        &atoms.join("\n"),
+        Some("agent ran Bash: cargo build --release\noutput: ok\n"),
+    );
     for (i, view) in views.iter().enumerate() {
         let out = send(
             &lib,
@@ -675,19 +693,11 @@ fn a_command_that_only_looks_is_not_told() {
 /// up by that line.
 #[test]
 fn a_report_s_opening_alone_is_no_error_to_look_up() {
-    let items: Vec<String> = (0..2)
-        .map(|i| {
-            json!({"source": "agent-claude", "project": "shop", "title": format!("session {i}"),
-                   "summary": "",
-                   "atoms": "Traceback (most recent call last):\nModuleNotFoundError: No module named 'yaml'\npython3 run.py",
-                   "occurred_at": format!("2026-01-0{}T00:00:00Z", i + 1)})
-            .to_string()
-        })
-        .collect();
-    let lib = TempLib::with_items(None, &items);
-    let base = tempfile::tempdir().unwrap();
-    let top = base.path().join("shop");
-    std::fs::create_dir_all(&top).unwrap();
+    let (lib, _base, top) = shop_sessions(
+        2,
+        "Traceback (most recent call last):\nModuleNotFoundError: No module named 'yaml'\npython3 run.py",
+        None,
+    );
     let cut = "Exit code 1\nTraceback (most recent call last):";
     let out = send(
         &lib,

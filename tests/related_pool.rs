@@ -172,14 +172,19 @@ fn expected(lib: &TempLib, words: &[&str], among: &[&str]) -> Vec<i64> {
     pool.iter().take(8).map(|p| p.2).collect()
 }
 
-/// The candidates `related --explain` judged, best first.
-fn candidates(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<i64> {
+/// The candidates `related --explain` judged, with `extra` options, as it lists them.
+fn judged(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<serde_json::Value> {
     let mut args = vec!["related", prompt, "--now", NOW, "--explain"];
     args.extend(extra);
-    let answer = lib.json(&args);
-    let mut listed: Vec<(f64, i64)> = answer["explain"]["candidates"]
+    lib.json(&args)["explain"]["candidates"]
         .as_array()
         .expect("candidates")
+        .clone()
+}
+
+/// The candidates `related --explain` judged, best first.
+fn candidates(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<i64> {
+    let mut listed: Vec<(f64, i64)> = judged(lib, prompt, extra)
         .iter()
         .map(|c| {
             (
@@ -302,10 +307,7 @@ fn words_too_light_to_keep_anything_make_no_pool() {
     // gamma and delta weigh 1.44: delta's items are judged, and what is shown is what
     // --explain keeps.
     let prompt = "alpha gamma delta";
-    let explained = lib.json(&["related", prompt, "--now", NOW, "--explain"]);
-    let kept: Vec<i64> = explained["explain"]["candidates"]
-        .as_array()
-        .expect("candidates")
+    let kept: Vec<i64> = judged(&lib, prompt, &[])
         .iter()
         .filter(|c| c["verdict"] == "kept")
         .map(|c| c["id"].as_i64().expect("id"))
@@ -351,12 +353,7 @@ fn sampled_library() -> TempLib {
 
 /// The items `related --explain` gave each word its candidates share.
 fn shared_counts(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<(String, i64)> {
-    let mut args = vec!["related", prompt, "--now", NOW, "--explain"];
-    args.extend(extra);
-    let answer = lib.json(&args);
-    let mut seen: Vec<(String, i64)> = answer["explain"]["candidates"]
-        .as_array()
-        .expect("candidates")
+    let mut seen: Vec<(String, i64)> = judged(lib, prompt, extra)
         .iter()
         .flat_map(|c| c["shared"].as_array().cloned().unwrap_or_default())
         .map(|s| {
