@@ -100,8 +100,8 @@ fn every_host_lists_exactly_the_registered_functions() {
         .sum();
     assert_eq!(
         expected.len(),
-        arities + 2,
-        "one entry per function and arity, recall_bm25 and recall_bm25_text"
+        arities + recall_fts5::AUXILIARY.len(),
+        "one entry per function and arity, and one per FTS5 auxiliary function"
     );
     for host in all_hosts() {
         let run = host.run(&[QUERY.to_string()]);
@@ -141,8 +141,9 @@ fn registered() -> BTreeSet<Entry> {
     }
     // The FTS5 auxiliary functions: FTS5 declares each name to SQLite for any number of
     // arguments (sqlite3_overload_function), with no flag.
-    entries.insert(("recall_bm25".to_string(), -1, 0));
-    entries.insert(("recall_bm25_text".to_string(), -1, 0));
+    for (name, _) in recall_fts5::AUXILIARY {
+        entries.insert((name.to_string_lossy().into_owned(), -1, 0));
+    }
     entries
 }
 
@@ -207,11 +208,14 @@ fn every_function_has_sql_checks() {
             }
         }
     }
-    for spec in recall_core::FUNCTIONS {
+    let auxiliary = recall_fts5::AUXILIARY.map(|(name, _)| name.to_string_lossy().into_owned());
+    let names = recall_core::FUNCTIONS
+        .iter()
+        .map(|spec| spec.name.to_string());
+    for name in names.chain(auxiliary) {
         assert!(
-            tested.contains(&format!("{}(", spec.name)),
-            "{} has no check in tests/sql/",
-            spec.name
+            tested.contains(&format!("{name}(")),
+            "{name} has no check in tests/sql/"
         );
     }
 }

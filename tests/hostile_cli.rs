@@ -237,13 +237,12 @@ fn loading_the_extension_twice_is_harmless() {
     let stdout = shell_ok(&[":memory:".as_ref()], &script);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "\"def\"");
-    // One entry per function and arity, and recall_bm25 and recall_bm25_text (FTS5's),
-    // each once.
+    // One entry per function and arity, and FTS5's auxiliary functions, each once.
     let expected: usize = recall_core::FUNCTIONS
         .iter()
         .map(|f| f.max_args - f.min_args + 1)
         .sum::<usize>()
-        + 2;
+        + recall_fts5::AUXILIARY.len();
     assert_eq!(lines[1], expected.to_string());
     let py = format!(
         "import sqlite3\nc = sqlite3.connect(':memory:')\nc.enable_load_extension(True)\nc.load_extension({0:?})\nc.load_extension({0:?})\nprint(c.execute(\"select recall_match('a bc def')\").fetchone()[0])\n",

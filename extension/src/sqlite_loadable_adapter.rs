@@ -8,8 +8,8 @@ use recall_core::{FunctionSpec, Host, Output, Value, FUNCTIONS};
 use sqlite_loadable::api;
 use sqlite_loadable::ext::{
     sqlite3ext_bind_pointer, sqlite3ext_column_text, sqlite3ext_finalize, sqlite3ext_prepare_v2,
-    sqlite3ext_result_double, sqlite3ext_result_error, sqlite3ext_step, sqlite3ext_value_bytes,
-    sqlite3ext_value_double, sqlite3ext_value_text, sqlite3ext_value_type,
+    sqlite3ext_result_double, sqlite3ext_result_error, sqlite3ext_result_int64, sqlite3ext_step,
+    sqlite3ext_value_bytes, sqlite3ext_value_double, sqlite3ext_value_text, sqlite3ext_value_type,
 };
 use sqlite_loadable::prelude::*;
 use sqlite_loadable::{define_scalar_function_with_aux, FunctionFlags};
@@ -46,6 +46,7 @@ static CALLS: recall_fts5::bm25::SqliteCalls = recall_fts5::bm25::SqliteCalls {
     value_text: |v| unsafe { sqlite3ext_value_text(v.cast()) },
     value_bytes: |v| unsafe { sqlite3ext_value_bytes(v.cast()) },
     result_double: |c, d| unsafe { sqlite3ext_result_double(c.cast(), d) },
+    result_int64: |c, i| unsafe { sqlite3ext_result_int64(c.cast(), i) },
     result_error: |c, m, n| unsafe { sqlite3ext_result_error(c.cast(), m, n) },
 };
 

@@ -1,5 +1,5 @@
 -- recall_bm25, recall_bm25_text and recall_bm25_bound: FTS5's bm25() from given phrase
--- counts, to the bit.
+-- counts, to the bit; recall_fts5_rows: the rows FTS5 counts.
 create virtual table b using fts5(title, body, tokenize = 'unicode61');
 insert into b(title, body) values ('deploy the shop', 'the shop deploy failed twice'), ('shop notes', 'notes on the shop and its deploy'), ('lock', 'database is locked again and again'), ('deploy', 'deploy deploy deploy a long body of words that goes on and on past the rest'), ('empty', ''), ('shop', 'shop');
 insert into b(title, body) with recursive n(i) as (select 1 union all select i + 1 from n where i < 40) select 'filler ' || i, 'words of filler rows ' || i from n;
@@ -31,3 +31,11 @@ select 'bm25_19', recall_bm25_text(t, '[["deploy", 1], "café"]') from t where t
 select 'bm25_20', recall_bm25_text(t, '[["deploy", -1]]') from t where t match 'deploy'; -- error: recall_bm25_text: phrases must be a JSON array of [phrase, rows] pairs, rows a count or null: rows must be an integer >= 0 or null, got -1
 select 'bm25_21', recall_bm25_text(t, null) from t where t match 'deploy'; -- error: recall_bm25_text: phrases is NULL
 select 'bm25_22', recall_bm25_text(t) from t where t match 'deploy'; -- error: recall_bm25_text: give it the phrases and the rows holding each
+-- recall_fts5_rows: the table's rows as FTS5 counts them, in any query of it; after a
+-- delete too.
+select 'bm25_23', (select recall_fts5_rows(b) from b limit 1) = (select count(*) from b) and (select count(*) from b) = 46;
+select 'bm25_24', (select recall_fts5_rows(b) from b where b match 'shop' limit 1) = 46;
+select 'bm25_25', (select recall_fts5_rows(t) from t where rowid = 2) = 4;
+delete from t where rowid = 3;
+select 'bm25_26', (select recall_fts5_rows(t) from t limit 1) = 3;
+select 'bm25_27', recall_fts5_rows(b, 1) from b limit 1; -- error: recall_fts5_rows: it takes the table alone: recall_fts5_rows(table)

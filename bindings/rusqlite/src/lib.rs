@@ -57,6 +57,7 @@ static CALLS: recall_fts5::bm25::SqliteCalls = recall_fts5::bm25::SqliteCalls {
     value_text: |v| unsafe { rusqlite::ffi::sqlite3_value_text(v.cast()) },
     value_bytes: |v| unsafe { rusqlite::ffi::sqlite3_value_bytes(v.cast()) },
     result_double: |c, d| unsafe { rusqlite::ffi::sqlite3_result_double(c.cast(), d) },
+    result_int64: |c, i| unsafe { rusqlite::ffi::sqlite3_result_int64(c.cast(), i) },
     result_error: |c, m, n| unsafe { rusqlite::ffi::sqlite3_result_error(c.cast(), m, n) },
 };
 

@@ -20,6 +20,7 @@ pub struct SqliteCalls {
     pub value_text: unsafe fn(*mut c_void) -> *const u8,
     pub value_bytes: unsafe fn(*mut c_void) -> c_int,
     pub result_double: unsafe fn(*mut c_void, f64),
+    pub result_int64: unsafe fn(*mut c_void, i64),
     pub result_error: unsafe fn(*mut c_void, *const c_char, c_int),
 }
 
@@ -119,20 +120,35 @@ pub(crate) unsafe fn kept<'q, T: Kept>(
     }
 }
 
+/// The table's rows, as `bm25()` reads them (its N).
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+pub(crate) unsafe fn row_count(api: &Fts5ExtensionApi, ctx: Ctx) -> Result<i64, String> {
+    let Some(row_count) = api.x_row_count else {
+        return Err("this FTS5 lacks the extension API it needs".into());
+    };
+    let mut rows = 0i64;
+    // SAFETY: FTS5's callback, with its context.
+    let rc = unsafe { row_count(ctx, &mut rows) };
+    if rc != SQLITE_OK {
+        return Err(failed("xRowCount", rc));
+    }
+    Ok(rows)
+}
+
 /// The table's rows and its average row size in tokens, as `bm25()` reads them.
 ///
 /// # Safety
 /// FTS5's API and context of the current call.
 pub(crate) unsafe fn totals(api: &Fts5ExtensionApi, ctx: Ctx) -> Result<(i64, f64), String> {
-    let (Some(row_count), Some(total_size)) = (api.x_row_count, api.x_column_total_size) else {
+    let Some(total_size) = api.x_column_total_size else {
         return Err("this FTS5 lacks the extension API it needs".into());
     };
-    let (mut rows, mut tokens) = (0i64, 0i64);
-    // SAFETY: FTS5's callbacks, with its context.
-    let rc = unsafe { row_count(ctx, &mut rows) };
-    if rc != SQLITE_OK {
-        return Err(failed("xRowCount", rc));
-    }
+    // SAFETY: FTS5's API and context of this call.
+    let rows = unsafe { row_count(api, ctx) }?;
+    let mut tokens = 0i64;
+    // SAFETY: FTS5's callback, with its context.
     let rc = unsafe { total_size(ctx, -1, &mut tokens) };
     if rc != SQLITE_OK {
         return Err(failed("xColumnTotalSize", rc));
@@ -287,8 +303,7 @@ unsafe fn arguments<'a>(
     Ok((first, weights))
 }
 
-/// One call of `aux` as FTS5 makes it: its arguments read, the row scored, the result or
-/// one error line set; no panic crosses into SQLite.
+/// One call of `aux` as FTS5 makes it: its arguments read, the row scored.
 ///
 /// # Safety
 /// FTS5's API, context, result and values of the current call.
@@ -300,29 +315,56 @@ pub(crate) unsafe fn call(
     n: c_int,
     values: *mut *mut c_void,
 ) {
-    let calls = match unsafe { api.as_ref() }
+    // SAFETY: FTS5's API, context, result and values of this call.
+    unsafe {
+        answer(aux.name, api, ctx, result, |calls, api| {
+            let (first, weights) = arguments(aux, calls, values, n)?;
+            (aux.score)(api, ctx, first, &weights).map(Value::Double)
+        })
+    }
+}
+
+/// What an auxiliary function of this crate gives SQL.
+pub(crate) enum Value {
+    Double(f64),
+    Integer(i64),
+}
+
+/// Answers one call of the auxiliary function `name`: what `compute` makes of FTS5's
+/// API, or its error as one line `name: message`; no panic crosses into SQLite.
+///
+/// # Safety
+/// FTS5's API, context and result of the current call.
+pub(crate) unsafe fn answer(
+    name: &str,
+    api: *const Fts5ExtensionApi,
+    ctx: Ctx,
+    result: *mut c_void,
+    compute: impl FnOnce(&SqliteCalls, &Fts5ExtensionApi) -> Result<Value, String>,
+) {
+    // SAFETY: FTS5 hands back the pointer registered with the function, a
+    // `&'static SqliteCalls`.
+    let Some(calls) = (unsafe { api.as_ref() })
         .and_then(|a| a.x_user_data)
-        // SAFETY: FTS5 hands back the pointer registered with the function.
         .map(|f| unsafe { f(ctx) }.cast::<SqliteCalls>())
         .filter(|p| !p.is_null())
-    {
-        // SAFETY: registered as a `&'static SqliteCalls`.
-        Some(p) => unsafe { &*p },
-        None => return,
+        .map(|p| unsafe { &*p })
+    else {
+        return;
     };
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        // SAFETY: FTS5's API and values for this call.
-        let (first, weights) = unsafe { arguments(aux, calls, values, n) }?;
+        // SAFETY: FTS5's API of this call, alive during it.
         let api = unsafe { api.as_ref() }.ok_or("no FTS5 extension API")?;
-        (aux.score)(api, ctx, first, &weights)
+        compute(calls, api)
     }));
     let message = match outcome {
         // SAFETY: the result context of this call.
-        Ok(Ok(score)) => return unsafe { (calls.result_double)(result, score) },
+        Ok(Ok(Value::Double(d))) => return unsafe { (calls.result_double)(result, d) },
+        Ok(Ok(Value::Integer(i))) => return unsafe { (calls.result_int64)(result, i) },
         Ok(Err(message)) => message,
         Err(_) => "internal error (please report it with the query that caused it)".into(),
     };
-    let message = format!("{}: {}", aux.name, message.replace('\0', "\\0"));
+    let message = format!("{}: {}", name, message.replace('\0', "\\0"));
     let len = c_int::try_from(message.len()).unwrap_or(c_int::MAX);
     // SAFETY: SQLite copies the message (its length given).
     unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };

@@ -31,14 +31,35 @@ struct Tokens {
     bytes: Vec<u8>,
     /// (start, end) in `bytes` of each token, in order.
     spans: Vec<(usize, usize)>,
+    /// Each token as one number ([`key`]), in order: a trigram is 3 to 12 bytes, and the
+    /// text of every row is matched against every phrase.
+    keys: Vec<u64>,
     /// The index in `spans` of each position's first token.
     positions: Vec<usize>,
+}
+
+/// The key of a token longer than 7 bytes: its bytes decide.
+const LONG: u64 = u64::MAX;
+
+/// A token of up to 7 bytes as one number, its length in the top byte (so that no two
+/// tokens share a key); [`LONG`] for a longer one.
+fn key(bytes: &[u8]) -> u64 {
+    if bytes.len() > 7 {
+        return LONG;
+    }
+    bytes
+        .iter()
+        .enumerate()
+        .fold((bytes.len() as u64) << 56, |k, (i, &b)| {
+            k | u64::from(b) << (8 * i)
+        })
 }
 
 impl Tokens {
     fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
+        self.keys.clear();
         self.positions.clear();
     }
 
@@ -82,6 +103,7 @@ unsafe extern "C" fn collect(
         tokens.positions.push(tokens.spans.len());
     }
     tokens.spans.push((start, tokens.bytes.len()));
+    tokens.keys.push(key(bytes));
     SQLITE_OK
 }
 
@@ -126,6 +148,12 @@ fn token(t: &Tokens, i: usize) -> &[u8] {
     &t.bytes[s..e]
 }
 
+/// Whether the `i`-th token of `a` is the `j`-th of `b`.
+fn same(a: &Tokens, i: usize, b: &Tokens, j: usize) -> bool {
+    let k = a.keys[i];
+    k == b.keys[j] && (k != LONG || token(a, i) == token(b, j))
+}
+
 /// Where `phrase` (its tokens, one list of alternatives for each position) is in `text`:
 /// how many positions start it.
 fn places(phrase: &Tokens, text: &Tokens) -> usize {
@@ -134,13 +162,10 @@ fn places(phrase: &Tokens, text: &Tokens) -> usize {
         return 0;
     }
     // One token at each position on both sides (no colocated token: trigram, unicode61,
-    // porter): compare slices, the first token first.
+    // porter): compare them one by one, by their keys.
     if phrase.spans.len() == k && text.spans.len() == n {
-        let first = token(phrase, 0);
         return (0..=n - k)
-            .filter(|&p| {
-                token(text, p) == first && (1..k).all(|j| token(text, p + j) == token(phrase, j))
-            })
+            .filter(|&p| (0..k).all(|j| same(text, p + j, phrase, j)))
             .count();
     }
     (0..=n - k)
@@ -295,6 +320,7 @@ mod tests {
                 let start = t.bytes.len();
                 t.bytes.extend_from_slice(w.as_bytes());
                 t.spans.push((start, t.bytes.len()));
+                t.keys.push(key(w.as_bytes()));
             }
         }
         t
@@ -309,6 +335,31 @@ mod tests {
         assert_eq!(places(&tokens(&[]), &text), 0);
         let long = tokens(&[&["a"], &["b"], &["c"], &["d"], &["e"], &["f"]]);
         assert_eq!(places(&long, &text), 0);
+    }
+
+    #[test]
+    fn tokens_of_any_length_match_only_themselves() {
+        let words = [
+            "",
+            "a",
+            "a\0",
+            "ab",
+            "abc",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "é",
+            "日本語",
+        ];
+        for a in words {
+            for b in words {
+                let (x, y) = (tokens(&[&[a]]), tokens(&[&[b]]));
+                assert_eq!(same(&x, 0, &y, 0), a == b, "{a:?} {b:?}");
+            }
+        }
+        let text = tokens(&[&["abcdefgh"], &["abcdefgi"], &["abcdefgh"]]);
+        assert_eq!(places(&tokens(&[&["abcdefgh"]]), &text), 2);
+        assert_eq!(places(&tokens(&[&["abcdefgi"], &["abcdefgh"]]), &text), 1);
     }
 
     #[test]

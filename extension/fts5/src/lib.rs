@@ -1,5 +1,5 @@
-//! The `recall` FTS5 tokenizer and the `recall_bm25` auxiliary function as FTS5 calls
-//! them: the C structures of `fts5.h` they need, and the callbacks over
+//! The `recall` FTS5 tokenizer and the auxiliary functions (`recall_bm25`,
+//! `recall_bm25_text`, `recall_fts5_rows`) as FTS5 calls them: the C structures of `fts5.h` they need, and the callbacks over
 //! [`recall_core::tokenize`] and [`recall_core::bm25`]. It links no SQLite: each adapter
 //! asks its own connection for the `fts5_api` pointer (`SELECT fts5(?1)` with
 //! `sqlite3_bind_pointer`, the way `fts5.h` prescribes) and hands it to
@@ -7,6 +7,7 @@
 //! No panic crosses into SQLite: each callback catches one and answers an error.
 pub mod bm25;
 pub mod bm25_text;
+pub mod rows;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ops::ControlFlow;
@@ -86,8 +87,16 @@ pub struct Fts5Api {
     >,
 }
 
-/// Registers `recall_bm25` and `recall_bm25_text` with the FTS5 behind `api`, reading its arguments and setting
-/// its result through `calls`; returns SQLite's code.
+/// The auxiliary functions, each with the name SQL calls it by.
+pub const AUXILIARY: [(&CStr, bm25::AuxFunction); 3] = [
+    (bm25::NAME, bm25::FUNCTION),
+    (bm25_text::NAME, bm25_text::FUNCTION),
+    (rows::NAME, rows::function),
+];
+
+/// Registers the auxiliary functions (`recall_bm25`, `recall_bm25_text`,
+/// `recall_fts5_rows`) with the FTS5 behind `api`, reading their arguments and setting
+/// their results through `calls`; returns SQLite's code.
 ///
 /// # Safety
 /// `api` is null or the pointer `SELECT fts5(?1)` handed back on a live connection.
@@ -106,19 +115,14 @@ pub unsafe fn register_bm25(api: *mut c_void, calls: &'static bm25::SqliteCalls)
     let user = (calls as *const bm25::SqliteCalls)
         .cast_mut()
         .cast::<c_void>();
-    // SAFETY: the names are static C strings; `calls` lives as long as the program.
-    match unsafe { create(api, bm25::NAME.as_ptr(), user, Some(bm25::FUNCTION), None) } {
-        SQLITE_OK => unsafe {
-            create(
-                api,
-                bm25_text::NAME.as_ptr(),
-                user,
-                Some(bm25_text::FUNCTION),
-                None,
-            )
-        },
-        rc => rc,
+    for (name, function) in AUXILIARY {
+        // SAFETY: the names are static C strings; `calls` lives as long as the program.
+        let rc = unsafe { create(api, name.as_ptr(), user, Some(function), None) };
+        if rc != SQLITE_OK {
+            return rc;
+        }
     }
+    SQLITE_OK
 }
 
 /// Registers the `recall` tokenizer with the FTS5 behind `api`; returns SQLite's code.
