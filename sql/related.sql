@@ -67,9 +67,12 @@ library as materialized (
          end as readable,
          size > 0 and items >= 20 * size as sampled,
          max(size / 10, 1) as width
-  -- (min and max apart: each is then one step of the table's b-tree, not a scan of it.)
-  from (select (select count(*) from items) as items, (select min(id) from items) as first,
-               (select max(id) from items) as last, coalesce(:sample, 1000) as size)
+  -- The items as FTS5 counts them (bm25's N), from its totals: count(*) would read every
+  -- item. (Min and max apart: each is then one step of the table's b-tree, not a scan.)
+  from (select coalesce((select recall_fts5_rows(items_fts) from items_fts limit 1), 0)
+                 as items,
+               (select min(id) from items) as first, (select max(id) from items) as last,
+               coalesce(:sample, 1000) as size)
 ),
 tens(k) as (select 0 union all select k + 1 from tens where k < 9),
 ranges as materialized (
@@ -79,11 +82,16 @@ ranges as materialized (
   where l.sampled
 ),
 sample as materialized (
-  select count(*) as n,
-         count(*) filter (where :sources is null or recall_source_allowed(i.source, :sources))
-           as readable
-  from ranges as r cross join items as i
-  where i.id >= r.low and i.id <= r.high
+  select n, readable,
+         -- The items of the sample a string is estimated from: 2% of it (20 of 1,000), in
+         -- 5 of its 10 ranges or more (see `found`).
+         max(1, 0.02 * n) as least, max(1, 0.02 * readable) as least_readable
+  from (select count(*) as n,
+               count(*) filter (where :sources is null
+                                   or recall_source_allowed(i.source, :sources)) as readable
+        from ranges as r cross join items as i
+        -- (Nothing is counted for a prompt of fewer than 2 words.)
+        where i.id >= r.low and i.id <= r.high and (select count(*) from terms) >= 2)
 ),
 -- What is counted: each phrase of the query (`phrase` itself, at its first word's place)
 -- and, where the rule weighs words, each word as it is (`phrase`: its word's phrase).
@@ -101,10 +109,12 @@ strings as (
 ),
 -- How many items hold each phrase of the query, and each word as it is where the rule
 -- weighs words (a query phrase may be a stem; the rule weighs the word): counted in every
--- item; or, in a sampled library, estimated from the sample where a tenth of the sample's
--- items or more hold it, in 5 of its 10 ranges or more (a word that common weighs little,
--- and counting it would read most of the index; a word of few ranges is a cluster, a
--- project's or a period's, which a sample cannot scale). `rows` among all items (bm25's
+-- item; or, in a sampled library, estimated from the sample where 2% of the sample's
+-- items or more hold it, in 5 of its 10 ranges or more (a word that common weighs
+-- little, and the weight of one spread evenly, from 20 items of the sample or more, is
+-- within about 0.02 of its count's; under trigram, counting it seeks through most of the
+-- index's positions of its trigrams; a word of few ranges is a cluster, a project's or a
+-- period's, which a sample cannot scale). `rows` among all items (bm25's
 -- counts), `readable` among the readable ones.
 found as materialized (
   select s.*,
@@ -125,14 +135,28 @@ found as materialized (
   from strings as s, library as l
   where s.q <> '' and (select count(*) from terms) >= 2
 ),
+-- In a sampled library, the items holding each string the sample does not estimate are
+-- listed (their ids), and counted from the list: the pool and the joint counts read the
+-- lists instead of querying the index again for the same words (under trigram, each
+-- query of a word seeks through the positions of trigrams most items hold). Elsewhere
+-- such a string is counted.
+listed as materialized (
+  select f.*,
+         case when l.sampled and not coalesce(f.in_sample >= s.least, 0) then
+           (select json_group_array(rowid) from items_fts
+            where items_fts match '{title summary questions atoms project} : (' || f.q || ')')
+         end as ids
+  from found as f, library as l, sample as s
+),
 estimated as materialized (
   select f.*,
-         case when in_sample >= 0.1 * s.n and s.n > 0
-                then max(1, cast(round(in_sample * 1.0 * l.items / s.n) as integer))
+         case when f.in_sample >= s.least
+                then max(1, cast(round(f.in_sample * 1.0 * l.items / s.n) as integer))
+              when f.ids is not null then json_array_length(f.ids)
               else (select count(*) from items_fts
-                    where items_fts match '{title summary questions atoms project} : (' || q || ')')
+                    where items_fts match '{title summary questions atoms project} : (' || f.q || ')')
          end as rows
-  from found as f, library as l, sample as s
+  from listed as f, library as l, sample as s
 ),
 -- A word's weight is recall_idf of the readable items holding it as it is. Where the
 -- tokenizer folds text as the rule's words are folded (recall_folds), a word no item
@@ -145,12 +169,16 @@ counts as materialized (
                   when c.readable > 0 then recall_idf(c.readable, c.n)
                   when c.folds then 0.0
                   else 1.0 end) over (partition by c.phrase) as weight
-  from (select e.q, e.is_phrase, e.is_word, e.phrase, e.place, e.rows, l.readable as n,
-               l.items, r.folds,
+  from (select e.q, e.is_phrase, e.is_word, e.phrase, e.place, e.rows, e.ids,
+               l.readable as n, l.items, r.folds,
                case when :sources is null then e.rows
-                    when e.readable_in_sample >= 0.1 * s.readable and s.readable > 0
+                    when e.readable_in_sample >= s.least_readable
                       then max(1, cast(round(e.readable_in_sample * 1.0 * l.readable
                                              / s.readable) as integer))
+                    when e.ids is not null
+                      then (select count(*) from json_each(e.ids) as j
+                            join items as i on i.id = j.value
+                            where recall_source_allowed(i.source, :sources))
                     else (select count(*) from items_fts as f
                           where items_fts match
                                   '{title summary questions atoms project} : (' || e.q || ')'
@@ -167,7 +195,7 @@ counts as materialized (
 -- the tokenizer folds text as the words are folded: otherwise an item may share a word
 -- FTS5 does not find in it, and only a prompt whose words are all light is left out.
 phrases as materialized (
-  select phrase, place, rows, items,
+  select phrase, place, rows, items, ids,
          r.name = 'idf'
            and sum(weight) over (order by weight, rows desc, place) < r.min_weight as light,
          -- Common (for the quick pool of every match, where no word is set aside): the
@@ -178,7 +206,7 @@ phrases as materialized (
          sum(bound) over (order by rows desc, place)
            < max(3.0, 0.55 * coalesce(max(bound) filter (where held >= 8) over (), 0.0))
            as common
-  from (select c.q as phrase, c.place, c.rows, c.items, c.weight,
+  from (select c.q as phrase, c.place, c.rows, c.items, c.ids, c.weight,
                recall_bm25_bound(c.rows, c.items) as bound,
                sum(c.rows) over (order by c.rows, c.place) as held
         from counts as c
@@ -189,7 +217,7 @@ plan as materialized (
          -- The query's phrases are these, one for each, in this order.
          coalesce(p.joined, '') = recall_match(t.words, :tokenizer) and p.odd = 0 as aligned,
          p.hits, p.heavy, p.heavy_rows, p.heavy_hits, p.light, p.phrases,
-         p.rare, p.quick_hits, p.common, p.quick_pays, p.bound,
+         p.rare, p.quick_hits, p.common, p.quick_pays, p.bound, p.heavy_listed, p.heavy_ids,
          -- The columns' weights in every score of the pool: title, summary, questions,
          -- atoms, project (only without a project filter), not the neighbours' titles.
          2.0 as w_title, 1.0 as w_summary, 1.5 as w_questions, 1.5 as w_atoms,
@@ -203,6 +231,12 @@ plan as materialized (
                  as phrases,
                count(*) filter (where light) as light,
                group_concat(phrase, ' OR ') filter (where not light) as heavy,
+               -- Whether the items of every heavy phrase are listed (see `listed`), and
+               -- their ids (an item of two of them, twice).
+               min(ids is not null) filter (where not light) as heavy_listed,
+               '[' || coalesce(group_concat(substr(ids, 2, length(ids) - 2), ',')
+                                 filter (where not light and ids <> '[]'), '') || ']'
+                 as heavy_ids,
                total(rows) filter (where not light) as heavy_rows,
                group_concat(phrase, ' OR ') filter (where not common) as rare,
                '[' || coalesce(group_concat('null', ', ') filter (where not common) || ', ', '')
@@ -245,7 +279,19 @@ way as materialized (
               when exists (select 1 from items as g
                            where g.global = 1 and (g.project is null or g.project <> :project))
                 then ''
-              else (select f from project_filter) end as project_part
+              else (select f from project_filter) end as project_part,
+         -- Where the items of every heavy phrase are listed (see `listed`), those the
+         -- pool may hold: of the project (or global), of the kinds, of the sources.
+         case when w.narrowed and w.trigram and w.heavy_listed then
+           (select json_group_array(distinct j.value) from json_each(w.heavy_ids) as j
+            where coalesce(:project, :kinds, :sources) is null
+               or exists (
+                 select 1 from items as i
+                 where i.id = j.value
+                   and (:project is null or i.project = :project or i.global = 1)
+                   and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+                   and recall_source_allowed(i.source, :sources)))
+         end as pool_ids
   from (select n.*, n.narrowed and n.heavy_rows < 1000 and n.trigram as from_text
         from (select p.*, r.trigram,
                      p.aligned and p.light > 0 and p.heavy is not null and r.folds as narrowed
@@ -257,7 +303,8 @@ quick as materialized (
   select f.rowid as id,
          recall_bm25(items_fts, p.quick_hits,
                      p.w_title, p.w_summary, p.w_questions, p.w_atoms, p.w_project, 0.0)
-           as bm25
+           as bm25,
+         p.bound
   from way as p
   join items_fts as f
   where p.pool_match is not null and not p.narrowed
@@ -278,17 +325,19 @@ quick as materialized (
 -- Whether the quick pool gives the same candidates: its 8th candidate scores better than
 -- an item holding only common words can after recency (whose factor is at most 1), so
 -- that none is among the first 8 (the score as in first8); or its 200th item scores
--- better than such an item can, so that none is in the pool.
+-- better than such an item can, so that none is in the pool. Made beside the quick
+-- pool's rows (each carries the bound), so that the pool reads them, and its other
+-- branches `way`, without referring to `way` through this CTE again: SQLite expands a
+-- CTE anew for each reference, with everything it reads.
 held as materialized (
-  select p.*, coalesce(q.eighth > p.bound or (q.n = 200 and q.worst < -p.bound), 0) as holds
-  from way as p,
-       (select count(*) as n, max(bm25) as worst,
-               max(score) filter (where place = 8) as eighth
-        from (select bm25, score, row_number() over (order by score desc) as place
-              from (select q.bm25,
-                           recall_score(q.bm25, i.occurred_at, :now, :half_life,
-                                        coalesce(:weight, 0.1)) as score
-                    from quick as q join items as i on i.id = q.id))) as q
+  select id, bm25, coalesce(eighth > bound or (n = 200 and worst < -bound), 0) as holds
+  from (select id, bm25, bound, count(*) over () as n, max(bm25) over () as worst,
+               nth_value(score, 8) over (order by score desc rows between unbounded
+                                         preceding and unbounded following) as eighth
+        from (select q.id, q.bm25, q.bound,
+                     recall_score(q.bm25, i.occurred_at, :now, :half_life,
+                                  coalesce(:weight, 0.1)) as score
+              from quick as q join items as i on i.id = q.id))
 ),
 -- The pool: the 200 best items of the match by FTS5's bm25 of the query of all the
 -- words, and the first 8 of them by score. FTS5's bm25() counts the items holding each
@@ -297,7 +346,7 @@ held as materialized (
 -- it, to the bit (with a sampled count, the score of that count). Where the phrases
 -- cannot be known one for each word (`aligned` false), bm25() itself ranks.
 pool as (
-  select q.id, q.bm25 from held as h join quick as q on h.holds
+  select id, bm25 from held where holds
   union all
   select f.rowid as id,
          case when p.from_text
@@ -309,9 +358,10 @@ pool as (
                                p.w_project, 0.0)
               else bm25(items_fts, p.w_title, p.w_summary, p.w_questions, p.w_atoms,
                         p.w_project, 0.0) end as bm25
-  from held as p
+  from way as p
   join items_fts as f
-  where p.pool_match is not null and not p.holds
+  where p.pool_match is not null and not exists (select 1 from held where holds)
+    and not coalesce(json_array_length(p.pool_ids) < 1000, 0)
     -- Not the neighbours' titles (the context column): an item's own words.
     and items_fts match (p.pool_match || p.project_part)
     -- Under a project filter, the global items of other projects match too (see
@@ -323,6 +373,17 @@ pool as (
              and (:project is null or i.project = :project or i.global = 1)
              and (:kinds is null or i.kind in (select value from json_each(:kinds)))
              and recall_source_allowed(i.source, :sources)))
+  union all
+  -- Up to a thousand items of the heavy phrases, from their lists, scored from their
+  -- text as above (the pool's other items left out first: FTS5 would seek in the
+  -- positions of every phrase for each item its query of them finds).
+  select f.rowid as id,
+         recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary, p.w_questions,
+                          p.w_atoms, p.w_project, 0.0) as bm25
+  from way as p
+  join items_fts as f
+  where json_array_length(p.pool_ids) < 1000 and p.pool_match is not null
+    and f.rowid in (select value from json_each(p.pool_ids))
   order by bm25
   limit 200
 ),
@@ -330,8 +391,10 @@ first8 as (
   select pool.id,
          recall_score(pool.bm25, i.occurred_at, :now, :half_life, coalesce(:weight, 0.1))
            as score
+  -- (The pool first: SQLite would otherwise read every item's time in its index, and
+  -- look each up in the pool.)
   from pool
-  join items as i on i.id = pool.id
+  cross join items as i on i.id = pool.id
   order by score desc, i.occurred_at desc, i.id desc
   limit 8
 ),
@@ -353,7 +416,15 @@ judged as materialized (
          -- The items with all of them (prompt words are letters and digits only, so
          -- quoting them is safe).
          '{title summary questions atoms project} : ('
-           || group_concat('"' || s.word || '"', ' AND ') || ')' as joint_query
+           || group_concat('"' || s.word || '"', ' AND ') || ')' as joint_query,
+         -- How many of them have their items listed (see `listed`), those items (an item
+         -- of two of them, twice), and the query of the others.
+         count(w.ids) as listed,
+         '[' || coalesce(group_concat(substr(w.ids, 2, length(w.ids) - 2), ',')
+                           filter (where w.ids <> '[]'), '') || ']' as listed_ids,
+         '{title summary questions atoms project} : ('
+           || group_concat('"' || s.word || '"', ' AND ') filter (where w.ids is null)
+           || ')' as unlisted_query
   from shared as s
   -- Each shared word's count, made with the pool's (the word as it is). Where the rule
   -- does not weigh words, none was made.
@@ -362,20 +433,17 @@ judged as materialized (
   cross join library as l
   group by s.id
 ),
--- How many items hold all the shared words, for the candidates with two or more whose
--- weights add up to enough (unless all are explained): counted for the first candidate
--- of each set of words, and given to the others. (Each CTE here is read once: SQLite
--- expands a CTE again for each reference, with all it reads.)
-together as materialized (
+-- The candidates with two or more shared words whose weights add up to enough (unless
+-- all are explained): their words are counted together for the first candidate of each
+-- set of words, and the count given to the others. Where some of the words have their
+-- items listed (see `listed`), the items in each of those lists.
+sets as materialized (
   select c.*,
-         case when c.counted and c.first_of_set then
-           (select count(*) from items_fts as f
-            where items_fts match c.joint_query
-              and (:sources is null
-                   or exists (select 1 from items as i
-                              where i.id = f.rowid
-                                and recall_source_allowed(i.source, :sources))))
-         end as own_count
+         case when c.counted and c.first_of_set and c.listed > 0 then
+           (select json_group_array(value)
+            from (select value from json_each(c.listed_ids)
+                  group by value having count(*) = c.listed))
+         end as joint_ids
   from (select judged.*, counted,
                row_number() over (partition by joint_query, counted order by id) = 1
                  as first_of_set
@@ -383,6 +451,34 @@ together as materialized (
                      overlap >= 2 and weighs
                        and (coalesce(:candidates, 0) = 1 or weight >= min_weight) as counted
               from judged) as judged) as c
+),
+-- How many items hold all of a set's words: those in every list where each word has
+-- its list; else, where fifty items or fewer are in every list, those of them FTS5
+-- finds the other words in (common words: FTS5 finding them in an item by its rowid
+-- soon reaches an item holding them, where for a rare word it may seek to the end of
+-- its positions); else FTS5's count. Among the readable items. (Each CTE here is read
+-- once: SQLite expands a CTE again for each reference, with all it reads.)
+together as materialized (
+  select c.*,
+         case when not (c.counted and c.first_of_set) then null
+              when c.listed = c.overlap or json_array_length(c.joint_ids) <= 50 then
+           (select count(*) from json_each(c.joint_ids) as x
+            where (c.listed = c.overlap
+                   or exists (select 1 from items_fts as f
+                              where f.rowid = x.value and items_fts match c.unlisted_query))
+              and (:sources is null
+                   or exists (select 1 from items as i
+                              where i.id = x.value
+                                and recall_source_allowed(i.source, :sources))))
+              else
+           (select count(*) from items_fts as f
+            where items_fts match c.joint_query
+              and (:sources is null
+                   or exists (select 1 from items as i
+                              where i.id = f.rowid
+                                and recall_source_allowed(i.source, :sources))))
+         end as own_count
+  from sets as c
 ),
 verdicts as (
   select t.*, recall_idf(t.joint_items, t.n) as joint_weight, i.occurred_at,

@@ -3,9 +3,9 @@
 //! word (the words left when the lightest, together below `min_weight`, are set aside);
 //! under jezero, under a tokenizer that keeps accents (plain trigram), and for `--explain`
 //! when every word is light, among every match. Under trigram the pool scores its items
-//! from their text (`recall_bm25_text`), under unicode61 through FTS5's own positions. And in a library 20 times the sample or more,
-//! a word spread over the sample and held by a tenth of it is counted there; a cluster,
-//! or a rarer word, in every item. Every expectation is computed here from the library:
+//! from their text (`recall_bm25_text`), under unicode61 through FTS5's own positions.
+//! And in a library 20 times the sample or more, a word spread over the sample and held
+//! by 2% of it is counted there; a cluster, or a rarer word, in every item. Every expectation is computed here from the library:
 //! counts and `bm25()` on a plain connection, the weights, the rule's partition and the
 //! recency score in Rust.
 
@@ -325,7 +325,9 @@ fn words_too_light_to_keep_anything_make_no_pool() {
 /// 4,000 items (20 times a sample of 200): `wide` in the first 300 ids of every 400, so
 /// in every id of the sample's ten ranges (the first 20 of every 400) and in 3 items of
 /// 4 in all; `block` in every item of ids 1,201 to 2,000 (a project's cluster), in no
-/// other; `scarce` in one item of 40; `needle` in 4 of block's; lengths vary.
+/// other; `needle` in 4 of block's; `scarce` in those 4 and in one item of 200 (2 of
+/// them in the sample); `sparse` in those 4 and in one item of 400, one in each of the
+/// sample's ranges; lengths vary.
 fn sampled_library() -> TempLib {
     let lines: Vec<String> = (1..=4000usize)
         .map(|id| {
@@ -336,8 +338,11 @@ fn sampled_library() -> TempLib {
             if (1201..=2000).contains(&id) {
                 words.push("block".into());
             }
-            if id % 40 == 7 {
+            if id % 200 == 100 || (1201..=2000).contains(&id) && id % 200 == 7 {
                 words.push("scarce".into());
+            }
+            if id % 400 == 3 || (1201..=2000).contains(&id) && id % 200 == 7 {
+                words.push("sparse".into());
             }
             if (1201..=2000).contains(&id) && id % 200 == 7 {
                 words.push("needle".into());
@@ -391,41 +396,112 @@ fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
         }
         (held, ranges)
     };
+    // A word is estimated from the sample where 2% of its items hold it (4 of 200).
+    let least = 200 * 2 / 100;
     let (wide, wide_ranges) = in_sample("wide");
     assert!(
-        wide >= 20 && wide_ranges >= 5,
+        wide >= least && wide_ranges >= 5,
         "wide: {wide} in {wide_ranges}"
     );
     let (block, block_ranges) = in_sample("block");
     assert!(
-        block >= 20 && block_ranges < 5,
+        block >= least && block_ranges < 5,
         "block: {block} in {block_ranges}"
     );
     let (scarce, _) = in_sample("scarce");
-    assert!(scarce < 20, "scarce: {scarce}");
+    assert!((1..least).contains(&scarce), "scarce: {scarce}");
+    let (sparse, sparse_ranges) = in_sample("sparse");
+    assert!(
+        (least..20).contains(&sparse) && sparse_ranges >= 5,
+        "sparse: {sparse} in {sparse_ranges}"
+    );
     let exact = |w: &str| count(&conn, &[w]);
     // `wide` is estimated (its share of the sample's 200 items, of 4,000: all of them,
-    // against 3,000 counted); `block`, a cluster, and `scarce`, rarer than a tenth, are
+    // against 3,000 counted), and so is `sparse`, held by less than a tenth of the sample;
+    // `block`, a cluster, and `scarce`, in the sample but rarer than 2% of it, are
     // counted in every item.
+    let estimate = |held: i64| (held as f64 * 4000.0 / 200.0).round() as i64;
     let want = vec![
         ("block".to_string(), exact("block")),
         ("needle".to_string(), exact("needle")),
         ("scarce".to_string(), exact("scarce")),
-        (
-            "wide".to_string(),
-            (wide as f64 * 4000.0 / 200.0).round() as i64,
-        ),
+        ("sparse".to_string(), estimate(sparse)),
+        ("wide".to_string(), estimate(wide)),
     ];
     assert_eq!(
-        (want[3].1, exact("wide")),
-        (4000, 3000),
-        "the estimate and the count"
+        (want[4].1, exact("wide"), want[3].1, exact("sparse")),
+        (4000, 3000, 240, 14),
+        "the estimates and the counts"
     );
-    let prompt = "wide block scarce needle";
+    let prompt = "wide block scarce needle sparse";
     assert_eq!(shared_counts(&lib, prompt, &["--sample", "200"]), want);
     // At the default sample (1,000), 4,000 items are too few to sample.
     let every: Vec<(String, i64)> = want.iter().map(|(w, _)| (w.clone(), exact(w))).collect();
     assert_eq!(shared_counts(&lib, prompt, &[]), every);
     // With a sample of 0, every word is counted in every item.
     assert_eq!(shared_counts(&lib, prompt, &["--sample", "0"]), every);
+}
+
+#[test]
+fn joint_counts_in_a_sampled_library_are_fts5s_own() {
+    let lib = sampled_library();
+    let conn = lib.conn();
+    // Each a candidate's joint count by another way: every shared word listed (`block`,
+    // `scarce`, `needle`); some (`wide` and `sparse` estimated), few items in every list,
+    // the others found in those (of the 8 items of `block` and `scarce`, 6 hold `wide`);
+    // many items in the list (`block`'s 800): FTS5's count.
+    let prompts = [
+        "wide block scarce needle sparse",
+        "block scarce needle",
+        "block scarce wide",
+        "wide block",
+    ];
+    let mut checked = 0;
+    for prompt in prompts {
+        for extra in [&["--sample", "200"][..], &[]] {
+            for c in judged(&lib, prompt, extra) {
+                let words: Vec<String> = c["shared"]
+                    .as_array()
+                    .expect("shared")
+                    .iter()
+                    .map(|s| format!("\"{}\"", s["word"].as_str().expect("word")))
+                    .collect();
+                if words.len() < 2 {
+                    continue;
+                }
+                let all = format!("{COLUMNS} : ({})", words.join(" AND "));
+                let want: i64 = conn
+                    .query_row(
+                        "select count(*) from items_fts where items_fts match ?1",
+                        [&all],
+                        |r| r.get(0),
+                    )
+                    .expect("count");
+                assert_eq!(
+                    c["joint_items"].as_i64(),
+                    Some(want),
+                    "{prompt} {extra:?}: {}",
+                    c["title"]
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 12, "{checked} candidates checked");
+    // The pool of the first prompt, read from the list of its one heavy word (`needle`):
+    // that word's items, none other.
+    let mut got: Vec<i64> = judged(&lib, prompts[0], &["--sample", "200"])
+        .iter()
+        .map(|c| c["id"].as_i64().expect("id"))
+        .collect();
+    got.sort();
+    let mut stmt = conn
+        .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
+        .expect("prepare");
+    let want: Vec<i64> = stmt
+        .query_map([phrase_query(&["needle"])], |r| r.get(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("ids");
+    assert_eq!((got.len(), &got), (4, &want));
 }
