@@ -24,12 +24,13 @@ pub const NAME: &CStr = c"recall_bm25_text";
 const SQLITE_OK: c_int = 0;
 const FTS5_TOKEN_COLOCATED: c_int = 0x0001;
 
-/// Tokens of one text: their bytes, and where each position's tokens begin (a colocated
-/// token joins the position before it).
+/// Tokens of one text: their keys, the bytes of the long ones, and where each position's
+/// tokens begin (a colocated token joins the position before it).
 #[derive(Default)]
 struct Tokens {
+    /// The bytes of the tokens longer than 7 bytes (the others are their keys).
     bytes: Vec<u8>,
-    /// (start, end) in `bytes` of each token, in order.
+    /// (start, end) in `bytes` of each token, in order (empty for a short one).
     spans: Vec<(usize, usize)>,
     /// Each token as one number ([`key`]), in order: a trigram is 3 to 12 bytes, and the
     /// text of every row is matched against every phrase.
@@ -63,17 +64,15 @@ impl Tokens {
         self.positions.clear();
     }
 
-    /// The tokens at `position`.
-    fn at(&self, position: usize) -> impl Iterator<Item = &[u8]> {
+    /// The indexes of the tokens at `position`.
+    fn at(&self, position: usize) -> std::ops::Range<usize> {
         let first = self.positions.get(position).copied().unwrap_or(0);
         let end = self
             .positions
             .get(position + 1)
             .copied()
-            .unwrap_or(self.spans.len());
-        self.spans[first.min(end)..end]
-            .iter()
-            .map(|&(s, e)| &self.bytes[s..e])
+            .unwrap_or(self.keys.len());
+        first.min(end)..end
     }
 }
 
@@ -97,13 +96,17 @@ unsafe extern "C" fn collect(
         },
         _ => &[],
     };
+    let k = key(bytes);
     let start = tokens.bytes.len();
-    tokens.bytes.extend_from_slice(bytes);
+    // (A short token is its key: its bytes are not kept, a trigram's every one.)
+    if k == LONG {
+        tokens.bytes.extend_from_slice(bytes);
+    }
     if flags & FTS5_TOKEN_COLOCATED == 0 || tokens.positions.is_empty() {
-        tokens.positions.push(tokens.spans.len());
+        tokens.positions.push(tokens.keys.len());
     }
     tokens.spans.push((start, tokens.bytes.len()));
-    tokens.keys.push(key(bytes));
+    tokens.keys.push(k);
     SQLITE_OK
 }
 
@@ -142,7 +145,7 @@ unsafe fn tokenize(
     Ok(())
 }
 
-/// The `i`-th token of `t`.
+/// The bytes of the `i`-th token of `t`, a long one.
 fn token(t: &Tokens, i: usize) -> &[u8] {
     let (s, e) = t.spans[i];
     &t.bytes[s..e]
@@ -162,18 +165,28 @@ fn places(phrase: &Tokens, text: &Tokens) -> usize {
         return 0;
     }
     // One token at each position on both sides (no colocated token: trigram, unicode61,
-    // porter): compare them one by one, by their keys.
-    if phrase.spans.len() == k && text.spans.len() == n {
-        return (0..=n - k)
-            .filter(|&p| (0..k).all(|j| same(text, p + j, phrase, j)))
+    // porter): compare them by their keys, where the first is (the bytes of a long one
+    // too).
+    if phrase.keys.len() == k && text.keys.len() == n {
+        let (want, keys) = (&phrase.keys[..k], &text.keys[..n]);
+        let long = want.contains(&LONG);
+        return keys[..=n - k]
+            .iter()
+            .enumerate()
+            .filter(|&(p, &first)| {
+                first == want[0]
+                    && keys[p..p + k] == *want
+                    && (!long || (0..k).all(|j| same(text, p + j, phrase, j)))
+            })
             .count();
     }
     (0..=n - k)
         .filter(|&p| {
             (0..k).all(|j| {
-                phrase
-                    .at(j)
-                    .any(|wanted| text.at(p + j).any(|token| token == wanted))
+                phrase.at(j).any(|wanted| {
+                    text.at(p + j)
+                        .any(|token| same(text, token, phrase, wanted))
+                })
             })
         })
         .count()
@@ -315,12 +328,15 @@ mod tests {
     fn tokens(words: &[&[&str]]) -> Tokens {
         let mut t = Tokens::default();
         for alternatives in words {
-            t.positions.push(t.spans.len());
+            t.positions.push(t.keys.len());
             for w in *alternatives {
+                let k = key(w.as_bytes());
                 let start = t.bytes.len();
-                t.bytes.extend_from_slice(w.as_bytes());
+                if k == LONG {
+                    t.bytes.extend_from_slice(w.as_bytes());
+                }
                 t.spans.push((start, t.bytes.len()));
-                t.keys.push(key(w.as_bytes()));
+                t.keys.push(k);
             }
         }
         t
