@@ -1,5 +1,6 @@
 -- recall_bm25, recall_bm25_text and recall_bm25_bound: FTS5's bm25() from given phrase
--- counts, to the bit; recall_fts5_rows: the rows FTS5 counts.
+-- counts, to the bit; recall_fts5_rows: the rows FTS5 counts; recall_fts5_columns: the
+-- columns a row holds the query in.
 create virtual table b using fts5(title, body, tokenize = 'unicode61');
 insert into b(title, body) values ('deploy the shop', 'the shop deploy failed twice'), ('shop notes', 'notes on the shop and its deploy'), ('lock', 'database is locked again and again'), ('deploy', 'deploy deploy deploy a long body of words that goes on and on past the rest'), ('empty', ''), ('shop', 'shop');
 insert into b(title, body) with recursive n(i) as (select 1 union all select i + 1 from n where i < 40) select 'filler ' || i, 'words of filler rows ' || i from n;
@@ -39,3 +40,15 @@ select 'bm25_25', (select recall_fts5_rows(t) from t where rowid = 2) = 4;
 delete from t where rowid = 3;
 select 'bm25_26', (select recall_fts5_rows(t) from t limit 1) = 3;
 select 'bm25_27', recall_fts5_rows(b, 1) from b limit 1; -- error: recall_fts5_rows: it takes the table alone: recall_fts5_rows(table)
+-- recall_fts5_columns: the columns in which the row holds a phrase of the query, a mask;
+-- the rows of a query with no column filter whose mask meets a set of columns are those
+-- of the query filtered by them, for one phrase, a phrase of two tokens, and phrases
+-- joined by OR, under unicode61 and trigram.
+create virtual table m using fts5(a, b, c, tokenize = 'trigram');
+insert into m(a, b, c) values ('deploy shop', 'notes', 'shop'), ('notes', 'deploy', 'deploy'), ('nothing', 'here', 'deploy shop'), ('shop', 'the shop', 'x'), ('cafe deploy', 'shop deploy', ''), ('', '', 'shop notes');
+select 'bm25_28', (select count(*) from m where m match 'deploy') = 4 and (select recall_fts5_columns(m) from m where m match 'deploy' and rowid = 1) = 1 and (select recall_fts5_columns(m) from m where m match 'deploy' and rowid = 2) = 6 and (select recall_fts5_columns(m) from m where m match 'deploy' and rowid = 3) = 4 and (select recall_fts5_columns(m) from m where m match 'deploy' and rowid = 5) = 3;
+select 'bm25_29', (select group_concat(rowid) from m where m match 'shop' and recall_fts5_columns(m) & 3 <> 0) = (select group_concat(rowid) from m where m match '{a b} : shop') and (select count(*) from m where m match '{a b} : shop') = 3;
+select 'bm25_30', (select group_concat(rowid) from m where m match '"shop deploy"' and recall_fts5_columns(m) & 3 <> 0) = (select group_concat(rowid) from m where m match '{a b} : "shop deploy"') and (select group_concat(rowid) from m where m match '"shop deploy"') = '5';
+select 'bm25_31', (select group_concat(rowid) from m where m match 'notes OR cafe' and recall_fts5_columns(m) & 5 <> 0) = (select group_concat(rowid) from m where m match '{a c} : (notes OR cafe)') and (select count(*) from m where m match '{a c} : (notes OR cafe)') = 3;
+select 'bm25_32', (select group_concat(rowid) from b where b match 'deploy' and recall_fts5_columns(b) = 2) = (select group_concat(rowid) from b where b match '{body} : deploy NOT {title} : deploy');
+select 'bm25_33', recall_fts5_columns(m, 1) from m where m match 'shop'; -- error: recall_fts5_columns: it takes the table alone: recall_fts5_columns(table)

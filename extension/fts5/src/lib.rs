@@ -1,5 +1,5 @@
 //! The `recall` FTS5 tokenizer and the auxiliary functions (`recall_bm25`,
-//! `recall_bm25_text`, `recall_fts5_rows`) as FTS5 calls them: the C structures of `fts5.h` they need, and the callbacks over
+//! `recall_bm25_text`, `recall_fts5_rows`, `recall_fts5_columns`) as FTS5 calls them: the C structures of `fts5.h` they need, and the callbacks over
 //! [`recall_core::tokenize`] and [`recall_core::bm25`]. It links no SQLite: each adapter
 //! asks its own connection for the `fts5_api` pointer (`SELECT fts5(?1)` with
 //! `sqlite3_bind_pointer`, the way `fts5.h` prescribes) and hands it to
@@ -7,6 +7,7 @@
 //! No panic crosses into SQLite: each callback catches one and answers an error.
 pub mod bm25;
 pub mod bm25_text;
+pub mod columns;
 pub mod rows;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -88,10 +89,11 @@ pub struct Fts5Api {
 }
 
 /// The auxiliary functions, each with the name SQL calls it by.
-pub const AUXILIARY: [(&CStr, bm25::AuxFunction); 3] = [
+pub const AUXILIARY: [(&CStr, bm25::AuxFunction); 4] = [
     (bm25::NAME, bm25::FUNCTION),
     (bm25_text::NAME, bm25_text::FUNCTION),
     (rows::NAME, rows::function),
+    (columns::NAME, columns::function),
 ];
 
 /// Registers the auxiliary functions (`recall_bm25`, `recall_bm25_text`,
