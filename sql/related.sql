@@ -66,7 +66,10 @@ library as materialized (
               else (select count(*) from items where recall_source_allowed(source, :sources))
          end as readable,
          size > 0 and items >= 20 * size as sampled,
-         max(size / 10, 1) as width
+         max(size / 10, 1) as width,
+         -- An item's own columns, as a mask of recall_fts5_columns: title, summary,
+         -- questions, atoms, project (0 to 4), not the neighbours' titles (context, 5).
+         31 as own
   -- The items as FTS5 counts them (bm25's N), from its totals: count(*) would read every
   -- item. (Min and max apart: each is then one step of the table's b-tree, not a scan.)
   from (select coalesce((select recall_fts5_rows(items_fts) from items_fts limit 1), 0)
@@ -115,20 +118,24 @@ strings as (
 -- within about 0.02 of its count's; under trigram, counting it seeks through most of the
 -- index's positions of its trigrams; a word of few ranges is a cluster, a project's or a
 -- period's, which a sample cannot scale). `rows` among all items (bm25's
--- counts), `readable` among the readable ones.
+-- counts), `readable` among the readable ones. In the sample and in the lists below, a
+-- string is queried with no column filter, and the rows holding it among an item's own
+-- columns are kept (recall_fts5_columns): FTS5 filters the positions of every entry it
+-- steps through by a filter of several columns, a quarter to a third of such a query's
+-- time under trigram, where the function reads the positions of the rows found.
 found as materialized (
   select s.*,
          case when l.sampled then
            (select case when count(distinct r.low) >= 5 then count(*) end
             from ranges as r cross join items_fts as f
             where f.rowid >= r.low and f.rowid <= r.high
-              and items_fts match '{title summary questions atoms project} : (' || s.q || ')')
+              and items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0)
          end as in_sample,
          case when l.sampled and :sources is not null then
            (select case when count(distinct r.low) >= 5 then count(*) end
             from ranges as r cross join items_fts as f
             where f.rowid >= r.low and f.rowid <= r.high
-              and items_fts match '{title summary questions atoms project} : (' || s.q || ')'
+              and items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0
               and exists (select 1 from items as i
                           where i.id = f.rowid and recall_source_allowed(i.source, :sources)))
          end as readable_in_sample
@@ -144,19 +151,23 @@ listed as materialized (
   select f.*,
          case when l.sampled and not coalesce(f.in_sample >= s.least, 0) then
            (select json_group_array(rowid) from items_fts
-            where items_fts match '{title summary questions atoms project} : (' || f.q || ')')
-         end as ids
+            where items_fts match f.q and recall_fts5_columns(items_fts) & l.own <> 0)
+         end as ids,
+         -- The library's and the sample's figures, carried on: SQLite expands `library`
+         -- and `sample` again for each reference, in every reference to what follows.
+         l.items, l.readable as n, s.n as sample_n, s.readable as sample_readable, s.least,
+         s.least_readable
   from found as f, library as l, sample as s
 ),
 estimated as materialized (
   select f.*,
-         case when f.in_sample >= s.least
-                then max(1, cast(round(f.in_sample * 1.0 * l.items / s.n) as integer))
+         case when f.in_sample >= f.least
+                then max(1, cast(round(f.in_sample * 1.0 * f.items / f.sample_n) as integer))
               when f.ids is not null then json_array_length(f.ids)
               else (select count(*) from items_fts
                     where items_fts match '{title summary questions atoms project} : (' || f.q || ')')
          end as rows
-  from listed as f, library as l, sample as s
+  from listed as f
 ),
 -- A word's weight is recall_idf of the readable items holding it as it is. Where the
 -- tokenizer folds text as the rule's words are folded (recall_folds), a word no item
@@ -170,11 +181,11 @@ counts as materialized (
                   when c.folds then 0.0
                   else 1.0 end) over (partition by c.phrase) as weight
   from (select e.q, e.is_phrase, e.is_word, e.phrase, e.place, e.rows, e.ids,
-               l.readable as n, l.items, r.folds,
+               e.n, e.items, r.folds,
                case when :sources is null then e.rows
-                    when e.readable_in_sample >= s.least_readable
-                      then max(1, cast(round(e.readable_in_sample * 1.0 * l.readable
-                                             / s.readable) as integer))
+                    when e.readable_in_sample >= e.least_readable
+                      then max(1, cast(round(e.readable_in_sample * 1.0 * e.n
+                                             / e.sample_readable) as integer))
                     when e.ids is not null
                       then (select count(*) from json_each(e.ids) as j
                             join items as i on i.id = j.value
@@ -186,7 +197,7 @@ counts as materialized (
                                         where i.id = f.rowid
                                           and recall_source_allowed(i.source, :sources)))
                end as readable
-        from estimated as e, library as l, sample as s, rule as r) as c
+        from estimated as e, rule as r) as c
 ),
 -- The query's phrases. Under the idf rule, the light ones are those of the lightest
 -- words, while the weights of their words together stay below :min_weight: an item that
@@ -337,7 +348,7 @@ held as materialized (
         from (select q.id, q.bm25, q.bound,
                      recall_score(q.bm25, i.occurred_at, :now, :half_life,
                                   coalesce(:weight, 0.1)) as score
-              from quick as q join items as i on i.id = q.id))
+              from quick as q cross join items as i on i.id = q.id))
 ),
 -- The pool: the 200 best items of the match by FTS5's bm25 of the query of all the
 -- words, and the first 8 of them by score. FTS5's bm25() counts the items holding each

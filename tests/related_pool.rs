@@ -123,6 +123,11 @@ fn heavy<'w>(lib: &TempLib, words: &[&'w str]) -> Vec<&'w str> {
 /// score of `recall_score` (weight 0.1, half-life 90 days), newest and highest id first
 /// on ties.
 fn expected(lib: &TempLib, words: &[&str], among: &[&str]) -> Vec<i64> {
+    expected_in(lib, words, among, None)
+}
+
+/// The same among the items of `project` (the project column then weighs nothing).
+fn expected_in(lib: &TempLib, words: &[&str], among: &[&str], project: Option<&str>) -> Vec<i64> {
     let conn = lib.conn();
     let held: std::collections::HashSet<i64> = if among.is_empty() {
         Default::default()
@@ -138,15 +143,18 @@ fn expected(lib: &TempLib, words: &[&str], among: &[&str]) -> Vec<i64> {
     let mut stmt = conn
         .prepare(
             "select p.id, p.bm25, i.occurred_at from
-               (select rowid as id, bm25(items_fts, 2.0, 1.0, 1.5, 1.5, 0.5, 0.0) as bm25
+               (select rowid as id,
+                       bm25(items_fts, 2.0, 1.0, 1.5, 1.5, iif(?2 is null, 0.5, 0.0), 0.0)
+                         as bm25
                 from items_fts where items_fts match ?1) as p
              join items as i on i.id = p.id
+             where ?2 is null or i.project = ?2
              order by p.bm25",
         )
         .expect("prepare");
     let now = chrono::DateTime::parse_from_rfc3339(NOW).expect("now");
     let mut pool: Vec<(f64, String, i64)> = stmt
-        .query_map([phrase_query(words)], |r| {
+        .query_map(rusqlite::params![phrase_query(words), project], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, f64>(1)?,
@@ -327,8 +335,9 @@ fn words_too_light_to_keep_anything_make_no_pool() {
 /// 4 in all; `block` in every item of ids 1,201 to 2,000 (a project's cluster), in no
 /// other; `needle` in 4 of block's; `scarce` in those 4 and in one item of 200 (2 of
 /// them in the sample); `sparse` in those 4 and in one item of 400, one in each of the
-/// sample's ranges; lengths vary.
-fn sampled_library() -> TempLib {
+/// sample's ranges; lengths vary; a third of the items in project `vault`, the others
+/// in `ledger`. Under `tokenizer` (the default where `None`).
+fn sampled_library_with(tokenizer: Option<&str>) -> TempLib {
     let lines: Vec<String> = (1..=4000usize)
         .map(|id| {
             let mut words = vec![format!("entry e{id}x")];
@@ -349,11 +358,16 @@ fn sampled_library() -> TempLib {
             }
             titled(&words.join(" "))
                 .summary(&"pad ".repeat(id % 9))
+                .project(if id % 3 == 0 { "vault" } else { "ledger" })
                 .at(&chrono_day(id % 300))
                 .line()
         })
         .collect();
-    TempLib::with_items(None, &lines)
+    TempLib::with_items(tokenizer, &lines)
+}
+
+fn sampled_library() -> TempLib {
+    sampled_library_with(None)
 }
 
 /// The items `related --explain` gave each word its candidates share.
@@ -504,4 +518,43 @@ fn joint_counts_in_a_sampled_library_are_fts5s_own() {
         .collect::<Result<_, _>>()
         .expect("ids");
     assert_eq!((got.len(), &got), (4, &want));
+}
+
+#[test]
+fn the_quick_pool_of_a_sampled_library_is_bm25s_of_every_match() {
+    // Under plain trigram no word is set aside, and the quick pool scores the items of
+    // the words that are not common, with the counts of a sampled library (the rarer
+    // words listed with no column filter). The words here are all counted in every item
+    // (`entry`, in all of them, is estimated at its count), so the first 8 are bm25()'s
+    // own of every match, as FTS5 ranks them; the same with no sample (no lists), and in
+    // a project.
+    let lib = sampled_library_with(Some("trigram"));
+    let conn = lib.conn();
+    assert_eq!(count(&conn, &["entry"]), 4000, "entry in every item");
+    let prompts: [&[&str]; 5] = [
+        &["block", "scarce", "needle"],
+        &["entry", "block", "scarce"],
+        &["block", "needle"],
+        &["entry", "scarce", "needle"],
+        &["entry", "block"],
+    ];
+    let mut full = 0;
+    for words in prompts {
+        let prompt = words.join(" ");
+        let want = expected(&lib, words, &[]);
+        full += usize::from(want.len() == 8);
+        for extra in [&["--sample", "200"][..], &["--sample", "0"]] {
+            assert_eq!(candidates(&lib, &prompt, extra), want, "{prompt} {extra:?}");
+        }
+        for project in ["vault", "ledger"] {
+            let want = expected_in(&lib, words, &[], Some(project));
+            let extra = ["--sample", "200", "--project", project];
+            assert_eq!(
+                candidates(&lib, &prompt, &extra),
+                want,
+                "{prompt} {project}"
+            );
+        }
+    }
+    assert!(full >= 4, "{full} prompts with 8 candidates");
 }
