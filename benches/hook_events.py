@@ -3,12 +3,12 @@
 process start; checks that two builds give the first prompts the same answers; shows what
 the hook gives the labeled first prompts (docs/performance.md#the-session-hook).
 
-  benches/hook_events.py time LIBRARY [--recall target/release/recall] [--runs 40]
+  benches/hook_events.py time LIBRARY [--recall target/release/recall] [--runs 40] [--cold]
   benches/hook_events.py compare LIBRARY --against OTHER_RECALL [--recall ...] [--runs 40]
   benches/hook_events.py labeled [--recall target/release/recall] [--against OTHER_RECALL]
   benches/hook_events.py shapes [--sizes 10000,50000,100000] [--exponents 1.0,1.3]
       [--lengths short,long] [--tokenizers trigram,recall] [--runs 40] [--recall ...]
-      [--against OTHER_RECALL] [--only NAME_PART] [--no-others]
+      [--against OTHER_RECALL] [--only NAME_PART] [--no-others] [--cold]
 
 `time` runs on a copy-free library (the scale benchmark's, target/scale/): it migrates it
 to this build's schema, adds the session state file beside it, and the sessions it
@@ -25,7 +25,9 @@ sessions before them) and one no item ran; PostToolUseFailure of that command wi
 error line items hold; SessionEnd of the session's transcript,
 timed until the hook returns (each detached capture is waited for, untimed, before the
 next run). Before each event, `recall --version` is timed: process start under the same
-moment's load. Prints the median, the 95th percentile and the worst of each event in
+moment's load. The library's files are read once before the first run, as a library the
+hook reads at every event is in the system's file cache (`--cold` leaves them to be read
+from the disk by the runs, as after a reboot or other work). Prints the median, the 95th percentile and the worst of each event in
 milliseconds, and the median and p95 as ratios to process start's.
 
 `compare` sends each benchmark prompt as a session's first, in the largest project's
@@ -193,6 +195,17 @@ def bench_prompts(conn, runs):
     return prompts
 
 
+def warm(library):
+    """Reads the library's files once, so that the runs find them in the file cache (the
+    benchmark's libraries together are more than some machines keep there: each shape's
+    runs would otherwise start on pages another shape's runs pushed out)."""
+    for suffix in ("", "-wal"):
+        if os.path.exists(library + suffix):
+            with open(library + suffix, "rb") as f:
+                while f.read(1 << 20):
+                    pass
+
+
 def time_events(library, runs=None):
     recall = arg("--recall", os.path.join(ROOT, "target/release/recall"))
     runs = runs or int(arg("--runs", "40"))
@@ -216,6 +229,8 @@ def time_events(library, runs=None):
     command = next((l for l in atoms if l.startswith(programs)), "cargo test --workspace")
     error = next((l for l in atoms if "rror" in l), "error: no item met this error")
     conn.close()
+    if "--cold" not in sys.argv:
+        warm(library)
     work = tempfile.mkdtemp()
     cwd = os.path.join(work, project)
     os.makedirs(cwd)
@@ -244,7 +259,8 @@ def time_events(library, runs=None):
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     v50, v95 = statistics.median(versions), percentile(versions, 0.95)
-    print(f"{library}, {runs} runs, project {project}, load average {' '.join(load)}")
+    print(f"{library}, {runs} runs, project {project}, load average {' '.join(load)}, "
+          + ("files from the disk" if "--cold" in sys.argv else "files read once before"))
     print(f"process start (`recall --version`, {len(versions)} runs): median {v50:.1f} ms, "
           f"p95 {v95:.1f} ms, worst {max(versions):.1f} ms")
     print("| event | median ms | p95 ms | worst ms | median / start | p95 / start |")
