@@ -17,6 +17,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(argv: I) -> i32 {
     let argv: Vec<OsString> = argv.into_iter().collect();
     let json = argv.iter().skip(1).any(|a| a == "--json");
     interrupt::ignore_file_size_limit_signal();
+    crate::library::configure_sqlite();
     for name in FLAG_VARIABLES {
         if std::env::var_os(name).is_some_and(|v| v.is_empty()) {
             std::env::remove_var(name);

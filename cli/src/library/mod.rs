@@ -38,7 +38,7 @@ pub mod wipe;
 pub use create::create;
 pub use files::{ensure_writable, sidecar};
 pub use open::{
-    cap_busy_timeout, check_configured, ensure_present, ensure_recorded, open, open_unchecked,
-    set_busy_timeout, Library, Mode, BUSY_TIMEOUT,
+    cap_busy_timeout, check_configured, configure_sqlite, ensure_present, ensure_recorded, open,
+    open_unchecked, set_busy_timeout, Library, Mode, BUSY_TIMEOUT,
 };
 pub use optimize::optimize;

@@ -1,5 +1,6 @@
 //! Opening a library, and the checks of its record (schema version in `PRAGMA
 //! user_version`, tokenizer in `recall_meta`) that commands rely on.
+use std::ffi::c_int;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -28,6 +29,22 @@ pub fn set_busy_timeout(timeout: Duration) {
 /// which must answer within the agent's hook timeout).
 pub fn cap_busy_timeout(max: Duration) {
     let _ = CAP.set(max);
+}
+
+/// Process-wide SQLite settings, made before the process opens its first connection.
+/// SQLite's count of the memory it holds (`SQLITE_CONFIG_MEMSTATUS`), which nothing here
+/// reads, is turned off: it takes a global mutex at each allocation, a tenth of the time
+/// of preparing `sql/related.sql` before each first prompt (docs/performance.md).
+pub fn configure_sqlite() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: a plain integer option. Called before SQLite is initialized, it takes
+        // effect; after (a connection already open), SQLite refuses it with
+        // SQLITE_MISUSE and changes nothing, which is as well.
+        let _ = unsafe {
+            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0 as c_int)
+        };
+    });
 }
 
 pub(super) fn busy_timeout() -> Duration {
