@@ -10,7 +10,7 @@ use recall_core::bm25;
 /// The name SQL calls it by.
 pub const NAME: &CStr = c"recall_bm25";
 
-const SQLITE_OK: c_int = 0;
+pub(crate) const SQLITE_OK: c_int = 0;
 const SQLITE_NULL: c_int = 5;
 
 /// The SQLite calls an auxiliary function needs, from the adapter's binding.
@@ -368,6 +368,30 @@ pub(crate) unsafe fn answer(
     let len = c_int::try_from(message.len()).unwrap_or(c_int::MAX);
     // SAFETY: SQLite copies the message (its length given).
     unsafe { (calls.result_error)(result, message.as_ptr().cast(), len) };
+}
+
+/// Answers one call of an auxiliary function that takes the table alone, `name(table)`:
+/// what `compute` makes of FTS5's API; an argument after the table is an error.
+///
+/// # Safety
+/// FTS5's API, context and result of the current call.
+pub(crate) unsafe fn answer_table_alone(
+    name: &str,
+    api: *const Fts5ExtensionApi,
+    ctx: Ctx,
+    result: *mut c_void,
+    n: c_int,
+    compute: impl FnOnce(&Fts5ExtensionApi) -> Result<Value, String>,
+) {
+    // SAFETY: FTS5's API, context and result of this call.
+    unsafe {
+        answer(name, api, ctx, result, |_, api| {
+            if n != 0 {
+                return Err(format!("it takes the table alone: {name}(table)"));
+            }
+            compute(api)
+        })
+    }
 }
 
 /// An auxiliary function of this crate: what [`call`] needs of it.

@@ -16,12 +16,13 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 
 use recall_core::bm25;
 
-use crate::bm25::{entry, failed, kept, totals, Aux, Ctx, Defined, Fts5ExtensionApi, Kept};
+use crate::bm25::{
+    entry, failed, kept, totals, Aux, Ctx, Defined, Fts5ExtensionApi, Kept, SQLITE_OK,
+};
 
 /// The name SQL calls it by.
 pub const NAME: &CStr = c"recall_bm25_text";
 
-const SQLITE_OK: c_int = 0;
 const FTS5_TOKEN_COLOCATED: c_int = 0x0001;
 
 /// Tokens of one text: their keys, the bytes of the long ones, and where each position's
@@ -64,6 +65,21 @@ impl Tokens {
         self.positions.clear();
     }
 
+    /// Adds a token: a new position, or one more token at the last (colocated). A short
+    /// token is its key: its bytes are not kept, a trigram's every one.
+    fn push(&mut self, bytes: &[u8], colocated: bool) {
+        let k = key(bytes);
+        let start = self.bytes.len();
+        if k == LONG {
+            self.bytes.extend_from_slice(bytes);
+        }
+        if !colocated || self.positions.is_empty() {
+            self.positions.push(self.keys.len());
+        }
+        self.spans.push((start, self.bytes.len()));
+        self.keys.push(k);
+    }
+
     /// The indexes of the tokens at `position`.
     fn at(&self, position: usize) -> std::ops::Range<usize> {
         let first = self.positions.get(position).copied().unwrap_or(0);
@@ -96,17 +112,7 @@ unsafe extern "C" fn collect(
         },
         _ => &[],
     };
-    let k = key(bytes);
-    let start = tokens.bytes.len();
-    // (A short token is its key: its bytes are not kept, a trigram's every one.)
-    if k == LONG {
-        tokens.bytes.extend_from_slice(bytes);
-    }
-    if flags & FTS5_TOKEN_COLOCATED == 0 || tokens.positions.is_empty() {
-        tokens.positions.push(tokens.keys.len());
-    }
-    tokens.spans.push((start, tokens.bytes.len()));
-    tokens.keys.push(k);
+    tokens.push(bytes, flags & FTS5_TOKEN_COLOCATED != 0);
     SQLITE_OK
 }
 
@@ -328,15 +334,8 @@ mod tests {
     fn tokens(words: &[&[&str]]) -> Tokens {
         let mut t = Tokens::default();
         for alternatives in words {
-            t.positions.push(t.keys.len());
-            for w in *alternatives {
-                let k = key(w.as_bytes());
-                let start = t.bytes.len();
-                if k == LONG {
-                    t.bytes.extend_from_slice(w.as_bytes());
-                }
-                t.spans.push((start, t.bytes.len()));
-                t.keys.push(k);
+            for (i, w) in alternatives.iter().enumerate() {
+                t.push(w.as_bytes(), i > 0);
             }
         }
         t

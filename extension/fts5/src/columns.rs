@@ -8,12 +8,10 @@
 //! the filter finds, wherever the query is one phrase or phrases joined by OR.
 use std::ffi::{c_int, c_void, CStr};
 
-use crate::bm25::{answer, failed, Ctx, Fts5ExtensionApi, Value};
+use crate::bm25::{answer_table_alone, failed, Ctx, Fts5ExtensionApi, Value, SQLITE_OK};
 
 /// The name SQL calls it by.
 pub const NAME: &CStr = c"recall_fts5_columns";
-
-const SQLITE_OK: c_int = 0;
 
 /// The C entry FTS5 calls.
 ///
@@ -28,10 +26,7 @@ pub unsafe extern "C" fn function(
 ) {
     // SAFETY: FTS5's API, context and result of this call.
     unsafe {
-        answer("recall_fts5_columns", api, ctx, result, |_, api| {
-            if n != 0 {
-                return Err("it takes the table alone: recall_fts5_columns(table)".into());
-            }
+        answer_table_alone("recall_fts5_columns", api, ctx, result, n, |api| {
             columns(api, ctx).map(Value::Integer)
         })
     }

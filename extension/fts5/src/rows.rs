@@ -4,7 +4,7 @@
 //! library's size with it before each first prompt.
 use std::ffi::{c_int, c_void, CStr};
 
-use crate::bm25::{answer, row_count, Ctx, Fts5ExtensionApi, Value};
+use crate::bm25::{answer_table_alone, row_count, Ctx, Fts5ExtensionApi, Value};
 
 /// The name SQL calls it by.
 pub const NAME: &CStr = c"recall_fts5_rows";
@@ -22,10 +22,7 @@ pub unsafe extern "C" fn function(
 ) {
     // SAFETY: FTS5's API, context and result of this call.
     unsafe {
-        answer("recall_fts5_rows", api, ctx, result, |_, api| {
-            if n != 0 {
-                return Err("it takes the table alone: recall_fts5_rows(table)".into());
-            }
+        answer_table_alone("recall_fts5_rows", api, ctx, result, n, |api| {
             row_count(api, ctx).map(Value::Integer)
         })
     }
