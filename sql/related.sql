@@ -48,7 +48,10 @@ rule as materialized (
          -- Whether the tokenizer folds text as the prompt's words are folded, and is a
          -- trigram tokenizer (see `counts` and `way`).
          recall_folds(coalesce(:tokenizer, 'trigram')) as folds,
-         coalesce(:tokenizer, 'trigram') like 'trigram%' as trigram
+         coalesce(:tokenizer, 'trigram') like 'trigram%' as trigram,
+         -- Under trigram, the items of the heavy phrases scored from their text, up to
+         -- this many (see `way`).
+         1000 as from_text_items
 ),
 -- The project's column filter, where FTS5 finds the project by it (see search.sql).
 project_filter as materialized (
@@ -291,20 +294,24 @@ way as materialized (
                            where g.global = 1 and (g.project is null or g.project <> :project))
                 then ''
               else (select f from project_filter) end as project_part,
-         -- Where the items of every heavy phrase are listed (see `listed`), those the
-         -- pool may hold: of the project (or global), of the kinds, of the sources.
-         case when w.narrowed and w.trigram and w.heavy_listed then
-           (select json_group_array(distinct j.value) from json_each(w.heavy_ids) as j
-            where coalesce(:project, :kinds, :sources) is null
-               or exists (
-                 select 1 from items as i
-                 where i.id = j.value
-                   and (:project is null or i.project = :project or i.global = 1)
-                   and (:kinds is null or i.kind in (select value from json_each(:kinds)))
-                   and recall_source_allowed(i.source, :sources)))
-         end as pool_ids
-  from (select n.*, n.narrowed and n.heavy_rows < 1000 and n.trigram as from_text
-        from (select p.*, r.trigram,
+         -- Whether the pool is read from those lists (see `pool`).
+         coalesce(json_array_length(w.pool_ids) < w.from_text_items, 0) as from_lists
+  from (select n.*, n.narrowed and n.heavy_rows < n.from_text_items and n.trigram
+                      as from_text,
+               -- Where the items of every heavy phrase are listed (see `listed`), those
+               -- the pool may hold: of the project (or global), of the kinds, of the
+               -- sources.
+               case when n.narrowed and n.trigram and n.heavy_listed then
+                 (select json_group_array(distinct j.value) from json_each(n.heavy_ids) as j
+                  where coalesce(:project, :kinds, :sources) is null
+                     or exists (
+                       select 1 from items as i
+                       where i.id = j.value
+                         and (:project is null or i.project = :project or i.global = 1)
+                         and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+                         and recall_source_allowed(i.source, :sources)))
+               end as pool_ids
+        from (select p.*, r.trigram, r.from_text_items,
                      p.aligned and p.light > 0 and p.heavy is not null and r.folds as narrowed
               from plan as p, rule as r) as n) as w
 ),
@@ -372,7 +379,7 @@ pool as (
   from way as p
   join items_fts as f
   where p.pool_match is not null and not exists (select 1 from held where holds)
-    and not coalesce(json_array_length(p.pool_ids) < 1000, 0)
+    and not p.from_lists
     -- Not the neighbours' titles (the context column): an item's own words.
     and items_fts match (p.pool_match || p.project_part)
     -- Under a project filter, the global items of other projects match too (see
@@ -393,7 +400,7 @@ pool as (
                           p.w_atoms, p.w_project, 0.0) as bm25
   from way as p
   join items_fts as f
-  where json_array_length(p.pool_ids) < 1000 and p.pool_match is not null
+  where p.from_lists and p.pool_match is not null
     and f.rowid in (select value from json_each(p.pool_ids))
   order by bm25
   limit 200
