@@ -532,9 +532,10 @@ fn logged_below_error(line: &str) -> bool {
             "INFO" | "DEBUG" | "TRACE" | "WARN" | "WARNING" | "NOTICE" | "info" | "debug" | "trace"
         )
     };
+    // (Bytes: the line may hold any character from the second on.)
     let klog = line.len() > 5
         && line.starts_with(['I', 'W', 'D'])
-        && line[1..5].chars().all(|c| c.is_ascii_digit());
+        && line.as_bytes()[1..5].iter().all(u8::is_ascii_digit);
     (klog || words.iter().any(level))
         && !words
             .iter()
@@ -1026,6 +1027,44 @@ mod tests {
                 "Error: Cannot find module '@rollup/rollup-linux-x64-gnu'",
             ]
         );
+    }
+
+    #[test]
+    fn any_character_anywhere_in_a_failed_result() {
+        // A result's lines are read by their first bytes (log levels, klog's `W1205`, line
+        // numbers, bars): a character of several bytes at any place of such a line, and
+        // the line's verdict where it is known.
+        let lines = [
+            "WARN 19 deprecated subdependencies found: @babel/plugin",
+            "W1205 12:00:00.123 reconnect failed",
+            "I0101 00:00:00 started",
+            "D2 x",
+            "error: build failed",
+            "12\tlet x = 1;",
+            "  145▕ throw new Error()",
+            "FAILED tests/a.py::test_b",
+        ];
+        let mut checked = 0;
+        for line in lines {
+            for wide in ['\u{2009}', 'é', '日', '🙂'] {
+                for (at, _) in line.char_indices().chain([(line.len(), ' ')]) {
+                    let text = format!("Exit code 1\n{}{wide}{}", &line[..at], &line[at..]);
+                    let segment = vec![
+                        call("Bash", Some("npm install"), "a"),
+                        result("a", &text, true, Some(1)),
+                    ];
+                    let _ = error_lines(&segment);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 400, "{checked}");
+        assert!(logged_below_error(
+            "WARN\u{2009}19 deprecated subdependencies found"
+        ));
+        assert!(logged_below_error("W1205\u{2009}12:00:00 reconnect failed"));
+        assert!(!logged_below_error("W12é5 reconnect failed"));
+        assert!(!logged_below_error("D日本語 fatal"));
     }
 
     #[test]
