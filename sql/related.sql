@@ -61,15 +61,25 @@ project_filter as materialized (
   from (select recall_column_filter('project', :project, :tokenizer) as f)
 ),
 -- The items (FTS5's bm25 counts them all), the readable ones (the rule's N), and the
--- sample: where the library holds 20 times as many items as :sample or more, ten ranges of
--- ids spread evenly over it, :sample ids in all, read by FTS5 as a seek in each segment.
+-- sample: where the library holds 20 times as many items as :sample or more (under
+-- trigram, twice as many), ten ranges of ids spread evenly over it, :sample ids in all,
+-- read by FTS5 as a seek in each segment. What the sample estimates (see `found`): from
+-- 20 times :sample items, a string held by 2% of the sample, in 5 of its ranges; below,
+-- one held by half of it, in every range.
 library as materialized (
   select items, first, last,
          case when :sources is null then items
               else (select count(*) from items where recall_source_allowed(source, :sources))
          end as readable,
-         size > 0 and items >= 20 * size as sampled,
+         size > 0 and (items >= 20 * size or trigram and items >= 2 * size) as sampled,
+         size > 0 and items >= 20 * size as lists,
+         case when items >= 20 * size then 0.02 else 0.5 end as share,
+         case when items >= 20 * size then 5 else 10 end as spread,
          max(size / 10, 1) as width,
+         -- The first items holding a string, that tell whether to look for it in the
+         -- sample (see `heads`).
+         5 as head,
+         trigram,
          -- An item's own columns, as a mask of recall_fts5_columns: title, summary,
          -- questions, atoms, project (0 to 4), not the neighbours' titles (context, 5).
          31 as own
@@ -78,26 +88,44 @@ library as materialized (
   from (select coalesce((select recall_fts5_rows(items_fts) from items_fts limit 1), 0)
                  as items,
                (select min(id) from items) as first, (select max(id) from items) as last,
-               coalesce(:sample, 1000) as size)
+               coalesce(:sample, 1000) as size, r.trigram
+        from rule as r)
 ),
 tens(k) as (select 0 union all select k + 1 from tens where k < 9),
 ranges as materialized (
   select l.first + t.k * ((l.last - l.first + 1) / 10) as low,
-         l.first + t.k * ((l.last - l.first + 1) / 10) + l.width - 1 as high
+         l.first + t.k * ((l.last - l.first + 1) / 10) + l.width - 1 as high, l.share
   from library as l, tens as t
   where l.sampled
 ),
 sample as materialized (
   select n, readable,
-         -- The items of the sample a string is estimated from: 2% of it (20 of 1,000), in
-         -- 5 of its 10 ranges or more (see `found`).
-         max(1, 0.02 * n) as least, max(1, 0.02 * readable) as least_readable
-  from (select count(*) as n,
-               count(*) filter (where :sources is null
-                                   or recall_source_allowed(i.source, :sources)) as readable
-        from ranges as r cross join items as i
+         -- The items of the sample a string is estimated from (see `library`).
+         max(1, share * n) as least, max(1, share * readable) as least_readable
+  from (select count(*) as n, max(r.share) as share,
+               -- The readable ones, under :sources, from the items' sources.
+               case when :sources is null then count(*)
+                    else (select count(*) from ranges as r2 cross join items as i
+                          where i.id >= r2.low and i.id <= r2.high
+                            and recall_source_allowed(i.source, :sources))
+               end as readable
+        -- The items, from FTS5's record of each one's size: an item's own row may be
+        -- long (its transcript), and those of a thousand are read for nothing else.
+        from ranges as r cross join items_fts_docsize as d
         -- (Nothing is counted for a prompt of fewer than 2 words.)
-        where i.id >= r.low and i.id <= r.high and (select count(*) from terms) >= 2)
+        where d.id >= r.low and d.id <= r.high and (select count(*) from terms) >= 2)
+),
+-- Under trigram, in a library of 2 to 20 times the sample, the own text of 10 items at
+-- ids spread evenly over it, folded as the prompt's words are: a string in half of them
+-- or more is looked for in the sample (see `heads`): a word held by 70% of the items 95
+-- times in 100, one held by a quarter 8 times in 100. (Reading 10 items' text costs less
+-- than asking FTS5 for each word; a word held by fewer is counted, exactly.)
+spread as materialized (
+  select recall_fold(i.title || ' ' || i.summary || ' ' || i.questions || ' ' || i.atoms
+                     || ' ' || coalesce(i.project, '')) as text
+  from library as l, tens as t
+  cross join items as i on i.id = l.first + t.k * ((l.last - l.first + 1) / 10)
+  where l.sampled and not l.lists and l.trigram
 ),
 -- What is counted: each phrase of the query (`phrase` itself, at its first word's place)
 -- and, where the rule weighs words, each word as it is (`phrase`: its word's phrase).
@@ -126,41 +154,78 @@ strings as (
 -- columns are kept (recall_fts5_columns): FTS5 filters the positions of every entry it
 -- steps through by a filter of several columns, a quarter to a third of such a query's
 -- time under trigram, where the function reads the positions of the rows found.
-found as materialized (
+-- Under trigram, in a library of 20 times the sample or more, the first items holding
+-- each string, up to `head` (5) of them. Where fewer hold it, these are all its items:
+-- it is listed (see `listed`), and not looked for in the sample. Where they are spread
+-- over more than twice the ids its share of the sample would take (500 at 2%), it is
+-- listed too rather than estimated: held by fewer, or not among the first items. (FTS5
+-- finds the first item of a range by looking from the first id on: for a word whose
+-- trigrams most items hold, and which few hold, a sample of ten ranges costs up to ten
+-- times listing it.) Below 20 times the sample, a string is looked for in the sample
+-- where it is in half of 10 items' text or more (see `spread`). Under other
+-- tokenizers a word is a token, found by a seek, and every string is looked for in it.
+heads as materialized (
   select s.*,
-         case when l.sampled then
-           (select case when count(distinct r.low) >= 5 then count(*) end
+         case when l.lists and l.trigram then
+           (select json_group_array(rowid)
+            from (select rowid from items_fts
+                  where items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0
+                  limit (select head from library)))
+         end as first_ids,
+         case when l.sampled and not l.lists then
+           (select count(*) from spread
+            where instr(text, substr(s.q, 2, length(s.q) - 2)) > 0) >= 5
+         end as seen,
+         l.sampled, l.lists, l.spread, l.own, l.head, l.first,
+         cast(2 * l.head / l.share as integer) as reach,
+         -- The library's and the sample's figures, carried on: SQLite expands `library`
+         -- and `sample` again for each reference, in every reference to what follows.
+         l.items, l.readable as n, m.n as sample_n, m.readable as sample_readable, m.least,
+         m.least_readable
+  from strings as s, library as l, sample as m
+  where s.q <> '' and (select count(*) from terms) >= 2
+),
+found as materialized (
+  select h.*,
+         case when h.sampled and h.dense then
+           (select case when count(distinct r.low) >= h.spread then count(*) end
             from ranges as r cross join items_fts as f
             where f.rowid >= r.low and f.rowid <= r.high
-              and items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0)
+              and items_fts match h.q and recall_fts5_columns(items_fts) & h.own <> 0)
          end as in_sample,
-         case when l.sampled and :sources is not null then
-           (select case when count(distinct r.low) >= 5 then count(*) end
+         case when h.sampled and h.dense and :sources is not null then
+           (select case when count(distinct r.low) >= h.spread then count(*) end
             from ranges as r cross join items_fts as f
             where f.rowid >= r.low and f.rowid <= r.high
-              and items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0
+              and items_fts match h.q and recall_fts5_columns(items_fts) & h.own <> 0
               and exists (select 1 from items as i
                           where i.id = f.rowid and recall_source_allowed(i.source, :sources)))
          end as readable_in_sample
-  from strings as s, library as l
-  where s.q <> '' and (select count(*) from terms) >= 2
+  from (select heads.*,
+               coalesce(seen,
+                        json_array_length(first_ids) >= head
+                          and first_ids ->> '$[#-1]' < first + reach,
+                        1) as dense
+        from heads) as h
 ),
--- In a sampled library, the items holding each string the sample does not estimate are
--- listed (their ids), and counted from the list: the pool and the joint counts read the
--- lists instead of querying the index again for the same words (under trigram, each
--- query of a word seeks through the positions of trigrams most items hold). Elsewhere
--- such a string is counted.
+-- In a library of 20 times the sample or more, the items holding each string the sample
+-- does not estimate are listed (their ids), and counted from the list: the pool and the
+-- joint counts read the lists instead of querying the index again for the same words
+-- (under trigram, each query of a word seeks through the positions of trigrams most
+-- items hold). Elsewhere such a string is counted.
 listed as materialized (
   select f.*,
-         case when l.sampled and not coalesce(f.in_sample >= s.least, 0) then
-           (select json_group_array(rowid) from items_fts
-            where items_fts match f.q and recall_fts5_columns(items_fts) & l.own <> 0)
-         end as ids,
-         -- The library's and the sample's figures, carried on: SQLite expands `library`
-         -- and `sample` again for each reference, in every reference to what follows.
-         l.items, l.readable as n, s.n as sample_n, s.readable as sample_readable, s.least,
-         s.least_readable
-  from found as f, library as l, sample as s
+         case when json_array_length(f.first_ids) < f.head then f.first_ids
+              when f.lists and not coalesce(f.in_sample >= f.least, 0) then
+           -- (Its first items, and those after them: FTS5 seeks to the next.)
+           (select json_group_array(id)
+            from (select value as id from json_each(f.first_ids)
+                  union all
+                  select rowid from items_fts
+                  where items_fts match f.q and recall_fts5_columns(items_fts) & f.own <> 0
+                    and rowid >= coalesce(f.first_ids ->> '$[#-1]' + 1, f.first)))
+         end as ids
+  from found as f
 ),
 estimated as materialized (
   select f.*,
@@ -293,16 +358,19 @@ way as materialized (
               when exists (select 1 from items as g
                            where g.global = 1 and (g.project is null or g.project <> :project))
                 then ''
-              else (select f from project_filter) end as project_part,
-         -- Whether the pool is read from those lists (see `pool`).
-         coalesce(json_array_length(w.pool_ids) < w.from_text_items, 0) as from_lists
+              else (select f from project_filter) end as project_part
   from (select n.*, n.narrowed and n.heavy_rows < n.from_text_items and n.trigram
                       as from_text,
                -- Where the items of every heavy phrase are listed (see `listed`), those
-               -- the pool may hold: of the project (or global), of the kinds, of the
-               -- sources.
+               -- the pool may hold (of the project or global, of the kinds, of the
+               -- sources), where they are fewer than from_text_items: the pool is then
+               -- read from them (null otherwise). (Tested here, not where it is read:
+               -- each reference to this column in this query would run it again.)
                case when n.narrowed and n.trigram and n.heavy_listed then
-                 (select json_group_array(distinct j.value) from json_each(n.heavy_ids) as j
+                 (select case when json_array_length(json_group_array(distinct j.value))
+                                     < n.from_text_items
+                              then json_group_array(distinct j.value) end
+                  from json_each(n.heavy_ids) as j
                   where coalesce(:project, :kinds, :sources) is null
                      or exists (
                        select 1 from items as i
@@ -344,9 +412,9 @@ quick as materialized (
 -- an item holding only common words can after recency (whose factor is at most 1), so
 -- that none is among the first 8 (the score as in first8); or its 200th item scores
 -- better than such an item can, so that none is in the pool. Made beside the quick
--- pool's rows (each carries the bound), so that the pool reads them, and its other
--- branches `way`, without referring to `way` through this CTE again: SQLite expands a
--- CTE anew for each reference, with everything it reads.
+-- pool's rows (each carries the bound), so that `pooled` reads them, and `way`, without
+-- referring to `way` through this CTE again: SQLite expands a CTE anew for each
+-- reference, with everything it reads.
 held as materialized (
   select id, bm25, coalesce(eighth > bound or (n = 200 and worst < -bound), 0) as holds
   from (select id, bm25, bound, count(*) over () as n, max(bm25) over () as worst,
@@ -362,48 +430,73 @@ held as materialized (
 -- phrase (a pass over the index for each) before it ranks; here the counts are made
 -- once (`counts`), and recall_bm25, given them, gives each item the score bm25() gives
 -- it, to the bit (with a sampled count, the score of that count). Where the phrases
--- cannot be known one for each word (`aligned` false), bm25() itself ranks.
+-- cannot be known one for each word (`aligned` false), bm25() itself ranks. Made in one
+-- row, from one reference to `way` and one to `held` (SQLite expands a CTE anew for each
+-- reference, with all it reads, and these read the most: each reference, a tenth of the
+-- time to prepare this file): the items and their scores as JSON, each score as the text
+-- of its 17 digits, which SQLite reads back to the same number (JSON's own numbers keep
+-- 15 of them).
+pooled as materialized (
+  select case when h.rows is not null then h.rows
+              when p.pool_match is null then null
+              -- Up to a thousand items of the heavy phrases, from their lists, scored
+              -- from their text as below (the pool's other items left out first: FTS5
+              -- would seek in the positions of every phrase for each item its query of
+              -- them finds).
+              when p.pool_ids is not null then
+                (select json_group_array(json_array(id, printf('%!.17g', bm25)))
+                 from (select f.rowid as id,
+                              recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
+                                               p.w_questions, p.w_atoms, p.w_project, 0.0)
+                                as bm25
+                       from items_fts as f
+                       where f.rowid in (select value from json_each(p.pool_ids))
+                       order by bm25
+                       limit 200))
+              else
+                (select json_group_array(json_array(id, printf('%!.17g', bm25)))
+                 from (select f.rowid as id,
+                              case when p.from_text
+                                   then recall_bm25_text(items_fts, p.phrases, p.w_title,
+                                                         p.w_summary, p.w_questions,
+                                                         p.w_atoms, p.w_project, 0.0)
+                                   when p.aligned
+                                   then recall_bm25(items_fts,
+                                                    case when p.narrowed then p.heavy_hits
+                                                         else p.hits end,
+                                                    p.w_title, p.w_summary, p.w_questions,
+                                                    p.w_atoms, p.w_project, 0.0)
+                                   else bm25(items_fts, p.w_title, p.w_summary,
+                                             p.w_questions, p.w_atoms, p.w_project, 0.0)
+                              end as bm25
+                       from items_fts as f
+                       -- Not the neighbours' titles (the context column): an item's own
+                       -- words.
+                       where items_fts match (p.pool_match || p.project_part)
+                         -- Under a project filter, the global items of other projects
+                         -- match too (see search.sql).
+                         and (coalesce(:project, :kinds, :sources) is null
+                              or exists (
+                                select 1 from items as i
+                                where i.id = f.rowid
+                                  and (:project is null or i.project = :project
+                                       or i.global = 1)
+                                  and (:kinds is null
+                                       or i.kind in (select value from json_each(:kinds)))
+                                  and recall_source_allowed(i.source, :sources)))
+                       order by bm25
+                       limit 200))
+         end as rows
+  from way as p,
+       -- The quick pool, where it holds.
+       (select case when max(holds) = 1
+                    then json_group_array(json_array(id, printf('%!.17g', bm25)))
+                           filter (where holds) end as rows
+        from held) as h
+),
 pool as (
-  select id, bm25 from held where holds
-  union all
-  select f.rowid as id,
-         case when p.from_text
-              then recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
-                                    p.w_questions, p.w_atoms, p.w_project, 0.0)
-              when p.aligned
-              then recall_bm25(items_fts, case when p.narrowed then p.heavy_hits else p.hits end,
-                               p.w_title, p.w_summary, p.w_questions, p.w_atoms,
-                               p.w_project, 0.0)
-              else bm25(items_fts, p.w_title, p.w_summary, p.w_questions, p.w_atoms,
-                        p.w_project, 0.0) end as bm25
-  from way as p
-  join items_fts as f
-  where p.pool_match is not null and not exists (select 1 from held where holds)
-    and not p.from_lists
-    -- Not the neighbours' titles (the context column): an item's own words.
-    and items_fts match (p.pool_match || p.project_part)
-    -- Under a project filter, the global items of other projects match too (see
-    -- search.sql).
-    and (coalesce(:project, :kinds, :sources) is null
-         or exists (
-           select 1 from items as i
-           where i.id = f.rowid
-             and (:project is null or i.project = :project or i.global = 1)
-             and (:kinds is null or i.kind in (select value from json_each(:kinds)))
-             and recall_source_allowed(i.source, :sources)))
-  union all
-  -- Up to a thousand items of the heavy phrases, from their lists, scored from their
-  -- text as above (the pool's other items left out first: FTS5 would seek in the
-  -- positions of every phrase for each item its query of them finds).
-  select f.rowid as id,
-         recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary, p.w_questions,
-                          p.w_atoms, p.w_project, 0.0) as bm25
-  from way as p
-  join items_fts as f
-  where p.from_lists and p.pool_match is not null
-    and f.rowid in (select value from json_each(p.pool_ids))
-  order by bm25
-  limit 200
+  select j.value ->> 0 as id, cast(j.value ->> 1 as real) as bm25
+  from pooled as c, json_each(c.rows) as j
 ),
 first8 as (
   select pool.id,

@@ -5,7 +5,8 @@
 //! when every word is light, among every match. Under trigram the pool scores its items
 //! from their text (`recall_bm25_text`), under unicode61 through FTS5's own positions.
 //! And in a library 20 times the sample or more, a word spread over the sample and held
-//! by 2% of it is counted there; a cluster, or a rarer word, in every item. Every expectation is computed here from the library:
+//! by 2% of it is counted there; a cluster, or a rarer word, in every item; from twice the
+//! sample, only a word held by half of it in every range. Every expectation is computed here from the library:
 //! counts and `bm25()` on a plain connection, the weights, the rule's partition and the
 //! recency score in Rust.
 
@@ -88,18 +89,22 @@ fn count(conn: &rusqlite::Connection, words: &[&str]) -> i64 {
 /// the prompt's order) are set aside while their weights together stay below 1.2.
 fn heavy<'w>(lib: &TempLib, words: &[&'w str]) -> Vec<&'w str> {
     let conn = lib.conn();
-    let n = ITEMS as f64;
-    let mut weighed: Vec<(f64, i64, usize, &str)> = words
+    let counted: Vec<(&str, i64)> = words.iter().map(|w| (*w, count(&conn, &[w]))).collect();
+    heavy_of(&counted, ITEMS as f64)
+}
+
+/// The same, given each word's items and the library's.
+fn heavy_of<'w>(counted: &[(&'w str, i64)], n: f64) -> Vec<&'w str> {
+    let mut weighed: Vec<(f64, i64, usize, &str)> = counted
         .iter()
         .enumerate()
-        .map(|(place, w)| {
-            let c = count(&conn, &[w]);
-            let weight = if c > 0 {
-                (n / c as f64).ln() / n.ln()
+        .map(|(place, (w, c))| {
+            let weight = if *c > 0 {
+                (n / *c as f64).ln() / n.ln()
             } else {
                 0.0
             };
-            (weight, c, place, *w)
+            (weight, *c, place, *w)
         })
         .collect();
     weighed.sort_by(|a, b| {
@@ -387,73 +392,190 @@ fn shared_counts(lib: &TempLib, prompt: &str, extra: &[&str]) -> Vec<(String, i6
     seen
 }
 
+/// The ids of the first `n` items holding `word`, by FTS5.
+fn first_ids(conn: &rusqlite::Connection, word: &str, n: i64) -> Vec<i64> {
+    let mut stmt = conn
+        .prepare("select rowid from items_fts where items_fts match ?1 order by rowid limit ?2")
+        .expect("prepare");
+    stmt.query_map(rusqlite::params![phrase_query(&[word]), n], |r| r.get(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("ids")
+}
+
+/// How many items of a sample of ten ranges of `width` ids, the k-th starting at
+/// `first + k * step`, hold `word`; and in how many of the ranges.
+fn in_ranges(conn: &rusqlite::Connection, word: &str, step: i64, width: i64) -> (i64, i64) {
+    let (mut held, mut ranges) = (0, 0);
+    for k in 0..10 {
+        let low = 1 + k * step;
+        let c: i64 = conn
+            .query_row(
+                "select count(*) from items_fts where items_fts match ?1
+                 and rowid >= ?2 and rowid <= ?3",
+                rusqlite::params![phrase_query(&[word]), low, low + width - 1],
+                |r| r.get(0),
+            )
+            .expect("count");
+        held += c;
+        ranges += i64::from(c > 0);
+    }
+    (held, ranges)
+}
+
 #[test]
 fn a_common_word_spread_over_the_library_is_counted_in_the_sample() {
-    let lib = sampled_library();
-    let conn = lib.conn();
-    // The sample: ten ranges of 20 ids, the k-th starting at 1 + k * 400.
-    let in_sample = |word: &str| -> (i64, i64) {
-        let mut held = 0;
-        let mut ranges = 0;
-        for k in 0..10 {
-            let low = 1 + k * 400;
-            let c: i64 = conn
-                .query_row(
-                    "select count(*) from items_fts where items_fts match ?1
-                     and rowid >= ?2 and rowid <= ?3",
-                    rusqlite::params![phrase_query(&[word]), low, low + 19],
-                    |r| r.get(0),
-                )
-                .expect("count");
-            held += c;
-            ranges += i64::from(c > 0);
-        }
-        (held, ranges)
-    };
-    // A word is estimated from the sample where 2% of its items hold it (4 of 200).
+    // A sample of 200 in 4,000 items (20 times): ten ranges of 20 ids, the k-th starting
+    // at 1 + k * 400. A word is estimated where 2% of the sample holds it (4 items), in 5
+    // of the ranges or more; under trigram, only where its first 5 items lie among the
+    // first 500 ids (twice the ids 2% would take).
     let least = 200 * 2 / 100;
-    let (wide, wide_ranges) = in_sample("wide");
-    assert!(
-        wide >= least && wide_ranges >= 5,
-        "wide: {wide} in {wide_ranges}"
-    );
-    let (block, block_ranges) = in_sample("block");
-    assert!(
-        block >= least && block_ranges < 5,
-        "block: {block} in {block_ranges}"
-    );
-    let (scarce, _) = in_sample("scarce");
-    assert!((1..least).contains(&scarce), "scarce: {scarce}");
-    let (sparse, sparse_ranges) = in_sample("sparse");
-    assert!(
-        (least..20).contains(&sparse) && sparse_ranges >= 5,
-        "sparse: {sparse} in {sparse_ranges}"
-    );
-    let exact = |w: &str| count(&conn, &[w]);
-    // `wide` is estimated (its share of the sample's 200 items, of 4,000: all of them,
-    // against 3,000 counted), and so is `sparse`, held by less than a tenth of the sample;
-    // `block`, a cluster, and `scarce`, in the sample but rarer than 2% of it, are
-    // counted in every item.
     let estimate = |held: i64| (held as f64 * 4000.0 / 200.0).round() as i64;
-    let want = vec![
-        ("block".to_string(), exact("block")),
-        ("needle".to_string(), exact("needle")),
-        ("scarce".to_string(), exact("scarce")),
-        ("sparse".to_string(), estimate(sparse)),
-        ("wide".to_string(), estimate(wide)),
-    ];
-    assert_eq!(
-        (want[4].1, exact("wide"), want[3].1, exact("sparse")),
-        (4000, 3000, 240, 14),
-        "the estimates and the counts"
-    );
     let prompt = "wide block scarce needle sparse";
-    assert_eq!(shared_counts(&lib, prompt, &["--sample", "200"]), want);
-    // At the default sample (1,000), 4,000 items are too few to sample.
-    let every: Vec<(String, i64)> = want.iter().map(|(w, _)| (w.clone(), exact(w))).collect();
-    assert_eq!(shared_counts(&lib, prompt, &[]), every);
-    // With a sample of 0, every word is counted in every item.
-    assert_eq!(shared_counts(&lib, prompt, &["--sample", "0"]), every);
+    let words = ["block", "needle", "scarce", "sparse", "wide"];
+    for tokenizer in [None, Some("unicode61 remove_diacritics 2")] {
+        let lib = sampled_library_with(tokenizer);
+        let conn = lib.conn();
+        let exact = |w: &str| count(&conn, &[w]);
+        let trigram = tokenizer.is_none();
+        let want: Vec<(String, i64)> = words
+            .iter()
+            .map(|w| {
+                let (held, ranges) = in_ranges(&conn, w, 400, 20);
+                let first = first_ids(&conn, w, 5);
+                let dense = !trigram || (first.len() == 5 && first[4] < 1 + 500);
+                let n = if dense && held >= least && ranges >= 5 {
+                    estimate(held)
+                } else {
+                    exact(w)
+                };
+                (w.to_string(), n)
+            })
+            .collect();
+        // `wide`, in 3 of 4 items, and in every one of the sample's: 4,000 for 3,000.
+        // `sparse`, in 14 items but one in each range: 240 where it is looked for in the
+        // sample; under trigram its fifth item is the 1,603rd, and it is counted. `block`,
+        // a cluster in two ranges, `scarce`, below 2% of the sample, and `needle`: counted.
+        let (sparse, sparse_ranges) = in_ranges(&conn, "sparse", 400, 20);
+        assert!(
+            (least..20).contains(&sparse) && sparse_ranges >= 5,
+            "{sparse}"
+        );
+        let (block, block_ranges) = in_ranges(&conn, "block", 400, 20);
+        assert!(block >= least && block_ranges < 5, "{block}");
+        assert_eq!(
+            (want[4].1, exact("wide"), want[3].1, exact("sparse")),
+            (4000, 3000, if trigram { 14 } else { 240 }, 14),
+            "the estimates and the counts, {tokenizer:?}"
+        );
+        assert_eq!(
+            shared_counts(&lib, prompt, &["--sample", "200"]),
+            want,
+            "{tokenizer:?}"
+        );
+        // At the default sample (1,000), 4 times as many items: under trigram only a word
+        // held by half the sample in every range is estimated (`wide`, in all of its ids);
+        // under other tokenizers, 4,000 items are too few to sample.
+        let every: Vec<(String, i64)> = words.iter().map(|w| (w.to_string(), exact(w))).collect();
+        let mut small = every.clone();
+        if trigram {
+            small[4].1 = 4000;
+        }
+        assert_eq!(shared_counts(&lib, prompt, &[]), small, "{tokenizer:?}");
+        // With a sample of 0, every word is counted in every item.
+        assert_eq!(shared_counts(&lib, prompt, &["--sample", "0"]), every);
+    }
+}
+
+/// 3,000 items: `plenty` in the first 200 ids of every 300, `shy` in those but the first
+/// of every 300, `early` in the first 2,700, `fifth` in every fifth, `oddity` in 4 items
+/// that hold the others too; lengths vary.
+fn small_sampled_library() -> TempLib {
+    let lines: Vec<String> = (1..=3000usize)
+        .map(|id| {
+            let mut words = vec![format!("entry e{id}x")];
+            if id % 300 < 200 {
+                words.push("plenty".into());
+            }
+            if id % 300 < 200 && id % 300 != 1 {
+                words.push("shy".into());
+            }
+            if id <= 2700 {
+                words.push("early".into());
+            }
+            if id % 5 == 0 {
+                words.push("fifth".into());
+            }
+            if id % 300 == 150 && (1650..=2700).contains(&id) {
+                words.push("oddity".into());
+            }
+            titled(&words.join(" "))
+                .summary(&"pad ".repeat(id % 7))
+                .at(&chrono_day(id % 300))
+                .line()
+        })
+        .collect();
+    TempLib::with_items(None, &lines)
+}
+
+#[test]
+fn below_20_times_the_sample_only_a_word_held_by_half_of_it_everywhere_is_estimated() {
+    // Under trigram, from twice the sample: a word is looked for in the sample where half
+    // of 10 items at ids spread evenly (the k-th, 1 + k * 300) hold it, and estimated where
+    // half the sample holds it, in every range (the k-th starting at 1 + k * 300 too).
+    let lib = small_sampled_library();
+    let conn = lib.conn();
+    let exact = |w: &str| count(&conn, &[w]);
+    let title = |id: i64| -> String {
+        conn.query_row("select title from items where id = ?1", [id], |r| r.get(0))
+            .expect("title")
+    };
+    let seen = |w: &str| {
+        (0..10)
+            .filter(|k| title(1 + k * 300).split(' ').any(|t| t == w))
+            .count()
+            >= 5
+    };
+    let prompt = "plenty shy early fifth oddity";
+    let words = ["early", "fifth", "oddity", "plenty", "shy"];
+    let mut estimated = Vec::new();
+    // From twice the sample (1,500) to 10 times (300); 1,501 is too large a sample.
+    for size in [1500_i64, 1000, 600, 300, 1501] {
+        let sampled = 3000 >= 2 * size;
+        let want: Vec<(String, i64)> = words
+            .iter()
+            .map(|w| {
+                let (held, ranges) = in_ranges(&conn, w, 300, size / 10);
+                let n = if sampled && seen(w) && held * 2 >= size && ranges == 10 {
+                    estimated.push((w.to_string(), size));
+                    (held as f64 * 3000.0 / size as f64).round() as i64
+                } else {
+                    exact(w)
+                };
+                (w.to_string(), n)
+            })
+            .collect();
+        let flag = size.to_string();
+        assert_eq!(
+            shared_counts(&lib, prompt, &["--sample", &flag]),
+            want,
+            "a sample of {size}"
+        );
+    }
+    // `plenty` is estimated from every sample (all of its ids: 3,000 for 2,000). `shy` is
+    // held by nearly all of the sample too, but by none of the 10 items: counted. `early`
+    // misses the last range, `fifth` is a fifth of it, `oddity` is rare: all counted.
+    let plenty: Vec<(String, i64)> = [1500, 1000, 600, 300]
+        .map(|n| ("plenty".to_string(), n))
+        .to_vec();
+    assert_eq!(estimated, plenty);
+    let (shy, shy_ranges) = in_ranges(&conn, "shy", 300, 100);
+    assert!(shy * 2 >= 1000 && shy_ranges == 10, "{shy} in {shy_ranges}");
+    assert_eq!(
+        words.map(exact),
+        [2700, 600, 4, 2000, 1990],
+        "the words' counts"
+    );
 }
 
 #[test]
@@ -502,22 +624,32 @@ fn joint_counts_in_a_sampled_library_are_fts5s_own() {
         }
     }
     assert!(checked >= 12, "{checked} candidates checked");
-    // The pool of the first prompt, read from the list of its one heavy word (`needle`):
-    // that word's items, none other.
-    let mut got: Vec<i64> = judged(&lib, prompts[0], &["--sample", "200"])
+    // The pool of the first prompt, read from the lists of its heavy words: with `wide`
+    // estimated at 4,000 and the others counted (see the test above), `sparse` and
+    // `needle`; the first 8 are bm25()'s among their items (`wide` weighs nothing in a
+    // score at 3,000 of 4,000 items as at 4,000).
+    let words = ["wide", "block", "scarce", "needle", "sparse"];
+    let counted: Vec<(&str, i64)> = words
+        .iter()
+        .map(|w| {
+            (
+                *w,
+                if *w == "wide" {
+                    4000
+                } else {
+                    count(&conn, &[w])
+                },
+            )
+        })
+        .collect();
+    let heavy = heavy_of(&counted, 4000.0);
+    assert_eq!(heavy, ["sparse", "needle"]);
+    let got: Vec<i64> = judged(&lib, prompts[0], &["--sample", "200"])
         .iter()
         .map(|c| c["id"].as_i64().expect("id"))
         .collect();
-    got.sort();
-    let mut stmt = conn
-        .prepare("select rowid from items_fts where items_fts match ?1 order by rowid")
-        .expect("prepare");
-    let want: Vec<i64> = stmt
-        .query_map([phrase_query(&["needle"])], |r| r.get(0))
-        .expect("query")
-        .collect::<Result<_, _>>()
-        .expect("ids");
-    assert_eq!((got.len(), &got), (4, &want));
+    assert_eq!(got, expected_in(&lib, &words, &heavy, None));
+    assert_eq!(got.len(), 8);
 }
 
 #[test]
