@@ -4,7 +4,9 @@
 //! parent's conversation is left out; Codex's own helpers make no items; snapshots are
 //! known records; a compaction's repeated history is read once; archived sessions are
 //! read; a record holding lone surrogate escapes is kept.
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
 
 use recall_cli::capture::items::{item_of, Rules};
 use recall_cli::capture::segment::segments;
@@ -302,5 +304,350 @@ fn capture_of_the_rollouts_end_to_end() {
             "Speed up the catalog import",
             "Why does the cart badge not update after checkout?",
         ]
+    );
+}
+
+/// A rollout of `version` in the envelope, written under `dir`: its records given as
+/// (timestamp, type, payload).
+fn rollout(dir: &Path, id: &str, version: &str, source: &str, records: &[Value]) -> PathBuf {
+    let at = "2026-07-20T09:00:00.000Z";
+    let mut lines = vec![json!({"timestamp": at, "type": "session_meta", "payload": {
+        "id": id, "timestamp": at, "cwd": "/home/dev/tea-shop", "originator": "codex_vscode",
+        "cli_version": version, "source": source, "model_provider": "openai"}})];
+    lines.extend(records.iter().cloned());
+    let path = dir.join(format!("rollout-2026-07-20T09-00-00-{id}.jsonl"));
+    std::fs::create_dir_all(dir).unwrap();
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    path
+}
+
+/// A response item at `at`.
+fn item(at: &str, payload: Value) -> Value {
+    json!({"timestamp": at, "type": "response_item", "payload": payload})
+}
+
+/// The person's message of `parts`, at `at`.
+fn said(at: &str, parts: &[&str]) -> Value {
+    let content: Vec<Value> = parts
+        .iter()
+        .map(|t| json!({"type": "input_text", "text": t}))
+        .collect();
+    item(
+        at,
+        json!({"type": "message", "role": "user", "content": content}),
+    )
+}
+
+/// The agent's answer at `at`.
+fn answered(at: &str, text: &str) -> Value {
+    item(
+        at,
+        json!({"type": "message", "role": "assistant",
+               "content": [{"type": "output_text", "text": text}]}),
+    )
+}
+
+/// A shell call and its output at `at`: work.
+fn worked(at: &str, call: &str, command: &str) -> [Value; 2] {
+    [
+        item(
+            at,
+            json!({"type": "function_call", "name": "shell_command", "call_id": call,
+                   "arguments": json!({"command": command}).to_string()}),
+        ),
+        item(
+            at,
+            json!({"type": "function_call_output", "call_id": call,
+                   "output": "Exit code: 0\nOutput:\nok"}),
+        ),
+    ]
+}
+
+/// Titles and questions of every item, by title.
+fn titles_and_questions(lib: &TempLib) -> Vec<(String, String)> {
+    let conn = lib.conn();
+    let mut stmt = conn
+        .prepare("select title, questions from items order by title")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+const PLUGINS: &str = "<recommended_plugins>\nHere is a list of plugins that are available but not installed. Suggest one when the query would benefit from it.\n\n- Calendar (calendar@curated)\n- Drive (drive@curated)\n</recommended_plugins>";
+const AGENTS_MD: &str =
+    "# AGENTS.md instructions\n\n<INSTRUCTIONS>\nThe shop sells tea; run mix test before you say done.\n</INSTRUCTIONS>";
+const ENVIRONMENT: &str = "<environment_context>\n  <cwd>/home/dev/tea-shop</cwd>\n  <shell>bash</shell>\n</environment_context>";
+
+/// Class: what Codex adds to the person's turn in its own tags — the plug-ins it offers
+/// (0.142 on, beside the AGENTS.md text or in a message of its own), a skill's text, a
+/// review's results, a sub-agent's report, and a tag of the same form no version writes
+/// yet — is a note, never a title or a question.
+#[test]
+fn what_codex_adds_in_its_own_tags_is_no_prompt() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("sessions/2026/07/20");
+    let asked = |n: usize| format!("Count a bundle of teas as one item in the cart badge ({n})");
+    let mut cases: Vec<Vec<Value>> = Vec::new();
+    // 0.145: the offer, the AGENTS.md text and the environment as parts of one message.
+    cases.push(vec![
+        item(
+            "2026-07-20T09:00:01.000Z",
+            json!({"type": "message", "role": "developer",
+                   "content": [{"type": "input_text", "text": "<permissions instructions>\nsandbox\n</permissions instructions>"}]}),
+        ),
+        said("2026-07-20T09:00:01.000Z", &[PLUGINS, AGENTS_MD, ENVIRONMENT]),
+    ]);
+    // The offer in a message of its own.
+    cases.push(vec![
+        said("2026-07-20T09:00:01.000Z", &[AGENTS_MD]),
+        said("2026-07-20T09:00:01.000Z", &[ENVIRONMENT]),
+        said("2026-07-20T09:00:02.000Z", &[PLUGINS]),
+    ]);
+    // A tag no version writes yet, in the same form.
+    cases.push(vec![said(
+        "2026-07-20T09:00:01.000Z",
+        &[
+            "<workspace_hints>\nThe default branch is protected.\n</workspace_hints>",
+            ENVIRONMENT,
+        ],
+    )]);
+    let mut paths = Vec::new();
+    for (n, mut records) in cases.into_iter().enumerate() {
+        records.push(said("2026-07-20T09:01:00.000Z", &[&asked(n)]));
+        records.extend(worked("2026-07-20T09:02:00.000Z", "call_1", "mix test"));
+        records.push(answered(
+            "2026-07-20T09:03:00.000Z",
+            "The badge counts bundles as one.",
+        ));
+        let id = format!("019f8d00-0000-7000-8000-00000000000{n}");
+        paths.push(rollout(&dir, &id, "0.145.0", "vscode", &records));
+    }
+    // 0.107 to 0.126: a skill's text after the request that names it, a review's
+    // results, a sub-agent's report.
+    let mut later = vec![
+        said("2026-07-20T09:00:01.000Z", &[AGENTS_MD, ENVIRONMENT]),
+        said(
+            "2026-07-20T09:01:00.000Z",
+            &["$release-notes draft the notes for 2.3"],
+        ),
+        said(
+            "2026-07-20T09:01:00.000Z",
+            &["<skill>\n<name>release-notes</name>\n<path>/home/dev/.codex/skills/release-notes/SKILL.md</path>\n---\nname: release-notes\n---\n# Release notes\nGroup the changes by area.\n</skill>"],
+        ),
+    ];
+    later.extend(worked(
+        "2026-07-20T09:02:00.000Z",
+        "call_1",
+        "git log --oneline v2.2..",
+    ));
+    later.push(answered(
+        "2026-07-20T09:03:00.000Z",
+        "Drafted NOTES-2.3.md.",
+    ));
+    later.push(said(
+        "2026-07-20T09:10:00.000Z",
+        &["<user_action>\n  <context>User initiated a review task. Here's the full review output from reviewer model.</context>\n  <action>review</action>\n  <results>\n  - [P2] The date is missing.\n  </results>\n</user_action>"],
+    ));
+    later.push(said(
+        "2026-07-20T09:11:00.000Z",
+        &["<subagent_notification>\n{\"agent_path\":\"019f8d00-aaaa\",\"status\":{\"completed\":\"Checked the links.\"}}\n</subagent_notification>"],
+    ));
+    later.extend(worked("2026-07-20T09:12:00.000Z", "call_2", "mix format"));
+    later.push(answered("2026-07-20T09:13:00.000Z", "Added the date."));
+    paths.push(rollout(
+        &dir,
+        "019f8d00-0000-7000-8000-000000000009",
+        "0.126.0",
+        "cli",
+        &later,
+    ));
+    let (code, out) = {
+        let ran = lib.run(&["--json", "capture", dir.to_str().unwrap()]);
+        (ran.code, ran.stdout)
+    };
+    assert_eq!(code, 0, "{out}");
+    let mut want: Vec<(String, String)> = (0..3).map(|n| (asked(n), asked(n))).collect();
+    want.push((
+        "$release-notes draft the notes for 2.3".into(),
+        "$release-notes draft the notes for 2.3".into(),
+    ));
+    want.sort();
+    assert_eq!(titles_and_questions(&lib), want, "{out}");
+    // Shown in the transcript, as notes.
+    let conn = lib.conn();
+    let transcripts: Vec<String> = conn
+        .prepare("select transcript from items")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let all = transcripts.join("\n");
+    for note in [
+        "note: <recommended_plugins>",
+        "note: <workspace_hints>",
+        "note: <skill>",
+        "note: <user_action>",
+        "note: <subagent_notification>",
+    ] {
+        assert!(all.contains(note), "{note} in {all}");
+    }
+}
+
+/// Class: a prompt file inserted in the IDE extension's editor is read as one: its input
+/// when it was filled; none when left `$ARGUMENTS`, and the segment the agent worked on
+/// goes on with the request before it (or is titled by the agent's report); without
+/// work, no item.
+#[test]
+fn a_prompt_file_in_the_ide_wrapper_is_read_as_a_prompt_file() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("sessions/2026/07/21");
+    let ide = |request: &str| {
+        format!("# Context from my IDE setup:\n\n## Active file: lib/shop/cart.ex\n\n## Open tabs:\n- cart.ex: lib/shop/cart.ex\n\n## My request for Codex:\n{request}\n")
+    };
+    let template = |input: &str| {
+        format!("## User Input\n\n```text\n{input}\n```\n\nYou **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n1. Run the prerequisite checks.\n2. Write the tasks.")
+    };
+    // Filled: its input.
+    let mut filled = vec![said(
+        "2026-07-21T09:00:00.000Z",
+        &[&ide(&template("Let shoppers keep a wishlist of teas"))],
+    )];
+    filled.extend(worked("2026-07-21T09:01:00.000Z", "call_1", "mix test"));
+    filled.push(answered(
+        "2026-07-21T09:02:00.000Z",
+        "Wrote specs/007-wishlist/spec.md.",
+    ));
+    rollout(
+        &dir,
+        "019f9000-0000-7000-8000-000000000001",
+        "0.77.0",
+        "vscode",
+        &filled,
+    );
+    // Unfilled, hours after a request, with Windows line ends: the request, continued.
+    let mut after = vec![said(
+        "2026-07-21T09:00:00.000Z",
+        &[&ide("Add a gift wrap option to checkout")],
+    )];
+    after.extend(worked("2026-07-21T09:01:00.000Z", "call_1", "mix test"));
+    after.push(answered("2026-07-21T09:02:00.000Z", "Added the option."));
+    after.push(said(
+        "2026-07-21T13:00:00.000Z",
+        &[&ide(&template("$ARGUMENTS")).replace('\n', "\r\n")],
+    ));
+    after.extend(worked("2026-07-21T13:01:00.000Z", "call_2", "mix test"));
+    after.push(answered("2026-07-21T13:02:00.000Z", "All tasks are done."));
+    rollout(
+        &dir,
+        "019f9000-0000-7000-8000-000000000002",
+        "0.77.0",
+        "vscode",
+        &after,
+    );
+    // Unfilled, alone, worked on: the agent's report.
+    let mut alone = vec![said(
+        "2026-07-21T09:00:00.000Z",
+        &[&ide(&template("$ARGUMENTS"))],
+    )];
+    alone.extend(worked("2026-07-21T09:01:00.000Z", "call_1", "mix test"));
+    alone.push(answered(
+        "2026-07-21T09:02:00.000Z",
+        "## Result\n\nImplemented the wishlist API and marked tasks T010 to T014 done.",
+    ));
+    rollout(
+        &dir,
+        "019f9000-0000-7000-8000-000000000003",
+        "0.77.0",
+        "vscode",
+        &alone,
+    );
+    // Unfilled, alone, only answered: no item.
+    let idle = vec![
+        said("2026-07-21T09:00:00.000Z", &[&ide(&template("$ARGUMENTS"))]),
+        answered(
+            "2026-07-21T09:00:05.000Z",
+            "The input is empty: what should the feature do?",
+        ),
+    ];
+    rollout(
+        &dir,
+        "019f9000-0000-7000-8000-000000000004",
+        "0.77.0",
+        "vscode",
+        &idle,
+    );
+    let ran = lib.run(&["--json", "capture", dir.to_str().unwrap()]);
+    assert_eq!(ran.code, 0, "{}", ran.stdout);
+    let doc: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(doc["skipped"]["segment without a request"], 1, "{doc}");
+    let mut want = vec![
+        (
+            "Let shoppers keep a wishlist of teas".to_string(),
+            "Let shoppers keep a wishlist of teas".to_string(),
+        ),
+        (
+            "Add a gift wrap option to checkout".into(),
+            "Add a gift wrap option to checkout".into(),
+        ),
+        (
+            "Add a gift wrap option to checkout (continued)".into(),
+            String::new(),
+        ),
+        (
+            "Implemented the wishlist API and marked tasks T010 to T014 done.".into(),
+            String::new(),
+        ),
+    ];
+    want.sort();
+    assert_eq!(titles_and_questions(&lib), want, "{doc}");
+}
+
+/// Class: the IDE extension's calls of Codex that name a task (0.81 to 0.89, `exec`)
+/// make no items.
+#[test]
+fn the_ide_extension_s_title_calls_make_no_items() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("sessions/2026/07/22");
+    for (n, prompt) in [
+        "Generate a concise UI title (20-40 characters) for this task.\nReturn only the title. No quotes or trailing punctuation.\n\nTask:\nmake the cart badge count bundles once",
+        "You are a helpful assistant. You will be presented with a user prompt, and your job is to provide a short title for a task that will be created from that prompt.\n\nUser prompt:\nmake the cart badge count bundles once",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let records = vec![
+            said("2026-07-22T09:00:00.000Z", &[AGENTS_MD, ENVIRONMENT]),
+            said("2026-07-22T09:00:01.000Z", &[prompt]),
+            answered("2026-07-22T09:00:03.000Z", "Bundle count in cart badge"),
+        ];
+        let id = format!("019f9100-0000-7000-8000-00000000000{n}");
+        rollout(&dir, &id, "0.89.0", "exec", &records);
+    }
+    let mut own = vec![said(
+        "2026-07-22T09:00:00.000Z",
+        &["make the cart badge count bundles once"],
+    )];
+    own.extend(worked("2026-07-22T09:01:00.000Z", "call_1", "mix test"));
+    own.push(answered("2026-07-22T09:02:00.000Z", "Done."));
+    rollout(
+        &dir,
+        "019f9100-0000-7000-8000-000000000009",
+        "0.89.0",
+        "vscode",
+        &own,
+    );
+    let ran = lib.run(&["--json", "capture", dir.to_str().unwrap()]);
+    let doc: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(doc["skipped"]["helper call of the agent"], 2, "{doc}");
+    assert_eq!(
+        titles(&lib),
+        vec![(
+            "codex".to_string(),
+            "make the cart badge count bundles once".to_string()
+        )]
     );
 }

@@ -1092,3 +1092,215 @@ fn a_compacted_conversation_is_titled_by_its_summary_not_its_headings() {
         );
     }
 }
+
+/// Questions and titles of every item, by title.
+fn titles_and_questions(lib: &TempLib) -> Vec<(String, String)> {
+    let conn = lib.conn();
+    let mut stmt = conn
+        .prepare("select title, questions from items order by title")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// Class: a bare reply — a go-on or an agreement in any language, alone or several
+/// together, a choice among the agent's offers, a key or two — is no request: never a
+/// question, a title only through the request it goes on from. A segment whose person
+/// only replied is kept when the agent worked in it, titled by the request it goes on
+/// from, marked "(continued)", else by the agent's report; without work it is no item.
+#[test]
+fn a_bare_reply_in_any_language_is_no_request() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("projects/-nowhere-replies");
+    let id = |i: usize| format!("0a100000-0000-4000-8000-0000000000{i:02}");
+    // A reply above a request in the same segment: the request titles it.
+    for (i, reply) in ["继续", "1", "はい、お願いします。", "oui continue", "dd"]
+        .iter()
+        .enumerate()
+    {
+        let mut c = Claude::new(&id(i), "/nowhere/replies");
+        c.ask(&format!("q1-{i}"), "2026-11-03T10:00:00.000Z", reply);
+        c.answer(
+            &format!("q2-{i}"),
+            "2026-11-03T10:00:05.000Z",
+            "What should I work on?",
+        );
+        c.ask(
+            &format!("q3-{i}"),
+            "2026-11-03T10:01:00.000Z",
+            &format!("Stream the CSV export of ledger {i} row by row"),
+        );
+        c.run(
+            &format!("q4-{i}"),
+            "2026-11-03T10:02:00.000Z",
+            "cargo test export",
+            "ok",
+        );
+        c.answer(
+            &format!("q5-{i}"),
+            "2026-11-03T10:03:00.000Z",
+            "The export streams rows now.",
+        );
+        c.write(&dir.join(format!("{}.jsonl", id(i))));
+    }
+    // A reply after a gap that split the session, the agent working on it: the request
+    // before the gap, continued.
+    for (i, reply) in ["继续执行", "2", "continue", "好的，开始", "Option B please"]
+        .iter()
+        .enumerate()
+    {
+        let i = 10 + i;
+        let mut c = Claude::new(&id(i), "/nowhere/replies");
+        c.ask(
+            &format!("g1-{i}"),
+            "2026-11-04T09:00:00.000Z",
+            &format!("Move the session cache of shard {i} to Redis"),
+        );
+        c.run(
+            &format!("g2-{i}"),
+            "2026-11-04T09:01:00.000Z",
+            "redis-cli ping",
+            "PONG",
+        );
+        c.answer(
+            &format!("g3-{i}"),
+            "2026-11-04T09:02:00.000Z",
+            "Option A: a hash per user. Option B: one key per session. Which one?",
+        );
+        c.ask(&format!("g4-{i}"), "2026-11-04T13:00:00.000Z", reply);
+        c.run(
+            &format!("g5-{i}"),
+            "2026-11-04T13:01:00.000Z",
+            "cargo test cache",
+            "ok",
+        );
+        c.answer(
+            &format!("g6-{i}"),
+            "2026-11-04T13:02:00.000Z",
+            "Sessions are one key each now.",
+        );
+        c.write(&dir.join(format!("{}.jsonl", id(i))));
+    }
+    // Only a reply, and work, with no request before it: what the agent reported.
+    let mut only = Claude::new(&id(20), "/nowhere/replies");
+    only.ask("o1", "2026-11-05T09:00:00.000Z", "继续");
+    only.run("o2", "2026-11-05T09:01:00.000Z", "git status", "clean");
+    only.answer(
+        "o3",
+        "2026-11-05T09:02:00.000Z",
+        "**Moved the rate limiter into middleware/limit.rs** and the tests pass.\n\nAnything else?",
+    );
+    only.write(&dir.join(format!("{}.jsonl", id(20))));
+    // Only replies, and no work: no item.
+    for (i, reply) in ["1", "dd", "好的"].iter().enumerate() {
+        let i = 30 + i;
+        let mut c = Claude::new(&id(i), "/nowhere/replies");
+        c.ask(&format!("n1-{i}"), "2026-11-06T09:00:00.000Z", reply);
+        c.answer(
+            &format!("n2-{i}"),
+            "2026-11-06T09:00:05.000Z",
+            "You sent only that: what would you like me to do?",
+        );
+        c.write(&dir.join(format!("{}.jsonl", id(i))));
+    }
+    let (code, doc) = capture(&lib, &[&lib.path("projects")]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["skipped"]["segment without a request"], 3, "{doc}");
+    let mut want: Vec<(String, String)> = Vec::new();
+    for i in 0..5 {
+        let t = format!("Stream the CSV export of ledger {i} row by row");
+        want.push((t.clone(), t));
+    }
+    for i in 10..15 {
+        let t = format!("Move the session cache of shard {i} to Redis");
+        want.push((t.clone(), t.clone()));
+        // The continued segment asks nothing of its own.
+        want.push((format!("{t} (continued)"), String::new()));
+    }
+    want.push((
+        "Moved the rate limiter into middleware/limit.rs and the tests pass.".into(),
+        String::new(),
+    ));
+    want.sort();
+    assert_eq!(titles_and_questions(&lib), want, "{doc}");
+}
+
+/// Class: a plug-in's helper conversation, written by the agent as a session of its own
+/// — a memory plug-in's summary of an earlier conversation (its prompt the only mark),
+/// its observer (told by the folder it works in, whatever it asks) — makes no item;
+/// the person's sessions beside it do.
+#[test]
+fn a_plug_ins_helper_conversations_make_no_items() {
+    let lib = TempLib::init(None);
+    let dir = lib.path("projects/-home-ana-shop");
+    let summarise = "Context: This summary will be shown in a list to help users and Claude choose which conversations are relevant.\n\nPlease write a concise, factual summary of this conversation. Output ONLY the summary.\n\nUser: the refund button does nothing\nAgent: The handler was not bound; bound it in refund.ts.";
+    // As a plug-in's SDK writes it: the prompt handed in, one answer.
+    let mut helper = Claude::new("0a200000-0000-4000-8000-000000000001", "/home/ana/shop");
+    helper.raw(json!({"type": "queue-operation", "operation": "dequeue",
+        "timestamp": "2026-11-07T10:00:00.000Z",
+        "sessionId": "0a200000-0000-4000-8000-000000000001"}));
+    helper.ask("h1", "2026-11-07T10:00:01.000Z", summarise);
+    helper.answer(
+        "h2",
+        "2026-11-07T10:00:03.000Z",
+        "<summary>Bound the refund button's handler in refund.ts.</summary>",
+    );
+    helper.write(&dir.join("0a200000-0000-4000-8000-000000000001.jsonl"));
+    // One that went looking in the project before it summarised.
+    let mut busy = Claude::new("0a200000-0000-4000-8000-000000000002", "/home/ana/shop");
+    busy.ask(
+        "b1",
+        "2026-11-07T11:00:01.000Z",
+        &summarise.replace("and Claude choose", "and Codex choose"),
+    );
+    busy.run("b2", "2026-11-07T11:00:02.000Z", "ls src", "refund.ts");
+    busy.answer(
+        "b3",
+        "2026-11-07T11:00:05.000Z",
+        "<summary>Bound the refund handler.</summary>",
+    );
+    busy.write(&dir.join("0a200000-0000-4000-8000-000000000002.jsonl"));
+    // An observer, in the plug-in's own folder, whatever its prompt.
+    let mut observer = Claude::new(
+        "0a200000-0000-4000-8000-000000000003",
+        "/home/ana/.claude-mem/observer-sessions",
+    );
+    observer.ask(
+        "v1",
+        "2026-11-07T12:00:00.000Z",
+        "<observed_from_primary_session>\n  <user_request>fix the refund button</user_request>\n</observed_from_primary_session>\nRecord what was learned.",
+    );
+    observer.run("v2", "2026-11-07T12:00:01.000Z", "cat notes.md", "");
+    observer.answer(
+        "v3",
+        "2026-11-07T12:00:02.000Z",
+        "Recorded one observation.",
+    );
+    observer.write(&lib.path(
+        "projects/-home-ana--claude-mem-observer-sessions/0a200000-0000-4000-8000-000000000003.jsonl",
+    ));
+    // The person's own session, which speaks of a summary shown in a list.
+    let mut own = Claude::new("0a200000-0000-4000-8000-000000000004", "/home/ana/shop");
+    own.ask(
+        "p1",
+        "2026-11-07T09:00:00.000Z",
+        "This summary will be shown in a list: make its rows one line each",
+    );
+    own.run("p2", "2026-11-07T09:01:00.000Z", "npm test list", "ok");
+    own.answer(
+        "p3",
+        "2026-11-07T09:02:00.000Z",
+        "Rows are one line each now.",
+    );
+    own.write(&dir.join("0a200000-0000-4000-8000-000000000004.jsonl"));
+    let (code, doc) = capture(&lib, &[&lib.path("projects")]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["skipped"]["helper call of the agent"], 3, "{doc}");
+    assert_eq!(
+        titles(&lib),
+        vec!["This summary will be shown in a list: make its rows one line each"],
+        "{doc}"
+    );
+}

@@ -57,10 +57,11 @@ impl Rules {
     }
 }
 
-/// Why a segment becomes no item, if it does not: its session is a call the agent made
-/// of itself (a warm-up, a compaction, a prompt suggestion), the person asked nothing in
-/// it (only commands, wrappers, go-ons), it asked only small talk ("hi", "What model are
-/// you?"), or its request failed unanswered with no tool called (an API error alone).
+/// Why a segment becomes no item, if it does not: its session is a call the agent (or a
+/// plug-in) made of it (a warm-up, a compaction, a prompt suggestion, a summary), the
+/// person asked nothing in it (only commands, wrappers, bare replies the agent did no
+/// work on), it asked only small talk ("hi", "What model are you?"), or its request
+/// failed unanswered with no tool called (an API error alone).
 pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
     if session.helper.is_some() {
         return Some("helper call of the agent");
@@ -79,8 +80,14 @@ pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
         })
         .collect();
     let recap = segment.iter().any(|r| matches!(r.event, Event::Recap(_)));
-    // A segment that goes on from a compaction works on the request before it.
-    if requests.is_empty() && !recap && session.task.is_none() {
+    // A bare reply the agent worked on ("continue", "继续", "2"), or a prompt file run
+    // without its input, like a segment that goes on from a compaction, goes on with the
+    // request before it: work all the same.
+    let went_on = segment
+        .iter()
+        .filter(own)
+        .any(|r| matches!(&r.event, Event::Prompt(t) | Event::Note(t) if noise::goes_on(t)));
+    if requests.is_empty() && !recap && session.task.is_none() && !(tools && went_on) {
         return Some("segment without a request");
     }
     // Only a greeting or a question to the agent about itself: whatever the agent did
@@ -95,6 +102,25 @@ pub fn left_out(session: &Session, segment: &[Record]) -> Option<&'static str> {
     // answered only with what the agent is (a question about itself, in any language).
     super::titles::without_work(segment, &requests, only_sidechain)
         .then_some("segment without work")
+}
+
+/// The first line of a report that holds words, past its headings (`## Result`, a bold
+/// line alone) where a line of text follows, a table's lines and markup tags alone
+/// (`<thinking>`), without Markdown's list and bold marks: a title of the agent's words.
+fn first_line_of_words(report: &str) -> Option<String> {
+    let lines: Vec<&str> = report
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('|') && !noise::wordless(l))
+        .filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+        .collect();
+    let heading = |l: &&str| l.starts_with('#') || (l.starts_with("**") && l.ends_with("**"));
+    let line = lines
+        .iter()
+        .find(|l| !heading(l))
+        .or_else(|| lines.first())?;
+    let line = line.trim_start_matches(['#', '*', '-', '>', ' ']).trim();
+    Some(line.replace("**", ""))
 }
 
 /// The recap written after `segment` (where the next segment opens), if any.
@@ -153,6 +179,11 @@ pub fn item_of(
             _ => None,
         })
     };
+    // The title of a segment that only goes on with an earlier request.
+    let continued = |earlier: &str| {
+        const MARK: &str = " (continued)";
+        format!("{}{MARK}", cut(earlier, TITLE_CHARS - MARK.len()))
+    };
     // The person's title, then the agent's, then a summary record, then a request.
     let title_text = session
         .task
@@ -166,18 +197,20 @@ pub fn item_of(
         .or_else(|| session.ai_title.clone().filter(|t| !noise::program_text(t)))
         .or(summary_record)
         .or_else(|| {
-            // A resumed conversation that goes on with "yes go ahead" goes on with the
-            // request it was resumed from.
+            // A resumed conversation that goes on with "run it" goes on with the request
+            // it was resumed from.
             let own = super::titles::request_title(segment, only_sidechain);
-            match (&own, &session.continues) {
-                (Some(t), Some(earlier)) if noise::slight(t) => {
-                    const MARK: &str = " (continued)";
-                    Some(format!("{}{MARK}", cut(earlier, TITLE_CHARS - MARK.len())))
-                }
-                _ => own,
+            match (own, &session.continues) {
+                (Some(t), Some(earlier)) if noise::slight(&t) => Some(continued(earlier)),
+                (own, _) => own,
             }
         })
         .or_else(recap_line)
+        // A segment whose only words were bare replies ("continue", "继续", "2") goes on
+        // with the request before it, in its session or in the one it was resumed from;
+        // with none known, what the agent reported doing in it says what it was.
+        .or_else(|| super::titles::continued_from(session, segment).map(|t| continued(&t)))
+        .or_else(|| super::recap::last_report(segment).and_then(|r| first_line_of_words(&r)))
         .unwrap_or_else(|| format!("{} session {}", agent.name(), session.id));
     let first_line = noise::unframed(title_text.trim().lines().next().unwrap_or(""));
     let title = cut(&first_line, TITLE_CHARS);

@@ -168,7 +168,10 @@ pub fn read_session(path: &Path) -> Result<Session, String> {
             Event::Prompt(t) => Some(t.as_str()),
             _ => None,
         });
-        session.helper = first.and_then(noise::helper_prompt);
+        session.helper = first.and_then(noise::helper_prompt).or_else(|| {
+            // A plug-in's helper is told by the folder it works in, whatever it asks.
+            session.cwd.as_deref().and_then(noise::helper_folder)
+        });
     }
     // Colour and terminal codes go before anything is read of the text.
     errors::ansi_out(&mut session.records);

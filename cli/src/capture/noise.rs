@@ -1,6 +1,7 @@
 //! What in a session is not a person's request, for both agents (docs/capture.md#items):
-//! text the agent or its program put in the person's turn, helper calls the agent made of
-//! itself, bare go-ons, and the `<private>` spans a person keeps out of memory.
+//! text the agent or its program put in the person's turn, helper calls the agent or a
+//! plug-in made of it, bare replies, and the `<private>` spans a person keeps out of
+//! memory.
 
 /// First words of text in the person's turn that the person did not write: command
 /// wrappers and their output, reminders, hooks, IDE context, notifications, interrupted
@@ -103,13 +104,42 @@ const HELPER_PROMPTS: &[(&str, &str)] = &[
         "Your task is to create a detailed summary of the conversation so far",
         "compaction call",
     ),
+    // A memory plug-in's summary of an earlier conversation, pasted into the prompt
+    // ("… to help users and Claude choose …", "… and Codex choose …").
+    (
+        "Context: This summary will be shown in a list to help users and",
+        "conversation summary call",
+    ),
+    // A memory plug-in's observer, fed the person's sessions as they go.
+    (
+        "Hello memory agent, you are continuing to observe the primary",
+        "memory observer call",
+    ),
+    (
+        "You are a Claude-Mem, a specialized observer tool",
+        "memory observer call",
+    ),
+    // Codex's IDE extension naming a task by a call of its own.
+    (
+        "You are a helpful assistant. You will be presented with a user prompt, and your job is to provide a short title",
+        "title call",
+    ),
+    ("Generate a concise UI title", "title call"),
 ];
 
 /// Folders that a plug-in's own helper session names in its first line: a learning
 /// plug-in asks the agent to read its log of observations (`~/.claude/homunculus/`).
 const HELPER_FOLDERS: &[(&str, &str)] = &[("/.claude/homunculus/", "plug-in helper call")];
 
-/// Replies that only ask the agent to go on: no request of their own.
+/// Folders a plug-in runs its helper sessions in (a memory plug-in's observer in
+/// `~/.claude-mem/observer-sessions`): a session working there is the plug-in's.
+const HELPER_WORK_FOLDERS: &[(&str, &str)] = &[("/.claude-mem/", "memory observer call")];
+
+/// Replies that only ask the agent to go on, acknowledge or agree: no request of their
+/// own. A reply made of several of them ("oui continue", "好的，继续执行", "yes please")
+/// is one too. In the scripts written without spaces they are found inside a line, so
+/// each is a word that cannot be part of a request's own words. Written as `plain`
+/// gives them (no apostrophe, a hyphen a space: "cest fait", "vas y").
 const GO_ONS: &[&str] = &[
     "continue",
     "go on",
@@ -120,6 +150,7 @@ const GO_ONS: &[&str] = &[
     "y",
     "yep",
     "yeah",
+    "yup",
     "ok",
     "okay",
     "k",
@@ -127,9 +158,8 @@ const GO_ONS: &[&str] = &[
     "next",
     "do it",
     "go",
-    "please continue",
-    "continue please",
-    "yes please",
+    "please",
+    "pls",
     "thanks",
     "thank you",
     "done",
@@ -137,6 +167,165 @@ const GO_ONS: &[&str] = &[
     "try again",
     "carry on",
     "resume",
+    "start",
+    "go for it",
+    "sounds good",
+    "lgtm",
+    "agreed",
+    "approved",
+    "confirmed",
+    "yes to all",
+    "yes to both",
+    // Chinese (and its pinyin typed without the input method).
+    "继续",
+    "繼續",
+    "好的",
+    "好",
+    "嗯",
+    "行",
+    "可以",
+    "是的",
+    "是",
+    "对",
+    "對",
+    "对的",
+    "没错",
+    "沒錯",
+    "没问题",
+    "同意",
+    "确认",
+    "確認",
+    "确定",
+    "收到",
+    "开始",
+    "開始",
+    "执行",
+    "執行",
+    "实施",
+    "全部",
+    "都",
+    "要",
+    "需要",
+    "好了",
+    "下一步",
+    "下一个",
+    "谢谢",
+    "謝謝",
+    "哈哈",
+    "吧",
+    "啊",
+    "呀",
+    "请",
+    "請",
+    "jixu",
+    "haode",
+    "keyi",
+    // Japanese.
+    "はい",
+    "うん",
+    "お願いします",
+    "お願い",
+    "おねがいします",
+    "続けて",
+    "続けてください",
+    "続行",
+    "進めて",
+    "進めてください",
+    "実施して",
+    "実行して",
+    "どうぞ",
+    "いいよ",
+    "オッケー",
+    "了解",
+    "了解です",
+    "ありがとう",
+    "ありがとうございます",
+    // Korean.
+    "네",
+    "예",
+    "응",
+    "넵",
+    "계속",
+    "계속해",
+    "계속해줘",
+    "계속해 주세요",
+    "진행",
+    "진행해",
+    "진행해줘",
+    "진행해 주세요",
+    "시작",
+    "시작해",
+    "다시 시작",
+    "좋아",
+    "좋아요",
+    "확인",
+    // French.
+    "oui",
+    "ouais",
+    "daccord",
+    "vas y",
+    "allez",
+    "allez y",
+    "continuez",
+    "continuer",
+    "cest fait",
+    "fait",
+    "je valide",
+    "valide",
+    "merci",
+    "parfait",
+    "suivant",
+    "stp",
+    // Spanish, Portuguese, Italian.
+    "sí",
+    "si",
+    "vale",
+    "dale",
+    "claro",
+    "continúa",
+    "continua",
+    "continuar",
+    "sigue",
+    "adelante",
+    "listo",
+    "hecho",
+    "gracias",
+    "por favor",
+    "sim",
+    "pode",
+    "pode continuar",
+    "pronto",
+    "obrigado",
+    "avanti",
+    "procedi",
+    "grazie",
+    // German.
+    "ja",
+    "weiter",
+    "mach weiter",
+    "fortfahren",
+    "los",
+    "genau",
+    "passt",
+    "danke",
+    "bitte",
+    // Russian.
+    "да",
+    "давай",
+    "продолжай",
+    "продолжи",
+    "дальше",
+    "далее",
+    "ок",
+    "хорошо",
+    "готово",
+    "спасибо",
+];
+
+/// Words that say which of the agent's offers is taken ("option B", "方案A", "选 2"),
+/// with the choice itself (a number or a letter, `choice_mark`).
+const CHOOSING: &[&str] = &[
+    "option", "options", "choice", "plan", "and", "both", "all", "选项", "选择", "选", "方案", "和",
 ];
 
 /// Greetings and questions to the agent about itself: no work of their own.
@@ -180,6 +369,9 @@ const SMALL_TALK: &[&str] = &[
     "什么模型",
     "你好",
     "您好",
+    "哈喽",
+    "哈啰",
+    "嗨",
     "あなたは誰",
     "あなたはどのモデル",
     "こんにちは",
@@ -348,7 +540,30 @@ pub fn unframed(title: &str) -> String {
 /// Whether text in the person's turn was put there by the agent's program.
 pub fn not_written(text: &str) -> bool {
     let t = text.trim_start();
-    t.is_empty() || NOT_WRITTEN.iter().any(|p| t.starts_with(p))
+    t.is_empty() || NOT_WRITTEN.iter().any(|p| t.starts_with(p)) || program_element(t)
+}
+
+/// Tags without an underscore in whose element Codex puts a skill's text in the
+/// person's turn (`<skill><name>…</name>…</skill>`).
+const PROGRAM_TAGS: &[&str] = &["skill"];
+
+/// Text that is wholly one element whose tag is named in snake case
+/// (`<recommended_plugins>…</recommended_plugins>`, `<user_action>`, `<uploaded_files>`)
+/// or is one of `PROGRAM_TAGS`: the form in which the agents' programs put what they add
+/// to the person's turn, new kinds with each version. Not the form of a request, and no
+/// tag of HTML or of an XML file pasted whole.
+fn program_element(text: &str) -> bool {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix('<') else {
+        return false;
+    };
+    let name: &str = rest
+        .split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+        .next()
+        .unwrap_or("");
+    let snake = name.split('_').count() >= 2 && name.split('_').all(|w| !w.is_empty());
+    let opened = rest[name.len()..].starts_with(['>', ' ', '\n']);
+    (snake || PROGRAM_TAGS.contains(&name)) && opened && t.ends_with(&format!("</{name}>"))
 }
 
 /// Why a session's first prompt makes it a helper call of the agent, if it does.
@@ -374,21 +589,168 @@ pub fn helper_prompt(text: &str) -> Option<&'static str> {
         })
 }
 
-/// A bare go-on ("continue", "yes", "."): a prompt with no request of its own.
-pub fn go_on(text: &str) -> bool {
-    let t = text
-        .trim()
-        .trim_end_matches(['.', '!', '?', ' '])
-        .trim_start_matches(['.', ' ']);
-    if t.is_empty() {
-        return true;
-    }
-    t.chars().count() <= 20 && GO_ONS.iter().any(|g| t.eq_ignore_ascii_case(g))
+/// Why a session is a plug-in's helper call, by the working folder it ran in (either
+/// kind of slash), if it is one.
+pub fn helper_folder(cwd: &str) -> Option<&'static str> {
+    let cwd = format!("{}/", cwd.replace('\\', "/"));
+    HELPER_WORK_FOLDERS
+        .iter()
+        .find(|(folder, _)| cwd.contains(folder))
+        .map(|(_, why)| *why)
 }
 
-/// Whether a prompt is a request: written by the person, and more than a go-on.
+/// A bare go-on ("continue", "yes", ".", "继续", "oui", "はい、お願いします"): a reply
+/// with no request of its own, in any of several languages, alone or a few together.
+pub fn go_on(text: &str) -> bool {
+    replies_only(text, false)
+}
+
+/// A bare reply: a go-on, or the choice of one of the agent's offers ("1", "B", "option
+/// 2", "方案A", "1 + 3"), or a key or two typed alone (`dd`): no request of its own.
+/// An agent's answer that is only a number or a letter may be what was asked, so only a
+/// person's turn is read so.
+pub fn bare_reply(text: &str) -> bool {
+    if replies_only(text, true) {
+        return true;
+    }
+    let mut signs = text.chars().filter(|c| c.is_alphanumeric());
+    let two = matches!((signs.next(), signs.next(), signs.next()),
+        (Some(a), Some(b), None) if a.is_ascii_alphabetic() && b.is_ascii_alphabetic());
+    two && !small_talk(text) && !typed_command(text)
+}
+
+/// Whether `text` is only go-ons (and, with `choices`, choices), one after another.
+fn replies_only(text: &str, choices: bool) -> bool {
+    // `plain` keeps every letter and digit: a longer text is no reply, and is not copied.
+    if text
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .nth(REPLY_CHARS)
+        .is_some()
+    {
+        return false;
+    }
+    let t = plain(text);
+    if t.is_empty() {
+        // Punctuation alone (".", "?", "…").
+        return true;
+    }
+    let chars: Vec<char> = t.chars().collect();
+    if chars.len() > REPLY_CHARS {
+        return false;
+    }
+    let phrases = phrases(choices);
+    // A word of a script written with spaces is matched whole; a sign of a script
+    // written without them may sit against the next one.
+    let edge = |c: Option<&char>| c.is_none_or(|c| *c == ' ' || ideographic(*c));
+    let starts = |i: usize| i == 0 || edge(chars.get(i - 1));
+    let ends = |i: usize| edge(chars.get(i));
+    let mut reached = vec![false; chars.len() + 1];
+    reached[0] = true;
+    for i in 0..chars.len() {
+        if !reached[i] {
+            continue;
+        }
+        if chars[i] == ' ' {
+            reached[i + 1] = true;
+            continue;
+        }
+        for p in phrases {
+            let end = i + p.len();
+            let spaced = p.iter().any(|c| !ideographic(*c));
+            if end <= chars.len() && chars[i..end] == p[..] && (!spaced || (starts(i) && ends(end)))
+            {
+                reached[end] = true;
+            }
+        }
+        if choices {
+            let end = choice_mark(&chars, i);
+            if end > i && starts(i) && ends(end) {
+                reached[end] = true;
+            }
+        }
+    }
+    reached[chars.len()]
+}
+
+/// The go-ons (and, with `choices`, the words of choosing) as `plain` gives them, made
+/// once.
+fn phrases(choices: bool) -> &'static [Vec<char>] {
+    static GO: std::sync::OnceLock<Vec<Vec<char>>> = std::sync::OnceLock::new();
+    static CHOOSE: std::sync::OnceLock<Vec<Vec<char>>> = std::sync::OnceLock::new();
+    let make = |lists: &[&[&str]]| {
+        lists
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(|g| plain(g).chars().collect())
+            .collect()
+    };
+    if choices {
+        CHOOSE.get_or_init(|| make(&[GO_ONS, CHOOSING]))
+    } else {
+        GO.get_or_init(|| make(&[GO_ONS]))
+    }
+}
+
+/// The longest reply, in characters, read as a go-on or a choice.
+const REPLY_CHARS: usize = 40;
+
+/// Where a choice that begins at `i` ends: a number of at most three digits, or a
+/// letter alone (`b`, `c`) or against a sign (`方案a`); `i` when none begins there.
+fn choice_mark(chars: &[char], i: usize) -> usize {
+    let digits = chars[i..].iter().take_while(|c| c.is_numeric()).count();
+    if digits > 0 {
+        return if digits <= 3 { i + digits } else { i };
+    }
+    let letter = chars[i].is_ascii_alphabetic();
+    let alone = chars
+        .get(i + 1)
+        .is_none_or(|c| !c.is_alphanumeric() || ideographic(*c));
+    if letter && alone {
+        i + 1
+    } else {
+        i
+    }
+}
+
+/// The input of a prompt file (a template such as spec-kit's, run as a command): the
+/// fenced text under its `## User Input` heading, else the text under it up to the next
+/// heading. Some("") when its placeholder was left unfilled (`$ARGUMENTS`, as an editor
+/// inserts the file); None when the text is no such template.
+pub fn prompt_file_input(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let i = lines.iter().position(|l| l.trim() == "## User Input")?;
+    let rest = &lines[i + 1..];
+    let body: Vec<&str> = match rest.iter().position(|l| l.trim_start().starts_with("```")) {
+        Some(open) if rest[..open].iter().all(|l| l.trim().is_empty()) => rest[open + 1..]
+            .iter()
+            .take_while(|l| !l.trim_start().starts_with("```"))
+            .copied()
+            .collect(),
+        _ => rest
+            .iter()
+            .take_while(|l| !l.starts_with('#'))
+            .copied()
+            .collect(),
+    };
+    let input = body.join("\n").trim().to_string();
+    Some(if input == "$ARGUMENTS" {
+        String::new()
+    } else {
+        input
+    })
+}
+
+/// Whether a person's turn only lets the agent go on with work asked before: a bare
+/// reply, or a prompt file run without its input.
+pub fn goes_on(text: &str) -> bool {
+    !text.trim().is_empty()
+        && (bare_reply(text) || prompt_file_input(text).is_some_and(|i| i.is_empty()))
+}
+
+/// Whether a prompt is a request: written by the person, and more than a bare reply.
 pub fn is_request(text: &str) -> bool {
-    !not_written(text) && !go_on(text) && helper_prompt(text).is_none() && !typed_command(text)
+    !not_written(text) && !bare_reply(text) && helper_prompt(text).is_none() && !typed_command(text)
 }
 
 /// The title a prompt gives: its first line, or, when that line only announces what
@@ -407,7 +769,7 @@ pub fn title_line(text: &str) -> String {
     let says_nothing = |l: &str| {
         wordless(l)
             || lone_word(l)
-            || go_on(l)
+            || bare_reply(l)
             || small_talk(l)
             || few_signs(l)
             || summary_heading(l)
@@ -592,7 +954,7 @@ fn lone_word(line: &str) -> bool {
 
 /// A line of no words a title could carry: punctuation or brackets only, a markup tag
 /// alone (`<meta>`, `</div>`), a pasted file's comment naming the file (`# ~/.zshrc`).
-fn wordless(line: &str) -> bool {
+pub fn wordless(line: &str) -> bool {
     let t = line.trim();
     let tag = t.starts_with('<') && t.ends_with('>') && !t[1..].contains('<');
     let words: Vec<&str> = t
@@ -668,6 +1030,203 @@ mod tests {
         assert!(!small_talk("hi, the login page 500s since the deploy"));
         assert!(small_talk("hello\ntest") && small_talk("Hi!\n\nWhat model are you?"));
         assert!(!small_talk("hello\nthe login page 500s since the deploy") && !small_talk("\n"));
+    }
+
+    #[test]
+    fn bare_replies_in_any_language_are_no_request() {
+        for reply in [
+            "继续",
+            "繼續",
+            "继续执行",
+            "好的，继续",
+            "可以，开始实施",
+            "全部执行",
+            "jixu",
+            "JIXU",
+            "はい、お願いします。",
+            "続けてください",
+            "네",
+            "계속해 주세요",
+            "다시 시작",
+            "oui",
+            "Oui, continue !",
+            "c'est fait",
+            "vas-y",
+            "sí, continúa",
+            "pode continuar",
+            "ja bitte",
+            "да, продолжай",
+            "yes please",
+            "Please continue.",
+            "ok go",
+            "yes to all",
+            "👍",
+            "？",
+        ] {
+            assert!(go_on(reply), "{reply:?} goes on");
+            assert!(!is_request(reply), "{reply:?} is no request");
+        }
+        // A choice among the agent's offers, or a key or two: a person's reply only.
+        for choice in [
+            "1",
+            "2.",
+            "２",
+            "22",
+            "B",
+            "a)",
+            "1 + 2",
+            "2 and 3",
+            "1, 3",
+            "option 2",
+            "Option B please",
+            "方案A",
+            "选B",
+            "执行方案2吧",
+            "B和C",
+            "dd",
+            "CR",
+        ] {
+            assert!(bare_reply(choice), "{choice:?} is a bare reply");
+            assert!(!go_on(choice), "{choice:?} may be an answer's fact");
+            assert!(!is_request(choice), "{choice:?} is no request");
+        }
+        // Requests that hold such words, and what stays as it was.
+        for request in [
+            "继续开发登录页",
+            "还是不行",
+            "不行",
+            "好了吗",
+            "yes, but keep the old column",
+            "continue the migration of the orders table",
+            "option to export the report as CSV",
+            "A/B test the checkout page",
+            "1.5x the retry delay",
+            "2024 report totals are off",
+            "ok commit all",
+            "oui mais garde l'ancienne colonne",
+            "weiter mit der Migration der Bestelltabelle",
+            "v2",
+            "ab1",
+        ] {
+            assert!(is_request(request), "{request:?} is a request");
+        }
+        // A greeting keeps its own rule (a segment of it is without work), a typed
+        // command its own.
+        for (text, greeting) in [("hi", true), ("哈喽", true), ("ls", false)] {
+            assert!(!bare_reply(text), "{text:?}");
+            assert_eq!(small_talk(text), greeting, "{text:?}");
+        }
+        // A leading reply is passed over for the request under it.
+        assert_eq!(
+            title_line("2\nthen rename the module"),
+            "then rename the module"
+        );
+        assert_eq!(
+            title_line("好的，继续\n顺便把日志改成英文"),
+            "顺便把日志改成英文"
+        );
+    }
+
+    #[test]
+    fn whole_elements_of_the_programs_tags_are_not_written() {
+        for program in [
+            "<recommended_plugins>\nHere is a list of plugins that are available.\n- Box (box@curated)\n</recommended_plugins>",
+            "<user_action>\n  <context>User initiated a review task.</context>\n  <action>review</action>\n</user_action>",
+            "<subagent_notification>\n{\"agent_path\":\"x\",\"status\":{\"completed\":\"Done.\"}}\n</subagent_notification>",
+            "<skill>\n<name>release-notes</name>\n<path>/home/ana/.codex/skills/release-notes/SKILL.md</path>\n# Release notes\n</skill>",
+            "<uploaded_files>\n<file><file_path>/mnt/uploads/plan.md</file_path></file>\n</uploaded_files>",
+            // A tag no version writes yet, in the same form.
+            "  <workspace_hints kind=\"git\">\nmain is protected\n</workspace_hints>\n",
+        ] {
+            assert!(not_written(program), "{program:?}");
+            assert!(!is_request(program), "{program:?}");
+        }
+        for person in [
+            "<div class=\"cart\">the badge</div>",
+            "<svg viewBox=\"0 0 10 10\"><path d=\"M0 0\"/></svg>",
+            "<recommended_plugins>\n- Box\n</recommended_plugins>\nwhy do you offer these?",
+            "<user_action> is logged twice, find out why",
+            "<skill_list> tag breaks the parser </skill_list> fix it",
+            "<Recommended_Plugins>x</Recommended_Plugins>",
+        ] {
+            assert!(!not_written(person), "{person:?}");
+        }
+    }
+
+    #[test]
+    fn helper_calls_of_plug_ins_and_of_the_ide_extension() {
+        for (prompt, why) in [
+            (
+                "Context: This summary will be shown in a list to help users and Claude choose which conversations are relevant.\n\nPlease write a concise, factual summary of this conversation.\n\nUser: fix the login",
+                "conversation summary call",
+            ),
+            (
+                "Context: This summary will be shown in a list to help users and Codex choose which conversations are relevant.",
+                "conversation summary call",
+            ),
+            (
+                "Hello memory agent, you are continuing to observe the primary Claude session.\n<observed_from_primary_session>",
+                "memory observer call",
+            ),
+            (
+                "You are a Claude-Mem, a specialized observer tool for creating searchable memory",
+                "memory observer call",
+            ),
+            (
+                "Generate a concise UI title (20-40 characters) for this task.\nReturn only the title.\n\nTask:\nfix the cart",
+                "title call",
+            ),
+            (
+                "You are a helpful assistant. You will be presented with a user prompt, and your job is to provide a short title for a task that will be created from that prompt.",
+                "title call",
+            ),
+        ] {
+            assert_eq!(helper_prompt(prompt), Some(why), "{prompt:?}");
+        }
+        for prompt in [
+            "This summary will be shown in a list: make its rows shorter",
+            "Generate a title for each blog post in posts/",
+            "You are a helpful assistant for the checkout team: review src/cart.rs",
+        ] {
+            assert_eq!(helper_prompt(prompt), None, "{prompt:?}");
+        }
+        for cwd in [
+            "/home/ana/.claude-mem/observer-sessions",
+            "C:\\Users\\ana\\.claude-mem\\observer-sessions",
+            "/Users/ana/.claude-mem",
+        ] {
+            assert_eq!(helper_folder(cwd), Some("memory observer call"), "{cwd}");
+        }
+        for cwd in [
+            "/home/ana/claude-mem",
+            "/home/ana/shop",
+            "/home/ana/.claude-memory",
+        ] {
+            assert_eq!(helper_folder(cwd), None, "{cwd}");
+        }
+    }
+
+    #[test]
+    fn a_prompt_file_gives_its_input_and_none_when_left_unfilled() {
+        let file = |input: &str| {
+            format!("---\ndescription: Write the spec.\n---\n\n## User Input\n\n```text\n{input}\n```\n\nRead the input above.\n\n## Outline\n\n1. Pick a name.")
+        };
+        assert_eq!(
+            prompt_file_input(&file("Let shoppers save carts")).as_deref(),
+            Some("Let shoppers save carts")
+        );
+        assert_eq!(prompt_file_input(&file("$ARGUMENTS")).as_deref(), Some(""));
+        assert_eq!(
+            prompt_file_input("## User Input\r\n\r\n```text\r\n$ARGUMENTS\r\n```\r\n").as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            prompt_file_input("## User Input\nadd a refund button\n## Outline\nx").as_deref(),
+            Some("add a refund button")
+        );
+        assert_eq!(prompt_file_input("fix the user input form"), None);
+        assert!(goes_on(&file("$ARGUMENTS")) && !goes_on(&file("Let shoppers save carts")));
+        assert!(goes_on("继续") && !goes_on("") && !goes_on("fix the cart"));
     }
 
     #[test]

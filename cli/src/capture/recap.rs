@@ -38,12 +38,27 @@ pub fn recap(segment: &[Record]) -> String {
         Event::Note(t) => t.trim_start().starts_with("[Request interrupted by user"),
         _ => false,
     }) || last.is_some_and(|(_, t)| announces(t));
-    let report = answers().rev().find_map(|(_, t)| reported(t));
+    let report = last_report(segment);
     match (mid_task, report) {
         (false, report) => report.unwrap_or_default(),
         (true, Some(report)) => format!("{UNFINISHED} {report}"),
         (true, None) => format!("{UNFINISHED} {NOTHING_REPORTED}"),
     }
+}
+
+/// The last result the agent reported in a segment (its own answers, not a sub-agent's,
+/// unless the segment is a sub-agent's): the answer without the offers and questions
+/// that close it.
+pub fn last_report(segment: &[Record]) -> Option<String> {
+    let only_sidechain = segment.iter().all(|r| r.sidechain);
+    segment
+        .iter()
+        .rev()
+        .filter(|r| !r.sidechain || only_sidechain)
+        .find_map(|r| match &r.event {
+            Event::Answer(t) if !t.trim().is_empty() => reported(t.trim()),
+            _ => None,
+        })
 }
 
 /// The result an answer reports: the answer without the offers and questions that close

@@ -112,6 +112,28 @@ pub fn request_title(segment: &[Record], only_sidechain: bool) -> Option<String>
     Some(noise::title_line(pick.0))
 }
 
+/// The request a segment goes on from when its person only replied ("continue", "继续",
+/// "2"): the last request naming work before it in its session, else the one of the
+/// conversation a resumed file goes on from (`Session::continues`).
+pub fn continued_from(session: &Session, segment: &[Record]) -> Option<String> {
+    let start = super::redact::offset(&session.records, segment);
+    session
+        .records
+        .get(..start)?
+        .iter()
+        .rev()
+        .filter(|r| !r.sidechain)
+        .find_map(|r| match &r.event {
+            Event::Prompt(t)
+                if noise::is_request(t) && !noise::small_talk(t) && !noise::slight(t) =>
+            {
+                Some(noise::title_line(t))
+            }
+            _ => None,
+        })
+        .or_else(|| session.continues.clone())
+}
+
 /// Whether a segment in which no tool was called holds no work: nothing answered its
 /// requests, or what answered short one-line requests was only what the agent is (its
 /// model, its maker), which is how a question about itself reads in any language, or a

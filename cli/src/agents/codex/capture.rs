@@ -64,13 +64,15 @@ fn holds_talk(payload: &Value) -> bool {
 }
 
 /// How the text Codex itself puts in the person's turn begins: the project's and the
-/// person's instructions (AGENTS.md), the environment, the sandbox's permissions, the
-/// skills, an interruption, a shell command the person ran with `!`.
+/// person's instructions (AGENTS.md), the environment, the plug-ins it offers (0.142
+/// on), the sandbox's permissions, the skills, an interruption, a shell command the
+/// person ran with `!`.
 const INJECTED: &[&str] = &[
     "# AGENTS.md instructions",
     "<user_instructions>",
     "<INSTRUCTIONS>",
     "<environment_context>",
+    "<recommended_plugins>",
     "<permissions instructions>",
     "<skills_instructions>",
     "<turn_aborted>",
@@ -414,6 +416,10 @@ impl Reader {
                             if self.injected(&part) {
                                 self.learn(&part);
                                 self.push(at, Event::Note(part));
+                            } else if !part.trim().is_empty() && noise::not_written(&part) {
+                                // Program text in a part of its own (`<skill>`,
+                                // `<user_action>`): a note beside the request.
+                                self.push(at, Event::Note(part));
                             } else {
                                 request.push(part);
                             }
@@ -482,43 +488,27 @@ impl Reader {
     }
 }
 
-/// The request a prompt template or an editor's wrapper holds: the text after the IDE
-/// extension's `## My request for Codex:`, or the fenced text under a `## User Input`
-/// heading (prompt files such as spec-kit's). Some("") when the wrapper holds none;
-/// None when the text is no such wrapper.
+/// The request an editor's wrapper or a prompt template holds: the text after the IDE
+/// extension's `## My request for Codex:`, or a prompt file's input
+/// (`noise::prompt_file_input`). Some("") when the wrapper holds none; None when the
+/// text is no such wrapper. What the extension wraps is read by the same rules: a
+/// prompt file inserted in the editor is one.
 fn wrapped_request(text: &str) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
-    let heading = |name: &str| lines.iter().position(|l| l.trim() == name);
-    if let Some(i) = heading("## My request for Codex:") {
-        return Some(lines[i + 1..].join("\n").trim().to_string());
+    if let Some(i) = lines
+        .iter()
+        .position(|l| l.trim() == "## My request for Codex:")
+    {
+        let request = lines[i + 1..].join("\n").trim().to_string();
+        return Some(wrapped_request(&request).unwrap_or(request));
     }
-    let i = heading("## User Input")?;
-    let rest = &lines[i + 1..];
-    let body: Vec<&str> = match rest.iter().position(|l| l.trim_start().starts_with("```")) {
-        Some(open) if rest[..open].iter().all(|l| l.trim().is_empty()) => rest[open + 1..]
-            .iter()
-            .take_while(|l| !l.trim_start().starts_with("```"))
-            .copied()
-            .collect(),
-        _ => rest
-            .iter()
-            .take_while(|l| !l.starts_with('#'))
-            .copied()
-            .collect(),
-    };
-    let request = body.join("\n").trim().to_string();
-    // A template whose placeholder was left unfilled holds no request.
-    Some(if request == "$ARGUMENTS" {
-        String::new()
-    } else {
-        request
-    })
+    noise::prompt_file_input(text)
 }
 
-/// A prompt, or a note when it only tells the agent to go on ("continue", "yes", "."):
-/// shown, never a title or a question (`noise::go_on`, the rule of both agents).
+/// A prompt, or a note when it is a bare reply ("continue", "yes", ".", "2"): shown,
+/// never a title or a question (`noise::bare_reply`, the rule of both agents).
 fn person_or_go_on(text: &str) -> Event {
-    if !text.trim().is_empty() && noise::go_on(text) {
+    if !text.trim().is_empty() && noise::bare_reply(text) {
         Event::Note(text.to_string())
     } else {
         person_text(text)
@@ -585,6 +575,48 @@ fn output(v: Option<&Value>) -> (String, Option<i64>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_ide_wrapper_s_request_is_read_by_the_same_rules() {
+        let ide = |request: &str| {
+            format!("# Context from my IDE setup:\n\n## Active file: src/cart.ts\n\n## Open tabs:\n- cart.ts: src/cart.ts\n\n## My request for Codex:\n{request}\n")
+        };
+        let template = |input: &str| {
+            format!("## User Input\n\n```text\n{input}\n```\n\nYou **MUST** consider the user input.\n\n## Outline\n\n1. Run the checks.")
+        };
+        // A prompt file inserted in the editor gives its input, or none when unfilled.
+        assert_eq!(
+            wrapped_request(&ide(&template("Add a wishlist page"))).as_deref(),
+            Some("Add a wishlist page")
+        );
+        assert_eq!(
+            wrapped_request(&ide(&template("$ARGUMENTS"))).as_deref(),
+            Some("")
+        );
+        // Written with Windows line ends, the same.
+        let crlf = ide(&template("$ARGUMENTS")).replace('\n', "\r\n");
+        assert_eq!(wrapped_request(&crlf).as_deref(), Some(""));
+        // A request of the person's own words stays as written.
+        assert_eq!(
+            wrapped_request(&ide("Why is the total off by a cent?")).as_deref(),
+            Some("Why is the total off by a cent?")
+        );
+        assert_eq!(
+            wrapped_request(&template("Add a wishlist page")).as_deref(),
+            Some("Add a wishlist page")
+        );
+        assert_eq!(wrapped_request("Why is the total off by a cent?"), None);
+        // What the wrapper holds is a prompt, a note when a bare reply.
+        let r = Reader::default();
+        assert_eq!(
+            r.person(&ide(&template("Add a wishlist page")))[0],
+            Event::Prompt("Add a wishlist page".into())
+        );
+        assert!(matches!(&r.person(&ide("继续"))[0], Event::Note(t) if t == "继续"));
+        let unfilled = r.person(&ide(&template("$ARGUMENTS")));
+        assert_eq!(unfilled.len(), 1);
+        assert!(matches!(&unfilled[0], Event::Note(t) if t.contains("$ARGUMENTS")));
+    }
 
     #[test]
     fn commands_and_patches() {
