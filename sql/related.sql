@@ -149,11 +149,12 @@ strings as (
 -- within about 0.02 of its count's; under trigram, counting it seeks through most of the
 -- index's positions of its trigrams; a word of few ranges is a cluster, a project's or a
 -- period's, which a sample cannot scale). `rows` among all items (bm25's
--- counts), `readable` among the readable ones. In the sample and in the lists below, a
--- string is queried with no column filter, and the rows holding it among an item's own
--- columns are kept (recall_fts5_columns): FTS5 filters the positions of every entry it
--- steps through by a filter of several columns, a quarter to a third of such a query's
--- time under trigram, where the function reads the positions of the rows found.
+-- counts), `readable` among the readable ones. Each query of a string has no column
+-- filter: the rows holding it among an item's own columns are kept (recall_fts5_columns).
+-- FTS5 filters the positions of every entry it steps through by a filter of several
+-- columns, a quarter to a half of such a query's time under trigram, where the function
+-- reads the positions of the rows found (only a word in nearly every item costs more so,
+-- and such a word is estimated where the library is sampled).
 -- Under trigram, in a library of 20 times the sample or more, the first items holding
 -- each string, up to `head` (5) of them. Where fewer hold it, these are all its items:
 -- it is listed (see `listed`), and not looked for in the sample. Where they are spread
@@ -233,7 +234,7 @@ estimated as materialized (
                 then max(1, cast(round(f.in_sample * 1.0 * f.items / f.sample_n) as integer))
               when f.ids is not null then json_array_length(f.ids)
               else (select count(*) from items_fts
-                    where items_fts match '{title summary questions atoms project} : (' || f.q || ')')
+                    where items_fts match f.q and recall_fts5_columns(items_fts) & f.own <> 0)
          end as rows
   from listed as f
 ),
@@ -259,8 +260,8 @@ counts as materialized (
                             join items as i on i.id = j.value
                             where recall_source_allowed(i.source, :sources))
                     else (select count(*) from items_fts as f
-                          where items_fts match
-                                  '{title summary questions atoms project} : (' || e.q || ')'
+                          where items_fts match e.q
+                            and recall_fts5_columns(items_fts) & e.own <> 0
                             and exists (select 1 from items as i
                                         where i.id = f.rowid
                                           and recall_source_allowed(i.source, :sources)))
