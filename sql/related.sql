@@ -167,12 +167,13 @@ strings as (
 -- tokenizers a word is a token, found by a seek, and every string is looked for in it.
 heads as materialized (
   select s.*,
-         case when l.lists and l.trigram then
+         case when l.lists and l.trigram and s.is_phrase then
            (select json_group_array(rowid)
             from (select rowid from items_fts
                   where items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0
                   limit (select head from library)))
-         end as first_ids,
+         end as phrase_ids,
+         l.trigram,
          case when l.sampled and not l.lists then
            (select count(*) from spread
             where instr(text, substr(s.q, 2, length(s.q) - 2)) > 0) >= 5
@@ -185,6 +186,24 @@ heads as materialized (
          m.least_readable
   from strings as s, library as l, sample as m
   where s.q <> '' and (select count(*) from terms) >= 2
+),
+-- The words that are not phrases of the query (a word whose phrase is its stem), after
+-- the phrases: under trigram, the items holding a word all hold its stem, and a word
+-- whose stem no item holds is looked for no further.
+firsts as materialized (
+  select h.*,
+         case when h.is_phrase then h.phrase_ids
+              when h.stem_ids = 0 then '[]'
+              when h.lists and h.trigram then
+                (select json_group_array(rowid)
+                 from (select rowid from items_fts
+                       where items_fts match h.q
+                         and recall_fts5_columns(items_fts) & h.own <> 0
+                       limit (select head from library)))
+         end as first_ids
+  from (select heads.*,
+               max(json_array_length(phrase_ids)) over (partition by phrase) as stem_ids
+        from heads) as h
 ),
 found as materialized (
   select h.*,
@@ -202,12 +221,12 @@ found as materialized (
               and exists (select 1 from items as i
                           where i.id = f.rowid and recall_source_allowed(i.source, :sources)))
          end as readable_in_sample
-  from (select heads.*,
+  from (select firsts.*,
                coalesce(seen,
                         json_array_length(first_ids) >= head
                           and first_ids ->> '$[#-1]' < first + reach,
                         1) as dense
-        from heads) as h
+        from firsts) as h
 ),
 -- In a library of 20 times the sample or more, the items holding each string the sample
 -- does not estimate are listed (their ids), and counted from the list: the pool and the
