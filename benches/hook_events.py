@@ -15,7 +15,8 @@ to this build's schema, adds the session state file beside it, and the sessions 
 captures to it. Each run is a new
 session that sends the events of EVENTS in order (one line each): SessionStart in the
 largest project's folder; its first UserPromptSubmit (prompts of 3-6 words of the
-library's titles in an English sentence, the same prompts on every run of the benchmark);
+library's titles in an English sentence, every other one with a new word made of two of
+them, the same prompts on every run of the benchmark);
 a later prompt; PostToolUse for a Read of a file that an item of the project names, for
 the same file again, and for a file no item names; PreToolUse for an Edit of another file an
 item names, for a Bash command items ran (one of the library's command atoms; where it
@@ -184,13 +185,17 @@ def time_version(recall):
 
 def bench_prompts(conn, runs):
     """Prompts of 3-6 words of the library's titles in an English sentence, the same
-    ones on every run of the benchmark (seeded, items picked by id)."""
+    ones on every run of the benchmark (seeded, items picked by id). Every other prompt
+    also holds a new word, as a person's prompt does: its first word and the start of
+    its last one, joined (a name the library has not met, made of its own letters)."""
     ids = [r[0] for r in conn.execute("select id from items order by id")]
     rng = random.Random(7)
     prompts = []
-    for i in rng.sample(ids, runs):
+    for n, i in enumerate(rng.sample(ids, runs)):
         words = conn.execute("select title from items where id = ?", (i,)).fetchone()[0].split()
         take = words[: rng.randint(3, min(6, len(words)))]
+        if n % 2 == 1:
+            take.append(take[0] + take[-1][:4])
         prompts.append("please help me fix the " + " ".join(take) + " when it fails again")
     return prompts
 
