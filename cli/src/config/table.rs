@@ -148,13 +148,15 @@ declare! {
                 else {default})", "WEIGHT"),
             eval(11), on([related hook], ":min_joint_weight");
         // A million: no library samples a count beyond that.
-        /// The items a common word is counted in, in a library 20 times as large or more:
-        /// ten ranges of ids spread over it; 0: every word counted in every item.
+        /// The items a common word is counted in, in a library 20 times as large or more
+        /// (under trigram, the commonest words from twice as large): ten ranges of ids
+        /// spread over it; 0: every word counted in every item.
         RELATED_SAMPLE sample: i64 = defaults::RELATED_SAMPLE,
             Range::Number(whole(0, 1_000_000)),
             flag("sample", "The items a common word is counted in, in a library 20 times as \
-                large or more ({min}: every word counted in every item; default: the config's \
-                [related] sample, else {default})", "ITEMS"),
+                large or more (under trigram, the commonest words from twice as large; {min}: \
+                every word counted in every item; default: the config's [related] sample, \
+                else {default})", "ITEMS"),
             eval(26), on([related hook], ":sample");
     }
 
