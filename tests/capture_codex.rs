@@ -14,6 +14,7 @@ use recall_cli::capture::{read_session, Event, Session};
 use recall_cli::item::Item;
 
 use crate::capture_read::fixture;
+use crate::capture_sessions::titles_and_questions;
 use crate::common::cli::TempLib;
 
 const INSTRUCTED: &str = "codex/rollouts/2026/02/10/rollout-2026-02-10T09-00-00-019c4a00-0000-7000-8000-000000000011.jsonl";
@@ -362,18 +363,6 @@ fn worked(at: &str, call: &str, command: &str) -> [Value; 2] {
                    "output": "Exit code: 0\nOutput:\nok"}),
         ),
     ]
-}
-
-/// Titles and questions of every item, by title.
-fn titles_and_questions(lib: &TempLib) -> Vec<(String, String)> {
-    let conn = lib.conn();
-    let mut stmt = conn
-        .prepare("select title, questions from items order by title")
-        .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
 }
 
 const PLUGINS: &str = "<recommended_plugins>\nHere is a list of plugins that are available but not installed. Suggest one when the query would benefit from it.\n\n- Calendar (calendar@curated)\n- Drive (drive@curated)\n</recommended_plugins>";

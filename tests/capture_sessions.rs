@@ -1094,7 +1094,7 @@ fn a_compacted_conversation_is_titled_by_its_summary_not_its_headings() {
 }
 
 /// Questions and titles of every item, by title.
-fn titles_and_questions(lib: &TempLib) -> Vec<(String, String)> {
+pub(crate) fn titles_and_questions(lib: &TempLib) -> Vec<(String, String)> {
     let conn = lib.conn();
     let mut stmt = conn
         .prepare("select title, questions from items order by title")
