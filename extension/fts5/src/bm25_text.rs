@@ -25,29 +25,41 @@ pub const NAME: &CStr = c"recall_bm25_text";
 
 const FTS5_TOKEN_COLOCATED: c_int = 0x0001;
 
-/// Tokens of one text: their keys, the bytes of the long ones, and where each position's
-/// tokens begin (a colocated token joins the position before it).
+/// Tokens of one text: their keys, the bytes of the long ones, and, once a colocated
+/// token has come, where each position's tokens begin (it joins the position before it).
+/// Until then each token is a position: the tokens of trigram, unicode61 and porter.
 #[derive(Default)]
 struct Tokens {
-    /// The bytes of the tokens longer than 7 bytes (the others are their keys).
-    bytes: Vec<u8>,
-    /// (start, end) in `bytes` of each token, in order (empty for a short one).
-    spans: Vec<(usize, usize)>,
     /// Each token as one number ([`key`]), in order: a trigram is 3 to 12 bytes, and the
     /// text of every row is matched against every phrase.
     keys: Vec<u64>,
-    /// The index in `spans` of each position's first token.
-    positions: Vec<usize>,
+    /// The bytes of the tokens longer than 7 bytes (the others are their keys).
+    bytes: Vec<u8>,
+    /// (index in `keys`, start and end in `bytes`) of each long token, in order.
+    long: Vec<(usize, usize, usize)>,
+    /// The index in `keys` of each position's first token, once a token is colocated.
+    positions: Option<Vec<usize>>,
 }
 
-/// The key of a token longer than 7 bytes: its bytes decide.
-const LONG: u64 = u64::MAX;
+/// The top byte of the key of a token longer than 7 bytes (a short one's is its length).
+const LONG: u64 = 0xFF << 56;
+
+/// Whether `key` is a long token's: two long tokens of one key are the same only if their
+/// bytes are.
+fn is_long(key: u64) -> bool {
+    key & LONG == LONG
+}
 
 /// A token of up to 7 bytes as one number, its length in the top byte (so that no two
-/// tokens share a key); [`LONG`] for a longer one.
+/// tokens share a key); for a longer one, [`LONG`] and a hash of its bytes (FNV-1a), so
+/// that tokens of three characters of Chinese, 9 bytes each, are told apart by their keys
+/// as those of English are, and their bytes compared only where the keys are equal.
 fn key(bytes: &[u8]) -> u64 {
     if bytes.len() > 7 {
-        return LONG;
+        let hash = bytes.iter().fold(0xCBF2_9CE4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+        });
+        return LONG | (hash & !LONG);
     }
     bytes
         .iter()
@@ -59,32 +71,48 @@ fn key(bytes: &[u8]) -> u64 {
 
 impl Tokens {
     fn clear(&mut self) {
-        self.bytes.clear();
-        self.spans.clear();
         self.keys.clear();
-        self.positions.clear();
+        self.bytes.clear();
+        self.long.clear();
+        self.positions = None;
     }
 
     /// Adds a token: a new position, or one more token at the last (colocated). A short
     /// token is its key: its bytes are not kept, a trigram's every one.
     fn push(&mut self, bytes: &[u8], colocated: bool) {
         let k = key(bytes);
-        let start = self.bytes.len();
-        if k == LONG {
+        let i = self.keys.len();
+        if is_long(k) {
+            let start = self.bytes.len();
             self.bytes.extend_from_slice(bytes);
+            self.long.push((i, start, self.bytes.len()));
         }
-        if !colocated || self.positions.is_empty() {
-            self.positions.push(self.keys.len());
+        match &mut self.positions {
+            Some(positions) if !colocated || i == 0 => positions.push(i),
+            Some(_) => {}
+            None if colocated && i > 0 => self.positions = Some((0..i).collect()),
+            None => {}
         }
-        self.spans.push((start, self.bytes.len()));
         self.keys.push(k);
+    }
+
+    /// Whether each position is one token.
+    fn simple(&self) -> bool {
+        self.positions.is_none()
+    }
+
+    /// How many positions.
+    fn len(&self) -> usize {
+        self.positions.as_ref().map_or(self.keys.len(), Vec::len)
     }
 
     /// The indexes of the tokens at `position`.
     fn at(&self, position: usize) -> std::ops::Range<usize> {
-        let first = self.positions.get(position).copied().unwrap_or(0);
-        let end = self
-            .positions
+        let Some(positions) = &self.positions else {
+            return position.min(self.keys.len())..(position + 1).min(self.keys.len());
+        };
+        let first = positions.get(position).copied().unwrap_or(0);
+        let end = positions
             .get(position + 1)
             .copied()
             .unwrap_or(self.keys.len());
@@ -151,31 +179,36 @@ unsafe fn tokenize(
     Ok(())
 }
 
-/// The bytes of the `i`-th token of `t`, a long one.
+/// The bytes of the `i`-th token of `t`, a long one (none for a short one).
 fn token(t: &Tokens, i: usize) -> &[u8] {
-    let (s, e) = t.spans[i];
-    &t.bytes[s..e]
+    match t.long.binary_search_by_key(&i, |&(at, _, _)| at) {
+        Ok(found) => {
+            let (_, s, e) = t.long[found];
+            &t.bytes[s..e]
+        }
+        Err(_) => &[],
+    }
 }
 
 /// Whether the `i`-th token of `a` is the `j`-th of `b`.
 fn same(a: &Tokens, i: usize, b: &Tokens, j: usize) -> bool {
     let k = a.keys[i];
-    k == b.keys[j] && (k != LONG || token(a, i) == token(b, j))
+    k == b.keys[j] && (!is_long(k) || token(a, i) == token(b, j))
 }
 
 /// Where `phrase` (its tokens, one list of alternatives for each position) is in `text`:
 /// how many positions start it.
 fn places(phrase: &Tokens, text: &Tokens) -> usize {
-    let (k, n) = (phrase.positions.len(), text.positions.len());
+    let (k, n) = (phrase.len(), text.len());
     if k == 0 || k > n {
         return 0;
     }
     // One token at each position on both sides (no colocated token: trigram, unicode61,
     // porter): compare them by their keys, where the first is (the bytes of a long one
     // too).
-    if phrase.keys.len() == k && text.keys.len() == n {
+    if phrase.simple() && text.simple() {
         let (want, keys) = (&phrase.keys[..k], &text.keys[..n]);
-        let long = want.contains(&LONG);
+        let long = want.iter().any(|&k| is_long(k));
         return keys[..=n - k]
             .iter()
             .enumerate()
@@ -198,14 +231,93 @@ fn places(phrase: &Tokens, text: &Tokens) -> usize {
         .count()
 }
 
+/// The phrases of one token at each position (trigram, unicode61, porter), looked for
+/// all at once: each position of the text is one look in a table of their first tokens,
+/// where looking for each phrase in turn would read the whole text once a phrase (a row's
+/// text is thousands of trigrams, a prompt twenty words).
+struct Firsts {
+    /// A bit for each first token's [`slot`].
+    slots: [u64; 64],
+    /// (first key, phrase) of each phrase of one token at each position, by key.
+    keys: Vec<(u64, usize)>,
+    /// The other phrases (with colocated tokens), or the empty ones, found by [`places`].
+    others: Vec<usize>,
+}
+
+/// Where a key falls among [`Firsts::slots`]' 4,096 bits.
+fn slot(key: u64) -> usize {
+    // (The top 12 bits of a multiplicative hash: keys differ in their low bytes.)
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize
+}
+
+impl Firsts {
+    fn new(phrases: &[Tokens]) -> Self {
+        let mut firsts = Firsts {
+            slots: [0; 64],
+            keys: Vec::new(),
+            others: Vec::new(),
+        };
+        for (i, phrase) in phrases.iter().enumerate() {
+            match phrase.keys.first() {
+                Some(&k) if phrase.simple() => {
+                    firsts.slots[slot(k) / 64] |= 1 << (slot(k) % 64);
+                    firsts.keys.push((k, i));
+                }
+                _ => firsts.others.push(i),
+            }
+        }
+        firsts.keys.sort_unstable();
+        firsts
+    }
+
+    /// Adds to `counts[i]` the places of phrase `i` in `text`: what [`places`] gives each.
+    fn count(&self, phrases: &[Tokens], text: &Tokens, counts: &mut [usize]) {
+        let n = text.len();
+        if !text.simple() {
+            // A text with colocated tokens: each phrase alone.
+            for (phrase, count) in phrases.iter().zip(counts.iter_mut()) {
+                *count += places(phrase, text);
+            }
+            return;
+        }
+        for &i in &self.others {
+            if let (Some(phrase), Some(count)) = (phrases.get(i), counts.get_mut(i)) {
+                *count += places(phrase, text);
+            }
+        }
+        let keys = &text.keys[..n];
+        for (p, &k) in keys.iter().enumerate() {
+            let s = slot(k);
+            if self.slots[s / 64] & (1 << (s % 64)) == 0 {
+                continue;
+            }
+            let from = self.keys.partition_point(|&(key, _)| key < k);
+            for &(_, i) in self.keys[from..].iter().take_while(|&&(key, _)| key == k) {
+                let want = &phrases[i].keys;
+                let found = keys
+                    .get(p..p + want.len())
+                    .is_some_and(|at| at == want.as_slice())
+                    && (!want.iter().any(|&k| is_long(k))
+                        || (0..want.len()).all(|j| same(text, p + j, &phrases[i], j)));
+                if found {
+                    counts[i] += 1;
+                }
+            }
+        }
+    }
+}
+
 /// What one query's rows share: the phrases' tokens and idfs, the table's average size,
 /// and buffers each row reuses.
 struct Query {
     key: Vec<u8>,
     phrases: Vec<Tokens>,
+    firsts: Firsts,
     idfs: Vec<Option<f64>>,
     avgdl: f64,
     freqs: Vec<f64>,
+    /// Each phrase's places in the column being read.
+    counts: Vec<usize>,
     columns: c_int,
     text: Tokens,
 }
@@ -247,9 +359,11 @@ unsafe fn query<'q>(
                     .iter()
                     .map(|(_, h)| h.map(|h| bm25::idf(h, rows)))
                     .collect(),
+                firsts: Firsts::new(&phrases),
                 phrases,
                 avgdl,
                 freqs: vec![0.0; given.len()],
+                counts: vec![0; given.len()],
                 columns: column_count(ctx),
                 text: Tokens::default(),
             })
@@ -293,9 +407,11 @@ fn row_score(
             let mut tokens = std::mem::take(&mut q.text);
             let outcome = tokenize(api, ctx, bytes, &mut tokens);
             if outcome.is_ok() {
-                for (phrase, freq) in q.phrases.iter().zip(q.freqs.iter_mut()) {
+                q.counts.iter_mut().for_each(|c| *c = 0);
+                q.firsts.count(&q.phrases, &tokens, &mut q.counts);
+                for (&count, freq) in q.counts.iter().zip(q.freqs.iter_mut()) {
                     // One weight for each place, added as FTS5 adds them.
-                    for _ in 0..places(phrase, &tokens) {
+                    for _ in 0..count {
                         *freq += weight;
                     }
                 }
@@ -378,10 +494,98 @@ mod tests {
     }
 
     #[test]
+    fn long_tokens_of_one_key_are_told_apart_by_their_bytes() {
+        // Two long tokens whose hashes collide (made so here: no pair is known).
+        let mut text = tokens(&[&["abcdefgh"], &["abcdefgi"], &["abcdefgh"]]);
+        text.keys[1] = text.keys[0];
+        assert!(!same(&text, 0, &text, 1));
+        assert!(same(&text, 0, &text, 2));
+        let phrase = tokens(&[&["abcdefgh"]]);
+        assert_eq!(places(&phrase, &text), 2);
+        let mut counts = vec![0];
+        Firsts::new(std::slice::from_ref(&phrase)).count(
+            std::slice::from_ref(&phrase),
+            &text,
+            &mut counts,
+        );
+        assert_eq!(counts, [2]);
+        assert!(is_long(key("abcdefgh".as_bytes())) && !is_long(key("abcdefg".as_bytes())));
+    }
+
+    #[test]
     fn colocated_tokens_match_at_their_position() {
         let text = tokens(&[&["deploys", "deploy"], &["failed"]]);
         assert_eq!(places(&tokens(&[&["deploy"], &["failed"]]), &text), 1);
         assert_eq!(places(&tokens(&[&["deploys"]]), &text), 1);
         assert_eq!(places(&tokens(&[&["x", "failed"]]), &text), 1);
+    }
+
+    #[test]
+    fn every_phrase_found_at_once_is_found_where_it_is_found_by_hand() {
+        // Texts and phrases as positions of alternative tokens, drawn from a few tokens,
+        // short and long, so that phrases recur, overlap and share first tokens; with and
+        // without colocated tokens. Found by hand: at each position p, each of the
+        // phrase's positions j holds a token that text position p + j holds.
+        const POOL: [&str; 8] = [
+            "ab", "abc", "bcd", "cde", "x", "abcdefgh", "abcdefgi", "é日",
+        ];
+        type Text = Vec<Vec<&'static str>>;
+        struct Rng(u64);
+        impl Rng {
+            fn below(&mut self, n: usize) -> usize {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                (self.0 % n as u64) as usize
+            }
+            fn text(&mut self, len: usize, colocate: bool) -> Text {
+                (0..len)
+                    .map(|p| {
+                        let mut at = vec![POOL[self.below(POOL.len())]];
+                        if colocate && p % 3 == 1 {
+                            at.push(POOL[self.below(POOL.len())]);
+                        }
+                        at
+                    })
+                    .collect()
+            }
+        }
+        fn by_hand(phrase: &Text, text: &Text) -> usize {
+            if phrase.is_empty() || phrase.len() > text.len() {
+                return 0;
+            }
+            (0..=text.len() - phrase.len())
+                .filter(|&p| {
+                    phrase
+                        .iter()
+                        .enumerate()
+                        .all(|(j, want)| want.iter().any(|w| text[p + j].contains(w)))
+                })
+                .count()
+        }
+        fn of(text: &Text) -> Tokens {
+            let at: Vec<&[&str]> = text.iter().map(Vec::as_slice).collect();
+            tokens(&at)
+        }
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut found = 0;
+        for case in 0..3000 {
+            let len = rng.below(40);
+            let text = rng.text(len, case % 5 == 0);
+            let phrases: Vec<Text> = (0..rng.below(6) + 1)
+                .map(|i| {
+                    let len = rng.below(4);
+                    rng.text(len, case % 7 == 0 && i == 0)
+                })
+                .collect();
+            let tokenized: Vec<Tokens> = phrases.iter().map(of).collect();
+            let mut counts = vec![0; phrases.len()];
+            Firsts::new(&tokenized).count(&tokenized, &of(&text), &mut counts);
+            let expected: Vec<usize> = phrases.iter().map(|p| by_hand(p, &text)).collect();
+            assert_eq!(counts, expected, "case {case}: {phrases:?} in {text:?}");
+            found += expected.iter().sum::<usize>();
+        }
+        // (The cases find phrases: not only texts without them.)
+        assert!(found > 3000, "{found}");
     }
 }
