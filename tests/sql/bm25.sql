@@ -52,3 +52,13 @@ select 'bm25_30', (select group_concat(rowid) from m where m match '"shop deploy
 select 'bm25_31', (select group_concat(rowid) from m where m match 'notes OR cafe' and recall_fts5_columns(m) & 5 <> 0) = (select group_concat(rowid) from m where m match '{a c} : (notes OR cafe)') and (select count(*) from m where m match '{a c} : (notes OR cafe)') = 3;
 select 'bm25_32', (select group_concat(rowid) from b where b match 'deploy' and recall_fts5_columns(b) = 2) = (select group_concat(rowid) from b where b match '{body} : deploy NOT {title} : deploy');
 select 'bm25_33', recall_fts5_columns(m, 1) from m where m match 'shop'; -- error: recall_fts5_columns: it takes the table alone: recall_fts5_columns(table)
+-- recall_bm25_bounds: the most each row of a pool can score, highest first (ties by
+-- rowid): each listed phrase adds its bound to the rows it holds, an unlisted one to
+-- every row; the pool is the rows of the phrases that select, among some rowids if given.
+select 'bm25_34', (select group_concat(value ->> 0) from json_each(recall_bm25_bounds(100, '[[3, [1, 3, 5], true], [2, [4, 3], 1], [2, [5, 9], false], [40, null, 0]]'))) = '3,5,4,1';
+select 'bm25_35', abs((select value ->> 1 from json_each(recall_bm25_bounds(100, '[[3, [1, 3, 5], true], [2, [4, 3], 1], [2, [5, 9], false], [40, null, 0]]')) where value ->> 0 = 3) - (recall_bm25_bound(40, 100) + recall_bm25_bound(3, 100) + recall_bm25_bound(2, 100))) < 1e-9;
+select 'bm25_36', (select group_concat(value ->> 0) from json_each(recall_bm25_bounds(100, '[[3, [1, 3, 5], true], [2, [4, 3], 1], [2, [5, 9], false]]', '[9, 4, 5]'))) = '5,4';
+select 'bm25_37', (select count(*) from b, json_each(recall_bm25_bounds((select count(*) from b), json_array(json_array(hits.deploy, json((select json_group_array(rowid) from b where b match 'deploy')), 1), json_array(hits.shop, json((select json_group_array(rowid) from b where b match 'shop')), 1)))) as j, hits where b match 'deploy OR shop' and b.rowid = j.value ->> 0 and -bm25(b) < j.value ->> 1) = (select count(*) from b where b match 'deploy OR shop');
+select 'bm25_38', recall_bm25_bounds(null, '[]') is null and recall_bm25_bounds(10, '[]') = '[]';
+select 'bm25_39', recall_bm25_bounds(10, '[[11, [], true]]'); -- error: recall_bm25_bounds: phrases must be a JSON array of [hits, rowids, selects]: hits a count, rowids an array of integers or null, selects true or false: hits must be a count from 0 to rows (10), got 11
+select 'bm25_40', recall_bm25_bounds(10, '[[1, [1]]]', '[1]'); -- error: recall_bm25_bounds: phrases must be a JSON array of [hits, rowids, selects]: hits a count, rowids an array of integers or null, selects true or false, got [1,[1]]

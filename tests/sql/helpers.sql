@@ -1,4 +1,4 @@
--- recall_rrf, recall_convex, recall_period, recall_limit, recall_fold, recall_folds, recall_stopwords, recall_version, recall_debug.
+-- recall_rrf, recall_convex, recall_period, recall_limit, recall_fold, recall_folds, recall_stopwords, recall_version, recall_debug, recall_in_every.
 select 'rrf_01', recall_rrf(1) = 1.0 / 61;
 select 'rrf_02', recall_rrf(10, 0, 2) = 0.2;
 select 'rrf_03', recall_rrf(3, 60) = 1.0 / 63;
@@ -72,3 +72,11 @@ select 'fold_11', (select group_concat(term, ' ') from (select term from fold_wo
 select 'folds_01', recall_folds('trigram remove_diacritics 1') = 1 and recall_folds('unicode61') = 1 and recall_folds('recall') = 1 and recall_folds('porter unicode61 remove_diacritics 2') = 1;
 select 'folds_02', recall_folds('trigram') = 0 and recall_folds('ascii') = 0 and recall_folds('unicode61 remove_diacritics 0') = 0 and recall_folds('trigram remove_diacritics 1 case_sensitive 1') = 0;
 select 'folds_03', recall_folds(NULL) is null;
+-- recall_in_every: the rowids in every list, ascending; here the items of an FTS5 table
+-- holding every word, against its own query of them.
+select 'in_every_01', recall_in_every('[[5, 1, 3, 3], [3, 9, 5, 1], [1, 5, 7, 3]]') = '[1,3,5]' and recall_in_every('[[2], []]') = '[]' and recall_in_every('[]') = '[]';
+create virtual table e using fts5(body);
+insert into e(body) with recursive n(i) as (select 1 union all select i + 1 from n where i < 60) select iif(i % 2 = 0, 'even ', '') || iif(i % 3 = 0, 'third ', '') || iif(i % 5 = 0, 'fifth', '') from n;
+select 'in_every_02', recall_in_every(json_array(json((select json_group_array(rowid) from e where e match 'even')), json((select json_group_array(rowid) from e where e match 'third')), json((select json_group_array(rowid) from e where e match 'fifth')))) = (select json_group_array(rowid) from e where e match 'even AND third AND fifth') and (select count(*) from e where e match 'even AND third AND fifth') = 2;
+select 'in_every_03', recall_in_every(null) is null;
+select 'in_every_04', recall_in_every('[[1], 2]'); -- error: recall_in_every: lists must be a JSON array of JSON arrays of rowids (integers): invalid type: integer `2`, expected a sequence at line 1 column 7

@@ -87,6 +87,95 @@ pub fn parse_phrases(text: &str) -> Result<Vec<(String, Option<i64>)>, String> {
         .collect()
 }
 
+/// What each row of a pool can score at most, for `recall_bm25_bounds`: the rows are those
+/// of the phrases that `select`; each row's bound is the [`part_bound`] of every phrase
+/// whose rows are given and hold it, and of every phrase whose rows are not given (it may
+/// hold those). Returned as a JSON array of `[rowid, bound]`, highest bound first (then
+/// by rowid): the rows a query need not score, once the best it has scored do better than
+/// the next one's bound can.
+///
+/// `phrases` is a JSON array with, for each phrase, `[hits, rowids, selects]`: the rows
+/// holding it (of `rows`), their rowids (an array, or null where they are not listed), and
+/// whether its rows are in the pool (true or false, 1 or 0). `among`, where given, is a
+/// JSON array of the rowids the pool may hold (of a project, say).
+pub fn bounds(rows: i64, phrases: &str, among: Option<&str>) -> Result<String, String> {
+    const SHAPE: &str =
+        "phrases must be a JSON array of [hits, rowids, selects]: hits a count, rowids an array of integers or null, selects true or false";
+    let value: serde_json::Value =
+        serde_json::from_str(phrases).map_err(|e| format!("{SHAPE}: {e}"))?;
+    let list = value.as_array().ok_or(SHAPE)?;
+    let mut parsed: Vec<(f64, Option<Vec<i64>>, bool)> = Vec::with_capacity(list.len());
+    for phrase in list {
+        let Some([hits, ids, selects]) = phrase.as_array().map(Vec::as_slice) else {
+            return Err(format!("{SHAPE}, got {phrase}"));
+        };
+        let hits = match hits.as_i64() {
+            Some(h) if (0..=rows).contains(&h) => h,
+            _ => {
+                return Err(format!(
+                    "{SHAPE}: hits must be a count from 0 to rows ({rows}), got {hits}"
+                ))
+            }
+        };
+        let ids = match ids {
+            serde_json::Value::Null => None,
+            serde_json::Value::Array(ids) => Some(
+                ids.iter()
+                    .map(|id| {
+                        id.as_i64()
+                            .ok_or_else(|| format!("{SHAPE}, got rowid {id}"))
+                    })
+                    .collect::<Result<Vec<i64>, String>>()?,
+            ),
+            other => return Err(format!("{SHAPE}, got rowids {other}")),
+        };
+        let selects = match selects {
+            serde_json::Value::Bool(b) => *b,
+            n if n.as_i64() == Some(1) => true,
+            n if n.as_i64() == Some(0) => false,
+            other => return Err(format!("{SHAPE}, got selects {other}")),
+        };
+        parsed.push((part_bound(hits, rows), ids, selects));
+    }
+    // Every row of the pool: the rows of the phrases that select, each once.
+    let mut pool: Vec<i64> = parsed
+        .iter()
+        .filter(|(_, _, selects)| *selects)
+        .flat_map(|(_, ids, _)| ids.iter().flatten().copied())
+        .collect();
+    pool.sort_unstable();
+    pool.dedup();
+    if let Some(among) = among {
+        let mut among: Vec<i64> = serde_json::from_str(among)
+            .map_err(|e| format!("among must be a JSON array of rowids: {e}"))?;
+        among.sort_unstable();
+        pool.retain(|id| among.binary_search(id).is_ok());
+    }
+    // What the phrases whose rows are not given add to every row; then each listed
+    // phrase, to the rows it holds (once each, were a rowid listed twice).
+    let unlisted: f64 = parsed
+        .iter()
+        .filter(|(_, ids, _)| ids.is_none())
+        .map(|(bound, _, _)| bound)
+        .sum();
+    let mut bound = vec![unlisted; pool.len()];
+    for (part, ids, _) in &parsed {
+        let Some(ids) = ids else { continue };
+        let mut held: Vec<usize> = ids
+            .iter()
+            .filter_map(|id| pool.binary_search(id).ok())
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        for i in held {
+            bound[i] += part;
+        }
+    }
+    let mut order: Vec<(i64, f64)> = pool.into_iter().zip(bound).collect();
+    order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    serde_json::to_string(&order).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +212,58 @@ mod tests {
         assert!(parse_hits("[1.5]").is_err());
         assert!(parse_hits("{}").is_err());
         assert!(parse_hits("nope").is_err());
+    }
+
+    #[test]
+    fn each_row_is_bounded_by_the_phrases_it_may_hold() {
+        // Phrases a (selects, rows 1 3 5), b (selects, rows 3 4), c (listed, not selecting:
+        // rows 5 9), d (not listed: every row may hold it).
+        let (a, b, c, d) = (
+            part_bound(3, 100),
+            part_bound(2, 100),
+            part_bound(2, 100),
+            part_bound(40, 100),
+        );
+        let phrases =
+            "[[3, [1, 3, 5], true], [2, [4, 3], 1], [2, [5, 9, 9], false], [40, null, 0]]";
+        let got = bounds(100, phrases, None).unwrap();
+        let got: Vec<(i64, f64)> = serde_json::from_str(&got).unwrap();
+        let mut want = vec![(1, d + a), (3, d + a + b), (4, d + b), (5, d + a + c)];
+        want.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+        assert_eq!(got.len(), want.len());
+        for ((id, bound), (want_id, want_bound)) in got.iter().zip(&want) {
+            assert_eq!(id, want_id);
+            assert!(
+                (bound - want_bound).abs() < 1e-9,
+                "{id}: {bound} {want_bound}"
+            );
+        }
+        // Among some rows only (9 is in no phrase that selects).
+        let among: Vec<(i64, f64)> =
+            serde_json::from_str(&bounds(100, phrases, Some("[9, 4, 5]")).unwrap()).unwrap();
+        assert_eq!(among, [(5, d + a + c), (4, d + b)]);
+        assert!(bounds(100, phrases, Some("[1.5]"))
+            .unwrap_err()
+            .starts_with("among must be"));
+        // No row holds a phrase that selects: an empty pool.
+        assert_eq!(
+            bounds(10, "[[0, [], true], [3, null, false]]", None).unwrap(),
+            "[]"
+        );
+        for bad in [
+            "{}",
+            "[[1, [1]]]",
+            "[[101, [], true]]",
+            "[[1, [\"x\"], true]]",
+            "[[1, 2, true]]",
+            "[[1, [], 2]]",
+        ] {
+            assert!(
+                bounds(100, bad, None)
+                    .unwrap_err()
+                    .starts_with("phrases must be"),
+                "{bad}"
+            );
+        }
     }
 }

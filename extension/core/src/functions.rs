@@ -183,6 +183,26 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_bm25_bound,
     },
     FunctionSpec {
+        name: "recall_bm25_bounds",
+        signature: r#"rows, phrases [, among]"#,
+        returns: "TEXT",
+        description: r#"the most each row of a pool can add up to in `bm25()`: `phrases` a JSON array of `[hits, rowids, selects]` (rowids null where not listed), the pool the rows of the phrases that select (and of `among`, a JSON array of rowids, where given); a JSON array of `[rowid, bound]`, highest first"#,
+        min_args: 2,
+        max_args: 3,
+        reads_clock: false,
+        run: recall_bm25_bounds,
+    },
+    FunctionSpec {
+        name: "recall_in_every",
+        signature: r#"lists"#,
+        returns: "TEXT",
+        description: r#"the rowids in every one of `lists`, a JSON array of JSON arrays of rowids: a JSON array, ascending"#,
+        min_args: 1,
+        max_args: 1,
+        reads_clock: false,
+        run: recall_in_every,
+    },
+    FunctionSpec {
         name: "recall_rrf",
         signature: r#"rank [, k [, weight]]"#,
         returns: "REAL",
@@ -491,6 +511,28 @@ fn recall_bm25_bound(args: &Args, _: &Host) -> ArgResult<Output> {
         }
         (Some(h), Some(r)) => Output::Real(bm25::part_bound(h, r)),
         _ => Output::Null,
+    })
+}
+
+fn recall_bm25_bounds(args: &Args, _: &Host) -> ArgResult<Output> {
+    let rows = match args.integer(0, "rows")? {
+        Some(n) if n < 0 => return Err(format!("rows must be >= 0, got {n}")),
+        n => n,
+    };
+    let phrases = args.text(1, "phrases")?;
+    let among = args.text(2, "among")?;
+    Ok(match (rows, phrases) {
+        (Some(rows), Some(phrases)) => {
+            Output::Text(bm25::bounds(rows, &phrases, among.as_deref())?)
+        }
+        _ => Output::Null,
+    })
+}
+
+fn recall_in_every(args: &Args, _: &Host) -> ArgResult<Output> {
+    Ok(match args.text(0, "lists")? {
+        Some(lists) => Output::Text(crate::lists::in_every(&lists)?),
+        None => Output::Null,
     })
 }
 

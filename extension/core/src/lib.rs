@@ -6,6 +6,7 @@ pub mod fold;
 pub mod fts_match;
 pub mod functions;
 pub mod glob;
+pub mod lists;
 pub mod matched;
 pub mod period;
 pub mod prompt;
