@@ -51,7 +51,9 @@ rule as materialized (
          coalesce(:tokenizer, 'trigram') like 'trigram%' as trigram,
          -- Under trigram, the items of the heavy phrases scored from their text, up to
          -- this many (see `way`).
-         1000 as from_text_items
+         1000 as from_text_items,
+         -- The pool: the best items by bm25 (see `pooled`).
+         200 as pool_size
 ),
 -- The project's column filter, where FTS5 finds the project by it (see search.sql).
 project_filter as materialized (
@@ -228,15 +230,17 @@ found as materialized (
                         1) as dense
         from firsts) as h
 ),
--- In a library of 20 times the sample or more, the items holding each string the sample
--- does not estimate are listed (their ids), and counted from the list: the pool and the
--- joint counts read the lists instead of querying the index again for the same words
--- (under trigram, each query of a word seeks through the positions of trigrams most
--- items hold). Elsewhere such a string is counted.
+-- Under trigram, and in a library of 20 times the sample or more, the items holding each
+-- string the sample does not estimate are listed (their ids), and counted from the list:
+-- the pool and the joint counts read the lists instead of querying the index again for
+-- the same words (under trigram, each query of a word seeks through the positions of
+-- trigrams most items hold; the items of a project's heavy words are then often few
+-- enough to be scored from their text). Elsewhere such a string is counted: a word is a
+-- token, whose list FTS5 reads at once, and building a list costs more than it saves.
 listed as materialized (
   select f.*,
          case when json_array_length(f.first_ids) < f.head then f.first_ids
-              when f.lists and not coalesce(f.in_sample >= f.least, 0) then
+              when (f.lists or f.trigram) and not coalesce(f.in_sample >= f.least, 0) then
            -- (Its first items, and those after them: FTS5 seeks to the next.)
            (select json_group_array(id)
             from (select value as id from json_each(f.first_ids)
@@ -316,7 +320,8 @@ plan as materialized (
          -- The query's phrases are these, one for each, in this order.
          coalesce(p.joined, '') = recall_match(t.words, :tokenizer) and p.odd = 0 as aligned,
          p.hits, p.heavy, p.heavy_rows, p.heavy_hits, p.light, p.phrases,
-         p.rare, p.quick_hits, p.common, p.quick_pays, p.bound, p.heavy_listed, p.heavy_ids,
+         p.rare, p.quick_hits, p.common, p.quick_pays, p.bound, p.heavy_listed,
+         p.items, p.phrase_lists,
          -- The columns' weights in every score of the pool: title, summary, questions,
          -- atoms, project (only without a project filter), not the neighbours' titles.
          2.0 as w_title, 1.0 as w_summary, 1.5 as w_questions, 1.5 as w_atoms,
@@ -330,12 +335,14 @@ plan as materialized (
                  as phrases,
                count(*) filter (where light) as light,
                group_concat(phrase, ' OR ') filter (where not light) as heavy,
-               -- Whether the items of every heavy phrase are listed (see `listed`), and
-               -- their ids (an item of two of them, twice).
+               -- Whether the items of every heavy phrase are listed (see `listed`).
                min(ids is not null) filter (where not light) as heavy_listed,
-               '[' || coalesce(group_concat(substr(ids, 2, length(ids) - 2), ',')
-                                 filter (where not light and ids <> '[]'), '') || ']'
-                 as heavy_ids,
+               -- Each phrase's rows, their ids where listed, and whether it is heavy,
+               -- for recall_bm25_bounds (see `bounded`; rows at most the library's, which
+               -- an index out of step with its items could pass); and the library's rows.
+               '[' || group_concat('[' || min(rows, items) || ',' || coalesce(ids, 'null')
+                                   || ',' || (not light) || ']', ',') || ']' as phrase_lists,
+               max(items) as items,
                total(rows) filter (where not light) as heavy_rows,
                group_concat(phrase, ' OR ') filter (where not common) as rare,
                '[' || coalesce(group_concat('null', ', ') filter (where not common) || ', ', '')
@@ -383,136 +390,156 @@ way as materialized (
                       as from_text,
                -- Where the items of every heavy phrase are listed (see `listed`), those
                -- the pool may hold (of the project or global, of the kinds, of the
-               -- sources), where they are fewer than from_text_items: the pool is then
-               -- read from them (null otherwise). (Tested here, not where it is read:
-               -- each reference to this column in this query would run it again.)
+               -- sources), by what each can score at most (from the phrases' lists), as
+               -- [id, bound], highest first: the pool is read from them (see `pooled`).
+               -- (Made here, once: each reference to this column in this query would run
+               -- it again.) Each is looked up among the items; or, where the heavy
+               -- phrases' items are more than 8 times the pool, and only a project is
+               -- asked for, the project's items and the global ones are read from their
+               -- indexes instead (looking up each of thousands of items reads a page of
+               -- the table for each).
                case when n.narrowed and n.trigram and n.heavy_listed then
-                 (select case when json_array_length(json_group_array(distinct j.value))
-                                     < n.from_text_items
-                              then json_group_array(distinct j.value) end
-                  from json_each(n.heavy_ids) as j
-                  where coalesce(:project, :kinds, :sources) is null
-                     or exists (
-                       select 1 from items as i
-                       where i.id = j.value
-                         and (:project is null or i.project = :project or i.global = 1)
-                         and (:kinds is null or i.kind in (select value from json_each(:kinds)))
-                         and recall_source_allowed(i.source, :sources)))
-               end as pool_ids
-        from (select p.*, r.trigram, r.from_text_items,
+                 case when coalesce(:project, :kinds, :sources) is null then
+                   recall_bm25_bounds(n.items, n.phrase_lists)
+                      when n.heavy_rows > 8 * n.pool_size
+                           and :kinds is null and :sources is null then
+                   recall_bm25_bounds(
+                     n.items, n.phrase_lists,
+                     (select json_group_array(id)
+                      from (select id from items where project = :project
+                            union all
+                            select id from items
+                            where global = 1 and project is not :project)))
+                 else
+                   (select json_group_array(json(j.value))
+                    from json_each(recall_bm25_bounds(n.items, n.phrase_lists)) as j
+                    where exists (
+                      select 1 from items as i
+                      where i.id = j.value ->> 0
+                        and (:project is null or i.project = :project or i.global = 1)
+                        and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+                        and recall_source_allowed(i.source, :sources)))
+                 end
+               end as bounded
+        from (select p.*, r.trigram, r.from_text_items, r.pool_size,
                      p.aligned and p.light > 0 and p.heavy is not null and r.folds as narrowed
               from plan as p, rule as r) as n) as w
-),
--- Where every match is the pool, the quick pool scores only the items holding a phrase
--- that is not common, and stands for it where it provably gives the same first 8 (`held`).
-quick as materialized (
-  select f.rowid as id,
-         recall_bm25(items_fts, p.quick_hits,
-                     p.w_title, p.w_summary, p.w_questions, p.w_atoms, p.w_project, 0.0)
-           as bm25,
-         p.bound
-  from way as p
-  join items_fts as f
-  where p.pool_match is not null and not p.narrowed
-    and p.aligned and p.common > 0 and p.rare is not null and p.quick_pays
-    and items_fts match (
-          '{title summary questions atoms project} : (' || p.rare || ') AND '
-          || p.pool_match || p.project_part)
-    and (coalesce(:project, :kinds, :sources) is null
-         or exists (
-           select 1 from items as i
-           where i.id = f.rowid
-             and (:project is null or i.project = :project or i.global = 1)
-             and (:kinds is null or i.kind in (select value from json_each(:kinds)))
-             and recall_source_allowed(i.source, :sources)))
-  order by bm25
-  limit 200
-),
--- Whether the quick pool gives the same candidates: its 8th candidate scores better than
--- an item holding only common words can after recency (whose factor is at most 1), so
--- that none is among the first 8 (the score as in first8); or its 200th item scores
--- better than such an item can, so that none is in the pool. Made beside the quick
--- pool's rows (each carries the bound), so that `pooled` reads them, and `way`, without
--- referring to `way` through this CTE again: SQLite expands a CTE anew for each
--- reference, with everything it reads.
-held as materialized (
-  select id, bm25, coalesce(eighth > bound or (n = 200 and worst < -bound), 0) as holds
-  from (select id, bm25, bound, count(*) over () as n, max(bm25) over () as worst,
-               nth_value(score, 8) over (order by score desc rows between unbounded
-                                         preceding and unbounded following) as eighth
-        from (select q.id, q.bm25, q.bound,
-                     recall_score(q.bm25, i.occurred_at, :now, :half_life,
-                                  coalesce(:weight, 0.1)) as score
-              from quick as q cross join items as i on i.id = q.id))
 ),
 -- The pool: the 200 best items of the match by FTS5's bm25 of the query of all the
 -- words, and the first 8 of them by score. FTS5's bm25() counts the items holding each
 -- phrase (a pass over the index for each) before it ranks; here the counts are made
 -- once (`counts`), and recall_bm25, given them, gives each item the score bm25() gives
 -- it, to the bit (with a sampled count, the score of that count). Where the phrases
--- cannot be known one for each word (`aligned` false), bm25() itself ranks. Made in one
--- row, from one reference to `way` and one to `held` (SQLite expands a CTE anew for each
--- reference, with all it reads, and these read the most: each reference, a tenth of the
--- time to prepare this file): the items and their scores as JSON, each score as the text
--- of its 17 digits, which SQLite reads back to the same number (JSON's own numbers keep
--- 15 of them).
+-- cannot be known one for each word (`aligned` false), bm25() itself ranks.
+--
+-- Fewer items are scored where that provably gives the same first 8:
+-- - where every match is the pool, the quick pool: only the items holding a phrase that
+--   is not common; what an item of common phrases alone can score is below their bound;
+-- - where some phrases are light and the items of every heavy one are listed, the
+--   pool_size items that can score the most (`way.bounded`), from their text; what any
+--   other can score is below the next one's bound (none: they are every item).
+-- Either stands for the pool where its 8th candidate scores better than what an item
+-- left out can, even after recency (whose factor is at most 1), so that none is among the
+-- first 8 (the score as in first8); or where its 200th item does, so that none is in the
+-- pool. Otherwise: up to from_text_items items of the heavy phrases, from their lists,
+-- scored from their text (FTS5 would seek in the positions of every phrase for each
+-- item its query finds); else the items FTS5 finds.
+--
+-- Made in one row, from one reference to `way` (SQLite expands a CTE anew for each
+-- reference, with all it reads, and this one reads the most: each reference, a tenth of
+-- the time to prepare this file): the items and their scores as JSON, each score as the
+-- text of its 17 digits, which SQLite reads back to the same number (JSON's own numbers
+-- keep 15 of them).
 pooled as materialized (
-  select case when h.rows is not null then h.rows
-              when p.pool_match is null then null
-              -- Up to a thousand items of the heavy phrases, from their lists, scored
-              -- from their text as below (the pool's other items left out first: FTS5
-              -- would seek in the positions of every phrase for each item its query of
-              -- them finds).
-              when p.pool_ids is not null then
-                (select json_group_array(json_array(id, printf('%!.17g', bm25)))
-                 from (select f.rowid as id,
-                              recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
-                                               p.w_questions, p.w_atoms, p.w_project, 0.0)
-                                as bm25
-                       from items_fts as f
-                       where f.rowid in (select value from json_each(p.pool_ids))
-                       order by bm25
-                       limit 200))
-              else
-                (select json_group_array(json_array(id, printf('%!.17g', bm25)))
-                 from (select f.rowid as id,
-                              case when p.from_text
-                                   then recall_bm25_text(items_fts, p.phrases, p.w_title,
-                                                         p.w_summary, p.w_questions,
-                                                         p.w_atoms, p.w_project, 0.0)
-                                   when p.aligned
-                                   then recall_bm25(items_fts,
-                                                    case when p.narrowed then p.heavy_hits
-                                                         else p.hits end,
-                                                    p.w_title, p.w_summary, p.w_questions,
-                                                    p.w_atoms, p.w_project, 0.0)
-                                   else bm25(items_fts, p.w_title, p.w_summary,
-                                             p.w_questions, p.w_atoms, p.w_project, 0.0)
-                              end as bm25
-                       from items_fts as f
-                       -- Not the neighbours' titles (the context column): an item's own
-                       -- words.
-                       where items_fts match (p.pool_match || p.project_part)
-                         -- Under a project filter, the global items of other projects
-                         -- match too (see search.sql).
-                         and (coalesce(:project, :kinds, :sources) is null
-                              or exists (
-                                select 1 from items as i
-                                where i.id = f.rowid
-                                  and (:project is null or i.project = :project
-                                       or i.global = 1)
-                                  and (:kinds is null
-                                       or i.kind in (select value from json_each(:kinds)))
-                                  and recall_source_allowed(i.source, :sources)))
-                       order by bm25
-                       limit 200))
+  select case when p.pool_match is null then null
+              else coalesce(
+  (select case when max(holds) = 1
+               then json_group_array(json_array(id, printf('%!.17g', bm25))) end
+   from (select id, bm25,
+                coalesce(bound is null or eighth > bound or (n = 200 and worst < -bound), 0)
+                  as holds
+         from (select s.id, s.bm25, s.bound, count(*) over () as n,
+                      max(s.bm25) over () as worst,
+                      nth_value(recall_score(s.bm25, i.occurred_at, :now, :half_life,
+                                             coalesce(:weight, 0.1)), 8)
+                        over (order by recall_score(s.bm25, i.occurred_at, :now, :half_life,
+                                                    coalesce(:weight, 0.1)) desc
+                              rows between unbounded preceding and unbounded following)
+                        as eighth
+               from (select f.rowid as id,
+                            recall_bm25(items_fts, p.quick_hits, p.w_title, p.w_summary,
+                                        p.w_questions, p.w_atoms, p.w_project, 0.0) as bm25,
+                            p.bound
+                     from items_fts as f
+                     where not p.narrowed and p.aligned and p.common > 0
+                       and p.rare is not null and p.quick_pays
+                       and items_fts match (
+                             '{title summary questions atoms project} : (' || p.rare
+                             || ') AND ' || p.pool_match || p.project_part)
+                       and (coalesce(:project, :kinds, :sources) is null
+                            or exists (
+                              select 1 from items as i
+                              where i.id = f.rowid
+                                and (:project is null or i.project = :project
+                                     or i.global = 1)
+                                and (:kinds is null
+                                     or i.kind in (select value from json_each(:kinds)))
+                                and recall_source_allowed(i.source, :sources)))
+                     union all
+                     -- (The window reads the next one's bound from the list once.)
+                     select f.rowid,
+                            recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
+                                             p.w_questions, p.w_atoms, p.w_project, 0.0),
+                            b.bound
+                     from (select j.key, j.value ->> 0 as id,
+                                  1.01 * max(j.value ->> 1)
+                                           filter (where j.key = p.pool_size) over ()
+                                    as bound
+                           from json_each(p.bounded) as j) as b
+                     join items_fts as f on f.rowid = b.id
+                     where b.key < p.pool_size
+                     order by bm25
+                     limit 200) as s
+               cross join items as i on i.id = s.id))),
+  case when json_array_length(p.bounded) < p.from_text_items then
+    (select json_group_array(json_array(id, printf('%!.17g', bm25)))
+     from (select f.rowid as id,
+                  recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
+                                   p.w_questions, p.w_atoms, p.w_project, 0.0) as bm25
+           from items_fts as f
+           where f.rowid in (select value ->> 0 from json_each(p.bounded))
+           order by bm25
+           limit 200))
+  end,
+  (select json_group_array(json_array(id, printf('%!.17g', bm25)))
+   from (select f.rowid as id,
+                case when p.from_text
+                     then recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
+                                           p.w_questions, p.w_atoms, p.w_project, 0.0)
+                     when p.aligned
+                     then recall_bm25(items_fts,
+                                      case when p.narrowed then p.heavy_hits else p.hits end,
+                                      p.w_title, p.w_summary, p.w_questions, p.w_atoms,
+                                      p.w_project, 0.0)
+                     else bm25(items_fts, p.w_title, p.w_summary, p.w_questions, p.w_atoms,
+                               p.w_project, 0.0)
+                end as bm25
+         from items_fts as f
+         -- Not the neighbours' titles (the context column): an item's own words.
+         where items_fts match (p.pool_match || p.project_part)
+           -- Under a project filter, the global items of other projects match too (see
+           -- search.sql).
+           and (coalesce(:project, :kinds, :sources) is null
+                or exists (
+                  select 1 from items as i
+                  where i.id = f.rowid
+                    and (:project is null or i.project = :project or i.global = 1)
+                    and (:kinds is null or i.kind in (select value from json_each(:kinds)))
+                    and recall_source_allowed(i.source, :sources)))
+         order by bm25
+         limit 200)))
          end as rows
-  from way as p,
-       -- The quick pool, where it holds.
-       (select case when max(holds) = 1
-                    then json_group_array(json_array(id, printf('%!.17g', bm25)))
-                           filter (where holds) end as rows
-        from held) as h
+  from way as p
 ),
 pool as (
   select j.value ->> 0 as id, cast(j.value ->> 1 as real) as bm25
@@ -548,11 +575,10 @@ judged as materialized (
          -- quoting them is safe).
          '{title summary questions atoms project} : ('
            || group_concat('"' || s.word || '"', ' AND ') || ')' as joint_query,
-         -- How many of them have their items listed (see `listed`), those items (an item
-         -- of two of them, twice), and the query of the others.
+         -- How many of them have their items listed (see `listed`), their lists (a JSON
+         -- array of them), and the query of the others.
          count(w.ids) as listed,
-         '[' || coalesce(group_concat(substr(w.ids, 2, length(w.ids) - 2), ',')
-                           filter (where w.ids <> '[]'), '') || ']' as listed_ids,
+         '[' || group_concat(w.ids, ',') || ']' as listed_ids,
          '{title summary questions atoms project} : ('
            || group_concat('"' || s.word || '"', ' AND ') filter (where w.ids is null)
            || ')' as unlisted_query
@@ -571,9 +597,7 @@ judged as materialized (
 sets as materialized (
   select c.*,
          case when c.counted and c.first_of_set and c.listed > 0 then
-           (select json_group_array(value)
-            from (select value from json_each(c.listed_ids)
-                  group by value having count(*) = c.listed))
+           recall_in_every(c.listed_ids)
          end as joint_ids
   from (select judged.*, counted,
                row_number() over (partition by joint_query, counted order by id) = 1

@@ -131,7 +131,8 @@ fn expected(lib: &TempLib, words: &[&str], among: &[&str]) -> Vec<i64> {
     expected_in(lib, words, among, None)
 }
 
-/// The same among the items of `project` (the project column then weighs nothing).
+/// The same among the items of `project` and the global ones (the project column then
+/// weighs nothing).
 fn expected_in(lib: &TempLib, words: &[&str], among: &[&str], project: Option<&str>) -> Vec<i64> {
     let conn = lib.conn();
     let held: std::collections::HashSet<i64> = if among.is_empty() {
@@ -153,7 +154,7 @@ fn expected_in(lib: &TempLib, words: &[&str], among: &[&str], project: Option<&s
                          as bm25
                 from items_fts where items_fts match ?1) as p
              join items as i on i.id = p.id
-             where ?2 is null or i.project = ?2
+             where ?2 is null or i.project = ?2 or i.global = 1
              order by p.bm25",
         )
         .expect("prepare");
@@ -627,7 +628,8 @@ fn joint_counts_in_a_sampled_library_are_fts5s_own() {
     // The pool of the first prompt, read from the lists of its heavy words: with `wide`
     // estimated at 4,000 and the others counted (see the test above), `sparse` and
     // `needle`; the first 8 are bm25()'s among their items (`wide` weighs nothing in a
-    // score at 3,000 of 4,000 items as at 4,000).
+    // score at 3,000 of 4,000 items as at 4,000). The same at 4 times the default sample,
+    // where under trigram every word the sample does not estimate is listed too.
     let words = ["wide", "block", "scarce", "needle", "sparse"];
     let counted: Vec<(&str, i64)> = words
         .iter()
@@ -644,12 +646,14 @@ fn joint_counts_in_a_sampled_library_are_fts5s_own() {
         .collect();
     let heavy = heavy_of(&counted, 4000.0);
     assert_eq!(heavy, ["sparse", "needle"]);
-    let got: Vec<i64> = judged(&lib, prompts[0], &["--sample", "200"])
-        .iter()
-        .map(|c| c["id"].as_i64().expect("id"))
-        .collect();
-    assert_eq!(got, expected_in(&lib, &words, &heavy, None));
-    assert_eq!(got.len(), 8);
+    for extra in [&["--sample", "200"][..], &[]] {
+        let got: Vec<i64> = judged(&lib, prompts[0], extra)
+            .iter()
+            .map(|c| c["id"].as_i64().expect("id"))
+            .collect();
+        assert_eq!(got, expected_in(&lib, &words, &heavy, None), "{extra:?}");
+        assert_eq!(got.len(), 8);
+    }
 }
 
 #[test]
@@ -689,4 +693,110 @@ fn the_quick_pool_of_a_sampled_library_is_bm25s_of_every_match() {
         }
     }
     assert!(full >= 4, "{full} prompts with 8 candidates");
+}
+
+/// 2,000 items: `haze` in one item of 9 (222), in none of which any other word below is;
+/// elsewhere `amber` in one of 4, `basil` one of 5, `cedar` one of 6, `dune` one of 7,
+/// `ember` one of 9, `fjord` one of 11, `grove` one of 13, each at its own offset, so
+/// that items hold from none to several of them; lengths and ages vary; a third of the
+/// items in project `ledger` (every 50th item of it global), the others in `vault`.
+fn wide_library() -> TempLib {
+    let words = [
+        ("amber", 4, 0),
+        ("basil", 5, 1),
+        ("cedar", 6, 2),
+        ("dune", 7, 3),
+        ("ember", 9, 4),
+        ("fjord", 11, 5),
+        ("grove", 13, 6),
+    ];
+    let lines: Vec<String> = (0..2000usize)
+        .map(|i| {
+            let mut held = vec![format!("item w{i}k")];
+            if i % 9 == 7 {
+                held.push("haze".into());
+            } else {
+                held.extend(
+                    words
+                        .iter()
+                        .filter(|(_, every, at)| i % every == *at)
+                        .map(|(w, ..)| w.to_string()),
+                );
+            }
+            let pad = (0..i % 11).map(|k| format!("p{k}z")).collect::<Vec<_>>();
+            let project = if i % 3 == 0 { "ledger" } else { "vault" };
+            let mut line: serde_json::Value = serde_json::from_str(
+                &titled(&held.join(" "))
+                    .summary(&pad.join(" "))
+                    .project(project)
+                    .at(&chrono_day(i % 365))
+                    .line(),
+            )
+            .expect("fixture");
+            line["global"] = (project == "ledger" && i % 50 == 0).into();
+            line.to_string()
+        })
+        .collect();
+    TempLib::with_items(None, &lines)
+}
+
+#[test]
+fn a_pool_larger_than_it_takes_is_bm25s_first_8() {
+    // Under trigram, the items of the heavy words, listed, scored by the most each can
+    // score first: where more than 200 items can be in the pool, the 200 that can score
+    // the most stand for it when what the next one can score is below the 8th candidate's
+    // score; else every item is scored. Either way the first 8 are bm25()'s among the
+    // heavy words' items (of the project and the global ones, under --project).
+    let lib = wide_library();
+    let conn = lib.conn();
+    let counted = |words: &[&'static str]| -> Vec<(&'static str, i64)> {
+        words.iter().map(|w| (*w, count(&conn, &[w]))).collect()
+    };
+    let cases: [(&[&str], &[&str]); 3] = [
+        // amber to dune are light (0.95 together): ember, fjord and grove are heavy, some
+        // 450 items, which hold from one to five of the words.
+        (
+            &["amber", "basil", "cedar", "dune", "ember", "fjord", "grove"],
+            &["ember", "fjord", "grove"],
+        ),
+        // haze is heavy, alone: its 222 items hold no other word, and each can score what
+        // the others can: every one is scored.
+        (&["amber", "basil", "cedar", "dune", "haze"], &["haze"]),
+        // Both kinds of items.
+        (
+            &["amber", "basil", "cedar", "dune", "haze", "grove"],
+            &["haze", "grove"],
+        ),
+    ];
+    let mut pools = Vec::new();
+    for (words, by_hand) in cases {
+        let heavy = heavy_of(&counted(words), 2000.0);
+        assert_eq!(heavy, by_hand, "{words:?}: the heavy words");
+        let prompt = words.join(" ");
+        for project in [None, Some("vault")] {
+            let mut extra = vec![];
+            if let Some(p) = project {
+                extra.extend(["--project", p]);
+            }
+            let want = expected_in(&lib, words, &heavy, project);
+            assert_eq!(want.len(), 8, "{prompt} in {project:?}");
+            assert_eq!(
+                candidates(&lib, &prompt, &extra),
+                want,
+                "{prompt} in {project:?}"
+            );
+            // (How many items the pool could hold: the heavy words', in the project.)
+            let pool: i64 = conn
+                .query_row(
+                    "select count(*) from items_fts as f join items as i on i.id = f.rowid
+                     where items_fts match ?1 and (?2 is null or i.project = ?2 or i.global)",
+                    rusqlite::params![phrase_query(&heavy), project],
+                    |r| r.get(0),
+                )
+                .expect("pool");
+            pools.push(pool);
+        }
+    }
+    // (Each case offers more than 200 items, in the project too.)
+    assert!(pools.iter().all(|&n| n > 200), "{pools:?}");
 }
