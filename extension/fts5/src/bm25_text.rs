@@ -197,27 +197,12 @@ fn same(a: &Tokens, i: usize, b: &Tokens, j: usize) -> bool {
 }
 
 /// Where `phrase` (its tokens, one list of alternatives for each position) is in `text`:
-/// how many positions start it.
+/// how many positions start it. [`Firsts`] finds the phrases of one token at each
+/// position in a text of one token at each position; this, the others.
 fn places(phrase: &Tokens, text: &Tokens) -> usize {
     let (k, n) = (phrase.len(), text.len());
     if k == 0 || k > n {
         return 0;
-    }
-    // One token at each position on both sides (no colocated token: trigram, unicode61,
-    // porter): compare them by their keys, where the first is (the bytes of a long one
-    // too).
-    if phrase.simple() && text.simple() {
-        let (want, keys) = (&phrase.keys[..k], &text.keys[..n]);
-        let long = want.iter().any(|&k| is_long(k));
-        return keys[..=n - k]
-            .iter()
-            .enumerate()
-            .filter(|&(p, &first)| {
-                first == want[0]
-                    && keys[p..p + k] == *want
-                    && (!long || (0..k).all(|j| same(text, p + j, phrase, j)))
-            })
-            .count();
     }
     (0..=n - k)
         .filter(|&p| {
