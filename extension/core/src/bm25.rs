@@ -148,8 +148,7 @@ pub fn bounds(rows: i64, phrases: &str, among: Option<&str>) -> Result<String, S
     if let Some(among) = among {
         let mut among: Vec<i64> = serde_json::from_str(among)
             .map_err(|e| format!("among must be a JSON array of rowids: {e}"))?;
-        among.sort_unstable();
-        pool.retain(|id| among.binary_search(id).is_ok());
+        crate::lists::keep_in(&mut pool, &mut among);
     }
     // What the phrases whose rows are not given add to every row; then each listed
     // phrase, to the rows it holds (once each, were a rowid listed twice).

@@ -16,10 +16,15 @@ pub fn in_every(lists: &str) -> Result<String, String> {
     first.sort_unstable();
     first.dedup();
     for other in others.iter_mut() {
-        other.sort_unstable();
-        first.retain(|id| other.binary_search(id).is_ok());
+        keep_in(first, other);
     }
     serde_json::to_string(first).map_err(|e| e.to_string())
+}
+
+/// Keeps of `ids` those `other` holds (`other` is sorted, for looking them up).
+pub fn keep_in(ids: &mut Vec<i64>, other: &mut [i64]) {
+    other.sort_unstable();
+    ids.retain(|id| other.binary_search(id).is_ok());
 }
 
 #[cfg(test)]
