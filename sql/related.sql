@@ -456,7 +456,8 @@ pooled as materialized (
   (select case when max(holds) = 1
                then json_group_array(json_array(id, printf('%!.17g', bm25))) end
    from (select id, bm25,
-                coalesce(bound is null or eighth > bound or (n = 200 and worst < -bound), 0)
+                coalesce(bound is null or eighth > bound
+                           or (n = p.pool_size and worst < -bound), 0)
                   as holds
          from (select s.id, s.bm25, s.bound, count(*) over () as n,
                       max(s.bm25) over () as worst,
@@ -499,7 +500,7 @@ pooled as materialized (
                      join items_fts as f on f.rowid = b.id
                      where b.key < p.pool_size
                      order by bm25
-                     limit 200) as s
+                     limit (select pool_size from rule)) as s
                cross join items as i on i.id = s.id))),
   case when json_array_length(p.bounded) < p.from_text_items then
     (select json_group_array(json_array(id, printf('%!.17g', bm25)))
@@ -509,7 +510,7 @@ pooled as materialized (
            from items_fts as f
            where f.rowid in (select value ->> 0 from json_each(p.bounded))
            order by bm25
-           limit 200))
+           limit (select pool_size from rule)))
   end,
   (select json_group_array(json_array(id, printf('%!.17g', bm25)))
    from (select f.rowid as id,
@@ -537,7 +538,7 @@ pooled as materialized (
                     and (:kinds is null or i.kind in (select value from json_each(:kinds)))
                     and recall_source_allowed(i.source, :sources)))
          order by bm25
-         limit 200)))
+         limit (select pool_size from rule))))
          end as rows
   from way as p
 ),
