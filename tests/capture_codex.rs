@@ -15,7 +15,7 @@ use recall_cli::item::Item;
 
 use crate::capture_read::fixture;
 use crate::capture_sessions::titles_and_questions;
-use crate::common::cli::TempLib;
+use crate::common::cli::{two_columns, TempLib};
 
 const INSTRUCTED: &str = "codex/rollouts/2026/02/10/rollout-2026-02-10T09-00-00-019c4a00-0000-7000-8000-000000000011.jsonl";
 const HEADER_INSTRUCTIONS: &str =
@@ -250,14 +250,7 @@ fn records_with_lone_surrogates_are_kept() {
 }
 
 fn titles(lib: &TempLib) -> Vec<(String, String)> {
-    let conn = lib.conn();
-    let mut stmt = conn
-        .prepare("select source, title from items order by title")
-        .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
+    two_columns(lib, "select source, title from items order by title")
 }
 
 #[test]

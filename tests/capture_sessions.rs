@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::common::cli::TempLib;
+use crate::common::cli::{two_columns, TempLib};
 
 /// A Claude Code transcript writer: records of one session, each with a uuid chained
 /// to the one before, as versions 1.0 to 2.1 write them.
@@ -1095,14 +1095,7 @@ fn a_compacted_conversation_is_titled_by_its_summary_not_its_headings() {
 
 /// Questions and titles of every item, by title.
 pub(crate) fn titles_and_questions(lib: &TempLib) -> Vec<(String, String)> {
-    let conn = lib.conn();
-    let mut stmt = conn
-        .prepare("select title, questions from items order by title")
-        .unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
+    two_columns(lib, "select title, questions from items order by title")
 }
 
 /// Class: a bare reply — a go-on or an agreement in any language, alone or several

@@ -455,12 +455,21 @@ where
     K: rusqlite::types::FromSql + Ord,
     V: rusqlite::types::FromSql,
 {
+    two_columns(lib, sql).into_iter().collect()
+}
+
+/// The two columns of `sql`'s rows, in its order.
+pub fn two_columns<A, B>(lib: &TempLib, sql: &str) -> Vec<(A, B)>
+where
+    A: rusqlite::types::FromSql,
+    B: rusqlite::types::FromSql,
+{
     let conn = lib.conn();
     let mut stmt = conn.prepare(sql).expect("prepare");
     let rows = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
         .expect("query")
-        .collect::<rusqlite::Result<BTreeMap<K, V>>>()
+        .collect::<rusqlite::Result<Vec<(A, B)>>>()
         .expect("rows");
     rows
 }
