@@ -559,10 +559,10 @@ first8 as (
 ),
 -- (Materialized: each is read more than once, and must not be computed again.)
 shared as materialized (
-  select c.id, c.score, t.word
+  select c.id, c.score, t.value as word
   from first8 as c
   join items as i on i.id = c.id
-  left join terms as t on recall_overlap(t.word, i.title, i.summary) = 1
+  left join json_each(recall_overlap_terms(:prompt, i.title, i.summary)) as t
 ),
 judged as materialized (
   select s.id, s.score, count(s.word) as overlap, l.readable as n, r.name as rule,

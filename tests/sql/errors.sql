@@ -47,3 +47,4 @@ select 'err_45', recall_idf(1.5, 10); -- error: recall_idf: with_word must be an
 select 'err_46', recall_convex(1, 1, 0.5, 0, 1, 1.5); -- error: recall_convex: share must be between 0 and 1, got 1.5
 select 'err_47', recall_convex(1, 1, 'near', 0, 1, 0.5); -- error: recall_convex: similarity must be a finite number, got 'near'
 select 'err_48', recall_period(x'41'); -- error: recall_period: text must be TEXT, got a 1-byte BLOB
+select 'err_49', recall_overlap_terms('deploy analytics', 'deploy', x'01'); -- error: recall_overlap_terms: summary must be TEXT, got a 1-byte BLOB

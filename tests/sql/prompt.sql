@@ -1,4 +1,5 @@
--- recall_prompt_terms, recall_overlap, recall_related, recall_idf: the first-prompt rule.
+-- recall_prompt_terms, recall_overlap, recall_overlap_terms, recall_related, recall_idf: the
+-- first-prompt rule.
 select 'prompt_01', recall_prompt_terms('Please help me fix the Analytics script on the shop!') = '["analytics","script","shop"]';
 select 'prompt_02', recall_prompt_terms('¿Cuándo arreglé la migración del banner?') = '["arregle","migracion","banner"]';
 select 'prompt_03', recall_prompt_terms('alpha beta gamma delta', 2) = '["alpha","beta"]';
@@ -15,6 +16,12 @@ select 'overlap_04', recall_overlap(NULL, 'x', 'y') is null;
 select 'overlap_05', recall_overlap('deploy analytics', NULL, NULL) = 0;
 select 'overlap_06', recall_overlap('deploy analytics script', 'deploy-analytics.sh') = 2;
 select 'overlap_07', recall_overlap('deploy analytics script', 'redeploy the analyticsjs') = 0;
+select 'overlap_terms_01', recall_overlap_terms('Fix the consent banner MIGRATION of the shop', 'The migration', 'a shop banner') = '["banner","migration","shop"]';
+select 'overlap_terms_02', recall_overlap_terms('fix the consent banner migration', 'migrations', 'consents') = '[]';
+select 'overlap_terms_03', recall_overlap_terms('migración del banner', 'Migracion') = '["migracion"]' and recall_overlap_terms('migración del banner', NULL, 'BANNER') = '["banner"]';
+select 'overlap_terms_04', recall_overlap_terms(NULL, 'x', 'y') is null;
+select 'overlap_terms_05', (with t(title, summary) as (values ('deploy-analytics.sh', NULL), ('Analytics', 'redeploy the script'), ('', ''), ('SCRIPT deploy', 'analytics')) select count(*) = 4 and total(json_array_length(recall_overlap_terms('deploy the analytics script', title, summary)) = recall_overlap('deploy the analytics script', title, summary)) = 4 from t);
+select 'overlap_terms_06', (select group_concat(value, ' ') from json_each(recall_overlap_terms('deploy the analytics script', 'script; analytics', 'deploy'))) = (select group_concat(value, ' ') from json_each(recall_prompt_terms('deploy the analytics script')) where recall_overlap(value, 'script; analytics', 'deploy') = 1);
 select 'related_01', recall_related('deploy the analytics script', 'analytics', NULL) = 0;
 select 'related_02', recall_related('deploy the analytics script', 'Analytics', 'the script') = 1;
 select 'related_03', recall_related('deploy the analytics script', 'Deploy ANALYTICS') = 1;

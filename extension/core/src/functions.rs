@@ -153,6 +153,16 @@ pub const FUNCTIONS: &[FunctionSpec] = &[
         run: recall_overlap,
     },
     FunctionSpec {
+        name: "recall_overlap_terms",
+        signature: r#"prompt, title [, summary]"#,
+        returns: "TEXT",
+        description: r#"the prompt terms that appear as whole words, in the prompt's order, as a JSON array"#,
+        min_args: 2,
+        max_args: 3,
+        reads_clock: false,
+        run: recall_overlap_terms,
+    },
+    FunctionSpec {
         name: "recall_related",
         signature: r#"prompt, title [, summary]"#,
         returns: "INTEGER",
@@ -476,6 +486,21 @@ fn recall_overlap(args: &Args, _: &Host) -> ArgResult<Output> {
         Some(n) => Output::Integer(n as i64),
         None => Output::Null,
     })
+}
+
+fn recall_overlap_terms(args: &Args, _: &Host) -> ArgResult<Output> {
+    let prompt = args.text(0, "prompt")?;
+    let title = args.text(1, "title")?;
+    let summary = args.text(2, "summary")?;
+    let Some(prompt) = prompt else {
+        return Ok(Output::Null);
+    };
+    let terms = prompt::overlap_terms(
+        &prompt,
+        title.as_deref().unwrap_or(""),
+        summary.as_deref().unwrap_or(""),
+    );
+    Ok(json_array(&terms))
 }
 
 fn recall_related(args: &Args, _: &Host) -> ArgResult<Output> {

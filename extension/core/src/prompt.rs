@@ -1,5 +1,6 @@
 //! The first-prompt rule: distinctive prompt words and their whole-word overlap with an
-//! item (`recall_prompt_terms`, `recall_overlap`, `recall_related`; docs/functions.md).
+//! item (`recall_prompt_terms`, `recall_overlap`, `recall_overlap_terms`, `recall_related`;
+//! docs/functions.md).
 use std::collections::HashSet;
 
 use crate::fold::folded_words;
@@ -40,12 +41,19 @@ pub fn prompt_terms(prompt: &str, max_terms: usize) -> Vec<String> {
 
 /// How many of the prompt's terms appear as whole folded words in title or summary.
 pub fn overlap(prompt: &str, title: &str, summary: &str) -> usize {
+    overlap_terms(prompt, title, summary).len()
+}
+
+/// The prompt's terms that appear as whole folded words in title or summary, in the
+/// prompt's order: what `overlap` counts. (The first-prompt rule asks which words each
+/// candidate shares: one call folds its title and summary once for all of them.)
+pub fn overlap_terms(prompt: &str, title: &str, summary: &str) -> Vec<String> {
     let terms = prompt_terms(prompt, DEFAULT_MAX_PROMPT_TERMS);
     if terms.is_empty() {
-        return 0;
+        return terms;
     }
     let words: HashSet<String> = folded_words(title).chain(folded_words(summary)).collect();
-    terms.iter().filter(|t| words.contains(*t)).count()
+    terms.into_iter().filter(|t| words.contains(t)).collect()
 }
 
 pub fn related(prompt: &str, title: &str, summary: &str) -> bool {
@@ -122,6 +130,32 @@ mod tests {
         assert_eq!(overlap(prompt, "migrations of consents", ""), 0);
         assert_eq!(overlap("migración del banner", "Migracion", "banner"), 2);
         assert_eq!(overlap("", "anything", "at all"), 0);
+    }
+
+    #[test]
+    fn overlap_terms_are_what_overlap_counts_in_the_prompts_order() {
+        let prompt = "Banner consent: fix the consent-banner MIGRATION of the shop";
+        assert_eq!(
+            overlap_terms(prompt, "The migration", "a shop banner"),
+            ["banner", "migration", "shop"]
+        );
+        assert_eq!(overlap_terms(prompt, "migrations", "consents"), [""; 0]);
+        assert_eq!(overlap_terms("", "banner", "shop"), [""; 0]);
+        // Counted one by one, each term gives the same words, whatever the texts.
+        let texts = [
+            ("Consent Banner", ""),
+            ("consent", "the BANNER was moved to the shop"),
+            ("", "migration-banner; shop/consent"),
+            ("Migración del banner", "tienda"),
+        ];
+        for (title, summary) in texts {
+            let one_by_one: Vec<String> = prompt_terms(prompt, DEFAULT_MAX_PROMPT_TERMS)
+                .into_iter()
+                .filter(|t| overlap(t, title, summary) == 1)
+                .collect();
+            assert_eq!(overlap_terms(prompt, title, summary), one_by_one);
+            assert_eq!(overlap(prompt, title, summary), one_by_one.len());
+        }
     }
 
     #[test]
