@@ -130,10 +130,12 @@ spread as materialized (
   where l.sampled and not l.lists and l.trigram
 ),
 -- What is counted: each phrase of the query (`phrase` itself, at its first word's place)
--- and, where the rule weighs words, each word as it is (`phrase`: its word's phrase).
+-- and, where the rule weighs words, each word as it is (`phrase`: its word's phrase). A
+-- word that is another word's phrase, and not its own (`implement`, the phrase of
+-- `implementation`, is `imple`), is two strings: the phrase, at its words' place, and the
+-- word, which weighs for its own phrase.
 strings as (
-  select q, max(is_phrase) as is_phrase, max(is_word) as is_word, min(phrase) as phrase,
-         min(place) as place
+  select q, max(is_phrase) as is_phrase, max(is_word) as is_word, phrase, min(place) as place
   from (select recall_match(word, :tokenizer) as q, 1 as is_phrase, 0 as is_word,
                recall_match(word, :tokenizer) as phrase, place
         from terms
@@ -141,7 +143,7 @@ strings as (
         select '"' || word || '"', 0, 1, recall_match(word, :tokenizer), place
         from terms, rule
         where rule.weighs)
-  group by q
+  group by q, phrase
 ),
 -- How many items hold each phrase of the query, and each word as it is where the rule
 -- weighs words (a query phrase may be a stem; the rule weighs the word): counted in every
@@ -587,7 +589,7 @@ judged as materialized (
   -- Each shared word's count, made with the pool's (the word as it is). Where the rule
   -- does not weigh words, none was made.
   cross join rule as r
-  left join counts as w on r.weighs and w.q = '"' || s.word || '"'
+  left join counts as w on r.weighs and w.is_word and w.q = '"' || s.word || '"'
   cross join library as l
   group by s.id
 ),

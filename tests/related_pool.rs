@@ -800,3 +800,61 @@ fn a_pool_larger_than_it_takes_is_bm25s_first_8() {
     // (Each case offers more than 200 items, in the project too.)
     assert!(pools.iter().all(|&n| n > 200), "{pools:?}");
 }
+
+#[test]
+fn a_word_that_is_another_words_phrase_weighs_for_its_own() {
+    // Under trigram the phrase of `implementation` is `implement`, whose own phrase is
+    // `imple` (and `documentation`'s is `document`, `document`'s `docu`). 1,500 items:
+    // `implementation gamma` in 3 of them, `gamma` alone in 17 more, `implemented` in
+    // 600; `documentation theta` in 3, `theta` in 17, `documented` in 600. With N =
+    // 1,500: implementation 0.85 (3 items), gamma 0.59 (20), implement 0.12 (603). The
+    // phrase `implement` weighs implementation's 0.85, `imple` implement's 0.12: gamma
+    // and imple are light, `implement` heavy, and the 3 items sharing implementation and
+    // gamma (1.44 together, in 3 items together) are kept, whatever the words' order.
+    let lines: Vec<String> = (0..ITEMS)
+        .map(|i| {
+            let words = match i {
+                0..=2 => "implementation gamma".to_string(),
+                3..=19 => "gamma".into(),
+                20..=619 => "implemented".into(),
+                620..=622 => "documentation theta".into(),
+                623..=639 => "theta".into(),
+                640..=1239 => "documented".into(),
+                _ => format!("note n{i}q"),
+            };
+            titled(&words)
+                .summary(&format!("f{}z", i % 11))
+                .at(&chrono_day(i % 300))
+                .line()
+        })
+        .collect();
+    let lib = TempLib::with_items(None, &lines);
+    let conn = lib.conn();
+    let pairs = [
+        (["implementation", "gamma", "implement"], [1, 2, 3]),
+        (["documentation", "theta", "document"], [621, 622, 623]),
+    ];
+    for (words, ids) in pairs {
+        let counts: Vec<i64> = words.iter().map(|w| count(&conn, &[w])).collect();
+        assert_eq!(counts, [3, 20, 603], "{words:?}: the fixture's counts");
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        for order in orders {
+            let prompt = order.map(|k| words[k]).join(" ");
+            let mut shown: Vec<i64> = lib.json(&["related", &prompt, "--now", NOW])["results"]
+                .as_array()
+                .expect("results")
+                .iter()
+                .map(|r| r["id"].as_i64().expect("id"))
+                .collect();
+            shown.sort();
+            assert_eq!(shown, ids, "{prompt}");
+            // Each shared word with the items FTS5 finds it in.
+            let want: Vec<(String, i64)> = [(words[1], counts[1]), (words[0], counts[0])]
+                .map(|(w, c)| (w.to_string(), c))
+                .to_vec();
+            let mut want = want;
+            want.sort();
+            assert_eq!(shared_counts(&lib, &prompt, &[]), want, "{prompt}");
+        }
+    }
+}
