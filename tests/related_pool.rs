@@ -837,7 +837,14 @@ fn a_word_that_is_another_words_phrase_weighs_for_its_own() {
     for (words, ids) in pairs {
         let counts: Vec<i64> = words.iter().map(|w| count(&conn, &[w])).collect();
         assert_eq!(counts, [3, 20, 603], "{words:?}: the fixture's counts");
-        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+        let orders = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
         for order in orders {
             let prompt = order.map(|k| words[k]).join(" ");
             let mut shown: Vec<i64> = lib.json(&["related", &prompt, "--now", NOW])["results"]

@@ -37,8 +37,9 @@ pub(crate) type Ctx = *mut Fts5Context;
 pub(crate) type XToken =
     unsafe extern "C" fn(*mut c_void, c_int, *const c_char, c_int, c_int, c_int) -> c_int;
 
-/// The head of `Fts5ExtensionApi` (`fts5.h`) up to `xGetAuxdata`: every version of the
-/// structure starts with these entries, in this order.
+/// The head of `Fts5ExtensionApi` (`fts5.h`) up to `xPhraseNextColumn`: every version of
+/// the structure starts with the entries up to `xPhraseNext`, in this order; version 2
+/// (SQLite 3.11) added the two after it, to be read only where `i_version` says so.
 #[repr(C)]
 pub struct Fts5ExtensionApi {
     pub i_version: c_int,
@@ -63,6 +64,21 @@ pub struct Fts5ExtensionApi {
         unsafe extern "C" fn(Ctx, *mut c_void, Option<unsafe extern "C" fn(*mut c_void)>) -> c_int,
     >,
     pub x_get_auxdata: Option<unsafe extern "C" fn(Ctx, c_int) -> *mut c_void>,
+    pub x_phrase_first: Option<
+        unsafe extern "C" fn(Ctx, c_int, *mut Fts5PhraseIter, *mut c_int, *mut c_int) -> c_int,
+    >,
+    pub x_phrase_next:
+        Option<unsafe extern "C" fn(Ctx, *mut Fts5PhraseIter, *mut c_int, *mut c_int)>,
+    pub x_phrase_first_column:
+        Option<unsafe extern "C" fn(Ctx, c_int, *mut Fts5PhraseIter, *mut c_int) -> c_int>,
+    pub x_phrase_next_column: Option<unsafe extern "C" fn(Ctx, *mut Fts5PhraseIter, *mut c_int)>,
+}
+
+/// FTS5's iterator over a phrase's places in the current row (`fts5.h`).
+#[repr(C)]
+pub struct Fts5PhraseIter {
+    pub a: *const u8,
+    pub b: *const u8,
 }
 
 /// What one query's rows share, kept with the query (FTS5's auxiliary data) so that
