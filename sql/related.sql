@@ -448,7 +448,7 @@ way as materialized (
 -- first 8 (the score as in first8): an item of a better bm25 than one of those 8 was
 -- scored, so each of them is in the pool; or where its 200th item does, so that none is
 -- in the pool. (Of 1,769 first prompts of real sessions whose pool was read from the
--- bounds, 1,655 had their first 8 from the first 50.) Otherwise: up to from_text_items
+-- bounds, the first 50 stood for 1,655.) Otherwise: up to from_text_items
 -- items of the heavy phrases, from their lists, scored from their text (FTS5 would seek
 -- in the positions of every phrase for each item its query finds); else the items FTS5
 -- finds.

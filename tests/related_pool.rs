@@ -746,10 +746,10 @@ fn wide_library() -> TempLib {
 #[test]
 fn a_pool_larger_than_it_takes_is_bm25s_first_8() {
     // Under trigram, the items of the heavy words, listed, scored by the most each can
-    // score first: where more than 200 items can be in the pool, the 200 that can score
-    // the most stand for it when what the next one can score is below the 8th candidate's
-    // score; else every item is scored. Either way the first 8 are bm25()'s among the
-    // heavy words' items (of the project and the global ones, under --project).
+    // score first: the 50 that can score the most stand for the pool when what the next
+    // one can score is below the 8th candidate's score; else the 200 that can score the
+    // most, the same way; else every item is scored. Either way the first 8 are bm25()'s
+    // among the heavy words' items (of the project and the global ones, under --project).
     let lib = wide_library();
     let conn = lib.conn();
     let cases: [(&[&str], &[&str]); 3] = [
@@ -856,12 +856,70 @@ fn a_word_that_is_another_words_phrase_weighs_for_its_own() {
             shown.sort();
             assert_eq!(shown, ids, "{prompt}");
             // Each shared word with the items FTS5 finds it in.
-            let want: Vec<(String, i64)> = [(words[1], counts[1]), (words[0], counts[0])]
+            let mut want: Vec<(String, i64)> = [(words[1], counts[1]), (words[0], counts[0])]
                 .map(|(w, c)| (w.to_string(), c))
                 .to_vec();
-            let mut want = want;
             want.sort();
             assert_eq!(shared_counts(&lib, &prompt, &[]), want, "{prompt}");
+        }
+    }
+}
+
+#[test]
+fn the_pool_is_the_same_whatever_the_items_scored_first() {
+    // The query file run as it is and with the first step of the pool read from the
+    // bounds at 8 items (where it rarely stands, so that the 200 are scored after it) or
+    // at 200 (one step): every candidate of every case the same, and bm25()'s.
+    let lib = wide_library();
+    let conn = lib.conn();
+    sqlite_recall_rusqlite::register(&conn).expect("functions");
+    let tokenizer: String = conn
+        .query_row(
+            "select value from recall_meta where key = 'tokenizer'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("tokenizer");
+    let file = std::fs::read_to_string(crate::common::root().join("sql/related.sql"))
+        .expect("related.sql");
+    let rule = "50 as scored_first";
+    assert_eq!(file.matches(rule).count(), 1, "the rule's first step");
+    let cases: [&[&str]; 3] = [
+        &["amber", "basil", "cedar", "dune", "ember", "fjord", "grove"],
+        &["amber", "basil", "cedar", "dune", "haze"],
+        &["amber", "basil", "cedar", "dune", "haze", "grove"],
+    ];
+    for first in [8, 50, 200] {
+        let sql = file.replace(rule, &format!("{first} as scored_first"));
+        let mut stmt = conn.prepare(&sql).expect("prepare related.sql");
+        for words in cases {
+            let prompt = words.join(" ");
+            let heavy = heavy(&lib, words);
+            for project in [None, Some("vault")] {
+                let bound: [(&str, rusqlite::types::Value); 5] = [
+                    (":prompt", prompt.clone().into()),
+                    (":project", project.map(str::to_string).into()),
+                    (":tokenizer", tokenizer.clone().into()),
+                    (":now", NOW.to_string().into()),
+                    (":candidates", 1.into()),
+                ];
+                for (name, value) in &bound {
+                    let i = stmt.parameter_index(name).expect("parameter").expect(name);
+                    stmt.raw_bind_parameter(i, value).expect("bind");
+                }
+                let mut rows = stmt.raw_query();
+                let mut got: Vec<(f64, i64)> = Vec::new();
+                while let Some(row) = rows.next().expect("row") {
+                    got.push((row.get("score").expect("score"), row.get("id").expect("id")));
+                }
+                got.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let got: Vec<i64> = got.into_iter().map(|c| c.1).collect();
+                assert_eq!(
+                    got,
+                    expected_in(&lib, words, &heavy, project),
+                    "{prompt} in {project:?}, {first} first"
+                );
+            }
         }
     }
 }

@@ -468,12 +468,14 @@ fn recall_prompt_terms(args: &Args, _: &Host) -> ArgResult<Output> {
     })
 }
 
-fn overlap_of(args: &Args) -> ArgResult<Option<usize>> {
+/// The prompt's terms that title or summary hold as whole words (`recall_overlap_terms`,
+/// which `recall_overlap` counts and `recall_related` compares); NULL for a NULL prompt.
+fn overlap_terms_of(args: &Args) -> ArgResult<Option<Vec<String>>> {
     let prompt = args.text(0, "prompt")?;
     let title = args.text(1, "title")?;
     let summary = args.text(2, "summary")?;
     Ok(prompt.map(|p| {
-        prompt::overlap(
+        prompt::overlap_terms(
             &p,
             title.as_deref().unwrap_or(""),
             summary.as_deref().unwrap_or(""),
@@ -482,30 +484,22 @@ fn overlap_of(args: &Args) -> ArgResult<Option<usize>> {
 }
 
 fn recall_overlap(args: &Args, _: &Host) -> ArgResult<Output> {
-    Ok(match overlap_of(args)? {
-        Some(n) => Output::Integer(n as i64),
+    Ok(match overlap_terms_of(args)? {
+        Some(terms) => Output::Integer(terms.len() as i64),
         None => Output::Null,
     })
 }
 
 fn recall_overlap_terms(args: &Args, _: &Host) -> ArgResult<Output> {
-    let prompt = args.text(0, "prompt")?;
-    let title = args.text(1, "title")?;
-    let summary = args.text(2, "summary")?;
-    let Some(prompt) = prompt else {
-        return Ok(Output::Null);
-    };
-    let terms = prompt::overlap_terms(
-        &prompt,
-        title.as_deref().unwrap_or(""),
-        summary.as_deref().unwrap_or(""),
-    );
-    Ok(json_array(&terms))
+    Ok(match overlap_terms_of(args)? {
+        Some(terms) => json_array(&terms),
+        None => Output::Null,
+    })
 }
 
 fn recall_related(args: &Args, _: &Host) -> ArgResult<Output> {
-    Ok(match overlap_of(args)? {
-        Some(n) => Output::Integer(i64::from(n >= prompt::RELATED_MIN_OVERLAP)),
+    Ok(match overlap_terms_of(args)? {
+        Some(terms) => Output::Integer(i64::from(terms.len() >= prompt::RELATED_MIN_OVERLAP)),
         None => Output::Null,
     })
 }

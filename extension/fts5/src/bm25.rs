@@ -39,7 +39,9 @@ pub(crate) type XToken =
 
 /// The head of `Fts5ExtensionApi` (`fts5.h`) up to `xPhraseNextColumn`: every version of
 /// the structure starts with the entries up to `xPhraseNext`, in this order; version 2
-/// (SQLite 3.11) added the two after it, to be read only where `i_version` says so.
+/// (SQLite 3.11) added the two after it, read only where `i_version` says so. (Every
+/// SQLite the functions register with, 3.20 and later, which pass FTS5's API by pointer,
+/// has version 2 or later: the structure is all there.)
 #[repr(C)]
 pub struct Fts5ExtensionApi {
     pub i_version: c_int,

@@ -370,6 +370,9 @@ fn row_score(
     unsafe {
         let q = query(api, ctx, phrases_text)?;
         q.freqs.iter_mut().for_each(|f| *f = 0.0);
+        // The positions of the columns read, and which were left unread.
+        let mut positions = 0usize;
+        let mut unread = Vec::new();
         for column in 0..q.columns {
             let weight = usize::try_from(column)
                 .ok()
@@ -378,19 +381,13 @@ fn row_score(
                 .unwrap_or(1.0);
             // A column weighing nothing adds nothing: its text is not read.
             if weight == 0.0 {
+                unread.push(column);
                 continue;
             }
-            let (mut text, mut len): (*const c_char, c_int) = (std::ptr::null(), 0);
-            let rc = column_text(ctx, column, &mut text, &mut len);
-            if rc != SQLITE_OK {
-                return Err(failed("xColumnText", rc));
-            }
-            let bytes: &[u8] = match usize::try_from(len) {
-                Ok(n) if n > 0 && !text.is_null() => std::slice::from_raw_parts(text.cast(), n),
-                _ => &[],
-            };
+            let bytes = text_of(column_text, ctx, column)?;
             let mut tokens = std::mem::take(&mut q.text);
             let outcome = tokenize(api, ctx, bytes, &mut tokens);
+            positions += tokens.len();
             if outcome.is_ok() {
                 q.counts.iter_mut().for_each(|c| *c = 0);
                 q.firsts.count(&q.phrases, &tokens, &mut q.counts);
@@ -409,8 +406,48 @@ fn row_score(
         if rc != SQLITE_OK {
             return Err(failed("xColumnSize", rc));
         }
-        Ok(bm25::score(&q.idfs, &q.freqs, f64::from(size), q.avgdl))
+        let mut size = f64::from(size);
+        // Some versions of FTS5 (SQLite 3.40's; not 3.51's or 3.54's) give a row found by
+        // its rowid alone, with no MATCH (the pool's `join items_fts as f on f.rowid =
+        // …`), a size of 0, its sizes unread: the row's size is then counted here as FTS5
+        // counts it, the positions of every column.
+        if size == 0.0 && positions > 0 {
+            for column in unread {
+                let bytes = text_of(column_text, ctx, column)?;
+                let mut tokens = std::mem::take(&mut q.text);
+                let outcome = tokenize(api, ctx, bytes, &mut tokens);
+                positions += tokens.len();
+                q.text = tokens;
+                outcome?;
+            }
+            size = positions as f64;
+        }
+        Ok(bm25::score(&q.idfs, &q.freqs, size, q.avgdl))
     }
+}
+
+type ColumnText = unsafe extern "C" fn(Ctx, c_int, *mut *const c_char, *mut c_int) -> c_int;
+
+/// The text of `column` in the current row.
+///
+/// # Safety
+/// FTS5's callback and context of the current call; the text lives until the row changes.
+unsafe fn text_of<'r>(
+    column_text: ColumnText,
+    ctx: Ctx,
+    column: c_int,
+) -> Result<&'r [u8], String> {
+    let (mut text, mut len): (*const c_char, c_int) = (std::ptr::null(), 0);
+    // SAFETY: as the function says.
+    let rc = unsafe { column_text(ctx, column, &mut text, &mut len) };
+    if rc != SQLITE_OK {
+        return Err(failed("xColumnText", rc));
+    }
+    Ok(match usize::try_from(len) {
+        // SAFETY: FTS5 gives `len` readable bytes at `text`, until the row changes.
+        Ok(n) if n > 0 && !text.is_null() => unsafe { std::slice::from_raw_parts(text.cast(), n) },
+        _ => &[],
+    })
 }
 
 struct Bm25Text;
