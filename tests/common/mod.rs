@@ -226,12 +226,46 @@ impl SqlHost for Python {
     }
 
     fn run(&self, statements: &[String]) -> Run {
+        run_python(Path::new(SYSTEM_PYTHON), "sqlite3", statements)
+    }
+}
+
+/// pysqlite3-binary 0.5.3 in a virtual environment (tests/hosts/pysqlite3_venv.sh): the
+/// sqlite3 module against SQLite 3.46.0.
+pub struct Pysqlite3;
+
+impl SqlHost for Pysqlite3 {
+    fn name(&self) -> String {
+        "pysqlite3-binary 0.5.3 (SQLite 3.46.0)".to_string()
+    }
+
+    fn run(&self, statements: &[String]) -> Run {
+        static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+        let python = PYTHON.get_or_init(|| {
+            let out = Command::new(root().join("tests/hosts/pysqlite3_venv.sh"))
+                .output()
+                .expect("tests/hosts/pysqlite3_venv.sh");
+            assert!(
+                out.status.success(),
+                "pysqlite3_venv.sh failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+        });
+        run_python(python, "pysqlite3", statements)
+    }
+}
+
+/// The statements run by tests/hosts/run_statements.py in `python`, with `module`.
+fn run_python(python: &Path, module: &str, statements: &[String]) -> Run {
+    {
         let request = serde_json::json!({
             "extension": extension_path(),
+            "module": module,
             "statements": statements,
         });
         let out = pipe(
-            Command::new(SYSTEM_PYTHON).arg(root().join("tests/hosts/run_statements.py")),
+            Command::new(python).arg(root().join("tests/hosts/run_statements.py")),
             &request.to_string(),
         );
         assert!(
@@ -348,6 +382,7 @@ pub fn all_hosts() -> Vec<Box<dyn SqlHost>> {
     vec![
         Box::new(Shell),
         Box::new(Python),
+        Box::new(Pysqlite3),
         Box::new(Rusqlite::LoadExtension),
         Box::new(Rusqlite::Register),
     ]

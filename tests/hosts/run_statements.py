@@ -1,4 +1,5 @@
-"""Runs SQL statements in /usr/bin/python3's sqlite3 module with the extension loaded.
+"""Runs SQL statements in /usr/bin/python3's sqlite3 module with the extension loaded
+(or in pysqlite3's, where the request has "module": "pysqlite3").
 
 Reads {"extension": path, "statements": [sql, ...]} as JSON on stdin, runs the
 statements in order on one in-memory connection, and prints
@@ -8,7 +9,6 @@ request has "keep_going": true; then every statement runs and "errors" lists eac
 statement's error (or null).
 """
 import json
-import sqlite3
 import sys
 
 
@@ -22,6 +22,10 @@ def text(value):
 
 def main():
     request = json.load(sys.stdin)
+    if request.get("module") == "pysqlite3":
+        import pysqlite3.dbapi2 as sqlite3
+    else:
+        import sqlite3
     conn = sqlite3.connect(":memory:")
     conn.enable_load_extension(True)
     conn.load_extension(request["extension"])

@@ -335,7 +335,12 @@ unsafe fn query<'q>(
             let mut phrases = Vec::with_capacity(given.len());
             for (phrase, _) in &given {
                 let mut t = Tokens::default();
-                tokenize(api, ctx, phrase.as_bytes(), &mut t)?;
+                // (With a NUL after it, as SQLite's own texts have: the trigram tokenizer
+                // of SQLite 3.45 and 3.46 reads past the length it is given, to a NUL.)
+                let mut text = Vec::with_capacity(phrase.len() + 1);
+                text.extend_from_slice(phrase.as_bytes());
+                text.push(0);
+                tokenize(api, ctx, &text[..phrase.len()], &mut t)?;
                 phrases.push(t);
             }
             Ok(Query {
