@@ -448,10 +448,10 @@ way as materialized (
 -- first 8 (the score as in first8): an item of a better bm25 than one of those 8 was
 -- scored, so each of them is in the pool; or where its 200th item does, so that none is
 -- in the pool. (Of 1,769 first prompts of real sessions whose pool was read from the
--- bounds, the first 50 stood for 1,655.) Otherwise: up to from_text_items
--- items of the heavy phrases, from their lists, scored from their text (FTS5 would seek
--- in the positions of every phrase for each item its query finds); else the items FTS5
--- finds.
+-- bounds, the first 50 stood for 1,655.) Otherwise, where the heavy phrases' listed items
+-- are fewer than from_text_items, every one of them, scored from their text the same way
+-- (FTS5 would seek in the positions of every phrase for each item its query finds); else
+-- the items FTS5 finds.
 --
 -- Made in one row, from one reference to `way` (SQLite expands a CTE anew for each
 -- reference, with all it reads, and this one reads the most: each reference, a tenth of
@@ -513,21 +513,17 @@ pooled as materialized (
                cross join items as i on i.id = s.id))) as rows
     -- (Each step in turn, until one stands: a subquery with a limit is not merged into
     -- the query of its rows, which would make each step's rows twice.)
+    -- The last, every item where there are fewer than from_text_items: no bound is
+    -- left, and they stand.
     from (select p.scored_first as k
           union all
-          select p.pool_size where json_array_length(p.bounded) > p.scored_first) as st
-    limit 2)
+          select p.pool_size where json_array_length(p.bounded) > p.scored_first
+          union all
+          select json_array_length(p.bounded)
+          where json_array_length(p.bounded) > p.pool_size
+            and json_array_length(p.bounded) < p.from_text_items) as st
+    limit 3)
    where rows is not null limit 1),
-  case when json_array_length(p.bounded) < p.from_text_items then
-    (select json_group_array(json_array(id, printf('%!.17g', bm25)))
-     from (select f.rowid as id,
-                  recall_bm25_text(items_fts, p.phrases, p.w_title, p.w_summary,
-                                   p.w_questions, p.w_atoms, p.w_project, 0.0) as bm25
-           from items_fts as f
-           where f.rowid in (select value ->> 0 from json_each(p.bounded))
-           order by bm25
-           limit (select pool_size from rule)))
-  end,
   (select json_group_array(json_array(id, printf('%!.17g', bm25)))
    from (select f.rowid as id,
                 case when p.from_text
