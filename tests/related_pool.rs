@@ -743,6 +743,24 @@ fn wide_library() -> TempLib {
     TempLib::with_items(None, &lines)
 }
 
+/// Prompts of the wide library, each with its heavy words as worked out by hand.
+const WIDE_CASES: [(&[&str], &[&str]); 3] = [
+    // amber to dune are light (0.95 together): ember, fjord and grove are heavy, some 450
+    // items, which hold from one to five of the words.
+    (
+        &["amber", "basil", "cedar", "dune", "ember", "fjord", "grove"],
+        &["ember", "fjord", "grove"],
+    ),
+    // haze is heavy, alone: its 222 items hold no other word, and each can score what the
+    // others can: every one is scored.
+    (&["amber", "basil", "cedar", "dune", "haze"], &["haze"]),
+    // Both kinds of items.
+    (
+        &["amber", "basil", "cedar", "dune", "haze", "grove"],
+        &["haze", "grove"],
+    ),
+];
+
 #[test]
 fn a_pool_larger_than_it_takes_is_bm25s_first_8() {
     // Under trigram, the items of the heavy words, listed, scored by the most each can
@@ -752,24 +770,8 @@ fn a_pool_larger_than_it_takes_is_bm25s_first_8() {
     // among the heavy words' items (of the project and the global ones, under --project).
     let lib = wide_library();
     let conn = lib.conn();
-    let cases: [(&[&str], &[&str]); 3] = [
-        // amber to dune are light (0.95 together): ember, fjord and grove are heavy, some
-        // 450 items, which hold from one to five of the words.
-        (
-            &["amber", "basil", "cedar", "dune", "ember", "fjord", "grove"],
-            &["ember", "fjord", "grove"],
-        ),
-        // haze is heavy, alone: its 222 items hold no other word, and each can score what
-        // the others can: every one is scored.
-        (&["amber", "basil", "cedar", "dune", "haze"], &["haze"]),
-        // Both kinds of items.
-        (
-            &["amber", "basil", "cedar", "dune", "haze", "grove"],
-            &["haze", "grove"],
-        ),
-    ];
     let mut pools = Vec::new();
-    for (words, by_hand) in cases {
+    for (words, by_hand) in WIDE_CASES {
         let heavy = heavy(&lib, words);
         assert_eq!(heavy, by_hand, "{words:?}: the heavy words");
         let prompt = words.join(" ");
@@ -884,34 +886,22 @@ fn the_pool_is_the_same_whatever_the_items_scored_first() {
         .expect("related.sql");
     let rule = "50 as scored_first";
     assert_eq!(file.matches(rule).count(), 1, "the rule's first step");
-    let cases: [&[&str]; 3] = [
-        &["amber", "basil", "cedar", "dune", "ember", "fjord", "grove"],
-        &["amber", "basil", "cedar", "dune", "haze"],
-        &["amber", "basil", "cedar", "dune", "haze", "grove"],
-    ];
     for first in [8, 50, 200] {
         let sql = file.replace(rule, &format!("{first} as scored_first"));
         let mut stmt = conn.prepare(&sql).expect("prepare related.sql");
-        for words in cases {
+        for (words, _) in WIDE_CASES {
             let prompt = words.join(" ");
             let heavy = heavy(&lib, words);
             for project in [None, Some("vault")] {
-                let bound: [(&str, rusqlite::types::Value); 5] = [
-                    (":prompt", prompt.clone().into()),
-                    (":project", project.map(str::to_string).into()),
-                    (":tokenizer", tokenizer.clone().into()),
-                    (":now", NOW.to_string().into()),
-                    (":candidates", 1.into()),
-                ];
-                for (name, value) in &bound {
-                    let i = stmt.parameter_index(name).expect("parameter").expect(name);
-                    stmt.raw_bind_parameter(i, value).expect("bind");
-                }
-                let mut rows = stmt.raw_query();
-                let mut got: Vec<(f64, i64)> = Vec::new();
-                while let Some(row) = rows.next().expect("row") {
-                    got.push((row.get("score").expect("score"), row.get("id").expect("id")));
-                }
+                let params = rusqlite::named_params! {
+                    ":prompt": prompt, ":project": project, ":tokenizer": tokenizer,
+                    ":now": NOW, ":candidates": 1,
+                };
+                let mut got: Vec<(f64, i64)> = stmt
+                    .query_map(params, |r| Ok((r.get("score")?, r.get("id")?)))
+                    .expect("related.sql")
+                    .map(|r| r.expect("row"))
+                    .collect();
                 got.sort_by(|a, b| b.0.total_cmp(&a.0));
                 let got: Vec<i64> = got.into_iter().map(|c| c.1).collect();
                 assert_eq!(
