@@ -147,7 +147,9 @@ unsafe extern "C" fn collect(
 /// Tokenizes `text` with the table's tokenizer into `into` (cleared first).
 ///
 /// # Safety
-/// FTS5's API and context of the current call.
+/// FTS5's API and context of the current call; a NUL right after `text`, as SQLite's own
+/// texts have (the trigram tokenizer of SQLite 3.45 and 3.46 reads past the length it is
+/// given, to a NUL).
 unsafe fn tokenize(
     api: &Fts5ExtensionApi,
     ctx: Ctx,
@@ -335,8 +337,7 @@ unsafe fn query<'q>(
             let mut phrases = Vec::with_capacity(given.len());
             for (phrase, _) in &given {
                 let mut t = Tokens::default();
-                // (With a NUL after it, as SQLite's own texts have: the trigram tokenizer
-                // of SQLite 3.45 and 3.46 reads past the length it is given, to a NUL.)
+                // (With a NUL after it: see `tokenize`.)
                 let mut text = Vec::with_capacity(phrase.len() + 1);
                 text.extend_from_slice(phrase.as_bytes());
                 text.push(0);
