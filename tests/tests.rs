@@ -7,6 +7,7 @@ mod access_context;
 mod access_writes;
 mod add;
 mod atom_keys;
+mod bm25_text;
 mod capture_claude_shapes;
 mod capture_codex;
 mod capture_command;

@@ -11,13 +11,18 @@
 //! adds them; the row's size and the table's totals are FTS5's own; the score is
 //! [`recall_core::bm25::score`]. So the score is `bm25()`'s to the bit wherever the
 //! tokenizer gives a phrase the tokens it gives it in a query (`trigram`, `unicode61`,
-//! `porter`, `ascii`).
+//! `porter`, `ascii`). Under a trigram tokenizer the text is not tokenized: the phrase is
+//! found in the text folded as the tokenizer folds each character, which is where its
+//! trigrams are ([`crate::trigram_text`]).
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 use recall_core::bm25;
 
 use crate::bm25::{
     entry, failed, kept, totals, Aux, Ctx, Defined, Fts5ExtensionApi, Kept, SQLITE_OK,
+};
+use crate::trigram_text::{
+    is_trigram, three, with_learned, Folded, Folds, Key, Probe, Trigram, FINGERPRINT,
 };
 
 /// The name SQL calls it by.
@@ -120,8 +125,33 @@ impl Tokens {
     }
 }
 
-/// FTS5's token callback: adds the token to the `Tokens` behind `ctx`.
-unsafe extern "C" fn collect(
+/// The bytes of a token FTS5 hands a callback.
+///
+/// # Safety
+/// `token` holds `n` readable bytes for the call, or is null.
+unsafe fn token_bytes<'t>(token: *const c_char, n: c_int) -> &'t [u8] {
+    match usize::try_from(n) {
+        // SAFETY: FTS5 passes `n` readable bytes at `token` for this call.
+        Ok(n) if n > 0 && !token.is_null() => unsafe {
+            std::slice::from_raw_parts(token.cast::<u8>(), n)
+        },
+        _ => &[],
+    }
+}
+
+/// What a text's tokens are gathered into, one token at a time.
+trait Gather {
+    fn add(&mut self, token: &[u8], colocated: bool);
+}
+
+impl Gather for Tokens {
+    fn add(&mut self, token: &[u8], colocated: bool) {
+        self.push(token, colocated);
+    }
+}
+
+/// FTS5's token callback: adds the token to the `T` behind `ctx`.
+unsafe extern "C" fn collect<T: Gather>(
     ctx: *mut c_void,
     flags: c_int,
     token: *const c_char,
@@ -129,18 +159,15 @@ unsafe extern "C" fn collect(
     _start: c_int,
     _end: c_int,
 ) -> c_int {
-    // SAFETY: `ctx` is the `Tokens` handed to xTokenize by `tokenize`, alive during it.
-    let Some(tokens) = (unsafe { ctx.cast::<Tokens>().as_mut() }) else {
+    // SAFETY: `ctx` is the `T` handed to xTokenize with this callback, alive during it.
+    let Some(into) = (unsafe { ctx.cast::<T>().as_mut() }) else {
         return SQLITE_OK;
     };
-    let bytes: &[u8] = match usize::try_from(n) {
-        // SAFETY: FTS5 passes `n` readable bytes at `token` for this call.
-        Ok(n) if n > 0 && !token.is_null() => unsafe {
-            std::slice::from_raw_parts(token.cast::<u8>(), n)
-        },
-        _ => &[],
-    };
-    tokens.push(bytes, flags & FTS5_TOKEN_COLOCATED != 0);
+    // SAFETY: FTS5's token and its length, for this call.
+    into.add(
+        unsafe { token_bytes(token, n) },
+        flags & FTS5_TOKEN_COLOCATED != 0,
+    );
     SQLITE_OK
 }
 
@@ -172,7 +199,7 @@ unsafe fn tokenize(
             text.as_ptr().cast(),
             len,
             (into as *mut Tokens).cast(),
-            Some(collect),
+            Some(collect::<Tokens>),
         )
     };
     if rc != SQLITE_OK {
@@ -294,12 +321,16 @@ impl Firsts {
     }
 }
 
-/// What one query's rows share: the phrases' tokens and idfs, the table's average size,
+/// What one query's rows share: the phrases and their idfs, the table's average size,
 /// and buffers each row reuses.
 struct Query {
     key: Vec<u8>,
-    phrases: Vec<Tokens>,
-    firsts: Firsts,
+    /// Each phrase's text, as given.
+    texts: Vec<String>,
+    /// The phrases' tokens, made the first time a row's text is tokenized.
+    tokenized: Option<Tokenized>,
+    /// Under a trigram tokenizer, the phrases folded (see [`crate::trigram_text`]).
+    folding: Option<Folding>,
     idfs: Vec<Option<f64>>,
     avgdl: f64,
     freqs: Vec<f64>,
@@ -309,10 +340,113 @@ struct Query {
     text: Tokens,
 }
 
+/// The phrases as the tokenizer gives them, to find in a text it tokenized.
+struct Tokenized {
+    phrases: Vec<Tokens>,
+    firsts: Firsts,
+}
+
+/// The phrases folded as the table's trigram tokenizer folds them, which tokenizer that
+/// is (its folds are kept for all rows, see [`crate::trigram_text::with_learned`]), and
+/// buffers.
+struct Folding {
+    key: Key,
+    phrases: Vec<Folded>,
+    unknown: Vec<char>,
+    /// Each column read, folded.
+    folded: Vec<Vec<u8>>,
+}
+
 impl Kept for Query {
     fn key(&self) -> &[u8] {
         &self.key
     }
+}
+
+/// The tokens of a short text the table's tokenizer gives, for [`crate::trigram_text`].
+#[derive(Default)]
+struct Probed {
+    tokens: Vec<Trigram>,
+    /// A token colocated, or not three characters: not a trigram tokenizer's.
+    odd: bool,
+}
+
+impl Gather for Probed {
+    fn add(&mut self, token: &[u8], colocated: bool) {
+        match std::str::from_utf8(token).ok().and_then(three) {
+            Some(t) if !colocated => self.tokens.push(t),
+            _ => self.odd = true,
+        }
+    }
+}
+
+/// The tokens the table's tokenizer gives `text` (no NUL in it), or `None`.
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn probe(api: &Fts5ExtensionApi, ctx: Ctx, text: &str) -> Option<Vec<Trigram>> {
+    let x_tokenize = api.x_tokenize?;
+    // (With a NUL after it: see `tokenize`.)
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    bytes.extend_from_slice(text.as_bytes());
+    bytes.push(0);
+    let len = c_int::try_from(text.len()).ok()?;
+    let mut probed = Probed::default();
+    // SAFETY: the text and the collector live through the call.
+    let rc = unsafe {
+        x_tokenize(
+            ctx,
+            bytes.as_ptr().cast(),
+            len,
+            (&mut probed as *mut Probed).cast(),
+            Some(collect::<Probed>),
+        )
+    };
+    (rc == SQLITE_OK && !probed.odd).then_some(probed.tokens)
+}
+
+/// The phrases folded, where the table's tokenizer is a trigram tokenizer and folds each
+/// of their characters one way (every ASCII character's fold learned first).
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn folding(api: &Fts5ExtensionApi, ctx: Ctx, texts: &[String]) -> Option<Folding> {
+    if texts.iter().any(|t| t.contains('\0')) {
+        return None;
+    }
+    // SAFETY: FTS5's API and context of this call.
+    let mut probe = |text: &str| unsafe { probe(api, ctx, text) };
+    // (A tokenizer of words gives tokens that are not three characters: `None`.)
+    let key = Key {
+        api: std::ptr::from_ref(api) as usize,
+        fingerprint: probe(FINGERPRINT)?,
+    };
+    let first = |probe: &mut Probe| {
+        let mut folds = Folds::default();
+        (is_trigram(probe) && folds.learn_ascii(probe)).then_some(folds)
+    };
+    let phrases = with_learned(&key, &mut probe, first, |folds, probe| {
+        let (mut folded, mut unknown) = (Vec::new(), Vec::new());
+        for text in texts {
+            folds.fold_into(text, &mut folded, &mut unknown);
+        }
+        if !folds.learn(&unknown, probe) {
+            return None;
+        }
+        unknown.clear();
+        let mut phrases = Vec::with_capacity(texts.len());
+        for text in texts {
+            let chars = folds.fold_into(text, &mut folded, &mut unknown);
+            phrases.push(Folded::new(&folded, chars));
+        }
+        unknown.is_empty().then_some(phrases)
+    })?;
+    Some(Folding {
+        key,
+        phrases,
+        unknown: Vec::new(),
+        folded: Vec::new(),
+    })
 }
 
 /// The query's shared values for `phrases` (its text as given).
@@ -334,24 +468,16 @@ unsafe fn query<'q>(
                 .map_err(|_| "phrases is not UTF-8".to_string())?;
             let given = bm25::parse_phrases(text)?;
             let (rows, avgdl) = totals(api, ctx)?;
-            let mut phrases = Vec::with_capacity(given.len());
-            for (phrase, _) in &given {
-                let mut t = Tokens::default();
-                // (With a NUL after it: see `tokenize`.)
-                let mut text = Vec::with_capacity(phrase.len() + 1);
-                text.extend_from_slice(phrase.as_bytes());
-                text.push(0);
-                tokenize(api, ctx, &text[..phrase.len()], &mut t)?;
-                phrases.push(t);
-            }
+            let texts: Vec<String> = given.iter().map(|(p, _)| p.to_string()).collect();
             Ok(Query {
                 key: phrases_text.to_vec(),
                 idfs: given
                     .iter()
                     .map(|(_, h)| h.map(|h| bm25::idf(h, rows)))
                     .collect(),
-                firsts: Firsts::new(&phrases),
-                phrases,
+                tokenized: None,
+                folding: folding(api, ctx, &texts),
+                texts,
                 avgdl,
                 freqs: vec![0.0; given.len()],
                 counts: vec![0; given.len()],
@@ -360,6 +486,95 @@ unsafe fn query<'q>(
             })
         })
     }
+}
+
+impl Query {
+    /// The phrases' tokens, made the first time they are needed.
+    ///
+    /// # Safety
+    /// FTS5's API and context of the current call.
+    unsafe fn tokenized(&mut self, api: &Fts5ExtensionApi, ctx: Ctx) -> Result<(), String> {
+        if self.tokenized.is_some() {
+            return Ok(());
+        }
+        let mut phrases = Vec::with_capacity(self.texts.len());
+        for phrase in &self.texts {
+            let mut t = Tokens::default();
+            // (With a NUL after it: see `tokenize`.)
+            let mut text = Vec::with_capacity(phrase.len() + 1);
+            text.extend_from_slice(phrase.as_bytes());
+            text.push(0);
+            // SAFETY: FTS5's API and context of this call.
+            unsafe { tokenize(api, ctx, &text[..phrase.len()], &mut t) }?;
+            phrases.push(t);
+        }
+        self.tokenized = Some(Tokenized {
+            firsts: Firsts::new(&phrases),
+            phrases,
+        });
+        Ok(())
+    }
+}
+
+/// Adds each place of each phrase in `texts` (each with its column's weight) to
+/// `freqs`, from the texts folded, and gives the positions they hold; `None` where a
+/// text is not one the folding reads (a NUL in it, bytes that are not UTF-8, a character
+/// the tokenizer treats other than a trigram tokenizer would), `freqs` untouched.
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn folded_row(
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+    f: &mut Folding,
+    texts: &[(f64, &[u8])],
+    freqs: &mut [f64],
+) -> Option<usize> {
+    let mut valid = Vec::with_capacity(texts.len());
+    for &(_, bytes) in texts {
+        if memchr::memchr(0, bytes).is_some() {
+            return None;
+        }
+        valid.push(std::str::from_utf8(bytes).ok()?);
+    }
+    // SAFETY: FTS5's API and context of this call.
+    let mut probe = |text: &str| unsafe { probe(api, ctx, text) };
+    let (unknown, folded) = (&mut f.unknown, &mut f.folded);
+    let positions = with_learned(
+        &f.key,
+        &mut probe,
+        |_| None,
+        |folds, probe| {
+            folded.resize_with(valid.len(), Vec::new);
+            let mut fold_all = |folds: &Folds, unknown: &mut Vec<char>| -> usize {
+                unknown.clear();
+                let mut positions = 0;
+                for (text, out) in valid.iter().zip(folded.iter_mut()) {
+                    positions += folds.fold_into(text, out, unknown).saturating_sub(2);
+                }
+                positions
+            };
+            let positions = fold_all(folds, unknown);
+            if unknown.is_empty() {
+                return Some(positions);
+            }
+            // Characters first met in this row: learned, and the row folded again.
+            if !folds.learn(unknown, probe) {
+                return None;
+            }
+            let positions = fold_all(folds, unknown);
+            unknown.is_empty().then_some(positions)
+        },
+    )?;
+    for (&(weight, _), text) in texts.iter().zip(&f.folded) {
+        for (phrase, freq) in f.phrases.iter().zip(freqs.iter_mut()) {
+            // One weight for each place, added as FTS5 adds them.
+            for _ in 0..phrase.places(text) {
+                *freq += weight;
+            }
+        }
+    }
+    Some(positions)
 }
 
 /// What the function computes for the current row, or the message of its error.
@@ -376,8 +591,8 @@ fn row_score(
     unsafe {
         let q = query(api, ctx, phrases_text)?;
         q.freqs.iter_mut().for_each(|f| *f = 0.0);
-        // The positions of the columns read, and which were left unread.
-        let mut positions = 0usize;
+        // The texts of the columns read, with their weights; the columns left unread.
+        let mut read = Vec::new();
         let mut unread = Vec::new();
         for column in 0..q.columns {
             let weight = usize::try_from(column)
@@ -390,23 +605,39 @@ fn row_score(
                 unread.push(column);
                 continue;
             }
-            let bytes = text_of(column_text, ctx, column)?;
-            let mut tokens = std::mem::take(&mut q.text);
-            let outcome = tokenize(api, ctx, bytes, &mut tokens);
-            positions += tokens.len();
-            if outcome.is_ok() {
-                q.counts.iter_mut().for_each(|c| *c = 0);
-                q.firsts.count(&q.phrases, &tokens, &mut q.counts);
-                for (&count, freq) in q.counts.iter().zip(q.freqs.iter_mut()) {
-                    // One weight for each place, added as FTS5 adds them.
-                    for _ in 0..count {
-                        *freq += weight;
-                    }
-                }
-            }
-            q.text = tokens;
-            outcome?;
+            read.push((weight, text_of(column_text, ctx, column)?));
         }
+        let folded = match q.folding.as_mut() {
+            Some(f) => folded_row(api, ctx, f, &read, &mut q.freqs),
+            None => None,
+        };
+        let mut positions = match folded {
+            Some(positions) => positions,
+            None => {
+                q.tokenized(api, ctx)?;
+                let mut positions = 0usize;
+                for &(weight, bytes) in &read {
+                    let mut tokens = std::mem::take(&mut q.text);
+                    let outcome = tokenize(api, ctx, bytes, &mut tokens);
+                    positions += tokens.len();
+                    if outcome.is_ok() {
+                        if let Some(t) = &q.tokenized {
+                            q.counts.iter_mut().for_each(|c| *c = 0);
+                            t.firsts.count(&t.phrases, &tokens, &mut q.counts);
+                        }
+                        for (&count, freq) in q.counts.iter().zip(q.freqs.iter_mut()) {
+                            // One weight for each place, added as FTS5 adds them.
+                            for _ in 0..count {
+                                *freq += weight;
+                            }
+                        }
+                    }
+                    q.text = tokens;
+                    outcome?;
+                }
+                positions
+            }
+        };
         let mut size: c_int = 0;
         let rc = column_size(ctx, -1, &mut size);
         if rc != SQLITE_OK {

@@ -9,6 +9,7 @@ pub mod bm25;
 pub mod bm25_text;
 pub mod columns;
 pub mod rows;
+mod trigram_text;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ops::ControlFlow;
