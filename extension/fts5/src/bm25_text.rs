@@ -15,6 +15,7 @@
 //! found in the text folded as the tokenizer folds each character, which is where its
 //! trigrams are ([`crate::trigram_text`]).
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::Arc;
 
 use recall_core::bm25;
 
@@ -351,7 +352,7 @@ struct Tokenized {
 /// buffers.
 struct Folding {
     key: Key,
-    phrases: Vec<Folded>,
+    phrases: Arc<Vec<Folded>>,
     unknown: Vec<char>,
     /// Each column read, folded.
     folded: Vec<Vec<u8>>,
@@ -425,7 +426,14 @@ unsafe fn folding(api: &Fts5ExtensionApi, ctx: Ctx, texts: &[String]) -> Option<
         let mut folds = Folds::default();
         (is_trigram(probe) && folds.learn_ascii(probe)).then_some(folds)
     };
-    let phrases = with_learned(&key, &mut probe, first, |folds, probe| {
+    let joined = texts.join("\0");
+    let phrases = with_learned(&key, &mut probe, first, |learned, probe| {
+        if let Some((of, phrases)) = &learned.phrases {
+            if *of == joined {
+                return Some(Arc::clone(phrases));
+            }
+        }
+        let folds = &mut learned.folds;
         let (mut folded, mut unknown) = (Vec::new(), Vec::new());
         for text in texts {
             folds.fold_into(text, &mut folded, &mut unknown);
@@ -439,7 +447,12 @@ unsafe fn folding(api: &Fts5ExtensionApi, ctx: Ctx, texts: &[String]) -> Option<
             let chars = folds.fold_into(text, &mut folded, &mut unknown);
             phrases.push(Folded::new(&folded, chars));
         }
-        unknown.is_empty().then_some(phrases)
+        if !unknown.is_empty() {
+            return None;
+        }
+        let phrases = Arc::new(phrases);
+        learned.phrases = Some((joined, Arc::clone(&phrases)));
+        Some(phrases)
     })?;
     Some(Folding {
         key,
@@ -544,7 +557,8 @@ unsafe fn folded_row(
         &f.key,
         &mut probe,
         |_| None,
-        |folds, probe| {
+        |learned, probe| {
+            let folds = &mut learned.folds;
             folded.resize_with(valid.len(), Vec::new);
             let mut fold_all = |folds: &Folds, unknown: &mut Vec<char>| -> usize {
                 unknown.clear();

@@ -19,6 +19,8 @@
 //! gives [`FINGERPRINT`] ([`with_learned`]): FTS5 drops a query's own data at each row a
 //! join asks it for by rowid, and the characters of a row are mostly those of the rows
 //! before it.
+use std::sync::Arc;
+
 use memchr::memmem::Finder;
 
 /// What the tokenizer makes of one character.
@@ -266,13 +268,13 @@ fn alone(tokens: &[Trigram]) -> Option<Fold> {
     }
 }
 
-/// Characters of several scripts, in both cases, with accents composed and combining:
-/// the tokens a tokenizer gives them tell its folding apart from that of each other
-/// tokenizer of FTS5 (`trigram` folds case, and with `remove_diacritics` accents;
-/// `case_sensitive 1` neither), so that the folds learned for one are those of the
-/// tokenizer that gives the same tokens (see [`with_learned`]).
-pub(crate) const FINGERPRINT: &str =
-    "aAzZ09 _-.éÉàÀçÇñÑøØßẞİıΣσςДдǅǆÅKＡａ\u{301}\u{308}\u{30a}日本語ᄀ가\u{fffe}😀";
+/// Capitals of two scripts, with an accent composed and one combining: the tokens a
+/// tokenizer gives them tell its folding apart from that of each other tokenizer of FTS5
+/// (`trigram` folds case, and with `remove_diacritics` accents, dropping the combining
+/// ones; `case_sensitive 1` neither), so that the folds learned for one are those of the
+/// tokenizer that gives the same tokens (see [`with_learned`]). Short, as it is
+/// tokenized for each row.
+pub(crate) const FINGERPRINT: &str = "xAÉ\u{301}İΣz";
 
 /// Which folds are learned for: the SQLite (the address of its FTS5 extension API) and
 /// the tokens its tokenizer gives [`FINGERPRINT`].
@@ -288,22 +290,30 @@ const KEPT: usize = 8;
 /// Characters past the BMP kept for one tokenizer before they are learned anew.
 const MOST_CHARS: usize = 1 << 16;
 
+/// What is learned for one tokenizer: its folds, and the phrases of the last query
+/// folded (their texts joined by NULs, which no phrase holds), which the rows of a query
+/// share.
+pub(crate) struct Learned {
+    pub(crate) folds: Folds,
+    pub(crate) phrases: Option<(String, Arc<Vec<Folded>>)>,
+}
+
 thread_local! {
-    /// The folds learned so far for each tokenizer met on this thread: a row's text is
+    /// What is learned so far for each tokenizer met on this thread: a row's text is
     /// scored alone (FTS5 drops a query's own data at each rowid it is asked for), and
     /// its characters are those of the rows before it.
-    static LEARNED: std::cell::RefCell<Vec<(Key, Folds)>> =
+    static LEARNED: std::cell::RefCell<Vec<(Key, Learned)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// `with` given the folds learned for `key` and `probe`; where none are, those `first`
-/// makes (`None`: not a tokenizer folds are learned for). `None` where the folds are in
-/// use on this thread already (a tokenizer that scores rows while it tokenizes).
+/// `with` given what is learned for `key` and `probe`; where nothing is, the folds
+/// `first` makes (`None`: not a tokenizer folds are learned for). `None` where they are
+/// in use on this thread already (a tokenizer that scores rows while it tokenizes).
 pub(crate) fn with_learned<R>(
     key: &Key,
     probe: &mut Probe,
     first: impl FnOnce(&mut Probe) -> Option<Folds>,
-    with: impl FnOnce(&mut Folds, &mut Probe) -> Option<R>,
+    with: impl FnOnce(&mut Learned, &mut Probe) -> Option<R>,
 ) -> Option<R> {
     LEARNED.with(|learned| {
         let mut learned = learned.try_borrow_mut().ok()?;
@@ -314,15 +324,19 @@ pub(crate) fn with_learned<R>(
                 if learned.len() >= KEPT {
                     learned.remove(0);
                 }
-                learned.push((key.clone(), folds));
+                let new = Learned {
+                    folds,
+                    phrases: None,
+                };
+                learned.push((key.clone(), new));
                 learned.len() - 1
             }
         };
-        let folds = &mut learned.get_mut(at)?.1;
-        if folds.astral() > MOST_CHARS {
-            folds.forget_astral();
+        let learned = &mut learned.get_mut(at)?.1;
+        if learned.folds.astral() > MOST_CHARS {
+            learned.folds.forget_astral();
         }
-        with(folds, probe)
+        with(learned, probe)
     })
 }
 
