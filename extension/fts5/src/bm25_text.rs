@@ -353,7 +353,6 @@ struct Tokenized {
 struct Folding {
     key: Key,
     phrases: Arc<Vec<Folded>>,
-    unknown: Vec<char>,
     /// Each column read, folded.
     folded: Vec<Vec<u8>>,
 }
@@ -387,10 +386,7 @@ impl Gather for Probed {
 /// FTS5's API and context of the current call.
 unsafe fn probe(api: &Fts5ExtensionApi, ctx: Ctx, text: &str) -> Option<Vec<Trigram>> {
     let x_tokenize = api.x_tokenize?;
-    // (With a NUL after it: see `tokenize`.)
-    let mut bytes = Vec::with_capacity(text.len() + 1);
-    bytes.extend_from_slice(text.as_bytes());
-    bytes.push(0);
+    let bytes = nul_terminated(text.as_bytes());
     let len = c_int::try_from(text.len()).ok()?;
     let mut probed = Probed::default();
     // SAFETY: the text and the collector live through the call.
@@ -433,23 +429,14 @@ unsafe fn folding(api: &Fts5ExtensionApi, ctx: Ctx, texts: &[String]) -> Option<
                 return Some(Arc::clone(phrases));
             }
         }
-        let folds = &mut learned.folds;
-        let (mut folded, mut unknown) = (Vec::new(), Vec::new());
-        for text in texts {
-            folds.fold_into(text, &mut folded, &mut unknown);
-        }
-        if !folds.learn(&unknown, probe) {
-            return None;
-        }
-        unknown.clear();
-        let mut phrases = Vec::with_capacity(texts.len());
-        for text in texts {
-            let chars = folds.fold_into(text, &mut folded, &mut unknown);
-            phrases.push(Folded::new(&folded, chars));
-        }
-        if !unknown.is_empty() {
-            return None;
-        }
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut folded = Vec::new();
+        let chars = learned.folds.fold_learning(&texts, &mut folded, probe)?;
+        let phrases: Vec<Folded> = folded
+            .iter()
+            .zip(chars)
+            .map(|(bytes, chars)| Folded::new(bytes, chars))
+            .collect();
         let phrases = Arc::new(phrases);
         learned.phrases = Some((joined, Arc::clone(&phrases)));
         Some(phrases)
@@ -457,7 +444,6 @@ unsafe fn folding(api: &Fts5ExtensionApi, ctx: Ctx, texts: &[String]) -> Option<
     Some(Folding {
         key,
         phrases,
-        unknown: Vec::new(),
         folded: Vec::new(),
     })
 }
@@ -501,31 +487,48 @@ unsafe fn query<'q>(
     }
 }
 
-impl Query {
-    /// The phrases' tokens, made the first time they are needed.
-    ///
-    /// # Safety
-    /// FTS5's API and context of the current call.
-    unsafe fn tokenized(&mut self, api: &Fts5ExtensionApi, ctx: Ctx) -> Result<(), String> {
-        if self.tokenized.is_some() {
-            return Ok(());
-        }
-        let mut phrases = Vec::with_capacity(self.texts.len());
-        for phrase in &self.texts {
+/// The phrases' tokens, made in `slot` the first time they are needed.
+///
+/// # Safety
+/// FTS5's API and context of the current call.
+unsafe fn tokenized<'t>(
+    slot: &'t mut Option<Tokenized>,
+    texts: &[String],
+    api: &Fts5ExtensionApi,
+    ctx: Ctx,
+) -> Result<&'t Tokenized, String> {
+    if slot.is_none() {
+        let mut phrases = Vec::with_capacity(texts.len());
+        for phrase in texts {
             let mut t = Tokens::default();
-            // (With a NUL after it: see `tokenize`.)
-            let mut text = Vec::with_capacity(phrase.len() + 1);
-            text.extend_from_slice(phrase.as_bytes());
-            text.push(0);
+            let text = nul_terminated(phrase.as_bytes());
             // SAFETY: FTS5's API and context of this call.
             unsafe { tokenize(api, ctx, &text[..phrase.len()], &mut t) }?;
             phrases.push(t);
         }
-        self.tokenized = Some(Tokenized {
+        *slot = Some(Tokenized {
             firsts: Firsts::new(&phrases),
             phrases,
         });
-        Ok(())
+    }
+    slot.as_ref().ok_or_else(|| "no phrases".to_string())
+}
+
+/// `text` with a NUL after it, as `tokenize` needs.
+fn nul_terminated(text: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    bytes.extend_from_slice(text);
+    bytes.push(0);
+    bytes
+}
+
+/// Adds `weight` to each phrase's frequency once for each of its places in a column,
+/// one at a time, as FTS5 adds them.
+fn add_places(freqs: &mut [f64], places: impl IntoIterator<Item = usize>, weight: f64) {
+    for (count, freq) in places.into_iter().zip(freqs.iter_mut()) {
+        for _ in 0..count {
+            *freq += weight;
+        }
     }
 }
 
@@ -552,42 +555,18 @@ unsafe fn folded_row(
     }
     // SAFETY: FTS5's API and context of this call.
     let mut probe = |text: &str| unsafe { probe(api, ctx, text) };
-    let (unknown, folded) = (&mut f.unknown, &mut f.folded);
-    let positions = with_learned(
+    let folded = &mut f.folded;
+    let chars = with_learned(
         &f.key,
         &mut probe,
         |_| None,
-        |learned, probe| {
-            let folds = &mut learned.folds;
-            folded.resize_with(valid.len(), Vec::new);
-            let mut fold_all = |folds: &Folds, unknown: &mut Vec<char>| -> usize {
-                unknown.clear();
-                let mut positions = 0;
-                for (text, out) in valid.iter().zip(folded.iter_mut()) {
-                    positions += folds.fold_into(text, out, unknown).saturating_sub(2);
-                }
-                positions
-            };
-            let positions = fold_all(folds, unknown);
-            if unknown.is_empty() {
-                return Some(positions);
-            }
-            // Characters first met in this row: learned, and the row folded again.
-            if !folds.learn(unknown, probe) {
-                return None;
-            }
-            let positions = fold_all(folds, unknown);
-            unknown.is_empty().then_some(positions)
-        },
+        |learned, probe| learned.folds.fold_learning(&valid, folded, probe),
     )?;
     for (&(weight, _), text) in texts.iter().zip(&f.folded) {
-        for (phrase, freq) in f.phrases.iter().zip(freqs.iter_mut()) {
-            // One weight for each place, added as FTS5 adds them.
-            for _ in 0..phrase.places(text) {
-                *freq += weight;
-            }
-        }
+        let places = f.phrases.iter().map(|phrase| phrase.places(text));
+        add_places(freqs, places, weight);
     }
+    let positions = chars.iter().map(|c| c.saturating_sub(2)).sum();
     Some(positions)
 }
 
@@ -628,23 +607,16 @@ fn row_score(
         let mut positions = match folded {
             Some(positions) => positions,
             None => {
-                q.tokenized(api, ctx)?;
+                let t = tokenized(&mut q.tokenized, &q.texts, api, ctx)?;
                 let mut positions = 0usize;
                 for &(weight, bytes) in &read {
                     let mut tokens = std::mem::take(&mut q.text);
                     let outcome = tokenize(api, ctx, bytes, &mut tokens);
                     positions += tokens.len();
                     if outcome.is_ok() {
-                        if let Some(t) = &q.tokenized {
-                            q.counts.iter_mut().for_each(|c| *c = 0);
-                            t.firsts.count(&t.phrases, &tokens, &mut q.counts);
-                        }
-                        for (&count, freq) in q.counts.iter().zip(q.freqs.iter_mut()) {
-                            // One weight for each place, added as FTS5 adds them.
-                            for _ in 0..count {
-                                *freq += weight;
-                            }
-                        }
+                        q.counts.iter_mut().for_each(|c| *c = 0);
+                        t.firsts.count(&t.phrases, &tokens, &mut q.counts);
+                        add_places(&mut q.freqs, q.counts.iter().copied(), weight);
                     }
                     q.text = tokens;
                     outcome?;

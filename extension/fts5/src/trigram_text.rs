@@ -167,6 +167,37 @@ impl Folds {
         true
     }
 
+    /// Each of `texts` folded into its buffer of `into`, the characters first met learned
+    /// from `probe` and the texts folded again: how many characters each holds folded.
+    /// `None` where one cannot be learned.
+    pub(crate) fn fold_learning(
+        &mut self,
+        texts: &[&str],
+        into: &mut Vec<Vec<u8>>,
+        probe: &mut Probe,
+    ) -> Option<Vec<usize>> {
+        into.resize_with(texts.len(), Vec::new);
+        let mut unknown = Vec::new();
+        let mut fold_all = |folds: &Folds, unknown: &mut Vec<char>| -> Vec<usize> {
+            unknown.clear();
+            let outs = into.iter_mut();
+            texts
+                .iter()
+                .zip(outs)
+                .map(|(text, out)| folds.fold_into(text, out, unknown))
+                .collect()
+        };
+        let chars = fold_all(self, &mut unknown);
+        if unknown.is_empty() {
+            return Some(chars);
+        }
+        if !self.learn(&unknown, probe) {
+            return None;
+        }
+        let chars = fold_all(self, &mut unknown);
+        unknown.is_empty().then_some(chars)
+    }
+
     /// `text` folded into `out` (cleared first), and how many characters it holds
     /// folded. A character not learned yet is left out, and added to `unknown` (once):
     /// the text is to be folded again once it is learned.
