@@ -32,18 +32,33 @@ pub fn cap_busy_timeout(max: Duration) {
 }
 
 /// Process-wide SQLite settings, made before the process opens its first connection.
-/// SQLite's count of the memory it holds (`SQLITE_CONFIG_MEMSTATUS`), which nothing here
-/// reads, is turned off: it takes a global mutex at each allocation, a tenth of the time
-/// of preparing `sql/related.sql` before each first prompt (docs/performance.md).
+/// - SQLite's count of the memory it holds (`SQLITE_CONFIG_MEMSTATUS`), which nothing
+///   here reads, is turned off: it takes a global mutex at each allocation, a tenth of
+///   the time of preparing `sql/related.sql` before each first prompt.
+/// - No page cache starts with a block of 20 pages (`SQLITE_CONFIG_PAGECACHE` of no
+///   buffer and no lines): each materialized subquery of `sql/related.sql` is a table of
+///   its own, with a cache of its own, and most hold a page or two: the 44 blocks of a
+///   slow first prompt were 3.6 of its 12.8 MB of heap, each page a page fault of a
+///   process that lives for one query. A page is allocated when it is first needed.
+///
+/// (docs/performance.md#the-session-hook)
 pub fn configure_sqlite() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY: a plain integer option. Called before SQLite is initialized, it takes
-        // effect; after (a connection already open), SQLite refuses it with
+        // SAFETY: plain options (an integer; a null pointer and two integers, which
+        // SQLite reads as `void*, int, int`). Called before SQLite is initialized, they
+        // take effect; after (a connection already open), SQLite refuses them with
         // SQLITE_MISUSE and changes nothing, which is as well.
-        let _ = unsafe {
-            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0 as c_int)
-        };
+        unsafe {
+            let _ =
+                rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0 as c_int);
+            let _ = rusqlite::ffi::sqlite3_config(
+                rusqlite::ffi::SQLITE_CONFIG_PAGECACHE,
+                std::ptr::null_mut::<std::ffi::c_void>(),
+                0 as c_int,
+                0 as c_int,
+            );
+        }
     });
 }
 
