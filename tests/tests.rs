@@ -74,6 +74,7 @@ mod redaction;
 mod redaction_corpus;
 mod related_pool;
 mod replace_routes;
+mod runs;
 mod setup;
 mod setup_bytes;
 mod setup_codex;

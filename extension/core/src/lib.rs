@@ -11,6 +11,7 @@ pub mod matched;
 pub mod period;
 pub mod prompt;
 pub mod redact;
+pub mod runs;
 pub mod score;
 pub mod shown;
 pub mod stem;
