@@ -1,11 +1,12 @@
 //! The runs of a text: its longest stretches of the characters a prompt's word is made of
 //! (`fold::is_word_char`: letters, digits, combining marks). A prompt's word holds only
-//! such characters, so wherever FTS5's trigram tokenizer finds it in a column (a stretch
-//! of the column's folded characters), it lies inside one run: the items holding a word
-//! are those holding a run that holds it, and a table of the runs (each with its items)
-//! lists a word without walking the positions of its trigrams in the whole index
-//! (docs/performance.md#a-library-of-captured-sessions). `tests/runs.rs` checks that
-//! against FTS5 under each folding of the trigram tokenizer.
+//! such characters, and FTS5's trigram tokenizer folds no other character into one of
+//! them, nor drops one (it drops combining marks, which are in runs): so wherever it
+//! finds a word in a column (a stretch of the column's folded characters), the word lies
+//! inside one run. The items holding a word are those holding a run that holds it, and a
+//! table of the runs, each with its items, lists a word without walking the positions of
+//! its trigrams in the whole index (docs/performance.md#a-library-of-captured-sessions).
+//! `tests/runs.rs` checks that against FTS5 under each folding of the trigram tokenizer.
 use crate::fold::is_word_char;
 
 /// The runs of `text`, in order, as they are written (not folded: whatever folds them,
