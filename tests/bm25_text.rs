@@ -10,37 +10,13 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rusqlite::Connection;
 
+use crate::common::pieces::PIECES;
+
 const TOKENIZERS: [&str; 4] = [
     "trigram",
     "trigram remove_diacritics 1",
     "trigram case_sensitive 1",
     "unicode61 remove_diacritics 2",
-];
-
-/// Pieces of text: words in several cases and accents, marks alone, other scripts.
-const PIECES: [&str; 22] = [
-    "ecole",
-    "École",
-    "ÉCOLE",
-    "e\u{301}cole",
-    "straße",
-    "STRASSE",
-    "Kelvin",
-    "\u{212A}elvin",
-    "日本語",
-    "の",
-    "😀",
-    "ωmega",
-    "ΩMEGA",
-    "cafe\u{301}",
-    "café",
-    "\u{308}",
-    " ",
-    " ",
-    "-",
-    "a",
-    "deploy",
-    "\0",
 ];
 
 /// A text of `pieces` pieces drawn at random.

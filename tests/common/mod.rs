@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod damage;
 pub mod mcp;
+pub mod pieces;
 pub mod serving;
 pub mod vectors;
 

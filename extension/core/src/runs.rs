@@ -1,7 +1,8 @@
 //! The runs of a text: its longest stretches of the characters a prompt's word is made of
-//! (`fold::is_word_char`: letters, digits, combining marks). A prompt's word holds only
-//! such characters, and FTS5's trigram tokenizer folds no other character into one of
-//! them, nor drops one (it drops combining marks, which are in runs): so wherever it
+//! (`fold::is_word_char`: letters, digits, combining marks), and of NULs. A prompt's word
+//! holds only such characters; FTS5's trigram tokenizer folds no other character into one
+//! of them, and of the characters it drops from its trigrams (combining marks under
+//! `remove_diacritics`, and NUL, which it skips) none is outside a run. So wherever it
 //! finds a word in a column (a stretch of the column's folded characters), the word lies
 //! inside one run. The items holding a word are those holding a run that holds it, and a
 //! table of the runs, each with its items, lists a word without walking the positions of
@@ -12,8 +13,14 @@ use crate::fold::is_word_char;
 /// The runs of `text`, in order, as they are written (not folded: whatever folds them,
 /// folds them as it folds the text they come from).
 pub fn runs(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !is_word_char(c))
+    text.split(|c: char| !in_run(c))
         .filter(|run| !run.is_empty())
+}
+
+/// A character of a run: one of a word's, or a NUL, which FTS5's trigram tokenizer skips
+/// (`ab\0cd` holds `abcd` for it), so that a run must not end there.
+fn in_run(c: char) -> bool {
+    is_word_char(c) || c == '\0'
 }
 
 #[cfg(test)]
@@ -34,6 +41,12 @@ mod tests {
         // each is part of its word, so no run ends at it.
         let all: Vec<&str> = runs("e\u{301}cole डेटाबेस ガイド").collect();
         assert_eq!(all, ["e\u{301}cole", "डेटाबेस", "ガイド"]);
+    }
+
+    #[test]
+    fn a_nul_does_not_end_a_run() {
+        let all: Vec<&str> = runs("ab\0cd ef").collect();
+        assert_eq!(all, ["ab\0cd", "ef"]);
     }
 
     #[test]
