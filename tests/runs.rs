@@ -3,8 +3,9 @@
 //! run indexed alone with the same tokenizer (docs/performance.md, the table of words).
 //! Texts are drawn from characters each folding treats its own way: capitals, accents
 //! composed and combining, marks and modifier symbols alone, joiners, ligatures, other
-//! scripts, numbers of letters, characters past the BMP; words are drawn from the texts
-//! themselves, folded as a prompt's words are, so that most are found.
+//! scripts, numbers of letters, characters past the BMP, a NUL (which FTS5 skips); words
+//! are drawn from the texts themselves, folded as a prompt's words are, so that most are
+//! found.
 
 use std::collections::HashSet;
 
@@ -23,9 +24,8 @@ const TOKENIZERS: [&str; 3] = [
 ];
 
 /// Besides the common pieces: a no-break space, modifier symbols alone (spacing
-/// accents), joiners, a
-/// dotted capital I, a titlecase digraph, a Roman numeral, a circled letter, an
-/// underscore, a digit, a ligature, Devanagari with its vowel signs.
+/// accents), joiners, a dotted capital I, a titlecase digraph, a Roman numeral, a
+/// circled letter, an underscore, a digit, a ligature, Devanagari with its vowel signs.
 const MORE: [&str; 14] = [
     "\u{a0}",
     "¨",
