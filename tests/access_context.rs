@@ -278,7 +278,10 @@ fn migrating_removes_the_vectors_made_with_other_sources_titles() {
              drop trigger items_atom_keys_after_insert; drop trigger items_atom_keys_after_update;
              drop trigger items_atom_keys_after_delete; drop table items_atom_keys;
              drop table items_atom_keys_pending;
-             delete from recall_migrations where version in (7, 8);
+             drop trigger items_runs_after_insert_item; drop trigger items_runs_after_update_item;
+             drop trigger items_runs_after_delete_item; drop table items_runs_fts;
+             drop table items_run_items; drop table items_runs; drop table items_runs_pending;
+             delete from recall_migrations where version in (7, 8, 9);
              pragma user_version = 6;",
             views = version_6_views()
         ))

@@ -75,6 +75,7 @@ mod redaction_corpus;
 mod related_pool;
 mod replace_routes;
 mod runs;
+mod runs_table;
 mod setup;
 mod setup_bytes;
 mod setup_codex;

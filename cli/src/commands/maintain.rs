@@ -19,11 +19,17 @@ pub fn migrate(g: &Globals) -> Result<i32> {
     library::check_configured(&lib, g.tokenizer.as_deref())?;
     let from = lib.schema_version;
     migrations::migrate(&mut lib.conn, &lib.tokenizer, &mut lib.schema_version)?;
-    // The items migration 0008 lists get the keys of their atom lines: every write's
-    // commit makes them (`library::atom_keys`), this one has nothing else to do.
+    // The items migrations 0008 and 0009 list get the keys of their atom lines and the
+    // runs of their text: every write's commit makes them (`library::atom_keys`,
+    // `library::runs`), this one has nothing else to do.
     library::turn::immediate(&lib.conn)
         .and_then(|tx| tx.commit())
-        .map_err(|e| crate::error::Error::sqlite("making the keys of the items' atom lines", &e))?;
+        .map_err(|e| {
+            crate::error::Error::sqlite(
+                "making the keys of the items' atom lines and the runs of their text",
+                &e,
+            )
+        })?;
     let to = lib.schema_version;
     if g.json {
         output::json(

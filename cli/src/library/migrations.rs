@@ -11,6 +11,14 @@ include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
 /// The migration after which an item's neighbours are of its own source.
 const NEIGHBOURS_OF_ONE_SOURCE: u32 = 7;
 
+/// The migration that creates the runs of the items' text (`library::runs`).
+pub const RUNS: u32 = 9;
+
+/// The SQL of migration `version`, as written (with the default tokenizer).
+pub fn sql_of(version: u32) -> Option<&'static str> {
+    MIGRATIONS.iter().find(|m| m.0 == version).map(|m| m.2)
+}
+
 pub fn latest_version() -> u32 {
     MIGRATIONS.last().map(|m| m.0).unwrap_or(0)
 }

@@ -27,6 +27,7 @@ mod optimize;
 pub mod reindex;
 pub mod repair;
 pub mod replica;
+pub mod runs;
 pub mod schema;
 pub mod script;
 pub mod sessions;

@@ -1,4 +1,4 @@
-//! `recall optimize`'s work: the index's segments merged into one and the planner's
+//! `recall optimize`'s work: the index's segments (and the runs' index's) merged into one and the planner's
 //! statistics refreshed, in one transaction, so that an interrupted run leaves the
 //! library exactly as it was.
 use super::{turn, Library};
@@ -13,6 +13,14 @@ pub fn optimize(lib: &Library) -> Result<()> {
     let tx = turn::immediate(&lib.conn).context("starting optimize")?;
     tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
         .context("merging the index segments")?;
+    // The runs of the items' text (split first, where some are pending: the commit would
+    // split them after the merge) and their own index.
+    super::runs::fill(&tx).context("splitting the items' text into runs")?;
+    tx.execute_batch(&format!(
+        "insert into {0}({0}) values ('optimize')",
+        super::runs::FTS
+    ))
+    .context("merging the segments of the runs' index")?;
     fault::pause_point("optimize", 1);
     tx.execute_batch("analyze").context("analyzing")?;
     guard.commit(|| tx.commit()).context("committing optimize")

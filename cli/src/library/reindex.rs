@@ -63,7 +63,8 @@ impl Iterator for Batches<'_> {
 /// The rebuild's transaction: every item's context recomputed from its neighbours, then
 /// FTS5's `rebuild` of the declared index, or a new index
 /// with the target tokenizer filled batch by batch (`progress` makes the bar that shows
-/// how far it is). `from` is the tokenizer the library records.
+/// how far it is), and the runs of the items' text made again, their index with the
+/// target tokenizer. `from` is the tokenizer the library records.
 pub fn rebuild(
     conn: &Connection,
     guard: &interrupt::Guard,
@@ -107,6 +108,10 @@ pub fn rebuild(
         }
         bar.finish_and_clear();
     }
+    // The runs are derived from the items too, and their index has the tokenizer of the
+    // items' index: both are made again.
+    super::runs::recreate(&tx, target)?;
+    super::runs::fill(&tx).context("splitting the items' text into runs")?;
     if target != from {
         tx.execute(
             "update recall_meta set value = ?1 where key = 'tokenizer'",

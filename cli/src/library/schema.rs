@@ -17,6 +17,8 @@ use crate::tokenizer;
 
 /// The FTS5 index: recreated, never patched, together with its shadow tables.
 pub const INDEX: &str = "items_fts";
+/// The index of the runs of the items' text (migration 0009, `runs`).
+pub const RUNS_INDEX: &str = "items_runs_fts";
 
 /// One row of `sqlite_master`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,11 +67,14 @@ pub fn reference(version: u32, tokenizer: &str) -> Result<Reference> {
             .map_err(|e| err!("{doing} with tokenizer '{tokenizer}': {e}"))?;
     }
     let objects = read_objects(&conn).context(doing)?;
+    // The items' index and its shadow tables; not the index of the runs (0009), which
+    // is derived from its own table, and repaired with it (`runs`).
     let index_family: Vec<String> = conn
         .prepare(
-            "select name from pragma_table_list where schema = 'main' and type in ('virtual', 'shadow')",
+            "select name from pragma_table_list where schema = 'main' and type in ('virtual', 'shadow')
+               and (name = ?1 or name like ?1 || '\\_%' escape '\\')",
         )
-        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .and_then(|mut s| s.query_map([INDEX], |r| r.get(0))?.collect())
         .context(doing)?;
     let index_config = if index_family.iter().any(|n| n == INDEX) {
         conn.prepare(&format!("select k, v from {INDEX}_config"))
@@ -215,6 +220,26 @@ pub fn compare(conn: &Connection, reference: &Reference) -> Result<Vec<Damage>> 
                     declared: declared.unwrap_or_default(),
                     expected: reference.tokenizer.clone(),
                 });
+            }
+        } else if want.name == RUNS_INDEX {
+            // The runs' index has the library's tokenizer, or the items' index's: where
+            // the index is built with another than the library's, that is the damage
+            // named (and a repair or a rebuild makes both again).
+            let index = by_name
+                .get(INDEX)
+                .and_then(|index| tokenizer::declared(&index.sql));
+            let declared = tokenizer::declared(&have.sql);
+            let known = declared.as_deref() == Some(reference.tokenizer.as_str())
+                || (declared.is_some() && declared == index);
+            let same = match (
+                tokenizer::with_tokenizer(&have.sql, &reference.tokenizer),
+                tokenizer::with_tokenizer(&want.sql, &reference.tokenizer),
+            ) {
+                (Some(h), Some(w)) => sql_tokens(&h) == sql_tokens(&w),
+                _ => false,
+            };
+            if !same || !known {
+                damages.push(altered());
             }
         } else if !same_definition(&have.sql, &want.sql, want.kind == "table") {
             damages.push(altered());

@@ -123,11 +123,13 @@ impl WriteTx<'_> {
         self._turn.as_ref().is_some_and(Turn::waited_for)
     }
 
-    /// Commits, with the keys of the atom lines the transaction wrote made first (the
-    /// schema's triggers list the items; `atom_keys` reads their lines by the hook's rule).
+    /// Commits, with the keys of the atom lines and the runs of the text the transaction
+    /// wrote made first (the schema's triggers list the items; `atom_keys` reads their
+    /// lines by the hook's rule, `runs` splits their text).
     pub fn commit(self) -> rusqlite::Result<()> {
         let WriteTx { tx, _turn } = self;
         super::atom_keys::fill(&tx)?;
+        super::runs::fill(&tx)?;
         tx.commit()
     }
 }

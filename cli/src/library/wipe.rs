@@ -9,7 +9,9 @@
 //! - `PRAGMA secure_delete` overwrites what the transaction frees with zeros;
 //! - after the deletes, FTS5 `optimize` merges the index into one segment, which drops
 //!   the deleted items' entries and their delete markers for good (every version of an
-//!   item, a replaced one included), and keeps the index format every SQLite reads;
+//!   item, a replaced one included), and keeps the index format every SQLite reads; the
+//!   index of the runs of the items' text (`runs`), whose runs no item holds any more
+//!   went with the items, is merged the same way;
 //! - the planner's statistics, if any, are gathered again;
 //!
 //! - a `wipe_pending` row in `recall_meta` says that the file still has to be wiped;
@@ -84,6 +86,22 @@ pub fn after_delete(tx: &Connection) -> Result<()> {
     .context("recording that the file is to be wiped")?;
     tx.execute_batch("insert into items_fts(items_fts) values ('optimize')")
         .context("removing the items' terms from the index")?;
+    // The runs only the forgotten items held went with them (the schema's triggers): the
+    // index of the runs drops their entries the same way.
+    let runs: bool = tx
+        .query_row(
+            "select exists (select 1 from sqlite_master where name = ?1)",
+            [super::runs::FTS],
+            |r| r.get(0),
+        )
+        .context("looking for the runs' index")?;
+    if runs {
+        tx.execute_batch(&format!(
+            "insert into {0}({0}) values ('optimize')",
+            super::runs::FTS
+        ))
+        .context("removing the forgotten runs from their index")?;
+    }
     let analyzed: bool = tx
         .query_row(
             "select exists (select 1 from sqlite_master where name = 'sqlite_stat1')",

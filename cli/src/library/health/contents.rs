@@ -122,6 +122,76 @@ pub(super) fn atom_keys(
     Ok(())
 }
 
+/// The runs of the items' text (migration 0009) are those of their text, each held by
+/// an item, and each in the runs' index: a write that ran without the triggers would
+/// make the first prompt miss items, or keep a forgotten item's words. Items waiting for
+/// their runs are no damage: the first prompt asks the items' index until any write of
+/// recall makes them.
+pub(super) fn runs(
+    r: &mut Report,
+    path: &std::path::Path,
+    conn: &Connection,
+    s: &Survey,
+    mend: &str,
+) -> Result<()> {
+    if s.version < library::migrations::RUNS
+        || s.damages
+            .iter()
+            .any(|d| d.name() == "items" || library::runs::is_part(d.name()))
+    {
+        return Ok(());
+    }
+    let stale = read(path, library::runs::stale(conn))?;
+    let loose = read(path, library::runs::loose(conn))?;
+    let indexed = read(path, library::runs::indexed_as_stored(conn))?;
+    let (stale, loose, indexed) = match (stale, loose, indexed) {
+        (Ok(a), Ok(b), Ok(c)) => (a, b, c),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+            r.add(
+                "runs",
+                false,
+                format!("cannot read the runs of the items' text ({e}): {mend}"),
+            );
+            return Ok(());
+        }
+    };
+    let mut wrong = Vec::new();
+    if !stale.is_empty() {
+        wrong.push(format!(
+            "the runs of {} are not those of their text (ids {}), so the first prompt may miss them",
+            plural(stale.len(), "item", "items"),
+            first_ids(&stale)
+        ));
+    }
+    if loose > 0 {
+        wrong.push(format!(
+            "{} no item holds keep words of items no longer there",
+            plural(loose as usize, "run", "runs")
+        ));
+    }
+    if !indexed {
+        wrong.push("the runs' index does not hold one row for each run".to_string());
+    }
+    if !wrong.is_empty() {
+        r.add("runs", false, format!("{}: {mend}", wrong.join("; ")));
+        return Ok(());
+    }
+    let waiting = read(
+        path,
+        one::<i64>(conn, "select count(*) from items_runs_pending"),
+    )?
+    .unwrap_or(0);
+    let detail = match waiting {
+        0 => "every item's text is split into runs for the first prompt".to_string(),
+        n => format!(
+            "the text of {} waits to be split into runs (written by another program): the first prompt reads the index until the next write of recall, or `recall optimize`, splits it",
+            plural(n as usize, "item", "items")
+        ),
+    };
+    r.add("runs", true, detail);
+    Ok(())
+}
+
 /// Each item's context (its neighbours' titles, which the index holds) is kept by the
 /// triggers; a write that ran without them leaves one out of step, and search then
 /// finds the item by words its neighbours no longer have.

@@ -159,9 +159,11 @@ pub fn check(path: &Path, configured: Option<&str>) -> Result<Health> {
     };
     let index_usable = index_sound && opens.is_ok() && declared.is_some();
     // The index is derived from the items: whatever its damage, `repair` builds it again
-    // from them, unless they are damaged too. So are the keys of the atom lines.
+    // from them, unless they are damaged too. So are the keys of the atom lines, and the
+    // runs of the items' text.
     let is_index = |name: &str| {
         atom_keys::TABLES.contains(&name)
+            || super::runs::is_part(name)
             || match &survey {
                 Some(s) => s.reference.is_index_part(name),
                 None => name.starts_with(schema::INDEX) && name != "items_fts_pending",
@@ -221,6 +223,7 @@ pub fn check(path: &Path, configured: Option<&str>) -> Result<Health> {
         contents::pending(&mut r, path, conn, s)?;
         contents::neighbour_context(&mut r, path, conn, s, mend)?;
         contents::atom_keys(&mut r, path, conn, s, mend)?;
+        contents::runs(&mut r, path, conn, s, mend)?;
     }
     contents::rows(&mut r, path, conn, mend)?;
     contents::vectors(&mut r, conn);

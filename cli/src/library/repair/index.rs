@@ -103,9 +103,10 @@ pub(super) fn recreate_index(
 pub(super) fn damaged_index_tables(conn: &Connection) -> Vec<String> {
     let names: Vec<String> = conn
         .prepare(
-            "select name from pragma_table_list where schema = 'main' and type = 'shadow' order by name",
+            "select name from pragma_table_list where schema = 'main' and type = 'shadow'
+               and name like ?1 || '\\_%' escape '\\' order by name",
         )
-        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .and_then(|mut s| s.query_map([schema::INDEX], |r| r.get(0))?.collect())
         .unwrap_or_default();
     damaged(conn, names)
 }

@@ -11,6 +11,7 @@
 mod index;
 mod keys;
 mod records;
+mod runs;
 mod table;
 
 use rusqlite::Connection;
@@ -45,6 +46,7 @@ impl Repaired {
 pub fn repair(lib: &Library, configured: Option<&str>) -> Result<Repaired> {
     let damaged = index::damaged_index_tables(&lib.conn);
     let damaged_keys = keys::damaged_key_tables(&lib.conn);
+    let damaged_runs = runs::damaged_run_tables(&lib.conn);
     let guard = interrupt::guard(
         "nothing was repaired; the library is as it was".to_string(),
         None,
@@ -68,7 +70,7 @@ pub fn repair(lib: &Library, configured: Option<&str>) -> Result<Repaired> {
     }
     tokenizer::ensure_buildable(&survey.tokenizer)?;
     let mut done = Vec::new();
-    restore(&tx, &survey, &damaged, &mut done)?;
+    restore(&tx, &survey, &damaged, &damaged_runs, &mut done)?;
     keys::recreate_keys(&tx, &survey.reference, &damaged_keys, &mut done)?;
     // Keys unlike their items' atom lines are made again, with the commit.
     let stale = super::atom_keys::stale(&tx).context("reading the atom lines' keys")?;
@@ -101,6 +103,7 @@ fn restore(
     conn: &Connection,
     survey: &Survey,
     damaged: &[String],
+    damaged_runs: &[String],
     done: &mut Vec<String>,
 ) -> Result<()> {
     let reference = &survey.reference;
@@ -122,7 +125,10 @@ fn restore(
         }
     }
     // Tables before the triggers and indexes created below, which need them.
-    let outside_index = |d: &&Damage| d.kind() == "table" && !reference.is_index_part(d.name());
+    // (The runs' tables are created again together, below.)
+    let outside_index = |d: &&Damage| {
+        d.kind() == "table" && !reference.is_index_part(d.name()) && !runs::is_runs_table(d)
+    };
     for d in survey.damages.iter().filter(outside_index) {
         if let Damage::Missing { name, .. } = d {
             let sql = &definition(reference, name)?.sql;
@@ -140,6 +146,7 @@ fn restore(
             ));
         }
     }
+    runs::mend_runs(conn, survey, damaged_runs, done)?;
     // Dropping or rebuilding a table took its triggers and indexes with it: whatever is
     // missing now is created, in the migrations' order.
     for d in schema::compare(conn, reference)? {
