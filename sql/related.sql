@@ -84,6 +84,8 @@ library as materialized (
          -- sample (see `heads`).
          5 as head,
          trigram,
+         -- Under trigram, whether the runs of every item's text are made (see `listed`).
+         trigram and not exists (select 1 from items_runs_pending) as by_runs,
          -- An item's own columns, as a mask of recall_fts5_columns: title, summary,
          -- questions, atoms, project (0 to 4), not the neighbours' titles (context, 5).
          31 as own
@@ -171,27 +173,55 @@ strings as (
 -- times listing it.) Below 20 times the sample, a string is looked for in the sample
 -- where it is in half of 10 items' text or more (see `spread`). Under other
 -- tokenizers a word is a token, found by a seek, and every string is looked for in it.
+-- Where the runs of every item's text are made (see `listed`), in a library of 20
+-- times the sample or more, a string whose runs hold fewer than 1,000 items (counted
+-- up to that, from the runs' index) is listed from them here, `few`, and its first
+-- items are the list's: FTS5 would find the first items of a word few items hold by
+-- stepping through the positions of its trigrams to the end of the index (of a new
+-- word that no item holds, all of them), the runs' index finds none or few runs at
+-- once. A string of more is left to FTS5's first items, which it reaches soon.
 heads as materialized (
   select s.*,
          case when l.lists and l.trigram and s.is_phrase then
-           (select json_group_array(rowid)
-            from (select rowid from items_fts
-                  where items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0
-                  limit (select head from library)))
+           case when s.few is not null then
+             (select json_group_array(value)
+              from (select value from json_each(s.few) limit (select head from library)))
+           else
+             (select json_group_array(rowid)
+              from (select rowid from items_fts
+                    where items_fts match s.q and recall_fts5_columns(items_fts) & l.own <> 0
+                    limit (select head from library)))
+           end
          end as phrase_ids,
          l.trigram,
          case when l.sampled and not l.lists then
            (select count(*) from spread
             where instr(text, substr(s.q, 2, length(s.q) - 2)) > 0) >= 5
          end as seen,
-         l.sampled, l.lists, l.spread, l.own, l.head, l.first,
+         l.sampled, l.lists, l.spread, l.own, l.head, l.first, l.by_runs,
          cast(2 * l.head / l.share as integer) as reach,
          -- The library's and the sample's figures, carried on: SQLite expands `library`
          -- and `sample` again for each reference, in every reference to what follows.
          l.items, l.readable as n, m.n as sample_n, m.readable as sample_readable, m.least,
          m.least_readable
-  from strings as s, library as l, sample as m
-  where s.q <> '' and (select count(*) from terms) >= 2
+  from (select s.*,
+               -- (Counted before it is listed: the list of a common string costs more
+               -- than its first items.)
+               case when l.by_runs and l.lists
+                     and (select count(*)
+                          from (select 1 from items_run_items as x
+                                where x.run in (select rowid from items_runs_fts
+                                                where items_runs_fts match s.q)
+                                limit 1000)) < 1000 then
+                 (select json_group_array(item_id)
+                  from (select distinct x.item_id from items_run_items as x
+                        where x.run in (select rowid from items_runs_fts
+                                        where items_runs_fts match s.q)
+                        order by x.item_id))
+               end as few
+        from strings as s, library as l
+        where s.q <> '' and (select count(*) from terms) >= 2) as s,
+       library as l, sample as m
 ),
 -- The words that are not phrases of the query (a word whose phrase is its stem), after
 -- the phrases: under trigram, the items holding a word all hold its stem, and a word
@@ -200,6 +230,9 @@ firsts as materialized (
   select h.*,
          case when h.is_phrase then h.phrase_ids
               when h.stem_ids = 0 then '[]'
+              when h.lists and h.trigram and h.few is not null then
+                (select json_group_array(value)
+                 from (select value from json_each(h.few) limit (select head from library)))
               when h.lists and h.trigram then
                 (select json_group_array(rowid)
                  from (select rowid from items_fts
@@ -241,9 +274,23 @@ found as materialized (
 -- trigrams most items hold; the items of a project's heavy words are then often few
 -- enough to be scored from their text). Elsewhere such a string is counted: a word is a
 -- token, whose list FTS5 reads at once, and building a list costs more than it saves.
+-- Under trigram, where the runs of every item's text are made (migration 0009), a
+-- string's items are those of the runs the runs' own index finds it in: wherever the
+-- trigram tokenizer finds a word in an item's own columns, the word lies inside one of
+-- their runs (recall_core::runs), so the list is the same, without walking the
+-- positions of the string's trigrams through the items' index.
 listed as materialized (
   select f.*,
-         case when json_array_length(f.first_ids) < f.head then f.first_ids
+         case when f.few is not null and not coalesce(f.in_sample >= f.least, 0) then f.few
+              -- (Fewer than `head`: its first items are all of them.)
+              when json_array_length(f.first_ids) < f.head then f.first_ids
+              when f.by_runs and not coalesce(f.in_sample >= f.least, 0) then
+           -- The items of the runs holding it (see above).
+           (select json_group_array(item_id)
+            from (select distinct x.item_id from items_run_items as x
+                  where x.run in (select rowid from items_runs_fts
+                                  where items_runs_fts match f.q)
+                  order by x.item_id))
               when (f.lists or f.trigram) and not coalesce(f.in_sample >= f.least, 0) then
            -- (Its first items, and those after them: FTS5 seeks to the next.)
            (select json_group_array(id)

@@ -1,6 +1,6 @@
 //! `recall_core::runs` against FTS5: under each folding of the trigram tokenizer, the
 //! items FTS5 finds a word in are exactly the items of the runs FTS5 finds it in, each
-//! run indexed alone with the same tokenizer (docs/performance.md, the table of words).
+//! run indexed alone with the same tokenizer (docs/performance.md#the-table-of-runs).
 //! Texts are drawn from characters each folding treats its own way: capitals, accents
 //! composed and combining, marks and modifier symbols alone, joiners, ligatures, other
 //! scripts, numbers of letters, characters past the BMP, a NUL (which FTS5 skips); words

@@ -6,7 +6,7 @@
 //! finds a word in a column (a stretch of the column's folded characters), the word lies
 //! inside one run. The items holding a word are those holding a run that holds it, and a
 //! table of the runs, each with its items, lists a word without walking the positions of
-//! its trigrams in the whole index (docs/performance.md#a-library-of-captured-sessions).
+//! its trigrams in the whole index (migration 0009; docs/performance.md#the-table-of-runs).
 //! `tests/runs.rs` checks that against FTS5 under each folding of the trigram tokenizer.
 use crate::fold::is_word_char;
 
