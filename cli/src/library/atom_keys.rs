@@ -5,7 +5,6 @@
 //! this module makes the keys of the pending items, which needs the rule, in Rust.
 use std::collections::BTreeSet;
 
-use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 use sha2::Digest;
 
@@ -80,7 +79,11 @@ pub fn fill(conn: &Connection) -> rusqlite::Result<usize> {
         let pending: Vec<Pending> = conn
             .prepare_cached(queries::ATOM_KEYS_PENDING.sql)?
             .query_map(rusqlite::named_params! {":batch": BATCH}, |r| {
-                Ok((r.get(0)?, lossy(r.get_ref(1)?), lossy(r.get_ref(2)?)))
+                Ok((
+                    r.get(0)?,
+                    sql_file::lossy(r.get_ref(1)?),
+                    sql_file::lossy(r.get_ref(2)?),
+                ))
             })?
             .collect::<rusqlite::Result<_>>()?;
         if pending.is_empty() {
@@ -139,7 +142,7 @@ pub fn stale(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
     let mut out = Vec::new();
     while let Some(row) = rows.next()? {
         let id: i64 = row.get(0)?;
-        let want = keys_of(&lossy(row.get_ref(1)?).unwrap_or_default());
+        let want = keys_of(&sql_file::lossy(row.get_ref(1)?).unwrap_or_default());
         let have: BTreeSet<i64> = stored
             .query_map([id], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
@@ -180,17 +183,6 @@ pub fn remake_all(conn: &Connection) -> rusqlite::Result<()> {
          insert or ignore into items_atom_keys_pending (item_id)
          select id from items where atoms <> '';",
     )
-}
-
-/// A column's text, whatever a program other than recall stored (a damaged item's bytes
-/// are read as `get` shows them: recall's writes go on, `recall check` names the item).
-fn lossy(v: ValueRef<'_>) -> Option<String> {
-    match v {
-        ValueRef::Null => None,
-        ValueRef::Integer(i) => Some(i.to_string()),
-        ValueRef::Real(r) => Some(r.to_string()),
-        ValueRef::Text(b) | ValueRef::Blob(b) => Some(String::from_utf8_lossy(b).into_owned()),
-    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{named_params, Connection, OptionalExtension};
 
 use super::migrations;
-use super::sql_file::queries;
+use super::sql_file::{self, queries};
 use crate::error::{Context, Result};
 
 /// The tables of the runs, derived from the items as the full-text index is: `check`
@@ -70,7 +70,7 @@ pub fn fill(conn: &Connection) -> rusqlite::Result<usize> {
                 }
                 let mut own: [Option<String>; OWN] = Default::default();
                 for (i, column) in own.iter_mut().enumerate() {
-                    *column = lossy(r.get_ref(i + 1)?);
+                    *column = sql_file::lossy(r.get_ref(i + 1)?);
                 }
                 Ok((id, Some(own)))
             })?
@@ -133,7 +133,7 @@ pub fn stale(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
         let id: i64 = row.get(0)?;
         let mut own = Vec::with_capacity(OWN);
         for i in 1..=OWN {
-            own.push(lossy(row.get_ref(i)?).unwrap_or_default());
+            own.push(sql_file::lossy(row.get_ref(i)?).unwrap_or_default());
         }
         let want = runs_of(own.iter().map(String::as_str));
         let have: BTreeSet<String> = stored
@@ -247,16 +247,6 @@ const ITEM_TRIGGERS: &[&str] = &[
     "items_runs_after_update_item",
     "items_runs_after_delete_item",
 ];
-
-/// A column's text, whatever a program other than recall stored (as `atom_keys` reads it).
-fn lossy(v: ValueRef<'_>) -> Option<String> {
-    match v {
-        ValueRef::Null => None,
-        ValueRef::Integer(i) => Some(i.to_string()),
-        ValueRef::Real(r) => Some(r.to_string()),
-        ValueRef::Text(b) | ValueRef::Blob(b) => Some(String::from_utf8_lossy(b).into_owned()),
-    }
-}
 
 #[cfg(test)]
 mod tests {

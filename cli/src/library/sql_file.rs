@@ -94,6 +94,17 @@ impl Cells<'_, '_> {
     }
 }
 
+/// A column's text, whatever a program other than recall stored (a damaged item's bytes
+/// are read as `get` shows them: recall's writes go on, `recall check` names the item).
+pub fn lossy(v: ValueRef<'_>) -> Option<String> {
+    match v {
+        ValueRef::Null => None,
+        ValueRef::Integer(i) => Some(i.to_string()),
+        ValueRef::Real(r) => Some(r.to_string()),
+        ValueRef::Text(b) | ValueRef::Blob(b) => Some(String::from_utf8_lossy(b).into_owned()),
+    }
+}
+
 /// A value as the queries and `get` print it.
 pub fn json(v: ValueRef<'_>) -> Json {
     match v {
