@@ -153,6 +153,12 @@ fn terms_only_in(lib: &TempLib, id: i64) -> BTreeSet<String> {
 /// (the page format documented in SQLite's fts5_index.c), so that entries FTS5 only
 /// marks as deleted are seen too; fts5vocab hides those.
 fn raw_index_terms(lib: &TempLib) -> BTreeSet<String> {
+    raw_terms(lib, "items_fts_data")
+}
+
+/// The same of an FTS5 index's data table: the items' index, or the runs' index
+/// (`items_runs_fts_data`, migration 0009).
+fn raw_terms(lib: &TempLib, data: &str) -> BTreeSet<String> {
     fn varint(b: &[u8], at: &mut usize) -> u64 {
         let mut v = 0u64;
         for i in 0..9 {
@@ -171,10 +177,10 @@ fn raw_index_terms(lib: &TempLib) -> BTreeSet<String> {
     let conn = lib.conn();
     // Leaves: segment id above 0, doclist-index bit and height 0.
     let mut stmt = conn
-        .prepare(
-            "select block from items_fts_data
-             where id >= (1 << 37) and (id >> 31) & 63 = 0",
-        )
+        .prepare(&format!(
+            "select block from {data}
+             where id >= (1 << 37) and (id >> 31) & 63 = 0"
+        ))
         .expect("prepare");
     let pages = stmt
         .query_map([], |r| r.get::<_, Vec<u8>>(0))
@@ -303,6 +309,16 @@ fn forgetting_leaves_no_trace(tokenizer: Option<&str>) {
         terms.is_subset(&raw_index_terms(&lib)),
         "the leaf pages hold the secret's terms before"
     );
+    // The runs' index holds those of its terms that lie inside a word (the runs of the
+    // item's own text).
+    let in_runs: BTreeSet<String> = terms
+        .intersection(&raw_terms(&lib, "items_runs_fts_data"))
+        .cloned()
+        .collect();
+    assert!(
+        in_runs.len() >= 3,
+        "the runs' index holds the secret's terms before: {in_runs:?}"
+    );
     assert_eq!(lib.json(&["search", SECRET])["results"][0]["id"], id);
 
     let out = lib.run(&["--json", "forget", &id.to_string()]).ok();
@@ -327,6 +343,12 @@ fn forgetting_leaves_no_trace(tokenizer: Option<&str>) {
     let raw = raw_index_terms(&lib);
     let left: Vec<&String> = terms.iter().filter(|t| raw.contains(*t)).collect();
     assert!(left.is_empty(), "terms left in the index's pages: {left:?}");
+    let runs = raw_terms(&lib, "items_runs_fts_data");
+    let left: Vec<&String> = in_runs.iter().filter(|t| runs.contains(*t)).collect();
+    assert!(
+        left.is_empty(),
+        "terms left in the runs' index's pages: {left:?}"
+    );
     let found = lib.json(&["search", SECRET]);
     assert_eq!(found["results"], json!([]), "{found}");
     assert_eq!(lib.count("select count(*) from items"), items_before - 1);
