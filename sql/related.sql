@@ -84,8 +84,11 @@ library as materialized (
          -- sample (see `heads`).
          5 as head,
          trigram,
-         -- Under trigram, whether the runs of every item's text are made (see `listed`).
+         -- Under trigram, whether the runs of every item's text are made (see `listed`),
+         -- and the items a string's runs hold below which it is listed from them first
+         -- (see `heads`).
          trigram and not exists (select 1 from items_runs_pending) as by_runs,
+         1000 as few_items,
          -- An item's own columns, as a mask of recall_fts5_columns: title, summary,
          -- questions, atoms, project (0 to 4), not the neighbours' titles (context, 5).
          31 as own
@@ -212,7 +215,7 @@ heads as materialized (
                           from (select 1 from items_run_items as x
                                 where x.run in (select rowid from items_runs_fts
                                                 where items_runs_fts match s.q)
-                                limit 1000)) < 1000 then
+                                limit (select few_items from library))) < l.few_items then
                  (select json_group_array(item_id)
                   from (select distinct x.item_id from items_run_items as x
                         where x.run in (select rowid from items_runs_fts
