@@ -90,18 +90,13 @@ pub(super) fn atom_keys(
     }
     match read(path, library::atom_keys::stale(conn))? {
         Ok(ids) if ids.is_empty() => {
-            let waiting = read(
+            let detail = waiting(
                 path,
-                one::<i64>(conn, "select count(*) from items_atom_keys_pending"),
-            )?
-            .unwrap_or(0);
-            let detail = match waiting {
-                0 => "every item's atom lines are keyed for the session hook".to_string(),
-                n => format!(
-                    "the atom lines of {} wait for their keys (written by another program): the next write of recall, or `recall optimize`, makes them",
-                    plural(n as usize, "item", "items")
-                ),
-            };
+                conn,
+                "items_atom_keys_pending",
+                "every item's atom lines are keyed for the session hook",
+                |items| format!("the atom lines of {items} wait for their keys (written by another program): the next write of recall, or `recall optimize`, makes them"),
+            )?;
             r.add("atom keys", true, detail);
         }
         Ok(ids) => r.add(
@@ -176,20 +171,37 @@ pub(super) fn runs(
         r.add("runs", false, format!("{}: {mend}", wrong.join("; ")));
         return Ok(());
     }
-    let waiting = read(
+    let detail = waiting(
         path,
-        one::<i64>(conn, "select count(*) from items_runs_pending"),
-    )?
-    .unwrap_or(0);
-    let detail = match waiting {
-        0 => "every item's text is split into runs for the first prompt".to_string(),
-        n => format!(
-            "the text of {} waits to be split into runs (written by another program): the first prompt reads the index until the next write of recall, or `recall optimize`, splits it",
-            plural(n as usize, "item", "items")
-        ),
-    };
+        conn,
+        "items_runs_pending",
+        "every item's text is split into runs for the first prompt",
+        |items| {
+            format!("the text of {items} waits to be split into runs (written by another program): the first prompt reads the index until the next write of recall, or `recall optimize`, splits it")
+        },
+    )?;
     r.add("runs", true, detail);
     Ok(())
+}
+
+/// What a check of data recall derives at each commit says when it holds: `none` where
+/// no item waits in the table `pending`, else `some` of the items waiting ("3 items").
+fn waiting(
+    path: &std::path::Path,
+    conn: &Connection,
+    pending: &str,
+    none: &str,
+    some: impl Fn(&str) -> String,
+) -> Result<String> {
+    let n = read(
+        path,
+        one::<i64>(conn, &format!("select count(*) from {pending}")),
+    )?
+    .unwrap_or(0);
+    Ok(match usize::try_from(n).unwrap_or(0) {
+        0 => none.to_string(),
+        n => some(&plural(n, "item", "items")),
+    })
 }
 
 /// Each item's context (its neighbours' titles, which the index holds) is kept by the
