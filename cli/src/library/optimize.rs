@@ -1,6 +1,6 @@
-//! `recall optimize`'s work: the index's segments (and the runs' index's) merged into one and the planner's
-//! statistics refreshed, in one transaction, so that an interrupted run leaves the
-//! library exactly as it was.
+//! `recall optimize`'s work: the index's segments (and the runs' index's) merged into
+//! one and the planner's statistics refreshed, in one transaction, so that an
+//! interrupted run leaves the library exactly as it was.
 use super::{turn, Library};
 use crate::error::{Context, Result};
 use crate::{fault, interrupt};
@@ -16,11 +16,7 @@ pub fn optimize(lib: &Library) -> Result<()> {
     // The runs of the items' text (split first, where some are pending: the commit would
     // split them after the merge) and their own index.
     super::runs::fill(&tx).context("splitting the items' text into runs")?;
-    tx.execute_batch(&format!(
-        "insert into {0}({0}) values ('optimize')",
-        super::runs::FTS
-    ))
-    .context("merging the segments of the runs' index")?;
+    super::runs::merge(&tx).context("merging the segments of the runs' index")?;
     fault::pause_point("optimize", 1);
     tx.execute_batch("analyze").context("analyzing")?;
     guard.commit(|| tx.commit()).context("committing optimize")

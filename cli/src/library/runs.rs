@@ -102,6 +102,15 @@ pub fn fill(conn: &Connection) -> rusqlite::Result<usize> {
     }
 }
 
+/// Merges the runs' index into one segment, which drops the entries of runs deleted
+/// since for good (`forget`, `optimize`); nothing on a library before migration 0009.
+pub fn merge(conn: &Connection) -> rusqlite::Result<()> {
+    if !has_runs(conn)? {
+        return Ok(());
+    }
+    conn.execute_batch(&format!("insert into {FTS}({FTS}) values ('optimize')"))
+}
+
 /// Whether the library has the runs' tables (a library before migration 0009 has not).
 fn has_runs(conn: &Connection) -> rusqlite::Result<bool> {
     // Compiled once a connection: every commit of recall's writes asks.
@@ -139,7 +148,7 @@ pub fn stale(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
         let have: BTreeSet<String> = stored
             .query_map([id], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
-        if want.len() != have.len() || want.iter().zip(&have).any(|(w, h)| *w != h.as_str()) {
+        if !want.iter().copied().eq(have.iter().map(String::as_str)) {
             out.push(id);
         }
     }
@@ -169,14 +178,7 @@ pub fn loose(conn: &Connection) -> rusqlite::Result<i64> {
 
 /// The tokenizer the runs' index is built with (None: no index).
 pub fn declared(conn: &Connection) -> Result<Option<String>> {
-    let sql: Option<String> = conn
-        .query_row(
-            "select sql from sqlite_master where type = 'table' and name = ?1",
-            [FTS],
-            |r| r.get(0),
-        )
-        .optional()
-        .context("reading the runs' index")?;
+    let sql = super::schema::table_sql(conn, FTS, "reading the runs' index")?;
     Ok(sql.as_deref().and_then(crate::tokenizer::declared))
 }
 

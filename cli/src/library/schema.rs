@@ -205,13 +205,7 @@ pub fn compare(conn: &Connection, reference: &Reference) -> Result<Vec<Damage>> 
             // The tokenizer apart, the index must be defined as the reference's; a
             // rebuild with another tokenizer rewrites the statement's spacing, which is
             // why both sides go through the same rewriting.
-            let same_rest = match (
-                tokenizer::with_tokenizer(&have.sql, &reference.tokenizer),
-                tokenizer::with_tokenizer(&want.sql, &reference.tokenizer),
-            ) {
-                (Some(h), Some(w)) => sql_tokens(&h) == sql_tokens(&w),
-                _ => false,
-            };
+            let same_rest = same_but_tokenizer(&have.sql, &want.sql, &reference.tokenizer);
             let declared = tokenizer::declared(&have.sql);
             if !same_rest {
                 damages.push(altered());
@@ -231,14 +225,7 @@ pub fn compare(conn: &Connection, reference: &Reference) -> Result<Vec<Damage>> 
             let declared = tokenizer::declared(&have.sql);
             let known = declared.as_deref() == Some(reference.tokenizer.as_str())
                 || (declared.is_some() && declared == index);
-            let same = match (
-                tokenizer::with_tokenizer(&have.sql, &reference.tokenizer),
-                tokenizer::with_tokenizer(&want.sql, &reference.tokenizer),
-            ) {
-                (Some(h), Some(w)) => sql_tokens(&h) == sql_tokens(&w),
-                _ => false,
-            };
-            if !same || !known {
+            if !same_but_tokenizer(&have.sql, &want.sql, &reference.tokenizer) || !known {
                 damages.push(altered());
             }
         } else if !same_definition(&have.sql, &want.sql, want.kind == "table") {
@@ -246,6 +233,19 @@ pub fn compare(conn: &Connection, reference: &Reference) -> Result<Vec<Damage>> 
         }
     }
     Ok(damages)
+}
+
+/// Whether two statements creating an FTS5 index define the same one, their tokenizers
+/// aside: both go through the same rewriting (a rebuild with another tokenizer rewrites
+/// the statement's spacing).
+fn same_but_tokenizer(have: &str, want: &str, tokenizer: &str) -> bool {
+    match (
+        tokenizer::with_tokenizer(have, tokenizer),
+        tokenizer::with_tokenizer(want, tokenizer),
+    ) {
+        (Some(h), Some(w)) => sql_tokens(&h) == sql_tokens(&w),
+        _ => false,
+    }
 }
 
 /// Whether two CREATE statements define the same object: same tokens once comments,
@@ -475,13 +475,19 @@ pub fn recorded_tokenizer(conn: &Connection) -> Option<String> {
 
 /// The `CREATE VIRTUAL TABLE` statement of the index, as stored.
 pub fn index_sql(conn: &Connection) -> Result<Option<String>> {
+    table_sql(conn, INDEX, "reading the index definition")
+}
+
+/// The `CREATE` statement of table `name` (an index of FTS5 among them), if any; `doing`
+/// names the read in an error.
+pub fn table_sql(conn: &Connection, name: &str, doing: &str) -> Result<Option<String>> {
     conn.query_row(
-        "select sql from sqlite_master where type = 'table' and name = 'items_fts'",
-        [],
+        "select sql from sqlite_master where type = 'table' and name = ?1",
+        [name],
         |r| r.get(0),
     )
     .optional()
-    .context("reading the index definition")
+    .context(doing)
 }
 
 /// Where the tokenizer a library's schema should have comes from.

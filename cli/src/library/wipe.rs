@@ -88,20 +88,7 @@ pub fn after_delete(tx: &Connection) -> Result<()> {
         .context("removing the items' terms from the index")?;
     // The runs only the forgotten items held went with them (the schema's triggers): the
     // index of the runs drops their entries the same way.
-    let runs: bool = tx
-        .query_row(
-            "select exists (select 1 from sqlite_master where name = ?1)",
-            [super::runs::FTS],
-            |r| r.get(0),
-        )
-        .context("looking for the runs' index")?;
-    if runs {
-        tx.execute_batch(&format!(
-            "insert into {0}({0}) values ('optimize')",
-            super::runs::FTS
-        ))
-        .context("removing the forgotten runs from their index")?;
-    }
+    super::runs::merge(tx).context("removing the forgotten runs from their index")?;
     let analyzed: bool = tx
         .query_row(
             "select exists (select 1 from sqlite_master where name = 'sqlite_stat1')",
