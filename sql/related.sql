@@ -166,6 +166,29 @@ strings as (
 -- columns, a quarter to a half of such a query's time under trigram, where the function
 -- reads the positions of the rows found (only a word in nearly every item costs more so,
 -- and such a word is estimated where the library is sampled).
+-- Where the runs of every item's text are made (see `listed`), in a library of 20
+-- times the sample or more, each string whose runs hold fewer than `few_items` (1,000)
+-- items, counted up to that from the runs' index, listed from them (`few`; see `heads`).
+-- Counted before it is listed: the list of a common string costs more than its first
+-- items. (Materialized: a subquery in a FROM clause is merged into the query of its
+-- rows, and each reference to the list would make it again.)
+few_lists as materialized (
+  select s.*,
+         case when l.by_runs and l.lists
+               and (select count(*)
+                    from (select 1 from items_run_items as x
+                          where x.run in (select rowid from items_runs_fts
+                                          where items_runs_fts match s.q)
+                          limit (select few_items from library))) < l.few_items then
+           (select json_group_array(item_id)
+            from (select distinct x.item_id from items_run_items as x
+                  where x.run in (select rowid from items_runs_fts
+                                  where items_runs_fts match s.q)
+                  order by x.item_id))
+         end as few
+  from strings as s, library as l
+  where s.q <> '' and (select count(*) from terms) >= 2
+),
 -- Under trigram, in a library of 20 times the sample or more, the first items holding
 -- each string, up to `head` (5) of them. Where fewer hold it, these are all its items:
 -- it is listed (see `listed`), and not looked for in the sample. Where they are spread
@@ -176,19 +199,15 @@ strings as (
 -- times listing it.) Below 20 times the sample, a string is looked for in the sample
 -- where it is in half of 10 items' text or more (see `spread`). Under other
 -- tokenizers a word is a token, found by a seek, and every string is looked for in it.
--- Where the runs of every item's text are made (see `listed`), in a library of 20
--- times the sample or more, a string whose runs hold fewer than 1,000 items (counted
--- up to that, from the runs' index) is listed from them here, `few`, and its first
--- items are the list's: FTS5 would find the first items of a word few items hold by
--- stepping through the positions of its trigrams to the end of the index (of a new
--- word that no item holds, all of them), the runs' index finds none or few runs at
--- once. A string of more is left to FTS5's first items, which it reaches soon.
+-- A string listed from its runs (`few_lists`) has the list's first items: FTS5 would
+-- find the first items of a word few items hold by stepping through the positions of
+-- its trigrams to the end of the index (of a new word that no item holds, all of them),
+-- the runs' index finds none or few runs at once. A string of more is left to FTS5's
+-- first items, which it reaches soon.
 heads as materialized (
   select s.*,
          case when l.lists and l.trigram and s.is_phrase then
-           case when s.few is not null then
-             (select json_group_array(value)
-              from (select value from json_each(s.few) limit (select head from library)))
+           case when s.few is not null then s.few_first
            else
              (select json_group_array(rowid)
               from (select rowid from items_fts
@@ -207,23 +226,13 @@ heads as materialized (
          -- and `sample` again for each reference, in every reference to what follows.
          l.items, l.readable as n, m.n as sample_n, m.readable as sample_readable, m.least,
          m.least_readable
-  from (select s.*,
-               -- (Counted before it is listed: the list of a common string costs more
-               -- than its first items.)
-               case when l.by_runs and l.lists
-                     and (select count(*)
-                          from (select 1 from items_run_items as x
-                                where x.run in (select rowid from items_runs_fts
-                                                where items_runs_fts match s.q)
-                                limit (select few_items from library))) < l.few_items then
-                 (select json_group_array(item_id)
-                  from (select distinct x.item_id from items_run_items as x
-                        where x.run in (select rowid from items_runs_fts
-                                        where items_runs_fts match s.q)
-                        order by x.item_id))
-               end as few
-        from strings as s, library as l
-        where s.q <> '' and (select count(*) from terms) >= 2) as s,
+  from (select f.*,
+               -- Its first items, where it is listed here.
+               case when f.few is not null then
+                 (select json_group_array(value)
+                  from (select value from json_each(f.few) limit (select head from library)))
+               end as few_first
+        from few_lists as f) as s,
        library as l, sample as m
 ),
 -- The words that are not phrases of the query (a word whose phrase is its stem), after
@@ -233,9 +242,7 @@ firsts as materialized (
   select h.*,
          case when h.is_phrase then h.phrase_ids
               when h.stem_ids = 0 then '[]'
-              when h.lists and h.trigram and h.few is not null then
-                (select json_group_array(value)
-                 from (select value from json_each(h.few) limit (select head from library)))
+              when h.lists and h.trigram and h.few is not null then h.few_first
               when h.lists and h.trigram then
                 (select json_group_array(rowid)
                  from (select rowid from items_fts
